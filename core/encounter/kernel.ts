@@ -1,0 +1,87 @@
+// The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
+// that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
+import { createActor, type Actor, type AnyStateMachine } from 'xstate';
+import type { EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
+
+/** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
+export class RuleRefusal extends Error {
+  override name = 'RuleRefusal';
+}
+
+/** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
+export function parseEvent(rules: EncounterRules, raw: unknown): GmEvent {
+  const parsed = rules.eventSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : '';
+  if (issue?.code === 'invalid_union' || issue?.path.length === 0 || issue?.path[0] === 'type') {
+    return fail(type ? `"${type}" is not an action this ruleset knows.` : 'The action is missing its type.');
+  }
+  return fail(issue?.message && !issue.message.startsWith('Invalid') ? issue.message : `The ${type || 'action'} is malformed at ${issue?.path.join('.') || 'its root'}.`);
+}
+
+function fail(message: string): never {
+  throw new RuleRefusal(message);
+}
+
+export class EncounterEngine {
+  private actor: Actor<AnyStateMachine>;
+
+  private constructor(
+    readonly rules: EncounterRules,
+    readonly input: EncounterInput,
+    persisted: unknown,
+  ) {
+    this.actor = createActor(rules.machine, persisted === undefined ? { input } : { input, snapshot: persisted as never });
+    this.actor.start();
+  }
+
+  /** A new encounter in its setup state. */
+  static create(rules: EncounterRules, input: EncounterInput): EncounterEngine {
+    return new EncounterEngine(rules, input, undefined);
+  }
+
+  /** Resume: a stored snapshot (or none) plus the events recorded after it. */
+  static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly GmEvent[]): EncounterEngine {
+    const engine = new EncounterEngine(rules, input, persisted ?? undefined);
+    for (const event of tail) engine.apply(event);
+    return engine;
+  }
+
+  get snapshot(): EncounterSnapshot {
+    return this.actor.getSnapshot() as unknown as EncounterSnapshot;
+  }
+
+  view(): EncounterView {
+    return this.rules.view(this.snapshot);
+  }
+
+  /** The snapshot in a JSON-safe form, to be stored and restored with `resume`. */
+  persisted(): unknown {
+    return this.actor.getPersistedSnapshot();
+  }
+
+  /** Why the rules refuse the event now, or null. */
+  refusal(event: GmEvent): string | null {
+    const snapshot = this.snapshot;
+    const reason = this.rules.refusal(snapshot, event);
+    if (reason !== null) return reason;
+    if (!snapshot.can(event)) {
+      const phase = this.rules.view(snapshot).phase;
+      if (phase === 'ended') return 'This encounter has ended.';
+      return `That is not possible ${phase === 'setup' ? 'before combat starts' : 'at this point of the fight'}.`;
+    }
+    return null;
+  }
+
+  /** Applies an already-parsed event; throws RuleRefusal (changing nothing) when the rules forbid it. */
+  apply(event: GmEvent): LogLine[] {
+    const reason = this.refusal(event);
+    if (reason !== null) throw new RuleRefusal(reason);
+    const before = this.snapshot;
+    this.actor.send(event);
+    const after = this.snapshot;
+    if (after.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`);
+    return this.rules.describe(event, before, after);
+  }
+}

@@ -1,0 +1,22 @@
+// Payload pieces shared by every ruleset's event schema.
+import { z } from 'zod';
+
+export const NAME_MAX = 80;
+
+export const nameSchema = z
+  .string({ error: 'A name must be text.' })
+  .trim()
+  .min(1, { error: 'A name cannot be empty.' })
+  .max(NAME_MAX, { error: `A name is at most ${NAME_MAX} characters.` });
+
+export const idSchema = z.string({ error: 'An id must be text.' }).min(1, { error: 'An id cannot be empty.' }).max(64, { error: 'An id is at most 64 characters.' });
+
+export const shortTextSchema = z.string({ error: 'This must be text.' }).trim().max(500, { error: 'This text is at most 500 characters.' });
+
+export const combatantSeedSchema = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  side: z.string().max(32),
+  characterId: idSchema.nullable(),
+  sheet: z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()])),
+});

@@ -1,0 +1,109 @@
+// The contract between the event-sourced kernel and a ruleset's encounter flow (GUIDE §2, RULES.md §6.2).
+import type { AnyStateMachine } from 'xstate';
+import type { z } from 'zod';
+import type { OptionValues } from '../rulesets/options.ts';
+import type { SheetValues } from '../rulesets/sheet.ts';
+
+/** A GM event as stored: a type and its payload; every die result travels inside it. */
+export interface GmEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** What an encounter machine is started with; stored with the encounter so replays never change. */
+export interface EncounterInput {
+  options: OptionValues;
+  /** Party-level values carried in from the campaign (Enigma: escalation). */
+  carried: Record<string, number | null>;
+}
+
+/** A combatant as the prep screen adds it: a copy of the character's sheet at that moment. */
+export interface CombatantSeed {
+  id: string;
+  name: string;
+  /** Ruleset-specific side key ('party' | 'gm' for Enigma). */
+  side: string;
+  characterId: string | null;
+  sheet: SheetValues;
+}
+
+export type LogKind = 'setup' | 'turn' | 'round' | 'order' | 'removal' | 'escalation' | 'decision' | 'attack' | 'damage' | 'end';
+
+/** One readable line of the encounter log, derived from an event and the states around it. */
+export interface LogLine {
+  round: number;
+  kind: LogKind;
+  text: string;
+  actorId?: string | null;
+  /** R-xx rulings applied by this event. */
+  rulings?: string[];
+}
+
+export type CombatantStatus = 'active' | 'acted' | 'waiting' | 'unplaced' | 'removed';
+
+export interface CombatantView {
+  id: string;
+  name: string;
+  side: string;
+  sideLabel: string;
+  status: CombatantStatus;
+  /** Position in the order of battle (1-based), null while not placed yet. */
+  slot: number | null;
+  health?: { label: string; current: number; max: number };
+  tags: string[];
+  removedReason?: string;
+}
+
+export interface PromptChoice {
+  id: string;
+  label: string;
+}
+
+/** A blocking question the GM must answer before play goes on. */
+export interface EncounterPrompt {
+  kind: string;
+  text: string;
+  /** The event type that answers it. */
+  answer: string;
+  choices: PromptChoice[];
+}
+
+export type EncounterPhase = 'setup' | 'running' | 'ended';
+
+export interface EncounterView {
+  phase: EncounterPhase;
+  round: number;
+  /** Big figures for the header (Escalation, ...). */
+  counters: { key: string; label: string; value: number | string }[];
+  /** Combatants in order of battle; not-yet-placed ones after the placed ones. */
+  order: CombatantView[];
+  /** Combatants not in the order (removed, or not placed). */
+  activeId: string | null;
+  prompt: EncounterPrompt | null;
+  /** Event types the GM may send now (the runner enables its controls from this). */
+  allowed: string[];
+  /** Setup facts the prep screen needs. */
+  setup?: { partyOrder: string[]; gmOrder: string[] | null; firstSide: string; sides: { key: string; label: string }[] };
+  outcome?: string;
+}
+
+export interface EncounterRules {
+  machine: AnyStateMachine;
+  /** Every GM event the ruleset accepts, validated before the rules see it. */
+  eventSchema: z.ZodType<GmEvent>;
+  /** Sides of this ruleset, for the prep screen. */
+  sides: readonly { key: string; label: string }[];
+  /** A sentence a GM understands when the rules refuse the event now; null when allowed. */
+  refusal(snapshot: EncounterSnapshot, event: GmEvent): string | null;
+  describe(event: GmEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine[];
+  view(snapshot: EncounterSnapshot): EncounterView;
+}
+
+/** The part of an XState snapshot the rules read. */
+export interface EncounterSnapshot {
+  value: unknown;
+  context: unknown;
+  status: string;
+  matches(value: unknown): boolean;
+  can(event: GmEvent): boolean;
+}

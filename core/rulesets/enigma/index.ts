@@ -1,0 +1,13 @@
+import type { RulesetDefinition } from '../types.ts';
+import { enigmaEncounter } from './encounter.ts';
+import { enigmaOptions } from './options.ts';
+import { enigmaSheet } from './sheet.ts';
+
+export const enigma: RulesetDefinition = {
+  id: 'enigma',
+  name: 'Enigma',
+  summary: 'Alternating order of battle, two actions, reaction debt, Escalation, Mortal Peril and injuries.',
+  sheet: enigmaSheet,
+  options: enigmaOptions,
+  encounter: enigmaEncounter,
+};

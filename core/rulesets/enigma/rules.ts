@@ -1,0 +1,291 @@
+// Enigma's order of battle and encounter bookkeeping as pure functions (RULES.md §1.2).
+// The machine calls these; the refusal sentences come from the same checks so the UI and the rules never disagree.
+import type { CombatantSeed, EncounterInput, GmEvent } from '../../encounter/types.ts';
+import type { OptionValues } from '../options.ts';
+import { maxLifePoints } from './sheet.ts';
+
+export type Side = 'party' | 'gm';
+export const SIDES: readonly { key: Side; label: string }[] = [
+  { key: 'party', label: 'Party' },
+  { key: 'gm', label: 'GM' },
+];
+
+export interface EnigmaCombatant {
+  id: string;
+  name: string;
+  side: Side;
+  characterId: string | null;
+  sheet: Record<string, string | number | boolean>;
+  lp: number;
+  lpMax: number;
+  /** Set when the creature leaves the order (R-E3); it stays listed for the log. */
+  removed: { reason: string; round: number } | null;
+}
+
+export interface EnigmaContext {
+  options: OptionValues;
+  combatants: Record<string, EnigmaCombatant>;
+  /** Every combatant id in the order it was added. */
+  roster: string[];
+  /** Fixed by the players before round 1 (§1.2 rule 1). */
+  partyOrder: string[];
+  /** R-E1: the NPC order given up front, or null to pick at each GM slot. */
+  gmOrder: string[] | null;
+  firstSide: Side;
+  /** The order of battle: built in round 1, replayed every later round (rule 5). */
+  order: string[];
+  /** True once round 1 is complete: the order is frozen. */
+  frozen: boolean;
+  /** Index of the active slot in `order`. */
+  cursor: number;
+  round: number;
+  escalation: number;
+  /** R-E20: the party's escalation carried in from the campaign; null after a reset. */
+  carriedEscalation: number | null;
+  /** Side of the slot placed last in round 1, for the alternation (rule 3). */
+  lastPlacedSide: Side | null;
+  outcome: string | null;
+}
+
+export type EnigmaEvent =
+  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
+  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | { type: 'SET_PARTY_ORDER'; ids: string[] }
+  | { type: 'SET_GM_ORDER'; ids: string[] | null }
+  | { type: 'SET_FIRST_SIDE'; side: Side }
+  | { type: 'START' }
+  | { type: 'CHOOSE_NPC'; id: string }
+  | { type: 'END_TURN' }
+  | { type: 'RAISE_ESCALATION'; by: number; source: string }
+  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
+  | { type: 'END_COMBAT'; outcome: string };
+
+export const other = (side: Side): Side => (side === 'party' ? 'gm' : 'party');
+
+export function initialContext(input: EncounterInput): EnigmaContext {
+  return {
+    options: input.options,
+    combatants: {},
+    roster: [],
+    partyOrder: [],
+    gmOrder: null,
+    firstSide: 'party',
+    order: [],
+    frozen: false,
+    cursor: 0,
+    round: 0,
+    escalation: 0,
+    carriedEscalation: input.carried['escalation'] ?? null,
+    lastPlacedSide: null,
+    outcome: null,
+  };
+}
+
+export function combatantFromSeed(seed: CombatantSeed): EnigmaCombatant {
+  const lpMax = maxLifePoints({ endure: Number(seed.sheet['endure'] ?? 8) });
+  return {
+    id: seed.id,
+    name: seed.name,
+    side: seed.side as Side,
+    characterId: seed.characterId,
+    sheet: seed.sheet,
+    lp: lpMax,
+    lpMax,
+    removed: null,
+  };
+}
+
+const living = (ctx: EnigmaContext, id: string): boolean => {
+  const c = ctx.combatants[id];
+  return c !== undefined && c.removed === null;
+};
+
+export const nameOf = (ctx: EnigmaContext, id: string | null | undefined): string =>
+  (id && ctx.combatants[id]?.name) || 'someone';
+
+/** The NPC order used for placement: the up-front order, else the order they were added (R-E1). */
+function gmSequence(ctx: EnigmaContext): string[] {
+  return ctx.gmOrder ?? ctx.roster.filter((id) => ctx.combatants[id]?.side === 'gm');
+}
+
+/** Living members of a side not yet placed in round 1, in their side's order. */
+export function unplaced(ctx: EnigmaContext, side: Side): string[] {
+  if (ctx.frozen) return [];
+  const sequence = side === 'party' ? ctx.partyOrder : gmSequence(ctx);
+  return sequence.filter((id) => living(ctx, id) && !ctx.order.includes(id));
+}
+
+/** Which side owns the next round-1 slot (rules 2–4), or null when everyone is placed. */
+export function nextSlotSide(ctx: EnigmaContext): Side | null {
+  const preferred = ctx.lastPlacedSide === null ? ctx.firstSide : other(ctx.lastPlacedSide);
+  if (unplaced(ctx, preferred).length > 0) return preferred;
+  if (unplaced(ctx, other(preferred)).length > 0) return other(preferred);
+  return null;
+}
+
+// ---- selection (what the `selecting` state decides) ----
+
+export const hasSlotAtCursor = (ctx: EnigmaContext): boolean => ctx.cursor < ctx.order.length;
+
+/** Round 1, next slot is the party's, or the GM's with a known next NPC (up-front order, or a single choice). */
+export function nextPlacement(ctx: EnigmaContext): string | null {
+  const side = nextSlotSide(ctx);
+  if (side === null) return null;
+  const candidates = unplaced(ctx, side);
+  if (side === 'party') return candidates[0] ?? null;
+  const upFront = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  if (upFront || candidates.length === 1) return candidates[0] ?? null;
+  return null;
+}
+
+export const awaitsNpcChoice = (ctx: EnigmaContext): boolean => nextSlotSide(ctx) === 'gm' && nextPlacement(ctx) === null;
+
+export function place(ctx: EnigmaContext, id: string): EnigmaContext {
+  const side = ctx.combatants[id]!.side;
+  return { ...ctx, order: [...ctx.order, id], lastPlacedSide: side };
+}
+
+export const nobodyLeft = (ctx: EnigmaContext): boolean => ctx.order.length === 0 && nextSlotSide(ctx) === null;
+
+/** Opens a round: round 1 takes the carried escalation (R-E20), later rounds add 1 (§1.4 Escalation). */
+export function openRound(ctx: EnigmaContext): EnigmaContext {
+  if (ctx.round === 0) {
+    const carried = ctx.carriedEscalation;
+    const mode = ctx.options['escalationAtStart'];
+    let escalation = 1;
+    if (mode === 'carry') escalation = carried ?? 1;
+    else if (mode === 'carryPlusOne') escalation = carried === null ? 1 : carried + 1;
+    return { ...ctx, round: 1, escalation, cursor: 0 };
+  }
+  return { ...ctx, round: ctx.round + 1, escalation: ctx.escalation + 1, cursor: 0, frozen: true };
+}
+
+export const activeId = (ctx: EnigmaContext): string | null => ctx.order[ctx.cursor] ?? null;
+
+// ---- removal and late arrivals ----
+
+/** R-E3: delete from the order, slide everyone after it up, keep the cursor on the same turn position. */
+export function removeCombatant(ctx: EnigmaContext, id: string, reason: string): EnigmaContext {
+  const combatant = ctx.combatants[id]!;
+  const index = ctx.order.indexOf(id);
+  const order = index === -1 ? ctx.order : ctx.order.filter((x) => x !== id);
+  const cursor = index !== -1 && index < ctx.cursor ? ctx.cursor - 1 : ctx.cursor;
+  return {
+    ...ctx,
+    order,
+    cursor,
+    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round } } },
+  };
+}
+
+/** Setup only: a combatant taken off the roster before combat leaves no trace in the order. */
+export function dropFromRoster(ctx: EnigmaContext, id: string): EnigmaContext {
+  const { [id]: _dropped, ...combatants } = ctx.combatants;
+  return {
+    ...ctx,
+    combatants,
+    roster: ctx.roster.filter((x) => x !== id),
+    partyOrder: ctx.partyOrder.filter((x) => x !== id),
+    gmOrder: ctx.gmOrder === null ? null : ctx.gmOrder.filter((x) => x !== id),
+  };
+}
+
+export function addCombatants(ctx: EnigmaContext, seeds: CombatantSeed[]): EnigmaContext {
+  const combatants = { ...ctx.combatants };
+  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed);
+  const ids = seeds.map((s) => s.id);
+  const partyIds = seeds.filter((s) => s.side === 'party').map((s) => s.id);
+  const gmIds = seeds.filter((s) => s.side === 'gm').map((s) => s.id);
+  return {
+    ...ctx,
+    combatants,
+    roster: [...ctx.roster, ...ids],
+    partyOrder: [...ctx.partyOrder, ...partyIds],
+    gmOrder: ctx.gmOrder === null ? null : [...ctx.gmOrder, ...gmIds],
+  };
+}
+
+/**
+ * R-E4: before the order is frozen a newcomer joins its side's pool for round 1; afterwards it is appended
+ * (or inserted where the GM says) and acts from the next time its slot comes up.
+ */
+export function addLateCombatant(ctx: EnigmaContext, seed: CombatantSeed, position: number | null | undefined): EnigmaContext {
+  const withNewcomer = addCombatants(ctx, [seed]);
+  if (!ctx.frozen) return withNewcomer;
+  const at = position === null || position === undefined ? ctx.order.length : Math.max(0, Math.min(position, ctx.order.length));
+  const order = [...ctx.order.slice(0, at), seed.id, ...ctx.order.slice(at)];
+  const cursor = at <= ctx.cursor ? ctx.cursor + 1 : ctx.cursor;
+  return { ...withNewcomer, order, cursor };
+}
+
+// ---- checks: a sentence when the rules refuse, null when allowed ----
+
+const MAX_COMBATANTS = 500;
+
+export function checkAddCombatants(ctx: EnigmaContext, seeds: CombatantSeed[]): string | null {
+  if (seeds.length === 0) return 'Choose at least one combatant to add.';
+  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
+  const seen = new Set(ctx.roster);
+  for (const seed of seeds) {
+    if (seed.side !== 'party' && seed.side !== 'gm') return `${seed.name} must join the party or the GM side.`;
+    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
+    seen.add(seed.id);
+  }
+  return null;
+}
+
+export function checkRemove(ctx: EnigmaContext, id: string): string | null {
+  const combatant = ctx.combatants[id];
+  if (!combatant) return 'That combatant is not in this encounter.';
+  if (combatant.removed) return `${combatant.name} has already left the order.`;
+  return null;
+}
+
+export function checkPartyOrder(ctx: EnigmaContext, ids: string[]): string | null {
+  const pcs = ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party');
+  const isPermutation = ids.length === pcs.length && new Set(ids).size === ids.length && ids.every((id) => pcs.includes(id));
+  return isPermutation ? null : 'The party order must list every party member exactly once.';
+}
+
+export function checkGmOrder(ctx: EnigmaContext, ids: string[] | null): string | null {
+  if (ids === null) return null;
+  if (ctx.options['npcChoice'] === 'slotBySlot') return 'This campaign picks each enemy at its GM slot (R-E1): no order up front.';
+  const npcs = ctx.roster.filter((id) => ctx.combatants[id]?.side === 'gm');
+  const isPermutation = ids.length === npcs.length && new Set(ids).size === ids.length && ids.every((id) => npcs.includes(id));
+  return isPermutation ? null : 'The GM order must list every GM creature exactly once.';
+}
+
+export function checkStart(ctx: EnigmaContext): string | null {
+  const sides = new Set(ctx.roster.map((id) => ctx.combatants[id]?.side));
+  if (!sides.has('party')) return 'Add at least one party member before starting.';
+  if (!sides.has('gm')) return 'Add at least one GM creature before starting.';
+  return null;
+}
+
+export function checkChooseNpc(ctx: EnigmaContext, id: string): string | null {
+  if (!unplaced(ctx, 'gm').includes(id)) return `${nameOf(ctx, id)} is not an enemy waiting for a slot this round.`;
+  return null;
+}
+
+export function checkRaiseEscalation(by: number): string | null {
+  return Number.isInteger(by) && by >= 1 && by <= 10 ? null : 'Escalation rises by a whole number from 1 to 10.';
+}
+
+export function checkLateCombatant(ctx: EnigmaContext, seed: CombatantSeed): string | null {
+  return checkAddCombatants(ctx, [seed]);
+}
+
+/** Every check for an event in the state it arrives in; the machine's guards use the same answers. */
+export function eventRefusal(ctx: EnigmaContext, event: GmEvent & EnigmaEvent): string | null {
+  switch (event.type) {
+    case 'ADD_COMBATANTS': return checkAddCombatants(ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return checkRemove(ctx, event.id);
+    case 'SET_PARTY_ORDER': return checkPartyOrder(ctx, event.ids);
+    case 'SET_GM_ORDER': return checkGmOrder(ctx, event.ids);
+    case 'START': return checkStart(ctx);
+    case 'CHOOSE_NPC': return checkChooseNpc(ctx, event.id);
+    case 'RAISE_ESCALATION': return checkRaiseEscalation(event.by);
+    case 'ADD_LATE_COMBATANT': return checkLateCombatant(ctx, event.combatant);
+    default: return null;
+  }
+}

@@ -1,0 +1,69 @@
+// Rulings as options (GUIDE §2): every R-xx ruling of RULES.md is a named option with the digest's default.
+// A campaign stores its choices; an encounter copies them when it is created so a replay never changes.
+import { z } from 'zod';
+
+interface OptionBase {
+  /** Stable key stored in the campaign, e.g. `reactionDebtCap`. */
+  key: string;
+  /** The ruling it implements, e.g. `R-E6`. */
+  ruling: string;
+  label: string;
+  /** What the ruling says, in one or two sentences. */
+  description: string;
+}
+
+export interface ChoiceOption extends OptionBase {
+  kind: 'choice';
+  default: string;
+  choices: readonly { value: string; label: string }[];
+}
+
+export interface FlagOption extends OptionBase {
+  kind: 'flag';
+  default: boolean;
+}
+
+export interface NumberOption extends OptionBase {
+  kind: 'number';
+  default: number;
+  min: number;
+  max: number;
+}
+
+export type RulingOption = ChoiceOption | FlagOption | NumberOption;
+
+export type OptionValues = Record<string, string | number | boolean>;
+
+export function defaultOptions(options: readonly RulingOption[]): OptionValues {
+  const values: OptionValues = {};
+  for (const option of options) values[option.key] = option.default;
+  return values;
+}
+
+/** Validates a partial set of choices; unknown keys are refused so a typo never passes silently. */
+export function optionsValidator(options: readonly RulingOption[]): z.ZodType<OptionValues> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const option of options) {
+    const name = `${option.label} (${option.ruling})`;
+    if (option.kind === 'flag') shape[option.key] = z.boolean({ error: `${name} must be on or off.` }).optional();
+    else if (option.kind === 'number')
+      shape[option.key] = z
+        .number({ error: `${name} must be a number.` })
+        .int()
+        .min(option.min, { error: `${name} must be at least ${option.min}.` })
+        .max(option.max, { error: `${name} must be at most ${option.max}.` })
+        .optional();
+    else
+      shape[option.key] = z
+        .enum(option.choices.map((c) => c.value) as [string, ...string[]], {
+          error: `${name} must be one of: ${option.choices.map((c) => c.label).join(', ')}.`,
+        })
+        .optional();
+  }
+  return z.strictObject(shape) as unknown as z.ZodType<OptionValues>;
+}
+
+/** Defaults overlaid with the stored choices. */
+export function resolveOptions(options: readonly RulingOption[], chosen: OptionValues): OptionValues {
+  return { ...defaultOptions(options), ...chosen };
+}

@@ -1,0 +1,110 @@
+// Character-sheet schemas: one declarative field list per ruleset. The character editor is generated from it and
+// the same list builds the zod schema that validates a sheet on every write (renderer, IPC, HTTP and CLI alike).
+import { z } from 'zod';
+
+export const DIE_SIZES = [4, 6, 8, 10, 12, 20] as const;
+export type DieSize = (typeof DIE_SIZES)[number];
+
+interface FieldBase {
+  /** Key in the stored sheet object. */
+  key: string;
+  /** Label shown in the editor, in the game's words. */
+  label: string;
+  /** One line of help under the field. */
+  help?: string;
+  /** Fields with the same group are shown together under that heading. */
+  group?: string;
+}
+
+export interface DieField extends FieldBase {
+  kind: 'die';
+  default: DieSize;
+  /** Allowed sizes; DIE_SIZES when absent. */
+  sizes?: readonly DieSize[];
+}
+
+export interface IntegerField extends FieldBase {
+  kind: 'integer';
+  default: number;
+  min: number;
+  max: number;
+}
+
+export interface TextField extends FieldBase {
+  kind: 'text';
+  default: string;
+  maxLength: number;
+  multiline?: boolean;
+}
+
+export interface ChoiceField extends FieldBase {
+  kind: 'choice';
+  default: string;
+  choices: readonly { value: string; label: string }[];
+}
+
+export interface FlagField extends FieldBase {
+  kind: 'flag';
+  default: boolean;
+}
+
+export type SheetField = DieField | IntegerField | TextField | ChoiceField | FlagField;
+
+export interface SheetSchema {
+  fields: readonly SheetField[];
+}
+
+export type SheetValues = Record<string, string | number | boolean>;
+
+function fieldSchema(field: SheetField): z.ZodType {
+  switch (field.kind) {
+    case 'die': {
+      const sizes = field.sizes ?? DIE_SIZES;
+      return z
+        .number({ error: `${field.label} must be a die size.` })
+        .refine((n) => (sizes as readonly number[]).includes(n), {
+          message: `${field.label} must be one of ${sizes.map((s) => `d${s}`).join(', ')}.`,
+        });
+    }
+    case 'integer':
+      return z
+        .number({ error: `${field.label} must be a whole number.` })
+        .int({ error: `${field.label} must be a whole number.` })
+        .min(field.min, { error: `${field.label} must be at least ${field.min}.` })
+        .max(field.max, { error: `${field.label} must be at most ${field.max}.` });
+    case 'text':
+      return z
+        .string({ error: `${field.label} must be text.` })
+        .max(field.maxLength, { error: `${field.label} must be at most ${field.maxLength} characters.` });
+    case 'choice':
+      return z.enum(field.choices.map((c) => c.value) as [string, ...string[]], {
+        error: `${field.label} must be one of: ${field.choices.map((c) => c.label).join(', ')}.`,
+      });
+    case 'flag':
+      return z.boolean({ error: `${field.label} must be yes or no.` });
+  }
+}
+
+/** A strict zod schema for a whole sheet: every field present, nothing else. */
+export function sheetValidator(schema: SheetSchema): z.ZodType<SheetValues> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of schema.fields) shape[field.key] = fieldSchema(field);
+  return z.strictObject(shape) as unknown as z.ZodType<SheetValues>;
+}
+
+/** The sheet a new character starts with. */
+export function defaultSheet(schema: SheetSchema): SheetValues {
+  const sheet: SheetValues = {};
+  for (const field of schema.fields) sheet[field.key] = field.default;
+  return sheet;
+}
+
+/**
+ * Fills missing fields with defaults (a sheet saved before a field existed) and keeps only known keys,
+ * so a stored sheet always validates against the current schema shape.
+ */
+export function normalizeSheet(schema: SheetSchema, stored: Record<string, unknown>): Record<string, unknown> {
+  const sheet: Record<string, unknown> = {};
+  for (const field of schema.fields) sheet[field.key] = field.key in stored ? stored[field.key] : field.default;
+  return sheet;
+}

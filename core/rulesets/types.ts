@@ -1,0 +1,17 @@
+import type { EncounterRules } from '../encounter/types.ts';
+import type { RulingOption } from './options.ts';
+import type { SheetSchema } from './sheet.ts';
+
+export const RULESET_IDS = ['enigma', 'teams', 'factions', 'cairn-errant', 'thrum'] as const;
+export type RulesetId = (typeof RULESET_IDS)[number];
+
+export interface RulesetDefinition {
+  id: RulesetId;
+  name: string;
+  /** One line for the campaign picker. */
+  summary: string;
+  sheet: SheetSchema;
+  options: readonly RulingOption[];
+  /** Present once the ruleset's encounter flow is implemented. */
+  encounter?: EncounterRules;
+}
