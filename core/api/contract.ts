@@ -1,0 +1,164 @@
+// The typed handler contract shared by every transport (IPC, web mode, CLI): one named, schema-validated
+// operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
+import { z } from 'zod';
+import { idSchema, nameSchema } from '../encounter/schemas.ts';
+import type { EncounterView, LogLine } from '../encounter/types.ts';
+import type { OptionValues } from '../rulesets/options.ts';
+import type { RulingOption } from '../rulesets/options.ts';
+import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
+import { RULESET_IDS, type RulesetId } from '../rulesets/types.ts';
+import type { HandlerName } from './names.ts';
+
+const rulesetIdSchema = z.enum(RULESET_IDS, { error: `The ruleset must be one of: ${RULESET_IDS.join(', ')}.` });
+const optionValuesSchema = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]));
+const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]));
+const roleSchema = z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' });
+
+export const inputSchemas = {
+  'app:info': z.strictObject({}),
+  'campaigns:list': z.strictObject({ includeArchived: z.boolean().optional() }),
+  'campaigns:create': z.strictObject({ name: nameSchema, rulesetId: rulesetIdSchema, options: optionValuesSchema.optional() }),
+  'campaigns:get': z.strictObject({ id: idSchema }),
+  'campaigns:rename': z.strictObject({ id: idSchema, name: nameSchema }),
+  'campaigns:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
+  'campaigns:setOptions': z.strictObject({ id: idSchema, options: optionValuesSchema }),
+  'characters:create': z.strictObject({ campaignId: idSchema, role: roleSchema, name: nameSchema, sheet: sheetValuesSchema }),
+  'characters:update': z.strictObject({ id: idSchema, name: nameSchema, sheet: sheetValuesSchema }),
+  'characters:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
+  'encounters:create': z.strictObject({ campaignId: idSchema, name: nameSchema }),
+  'encounters:get': z.strictObject({ id: idSchema }),
+  'encounters:addFromCampaign': z.strictObject({
+    id: idSchema,
+    pcIds: z.array(idSchema).max(100),
+    npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
+  }),
+  'encounters:append': z.strictObject({ id: idSchema, event: z.unknown() }),
+  'encounters:undo': z.strictObject({ id: idSchema }),
+  'encounters:redo': z.strictObject({ id: idSchema }),
+} as const;
+
+export type { HandlerName } from './names.ts';
+export { HANDLER_NAMES, isHandlerName } from './names.ts';
+// Compile-time check that the schema table and the name list agree.
+const _everyNameHasASchema: Record<HandlerName, unknown> = inputSchemas;
+void _everyNameHasASchema;
+const _everySchemaIsNamed: Record<keyof typeof inputSchemas, unknown> = {} as Record<HandlerName, unknown>;
+void _everySchemaIsNamed;
+export type HandlerInput<N extends HandlerName> = z.input<(typeof inputSchemas)[N]>;
+
+export interface RulesetInfo {
+  id: RulesetId;
+  name: string;
+  summary: string;
+  sheet: SheetSchema;
+  options: readonly RulingOption[];
+  /** False while only the sheet is registered and the encounter flow is still to come. */
+  playable: boolean;
+}
+
+export interface AppInfo {
+  version: string;
+  transport: 'ipc' | 'web' | 'cli';
+  databasePath: string;
+  rulesets: RulesetInfo[];
+}
+
+export interface CampaignSummary {
+  id: string;
+  name: string;
+  rulesetId: RulesetId;
+  archived: boolean;
+  createdAt: string;
+  updatedAt: string;
+  characterCount: number;
+  encounterCount: number;
+}
+
+export interface Character {
+  id: string;
+  campaignId: string;
+  role: 'pc' | 'npc';
+  name: string;
+  sheet: SheetValues;
+  archived: boolean;
+  updatedAt: string;
+}
+
+export interface EncounterSummary {
+  id: string;
+  campaignId: string;
+  name: string;
+  phase: EncounterView['phase'];
+  round: number;
+  eventCount: number;
+  updatedAt: string;
+}
+
+export interface CampaignDetail extends CampaignSummary {
+  options: OptionValues;
+  characters: Character[];
+  encounters: EncounterSummary[];
+}
+
+export interface LogEntry extends LogLine {
+  seq: number;
+}
+
+export interface EncounterDetail {
+  encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
+  view: EncounterView;
+  log: LogEntry[];
+  canUndo: boolean;
+  canRedo: boolean;
+  /** What undo and redo would change, for their tooltips. */
+  undoLabel: string | null;
+  redoLabel: string | null;
+}
+
+export interface HandlerResults {
+  'app:info': AppInfo;
+  'campaigns:list': CampaignSummary[];
+  'campaigns:create': CampaignSummary;
+  'campaigns:get': CampaignDetail;
+  'campaigns:rename': CampaignSummary;
+  'campaigns:archive': CampaignSummary;
+  'campaigns:setOptions': CampaignDetail;
+  'characters:create': Character;
+  'characters:update': Character;
+  'characters:archive': Character;
+  'encounters:create': EncounterSummary;
+  'encounters:get': EncounterDetail;
+  'encounters:addFromCampaign': EncounterDetail;
+  'encounters:append': EncounterDetail;
+  'encounters:undo': EncounterDetail;
+  'encounters:redo': EncounterDetail;
+}
+
+export type HandlerResult<N extends HandlerName> = HandlerResults[N];
+
+/** What travels back over every transport. */
+export type Envelope<T> = { result: T } | { error: { message: string; kind: ErrorKind } };
+
+/**
+ * `refused`: the GM asked for something the rules or the data forbid (a sentence to show);
+ * `invalid`: the payload is malformed; `notFound`; `internal`: a bug or an I/O failure (logged, shown generically).
+ */
+export type ErrorKind = 'refused' | 'invalid' | 'notFound' | 'internal';
+
+/** An error a GM can read, with its kind. */
+export class GmError extends Error {
+  override name = 'GmError';
+  constructor(
+    message: string,
+    readonly kind: ErrorKind = 'refused',
+  ) {
+    super(message);
+  }
+}
+
+/** Writes that change the database; every other handler only reads. */
+export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([
+  'campaigns:create', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
+  'characters:create', 'characters:update', 'characters:archive',
+  'encounters:create', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
+]);

@@ -1,0 +1,20 @@
+// Handler names alone, with no dependencies, so the preload bundle can allow-list them without zod.
+export const HANDLER_NAMES = [
+  'app:info',
+  'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
+  'characters:create', 'characters:update', 'characters:archive',
+  'encounters:create', 'encounters:get', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
+] as const;
+
+export type HandlerName = (typeof HANDLER_NAMES)[number];
+
+export const isHandlerName = (name: unknown): name is HandlerName =>
+  typeof name === 'string' && (HANDLER_NAMES as readonly string[]).includes(name);
+
+/** The one push channel: main tells the renderer what changed; the renderer re-fetches what it shows. */
+export const CHANGED_CHANNEL = 'app:changed';
+
+export interface ChangeNotice {
+  area: 'campaigns' | 'encounters';
+  id: string;
+}

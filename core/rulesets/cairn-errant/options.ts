@@ -1,0 +1,156 @@
+// Cairn-Errant's rulings (RULES.md §4, Appendix A; the hack is Block, Dodge & Parry): each R-C ruling is a named
+// option with the digest's default.
+import type { RulingOption } from '../options.ts';
+
+export const cairnErrantOptions: readonly RulingOption[] = [
+  {
+    key: 'bucketIsOneMoment', ruling: 'R-C1', kind: 'flag', default: true, label: 'A bucket is one moment',
+    description: 'Everything in one initiative bucket happens at the same moment, so several attackers on one target keep only the highest die.',
+  },
+  {
+    key: 'clashSortKeys', ruling: 'R-C2', kind: 'choice', default: 'modifierLengthDex', label: 'Clash order',
+    description: 'A melee clash sorts by enhanced, normal, impaired; then weapon length in the direction the situation sets; then the usual DEX save (PC against NPC) or the same moment (two NPCs).',
+    choices: [{ value: 'modifierLengthDex', label: 'Modifier, then length, then DEX save' }],
+  },
+  {
+    key: 'clashScope', ruling: 'R-C3', kind: 'choice', default: 'pairOnly', label: 'Clash overrides',
+    description: 'The clash order replaces the tier and the DEX save for the two combatants involved only; everyone else keeps their bucket.',
+    choices: [{ value: 'pairOnly', label: 'For the clashing pair only' }],
+  },
+  {
+    key: 'lockedIntents', ruling: 'R-C4', kind: 'choice', default: 'redirectOrLose', label: 'Changing plans',
+    description: 'Intents are locked once ordering starts; if the target has dropped or left, the GM redirects the action to another target in reach or it is lost, and it is logged either way.',
+    choices: [{ value: 'redirectOrLose', label: 'GM redirects or the action is lost' }],
+  },
+  {
+    key: 'bucketOrder', ruling: 'R-C5', kind: 'choice', default: 'playersAndGm', label: 'Order inside a bucket',
+    description: 'Players order the PCs and the GM orders the NPCs inside a bucket; they still count as simultaneous.',
+    choices: [{ value: 'playersAndGm', label: 'Players for PCs, GM for NPCs' }],
+  },
+  {
+    key: 'legInjuryInitiative', ruling: 'R-C6', kind: 'choice', default: 'nextSaveThenAutoLose', label: 'Leg injuries and initiative',
+    description: 'A leg result gives disadvantage on the next initiative DEX save only; a second result on the same leg loses every initiative roll until the injury heals.',
+    choices: [{ value: 'nextSaveThenAutoLose', label: 'Next save at disadvantage; second hit auto-loses' }],
+  },
+  {
+    key: 'fastMovementLoss', ruling: 'R-C6b', kind: 'choice', default: 'noQuickMove', label: '"Loses fast movement"',
+    description: 'A PC who lost fast movement can no longer move as a quick turn or move two range bands.',
+    choices: [{ value: 'noQuickMove', label: 'No quick-turn movement, no two-band moves' }],
+  },
+  {
+    key: 'endOfFight', ruling: 'R-C7', kind: 'choice', default: 'oneSideOut', label: 'End of the fight',
+    description: 'The fight ends when every member of one side is dead, incapacitated, unconscious or has retreated, or when the GM ends it.',
+    choices: [{ value: 'oneSideOut', label: 'One side all down or gone' }],
+  },
+  {
+    key: 'parryFatigue', ruling: 'R-C8', kind: 'number', default: 0, min: 0, max: 1, label: 'Fatigue for a Parry',
+    description: 'As written, Parry adds no Fatigue (Fight back, Block and Dodge add 1).',
+  },
+  {
+    key: 'defenceCap', ruling: 'R-C9', kind: 'choice', default: 'fatigueOnly', label: 'Limit on defences',
+    description: 'There is no per-round cap on defences: one per attack moment, limited only by Fatigue filling inventory slots.',
+    choices: [{ value: 'fatigueOnly', label: 'Only Fatigue limits them' }],
+  },
+  {
+    key: 'failedRetreat', ruling: 'R-C10', kind: 'choice', default: 'actionWasted', label: 'Failed retreat',
+    description: 'A failed retreat DEX save wastes the action and the PC stays where they are.',
+    choices: [{ value: 'actionWasted', label: 'Action wasted, PC stays' }],
+  },
+  {
+    key: 'enhancedMode', ruling: 'R-C11', kind: 'choice', default: 'keepHighest', label: 'Enhanced damage',
+    description: 'An enhanced attack rolls a d12 as well as its normal die and keeps the higher.',
+    choices: [
+      { value: 'keepHighest', label: 'Keep the higher die' },
+      { value: 'sum', label: 'Add both dice' },
+      { value: 'replace', label: 'Roll a d12 instead (base Cairn)' },
+    ],
+  },
+  {
+    key: 'enhancedImpairedCancel', ruling: 'R-C12', kind: 'flag', default: true, label: 'Enhanced and impaired cancel',
+    description: 'An attack that is both enhanced and impaired rolls normally.',
+  },
+  {
+    key: 'directStrDamageSaves', ruling: 'R-C13', kind: 'flag', default: true, label: 'Direct STR damage calls for a save',
+    description: 'Damage that goes straight to STR (unaware or overburdened targets, after Armor) still calls for the Critical Damage save; only Parry is exempt.',
+  },
+  {
+    key: 'downedCannotFightBack', ruling: 'R-C14', kind: 'flag', default: true, label: 'Downed PCs cannot fight back',
+    description: 'If the incoming damage kills the PC or leaves them incapacitated or unconscious, their fight-back does not happen.',
+  },
+  {
+    key: 'parryIgnoresArmor', ruling: 'R-C15', kind: 'flag', default: false, label: 'Parry ignores Armor',
+    description: 'Parry damage goes straight to STR, skipping HP, but Armor is still subtracted unless this is on.',
+  },
+  {
+    key: 'naturalOneVsDifficulty', ruling: 'R-C16', kind: 'choice', default: 'fails', label: 'Natural 1 against a gambit Difficulty',
+    description: 'A save against a gambit passes only if it is at most the attribute and above the Difficulty, so a natural 1 fails when there is a Difficulty.',
+    choices: [
+      { value: 'fails', label: 'Fails' },
+      { value: 'passes', label: 'Always passes' },
+    ],
+  },
+  {
+    key: 'noReactionToAttackBack', ruling: 'R-C17', kind: 'flag', default: true, label: 'No reaction to an attack back',
+    description: 'The gambit user cannot react to the attack back from a target that passed its save.',
+  },
+  {
+    key: 'fightBackAgainstGambits', ruling: 'R-C18', kind: 'flag', default: false, label: 'Fight back against gambits',
+    description: 'Gambits do no damage, so fight-back is not allowed against them (nor Block, Dodge or Parry).',
+  },
+  {
+    key: 'gambitDifficulty', ruling: 'R-C19', kind: 'choice', default: 'literal', label: 'Gambit Difficulty',
+    description: 'As written, a gambit roll of 1–3 is the Difficulty and 4+ means none, so the result does not rise steadily with the roll; "capped" uses min(roll, 3).',
+    choices: [
+      { value: 'literal', label: 'Literal: 1–3 is the Difficulty, 4+ none' },
+      { value: 'capped', label: 'Capped: Difficulty = min(roll, 3)' },
+    ],
+  },
+  {
+    key: 'highestDieTie', ruling: 'R-C20', kind: 'choice', default: 'gmPicks', label: 'Tied highest die',
+    description: 'When several attackers tie for the highest die, the GM picks whose weapon tags and effects apply.',
+    choices: [{ value: 'gmPicks', label: 'The GM picks' }],
+  },
+  {
+    key: 'exactlyZeroHp', ruling: 'R-C21', kind: 'choice', default: 'nothing', label: 'Landing on exactly 0 HP',
+    description: 'Only damage that would take HP below 0 reaches STR; landing exactly on 0 HP does nothing more.',
+    choices: [{ value: 'nothing', label: 'Nothing more happens' }],
+  },
+  {
+    key: 'headResult', ruling: 'R-C22', kind: 'choice', default: 'death', label: 'Head hit location',
+    description: 'A head result on the hit-location table means death unless the GM rules otherwise.',
+    choices: [
+      { value: 'death', label: 'Death unless the GM overrides' },
+      { value: 'gmDecides', label: 'Ask the GM every time' },
+    ],
+  },
+  {
+    key: 'npcCriticalDamage', ruling: 'R-C23', kind: 'choice', default: 'defeated', label: 'NPC fails the Critical Damage save',
+    description: 'An NPC that fails the save is defeated (dead or out, the GM\'s call); if the GM keeps it fighting, its attacks are impaired.',
+    choices: [
+      { value: 'defeated', label: 'Defeated' },
+      { value: 'fightsOnImpaired', label: 'Keeps fighting, impaired' },
+    ],
+  },
+  {
+    key: 'dexWilZero', ruling: 'R-C24', kind: 'choice', default: 'either', label: 'DEX or WIL at 0',
+    description: 'Either DEX or WIL at 0 leaves the character unable to act until an extended rest or something extraordinary restores it.',
+    choices: [
+      { value: 'either', label: 'Either one at 0' },
+      { value: 'both', label: 'Only both at 0' },
+    ],
+  },
+  {
+    key: 'fatigueClears', ruling: 'R-C25', kind: 'choice', default: 'safeNightRest', label: 'Fatigue clears',
+    description: 'Fatigue from defences clears after a full night\'s rest in a safe place (base Cairn).',
+    choices: [{ value: 'safeNightRest', label: 'After a full night\'s safe rest' }],
+  },
+  {
+    key: 'woundSlotOverflow', ruling: 'R-C26', kind: 'choice', default: 'mustEscalate', label: 'No free slot for a wound',
+    description: 'With no free slot a repeated wound type must escalate; if it is already Permanent, the player drops an item to make room.',
+    choices: [{ value: 'mustEscalate', label: 'Escalate, or drop an item if Permanent' }],
+  },
+  {
+    key: 'treatedStaysOut', ruling: 'R-C27', kind: 'flag', default: true, label: 'Treated PCs stay out',
+    description: 'Treating an incapacitated PC stops the death clock, but the PC stays out of the fight until healed.',
+  },
+];

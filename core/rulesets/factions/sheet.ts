@@ -1,0 +1,57 @@
+// Factions' character sheet (RULES.md §3.2–3.6, §6.5; the game is Murdham): the three saves, health (= STR under
+// R-F20), armour, the usual weapon die, and the persistent morale flags.
+import type { SheetSchema } from '../sheet.ts';
+
+export const factionsSheet: SheetSchema = {
+  fields: [
+    {
+      kind: 'integer', key: 'str', label: 'STR', group: 'Attributes', default: 10, min: 0, max: 20,
+      help: 'STR saves resist disarm and grapple; under R-F20 maximum health equals STR.',
+    },
+    {
+      kind: 'integer', key: 'agi', label: 'AGI', group: 'Attributes', default: 10, min: 0, max: 20,
+      help: 'AGI saves dodge attacks and escape long chases (§3.4, §3.6).',
+    },
+    {
+      kind: 'integer', key: 'wit', label: 'WIT', group: 'Attributes', default: 10, min: 0, max: 20,
+      help: 'WIT saves to hit in hard circumstances and for morale; acts in the fast phase if WIT ≥ FAT (§3.2).',
+    },
+    {
+      kind: 'integer', key: 'healthMax', label: 'Maximum health', group: 'Health', default: 10, min: 1, max: 99,
+      help: 'Under R-F20 (default) this equals STR; a lone fighter checks morale at half of it or less (R-F8).',
+    },
+    {
+      kind: 'integer', key: 'health', label: 'Health', group: 'Health', default: 10, min: 0, max: 99,
+      help: 'Losing half of current health in one hit incapacitates; losing all of it means dying (R-F20).',
+    },
+    {
+      kind: 'flag', key: 'incapacitated', label: 'Incapacitated', group: 'Health', default: false,
+      help: 'A nearby enemy may deliver a final blow (§3.4 step 11).',
+    },
+    {
+      kind: 'flag', key: 'dying', label: 'Dying', group: 'Health', default: false,
+      help: 'All health lost (R-F20); what dying does is set by the core rules.',
+    },
+    {
+      kind: 'integer', key: 'armour', label: 'Armour', group: 'Gear', default: 0, min: 0, max: 10,
+      help: 'Subtracted from damage, down to 0 (R-F17); cover adds 1.',
+    },
+    {
+      kind: 'die', key: 'weaponDie', label: 'Weapon damage die', group: 'Gear', default: 6, sizes: [4, 6, 8, 10, 12],
+      help: 'The weapon usually wielded; unarmed attacks deal d4 impaired (§3.4 step 5).',
+    },
+    {
+      kind: 'flag', key: 'fearImmune', label: 'Immune to fear', group: 'Morale', default: false,
+      help: 'Characters immune to fear are immune to morale checks.',
+    },
+    {
+      kind: 'flag', key: 'moraleImmune', label: 'Passed morale this stretch', group: 'Morale', default: false,
+      help: 'Immune to morale until the stretch ends (R-F8).',
+    },
+    {
+      kind: 'flag', key: 'moraleFailed', label: 'Failed morale', group: 'Morale', default: false,
+      help: 'Must surrender or retreat; cleared if an enemy harms it while surrendered (R-F9).',
+    },
+    { kind: 'text', key: 'notes', label: 'Notes', group: 'Details', default: '', maxLength: 4000, multiline: true },
+  ],
+};

@@ -1,0 +1,70 @@
+// Every ruleset's sheet and rulings against the shared contract and against the rules digest.
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultOptions, optionsValidator } from './options.ts';
+import { RULESETS, findRuleset } from './registry.ts';
+import { DIE_SIZES, defaultSheet, sheetValidator } from './sheet.ts';
+import { RULESET_IDS } from './types.ts';
+
+const RULES_MD = new URL('../../../shared/rules/RULES.md', import.meta.url);
+const digest = existsSync(RULES_MD) ? readFileSync(RULES_MD, 'utf8') : null;
+const RULING_PREFIX: Record<string, string> = { enigma: 'E', teams: 'T', factions: 'F', 'cairn-errant': 'C', thrum: 'H' };
+
+it('registers all five rulesets, Enigma playable', () => {
+  expect(RULESETS.map((r) => r.id)).toEqual([...RULESET_IDS]);
+  expect(findRuleset('enigma')?.encounter).toBeDefined();
+  expect(findRuleset('dnd5e')).toBeUndefined();
+});
+
+describe.each(RULESETS.map((r) => [r.name, r] as const))('%s', (_name, ruleset) => {
+  const validate = (values: Record<string, unknown>) => sheetValidator(ruleset.sheet).safeParse(values);
+  const refusal = (key: string, value: unknown) => {
+    const result = validate({ ...defaultSheet(ruleset.sheet), [key]: value });
+    expect(result.success, `${key}=${String(value).slice(0, 20)} should be refused`).toBe(false);
+    return result.error!.issues.map((i) => i.message).join(' ');
+  };
+
+  it('has a valid default sheet with unique keys and a notes field', () => {
+    expect(validate(defaultSheet(ruleset.sheet)).success).toBe(true);
+    const keys = ruleset.sheet.fields.map((f) => f.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(ruleset.sheet.fields.at(-1)).toMatchObject({ key: 'notes', kind: 'text', maxLength: 4000 });
+  });
+
+  it('refuses bad sheet values with a sentence naming the field', () => {
+    for (const field of ruleset.sheet.fields) {
+      if (field.kind === 'integer') {
+        expect(refusal(field.key, field.max + 1)).toContain(field.label);
+        expect(refusal(field.key, field.min - 1)).toContain(field.label);
+        expect(refusal(field.key, field.default + 0.5)).toContain(field.label);
+      }
+      if (field.kind === 'die') {
+        expect(refusal(field.key, 7)).toContain(field.label);
+        for (const size of DIE_SIZES) if (!(field.sizes ?? DIE_SIZES).includes(size)) expect(refusal(field.key, size)).toContain(field.label);
+      }
+      if (field.kind === 'choice') expect(refusal(field.key, 'nonsense')).toContain(field.label);
+    }
+    expect(refusal('notes', 'x'.repeat(10_000))).toContain('Notes');
+    expect(validate({ ...defaultSheet(ruleset.sheet), hitPoints: 3 }).success).toBe(false);
+  });
+
+  it('keeps every ruling default among its choices or bounds', () => {
+    expect(new Set(ruleset.options.map((o) => o.key)).size).toBe(ruleset.options.length);
+    for (const option of ruleset.options) {
+      if (option.kind === 'choice') expect(option.choices.map((c) => c.value)).toContain(option.default);
+      if (option.kind === 'number') expect(option.default).toBeGreaterThanOrEqual(option.min);
+      if (option.kind === 'number') expect(option.default).toBeLessThanOrEqual(option.max);
+    }
+    expect(optionsValidator(ruleset.options).safeParse(defaultOptions(ruleset.options)).success).toBe(true);
+    expect(optionsValidator(ruleset.options).safeParse({ noSuchRuling: true }).success).toBe(false);
+  });
+
+  // The digest sits beside the repository in ../shared (as in CI); a bare clone has no digest to compare with.
+  it.runIf(digest !== null)('has one option for every ruling of the digest, and none that is not there', () => {
+    const pattern = new RegExp(`R-${RULING_PREFIX[ruleset.id]}\\d+b?`, 'g');
+    const inDigest = new Set(digest!.match(pattern));
+    const covered = new Set(ruleset.options.map((o) => o.ruling));
+    expect([...inDigest].filter((id) => !covered.has(id))).toEqual([]);
+    expect([...covered].filter((id) => !inDigest.has(id))).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+// Thrum's rulings (RULES.md §5, Appendix A): each R-H ruling is a named option with the digest's default.
+import type { RulingOption } from '../options.ts';
+
+export const thrumOptions: readonly RulingOption[] = [
+  {
+    key: 'initiativeTies', ruling: 'R-H1', kind: 'choice', default: 'modifierThenPcs', label: 'Initiative ties',
+    description: 'The higher Initiative modifier goes first; if still tied PCs go before NPCs; if still tied the GM chooses and it is logged.',
+    choices: [{ value: 'modifierThenPcs', label: 'Modifier, then PCs first, then GM' }],
+  },
+  {
+    key: 'roundZeroNpcs', ruling: 'R-H2', kind: 'choice', default: 'stanceOnly', label: 'NPCs in Round Zero',
+    description: 'NPCs are already placed, so in Round Zero they only choose a stance; PCs pick a square in the Starting Area and a stance.',
+    choices: [{ value: 'stanceOnly', label: 'Stance only' }],
+  },
+  {
+    key: 'delayTiming', ruling: 'R-H3', kind: 'choice', default: 'beforeStartOfTurn', label: 'Delay timing and targets',
+    description: 'A Delay is declared before start-of-turn effects, to just after a combatant who has not yet acted or to the end of the round; it is allowed in Round Zero and is permanent.',
+    choices: [{ value: 'beforeStartOfTurn', label: 'Before start of turn, within this round' }],
+  },
+  {
+    key: 'incapacitatedTurn', ruling: 'R-H4', kind: 'choice', default: 'startAndEndOnly', label: 'Removed and incapacitated combatants',
+    description: 'Removed combatants leave the order; incapacitated ones keep their turn, running the full Start of Turn and End of Turn but no Move, Action or Stance.',
+    choices: [{ value: 'startAndEndOnly', label: 'Keep the turn: start and end only' }],
+  },
+  {
+    key: 'panicOrder', ruling: 'R-H5', kind: 'choice', default: 'listOrder', label: 'Failed Panic Roll',
+    description: 'A failed Panic Roll applies its results in list order: Stunned, then Stress Load added to Fatigue Load and reset, then Stress Tolerance −1.',
+    choices: [{ value: 'listOrder', label: 'In the order listed' }],
+  },
+  {
+    key: 'stunned', ruling: 'R-H6', kind: 'choice', default: 'skipNextAction', label: 'Stunned',
+    description: 'A Stunned combatant skips the Action step at its next Action opportunity, and Stunned then counts down at the end of turn.',
+    choices: [
+      { value: 'skipNextAction', label: 'Skips its next Action' },
+      { value: 'gmAdjudicates', label: 'Only marked; the GM applies it' },
+    ],
+  },
+  {
+    key: 'woundCheckOrder', ruling: 'R-H7', kind: 'choice', default: 'afterDecrement', label: 'Incapacitated end-of-turn order',
+    description: 'End of turn runs effects, status count-down, Fatigue Tolerance and Load −1, ends Incapacitated at Load 0, then gives a Wound if still Incapacitated at Tolerance 0.',
+    choices: [
+      { value: 'afterDecrement', label: 'Wound check after the −1' },
+      { value: 'beforeDecrement', label: 'Wound check before the −1' },
+    ],
+  },
+  {
+    key: 'loadFloor', ruling: 'R-H8', kind: 'choice', default: 'zero', label: 'Lowest load and tolerance',
+    description: 'Loads and tolerances never go below 0.',
+    choices: [{ value: 'zero', label: 'Minimum 0' }],
+  },
+  {
+    key: 'zeroToleranceStaysOut', ruling: 'R-H9', kind: 'flag', default: true, label: 'Fatigue Tolerance 0 keeps a PC out',
+    description: 'A PC whose Fatigue Tolerance is 0 when combat ends stays Incapacitated until Downtime restores some; everyone else recovers.',
+  },
+  {
+    key: 'areasHitAllies', ruling: 'R-H10', kind: 'flag', default: true, label: 'Areas hit allies',
+    description: 'An area hits every character inside it, allies included, unless the ability says otherwise.',
+  },
+  {
+    key: 'boonsAndBanes', ruling: 'R-H11', kind: 'choice', default: 'countsToCoreRules', label: 'Boons and banes',
+    description: 'The tool counts boons and banes and hands them to the core rules, taking back an outcome tier.',
+    choices: [{ value: 'countsToCoreRules', label: 'Hand counts over, take back a tier' }],
+  },
+  {
+    key: 'slowedSpeedPerStack', ruling: 'R-H12', kind: 'number', default: 1, min: 0, max: 3, label: 'Speed lost per Slowed stack',
+    description: 'Each Slowed stack lowers Speed by this many squares.',
+  },
+  {
+    key: 'loadPerHit', ruling: 'R-H12b', kind: 'choice', default: 'plusOne', label: 'Load per hit',
+    description: '"Deals Fatigue" or "deals Stress" adds 1 to the load per instance unless the ability gives a number.',
+    choices: [{ value: 'plusOne', label: '+1 unless the ability says' }],
+  },
+  {
+    key: 'characterCoverHeight', ruling: 'R-H13', kind: 'number', default: 2, min: 0, max: 4, label: 'Height of a character as cover',
+    description: 'A character used as a cover source counts as its square\'s elevation plus this, so characters give cover on flat ground.',
+  },
+  {
+    key: 'dividingLineCover', ruling: 'R-H14', kind: 'choice', default: 'noCover', label: 'Attacker on the dividing line',
+    description: 'An attacker standing exactly on the cover dividing line gets no cover penalty.',
+    choices: [
+      { value: 'noCover', label: 'No cover' },
+      { value: 'cover', label: 'Cover applies' },
+    ],
+  },
+  {
+    key: 'statusCountdown', ruling: 'R-H15', kind: 'choice', default: 'perStatus', label: 'Status count-down',
+    description: 'Each status definition says whether it counts down at the end of turn; Vulnerable\'s count-down is not specified here.',
+    choices: [{ value: 'perStatus', label: 'Set per status definition' }],
+  },
+  {
+    key: 'incapacitatedDefend', ruling: 'R-H16', kind: 'flag', default: true, label: 'Incapacitated combatants defend',
+    description: 'Targets can always defend, so Incapacitated combatants still make defence rolls.',
+  },
+  {
+    key: 'downtimeRestores', ruling: 'R-H17', kind: 'choice', default: 'baseAndOneWound', label: 'What Downtime restores',
+    description: 'One Downtime restores both tolerances to their base values and heals one Wound.',
+    choices: [
+      { value: 'baseAndOneWound', label: 'Tolerances to base, one Wound' },
+      { value: 'baseAndAllWounds', label: 'Tolerances to base, all Wounds' },
+      { value: 'onePointPerDay', label: 'One tolerance point per day' },
+    ],
+  },
+];
