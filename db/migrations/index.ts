@@ -1,0 +1,11 @@
+// Numbered, forward-only migrations. Each is a .sql file (bundled as text) applied once, in order, in its own
+// transaction, and recorded in schema_migrations. Never edit a released migration: add the next number.
+import initial from './0001_initial.sql';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

@@ -1,0 +1,71 @@
+// Row shapes as stored, and their mapping to the API's types.
+import type { CampaignSummary, Character, EncounterSummary } from '../core/api/contract.ts';
+import type { RulesetId } from '../core/rulesets/types.ts';
+
+export interface CampaignRow {
+  id: string;
+  name: string;
+  ruleset_id: string;
+  options_json: string;
+  party_json: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+  character_count?: number;
+  encounter_count?: number;
+}
+
+export interface CharacterRow {
+  id: string;
+  campaign_id: string;
+  role: 'pc' | 'npc';
+  name: string;
+  sheet_json: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EncounterRow {
+  id: string;
+  campaign_id: string;
+  name: string;
+  ruleset_id: string;
+  input_json: string;
+  phase: 'setup' | 'running' | 'ended';
+  round: number;
+  event_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export const toCampaignSummary = (row: CampaignRow): CampaignSummary => ({
+  id: row.id,
+  name: row.name,
+  rulesetId: row.ruleset_id as RulesetId,
+  archived: row.archived_at !== null,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  characterCount: row.character_count ?? 0,
+  encounterCount: row.encounter_count ?? 0,
+});
+
+export const toCharacter = (row: CharacterRow): Character => ({
+  id: row.id,
+  campaignId: row.campaign_id,
+  role: row.role,
+  name: row.name,
+  sheet: JSON.parse(row.sheet_json),
+  archived: row.archived_at !== null,
+  updatedAt: row.updated_at,
+});
+
+export const toEncounterSummary = (row: EncounterRow): EncounterSummary => ({
+  id: row.id,
+  campaignId: row.campaign_id,
+  name: row.name,
+  phase: row.phase,
+  round: row.round,
+  eventCount: row.event_count,
+  updatedAt: row.updated_at,
+});

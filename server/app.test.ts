@@ -1,0 +1,208 @@
+// The handler table end to end against a real temporary SQLite file: what every transport relies on.
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Envelope, HandlerName, HandlerResults } from '../core/api/contract.ts';
+import type { ChangeNotice } from '../core/api/names.ts';
+import { SNAPSHOT_EVERY } from '../db/encounters.ts';
+import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
+import { openApp, type AppService } from './app.ts';
+
+let dir: TempDir;
+let app: AppService;
+const open = () => openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
+
+beforeEach(() => {
+  dir = tempDir();
+  app = open();
+});
+afterEach(() => {
+  app.close();
+  dir.remove();
+});
+
+async function ok<N extends HandlerName>(name: N, input: unknown): Promise<HandlerResults[N]> {
+  const envelope = await app.dispatch(name, input);
+  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
+  return envelope.result as HandlerResults[N];
+}
+
+async function refused(name: string, input: unknown): Promise<string> {
+  const envelope = (await app.dispatch(name, input)) as Envelope<unknown>;
+  expect('error' in envelope, `${name} should be refused`).toBe(true);
+  return (envelope as { error: { message: string } }).error.message;
+}
+
+/** Row counts of every table: "nothing written" means these do not move. */
+function counts(): Record<string, number> {
+  const db = new Database(dir.file(), { readonly: true });
+  const tables = ['campaigns', 'characters', 'encounters', 'encounter_events', 'encounter_redo', 'encounter_snapshots'];
+  const result = Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  db.close();
+  return result;
+}
+
+async function prepared() {
+  const campaign = await ok('campaigns:create', { name: 'The Drowned Vault', rulesetId: 'enigma' });
+  const sheet = (endure: number) => ({ endure, navigate: 8, glean: 6, attack: 8, influence: 6, manifest: 6, namedNpc: false, notes: '' });
+  const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: sheet(10) });
+  const lotty = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Lotty', sheet: sheet(8) });
+  const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: sheet(6) });
+  const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Ambush at the ford' });
+  await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id, lotty.id], npcs: [{ templateId: goblin.id, count: 3 }] });
+  return { campaign, encounter, berrik, lotty, goblin };
+}
+
+const append = (id: string, event: unknown) => ok('encounters:append', { id, event });
+const activeName = (d: HandlerResults['encounters:get']) => d.view.order.find((c) => c.id === d.view.activeId)?.name ?? null;
+
+describe('campaigns and characters', () => {
+  it('creates, renames, archives and lists campaigns', async () => {
+    const a = await ok('campaigns:create', { name: 'Alpha', rulesetId: 'thrum' });
+    await ok('campaigns:create', { name: 'Beta', rulesetId: 'enigma' });
+    await ok('campaigns:rename', { id: a.id, name: 'Alpha Prime' });
+    await ok('campaigns:archive', { id: a.id, archived: true });
+    expect((await ok('campaigns:list', {})).map((c) => c.name)).toEqual(['Beta']);
+    const all = await ok('campaigns:list', { includeArchived: true });
+    expect(all.map((c) => [c.name, c.archived])).toEqual([['Beta', false], ['Alpha Prime', true]]);
+  });
+
+  it('accepts a campaign for each of the five rulesets with its default sheet', async () => {
+    const info = await ok('app:info', {});
+    expect(info.rulesets.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum']);
+    for (const ruleset of info.rulesets) {
+      const c = await ok('campaigns:create', { name: ruleset.name, rulesetId: ruleset.id });
+      const sheet = Object.fromEntries(ruleset.sheet.fields.map((f) => [f.key, f.default]));
+      await ok('characters:create', { campaignId: c.id, role: 'pc', name: 'Hero', sheet });
+    }
+    expect(counts().characters).toBe(5);
+  });
+
+  it('refuses bad input with a sentence and writes nothing', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Alpha', rulesetId: 'enigma' });
+    const before = counts();
+    expect(await refused('campaigns:create', { name: '', rulesetId: 'enigma' })).toBe('A name cannot be empty.');
+    expect(await refused('campaigns:create', { name: '   ', rulesetId: 'enigma' })).toBe('A name cannot be empty.');
+    expect(await refused('campaigns:create', { name: 'x'.repeat(10_000), rulesetId: 'enigma' })).toBe('A name is at most 80 characters.');
+    expect(await refused('campaigns:create', { name: 'A', rulesetId: 'dnd' })).toMatch(/^The ruleset must be one of/);
+    expect(await refused('campaigns:create', { name: 'A', rulesetId: 'enigma', options: { reactionDebtCap: 7 } })).toMatch(/Reaction debt cap \(R-E6\) must be at most 2/);
+    expect(await refused('campaigns:create', { name: 'A', rulesetId: 'enigma', __proto__: { x: 1 }, admin: true })).toMatch(/fields this app does not know/);
+    expect(await refused('campaigns:create', 'not an object')).toMatch(/malformed/);
+    expect(await refused('campaigns:drop', {})).toBe('Unknown request.');
+    expect(await refused('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { endure: 7 } })).toBe('Endure must be one of d4, d6, d8, d10, d12.');
+    expect(await refused('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { hitPoints: 7 } })).toBe('Enigma sheets have no field "hitPoints".');
+    expect(await refused('characters:create', { campaignId: 'nope', role: 'pc', name: 'Ana', sheet: {} })).toMatch(/campaign does not exist/);
+    expect(counts()).toEqual(before);
+  });
+
+  it('fills missing sheet fields with defaults', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Alpha', rulesetId: 'enigma' });
+    const ana = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { endure: 12 } });
+    expect(ana.sheet).toMatchObject({ endure: 12, navigate: 8, notes: '' });
+  });
+});
+
+describe('encounters', () => {
+  it('refuses encounters for rulesets whose flow is not built yet', async () => {
+    const c = await ok('campaigns:create', { name: 'T', rulesetId: 'teams' });
+    expect(await refused('encounters:create', { campaignId: c.id, name: 'Fight' })).toMatch(/Teams encounters cannot be run yet/);
+  });
+
+  it('numbers NPC copies and runs two rounds with a removal, undo and redo', async () => {
+    const { encounter } = await prepared();
+    let d = await ok('encounters:get', { id: encounter.id });
+    expect(d.view.order.map((c) => c.name)).toEqual(['Berrik', 'Lotty', 'Goblin 1', 'Goblin 2', 'Goblin 3']);
+    const goblins = d.view.order.filter((c) => c.side === 'gm').map((c) => c.id);
+    await append(encounter.id, { type: 'SET_GM_ORDER', ids: goblins });
+    d = await append(encounter.id, { type: 'START' });
+    expect([d.view.round, activeName(d)]).toEqual([1, 'Berrik']);
+    const seen: string[] = [];
+    while (d.view.round < 3) {
+      seen.push(`${d.view.round}:${activeName(d)}`);
+      if (seen.length === 4) d = await append(encounter.id, { type: 'REMOVE_COMBATANT', id: goblins[1], reason: 'fled' });
+      else d = await append(encounter.id, { type: 'END_TURN' });
+    }
+    expect(seen).toEqual(['1:Berrik', '1:Goblin 1', '1:Lotty', '1:Goblin 2', '1:Goblin 3', '2:Berrik', '2:Goblin 1', '2:Lotty', '2:Goblin 3']);
+    expect(d.view.counters[0]!.value).toBe(3);
+    expect(d.undoLabel).toBe('Goblin 3 ends the turn.');
+    d = await ok('encounters:undo', { id: encounter.id });
+    expect([d.view.round, activeName(d), d.redoLabel]).toEqual([2, 'Goblin 3', 'End turn']);
+    d = await ok('encounters:redo', { id: encounter.id });
+    expect([d.view.round, activeName(d), d.canRedo]).toEqual([3, 'Berrik', false]);
+    expect(d.log.map((l) => l.text)).toContain('Goblin 2 left the order of battle (fled); everyone after slides up.');
+  });
+
+  it('keeps the exact turn after the app is closed and reopened', async () => {
+    const { encounter } = await prepared();
+    await append(encounter.id, { type: 'START' });
+    await append(encounter.id, { type: 'END_TURN' });
+    let d = await ok('encounters:get', { id: encounter.id });
+    await append(encounter.id, { type: 'CHOOSE_NPC', id: d.view.prompt!.choices[1]!.id });
+    d = await append(encounter.id, { type: 'END_TURN' });
+    const before = d;
+    app.close();
+    app = open();
+    const after = await ok('encounters:get', { id: encounter.id });
+    expect(after.view).toEqual(before.view);
+    expect(after.log).toEqual(before.log);
+    expect(activeName(after)).toBe('Lotty');
+  });
+
+  it('refuses events the rules forbid or that are malformed, and writes nothing', async () => {
+    const { encounter } = await prepared();
+    const before = counts();
+    expect(await refused('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } })).toBe('Start combat first.');
+    expect(await refused('encounters:append', { id: encounter.id, event: { type: 'FIREBALL' } })).toBe('"FIREBALL" is not an action this ruleset knows.');
+    expect(await refused('encounters:append', { id: encounter.id, event: 'END_TURN' })).toBe('The action is missing its type.');
+    expect(await refused('encounters:append', { id: encounter.id, event: { type: 'SET_PARTY_ORDER', ids: ['x'] } })).toBe('The party order must list every party member exactly once.');
+    expect(await refused('encounters:append', { id: 'missing', event: { type: 'START' } })).toMatch(/encounter does not exist/);
+    expect(await refused('encounters:redo', { id: encounter.id })).toBe('There is nothing to redo in this encounter.');
+    expect(counts()).toEqual(before);
+  });
+
+  it('clears the redo stack when a new action is taken', async () => {
+    const { encounter } = await prepared();
+    await append(encounter.id, { type: 'START' });
+    await ok('encounters:undo', { id: encounter.id });
+    expect(counts().encounter_redo).toBe(1);
+    await append(encounter.id, { type: 'SET_FIRST_SIDE', side: 'gm' });
+    expect(counts().encounter_redo).toBe(0);
+    expect(await refused('encounters:redo', { id: encounter.id })).toBe('There is nothing to redo in this encounter.');
+  });
+
+  it('undoes all the way back to an empty encounter', async () => {
+    const { encounter } = await prepared();
+    await append(encounter.id, { type: 'START' });
+    await ok('encounters:undo', { id: encounter.id });
+    const d = await ok('encounters:undo', { id: encounter.id });
+    expect([d.view.order.length, d.canUndo, d.encounter.eventCount]).toEqual([0, false, 0]);
+    expect(await refused('encounters:undo', { id: encounter.id })).toBe('There is nothing to undo in this encounter.');
+  });
+
+  it('stores snapshots and resumes from snapshot plus tail to the same state', async () => {
+    const { encounter } = await prepared();
+    await append(encounter.id, { type: 'SET_GM_ORDER', ids: (await ok('encounters:get', { id: encounter.id })).view.order.filter((c) => c.side === 'gm').map((c) => c.id) });
+    await append(encounter.id, { type: 'START' });
+    for (let i = 0; i < SNAPSHOT_EVERY * 2 + 7; i += 1) await append(encounter.id, { type: 'END_TURN' });
+    const live = await ok('encounters:get', { id: encounter.id });
+    expect(counts().encounter_snapshots).toBe(2);
+    app.close();
+    app = open();
+    const resumed = await ok('encounters:get', { id: encounter.id });
+    expect(resumed.view).toEqual(live.view);
+    // undo across a snapshot boundary replays from the previous snapshot
+    for (let i = 0; i < 11; i += 1) await ok('encounters:undo', { id: encounter.id });
+    expect(counts().encounter_snapshots).toBe(1);
+  });
+
+  it('pushes a change notice after each committed write, none after a refusal', async () => {
+    const notices: ChangeNotice[] = [];
+    app.onChange((n) => notices.push(n));
+    const { encounter } = await prepared();
+    notices.length = 0;
+    await append(encounter.id, { type: 'START' });
+    expect(notices).toContainEqual({ area: 'encounters', id: encounter.id });
+    notices.length = 0;
+    await refused('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    expect(notices).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+// The application service: the one handler table every transport calls (IPC, web mode, CLI). Each handler's
+// input is validated with its schema; writes run one at a time in a BEGIN IMMEDIATE transaction; results travel
+// as `{result}` or `{error}` and never as a thrown error.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { GmError, WRITE_HANDLERS, inputSchemas, type Envelope, type HandlerName, type HandlerResults } from '../core/api/contract.ts';
+import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
+import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import { EncounterStore } from './encounter-store.ts';
+import { campaignHandlers } from './handlers/campaigns.ts';
+import { encounterHandlers } from './handlers/encounters.ts';
+import { infoHandlers } from './handlers/info.ts';
+
+export { resolveDatabasePath } from './paths.ts';
+
+export interface AppService {
+  /** Validates and runs one handler; never throws; returns an envelope. */
+  dispatch(name: string, input: unknown): Promise<Envelope<unknown>>;
+  /** Subscribe to change notices; returns an unsubscribe function. */
+  onChange(listener: (notice: ChangeNotice) => void): () => void;
+  close(): void;
+}
+
+export interface OpenAppOptions {
+  databasePath: string;
+  transport: 'ipc' | 'web' | 'cli';
+  nativeBinding?: string;
+  version: string;
+  /** Clock and id source, replaceable in tests. */
+  now?: () => string;
+  newId?: () => string;
+}
+
+/** What every handler receives. */
+export interface HandlerContext {
+  db: Db;
+  encounters: EncounterStore;
+  options: OpenAppOptions;
+  now: () => string;
+  newId: () => string;
+  /** Record what changed; notices go out after the transaction commits. */
+  changed(notice: ChangeNotice): void;
+}
+
+type Inputs = { [N in HandlerName]: z.output<(typeof inputSchemas)[N]> };
+export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs[N]) => HandlerResults[N];
+export type HandlerTable = { [N in HandlerName]: Handler<N> };
+
+export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers };
+
+/** The first schema problem as a sentence a GM can read. */
+export function describeInvalid(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The request is malformed.';
+  if (issue.code === 'unrecognized_keys') return `The request has fields this app does not know: ${issue.keys.join(', ')}.`;
+  if (/[.!?]$/.test(issue.message)) return issue.message;
+  const where = issue.path.length ? ` (${issue.path.join('.')})` : '';
+  return `The request is malformed${where}: ${issue.message}.`;
+}
+
+export function openApp(options: OpenAppOptions): AppService {
+  const db = openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const listeners = new Set<(notice: ChangeNotice) => void>();
+  const encounters = new EncounterStore(db);
+  let pending: ChangeNotice[] = [];
+  const ctx: HandlerContext = {
+    db,
+    encounters,
+    options,
+    now: options.now ?? (() => new Date().toISOString()),
+    newId: options.newId ?? (() => randomUUID()),
+    changed: (notice) => pending.push(notice),
+  };
+
+  function run(name: HandlerName, input: unknown): unknown {
+    const handler = handlers[name] as (c: HandlerContext, i: unknown) => unknown;
+    if (!WRITE_HANDLERS.has(name)) return handler(ctx, input);
+    pending = [];
+    try {
+      return writeTransaction(db, () => handler(ctx, input));
+    } catch (error) {
+      pending = [];
+      if (!(error instanceof GmError)) encounters.evictAll();
+      throw error;
+    }
+  }
+
+  return {
+    async dispatch(name, input) {
+      if (!isHandlerName(name)) return { error: { message: 'Unknown request.', kind: 'invalid' } };
+      const parsed = inputSchemas[name].safeParse(input ?? {});
+      if (!parsed.success) return { error: { message: describeInvalid(parsed.error), kind: 'invalid' } };
+      try {
+        const result = run(name, parsed.data);
+        const notices = pending;
+        pending = [];
+        for (const notice of notices) for (const listener of listeners) listener(notice);
+        return { result };
+      } catch (error) {
+        if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
+        console.error(`[gmw] ${name} failed:`, error);
+        return { error: { message: 'Something went wrong and nothing was changed. The details are in the app log.', kind: 'internal' } };
+      }
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// Campaigns and their characters (party members and NPC templates).
+import type { HandlerContext } from '../app.ts';
+import { GmError, type CampaignDetail, type CampaignSummary, type Character } from '../../core/api/contract.ts';
+import { optionsValidator, type OptionValues } from '../../core/rulesets/options.ts';
+import { findRuleset } from '../../core/rulesets/registry.ts';
+import { normalizeSheet, sheetValidator, type SheetValues } from '../../core/rulesets/sheet.ts';
+import type { RulesetDefinition } from '../../core/rulesets/types.ts';
+import * as campaigns from '../../db/campaigns.ts';
+import { listEncounters } from '../../db/encounters.ts';
+import { toCampaignSummary, toCharacter, toEncounterSummary, type CampaignRow, type CharacterRow } from '../../db/rows.ts';
+import { describeInvalid } from '../app.ts';
+
+export function requireCampaign(ctx: HandlerContext, id: string): CampaignRow {
+  const row = campaigns.getCampaign(ctx.db, id);
+  if (!row) throw new GmError('That campaign does not exist (it may have been removed).', 'notFound');
+  return row;
+}
+
+export function requireCharacter(ctx: HandlerContext, id: string): CharacterRow {
+  const row = campaigns.getCharacter(ctx.db, id);
+  if (!row) throw new GmError('That character does not exist (it may have been removed).', 'notFound');
+  return row;
+}
+
+export function rulesetOf(row: { ruleset_id: string }): RulesetDefinition {
+  const ruleset = findRuleset(row.ruleset_id);
+  if (!ruleset) throw new GmError(`This campaign uses a ruleset this version does not know (${row.ruleset_id}).`, 'invalid');
+  return ruleset;
+}
+
+function validOptions(ruleset: RulesetDefinition, options: OptionValues): OptionValues {
+  const parsed = optionsValidator(ruleset.options).safeParse(options);
+  if (!parsed.success) throw new GmError(describeInvalid(parsed.error), 'invalid');
+  return parsed.data;
+}
+
+function validSheet(ruleset: RulesetDefinition, sheet: SheetValues): SheetValues {
+  const parsed = sheetValidator(ruleset.sheet).safeParse(normalizeSheet(ruleset.sheet, sheet));
+  if (!parsed.success) throw new GmError(describeInvalid(parsed.error), 'invalid');
+  for (const key of Object.keys(sheet)) {
+    if (!ruleset.sheet.fields.some((f) => f.key === key)) throw new GmError(`${ruleset.name} sheets have no field "${key.slice(0, 40)}".`, 'invalid');
+  }
+  return parsed.data;
+}
+
+function detail(ctx: HandlerContext, id: string): CampaignDetail {
+  const row = requireCampaign(ctx, id);
+  return {
+    ...toCampaignSummary(row),
+    options: JSON.parse(row.options_json),
+    characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
+    encounters: listEncounters(ctx.db, id).map(toEncounterSummary),
+  };
+}
+
+const summary = (ctx: HandlerContext, id: string): CampaignSummary => toCampaignSummary(requireCampaign(ctx, id));
+
+export const campaignHandlers = {
+  'campaigns:list': (ctx: HandlerContext, input: { includeArchived?: boolean | undefined }) =>
+    campaigns.listCampaigns(ctx.db, input.includeArchived ?? false).map(toCampaignSummary),
+
+  'campaigns:create': (ctx: HandlerContext, input: { name: string; rulesetId: string; options?: OptionValues | undefined }) => {
+    const ruleset = findRuleset(input.rulesetId)!;
+    const options = validOptions(ruleset, input.options ?? {});
+    const id = ctx.newId();
+    const now = ctx.now();
+    campaigns.insertCampaign(ctx.db, {
+      id, name: input.name, ruleset_id: ruleset.id, options_json: JSON.stringify(options), party_json: '{}',
+      archived_at: null, created_at: now, updated_at: now,
+    });
+    ctx.changed({ area: 'campaigns', id });
+    return summary(ctx, id);
+  },
+
+  'campaigns:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, input.id),
+
+  'campaigns:rename': (ctx: HandlerContext, input: { id: string; name: string }) => {
+    requireCampaign(ctx, input.id);
+    campaigns.updateCampaign(ctx.db, input.id, { name: input.name }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: input.id });
+    return summary(ctx, input.id);
+  },
+
+  'campaigns:archive': (ctx: HandlerContext, input: { id: string; archived: boolean }) => {
+    requireCampaign(ctx, input.id);
+    campaigns.updateCampaign(ctx.db, input.id, { archived_at: input.archived ? ctx.now() : null }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: input.id });
+    return summary(ctx, input.id);
+  },
+
+  'campaigns:setOptions': (ctx: HandlerContext, input: { id: string; options: OptionValues }) => {
+    const row = requireCampaign(ctx, input.id);
+    const options = validOptions(rulesetOf(row), { ...JSON.parse(row.options_json), ...input.options });
+    campaigns.updateCampaign(ctx.db, input.id, { options_json: JSON.stringify(options) }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: input.id });
+    return detail(ctx, input.id);
+  },
+
+  'characters:create': (ctx: HandlerContext, input: { campaignId: string; role: 'pc' | 'npc'; name: string; sheet: SheetValues }): Character => {
+    const campaign = requireCampaign(ctx, input.campaignId);
+    const sheet = validSheet(rulesetOf(campaign), input.sheet);
+    const id = ctx.newId();
+    const now = ctx.now();
+    campaigns.insertCharacter(ctx.db, {
+      id, campaign_id: campaign.id, role: input.role, name: input.name, sheet_json: JSON.stringify(sheet),
+      archived_at: null, created_at: now, updated_at: now,
+    });
+    campaigns.touchCampaign(ctx.db, campaign.id, now);
+    ctx.changed({ area: 'campaigns', id: campaign.id });
+    return toCharacter(requireCharacter(ctx, id));
+  },
+
+  'characters:update': (ctx: HandlerContext, input: { id: string; name: string; sheet: SheetValues }): Character => {
+    const character = requireCharacter(ctx, input.id);
+    const sheet = validSheet(rulesetOf(requireCampaign(ctx, character.campaign_id)), input.sheet);
+    campaigns.updateCharacter(ctx.db, input.id, { name: input.name, sheet_json: JSON.stringify(sheet) }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: character.campaign_id });
+    return toCharacter(requireCharacter(ctx, input.id));
+  },
+
+  'characters:archive': (ctx: HandlerContext, input: { id: string; archived: boolean }): Character => {
+    const character = requireCharacter(ctx, input.id);
+    campaigns.updateCharacter(ctx.db, input.id, { archived_at: input.archived ? ctx.now() : null }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: character.campaign_id });
+    return toCharacter(requireCharacter(ctx, input.id));
+  },
+};

@@ -1,0 +1,135 @@
+// Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
+import type { HandlerContext } from '../app.ts';
+import { GmError, type EncounterDetail } from '../../core/api/contract.ts';
+import type { CombatantSeed, EncounterInput } from '../../core/encounter/types.ts';
+import { NAME_MAX } from '../../core/encounter/schemas.ts';
+import { resolveOptions } from '../../core/rulesets/options.ts';
+import { normalizeSheet } from '../../core/rulesets/sheet.ts';
+import { getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts';
+import * as store from '../../db/encounters.ts';
+import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
+import { rulesFor } from '../encounter-store.ts';
+import { requireCampaign, rulesetOf } from './campaigns.ts';
+
+function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
+  const row = store.getEncounter(ctx.db, id);
+  if (!row) throw new GmError('That encounter does not exist (it may have been removed).', 'notFound');
+  return row;
+}
+
+function detail(ctx: HandlerContext, id: string): EncounterDetail {
+  const row = requireEncounter(ctx, id);
+  const engine = ctx.encounters.engine(row);
+  const campaign = getCampaign(ctx.db, row.campaign_id)!;
+  const undoLabel = ctx.encounters.undoLabel(row);
+  const redoLabel = ctx.encounters.redoLabel(row);
+  return {
+    encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign.name },
+    view: engine.view(),
+    log: store.readLog(ctx.db, id).flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))),
+    canUndo: undoLabel !== null,
+    canRedo: redoLabel !== null,
+    undoLabel,
+    redoLabel,
+  };
+}
+
+/** After a write: the campaign's lists change too. */
+function touched(ctx: HandlerContext, row: EncounterRow): void {
+  touchCampaign(ctx.db, row.campaign_id, ctx.now());
+  ctx.changed({ area: 'encounters', id: row.id });
+  ctx.changed({ area: 'campaigns', id: row.campaign_id });
+}
+
+/** "Goblin 1", "Goblin 2"… continuing after the copies already in the encounter. */
+function numberedNames(base: string, count: number, taken: ReadonlySet<string>): string[] {
+  if (count === 1 && !taken.has(base)) return [base];
+  const names: string[] = [];
+  for (let n = 1; names.length < count; n += 1) {
+    const name = `${base.slice(0, NAME_MAX - 4)} ${n}`;
+    if (!taken.has(name)) names.push(name);
+  }
+  return names;
+}
+
+export const encounterHandlers = {
+  'encounters:create': (ctx: HandlerContext, input: { campaignId: string; name: string }) => {
+    const campaign = requireCampaign(ctx, input.campaignId);
+    const ruleset = rulesetOf(campaign);
+    rulesFor(ruleset.id);
+    const party = JSON.parse(campaign.party_json) as Record<string, number | null>;
+    const encounterInput: EncounterInput = {
+      options: resolveOptions(ruleset.options, JSON.parse(campaign.options_json)),
+      carried: { escalation: party['escalation'] ?? null },
+    };
+    const now = ctx.now();
+    const row: EncounterRow = {
+      id: ctx.newId(), campaign_id: campaign.id, name: input.name, ruleset_id: ruleset.id,
+      input_json: JSON.stringify(encounterInput), phase: 'setup', round: 0, event_count: 0, created_at: now, updated_at: now,
+    };
+    store.insertEncounter(ctx.db, row);
+    touched(ctx, row);
+    return toEncounterSummary(row);
+  },
+
+  'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, input.id),
+
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; npcs: { templateId: string; count: number }[] }) => {
+    const row = requireEncounter(ctx, input.id);
+    const ruleset = rulesetOf(row);
+    const rules = rulesFor(row.ruleset_id);
+    const view = ctx.encounters.engine(row).view();
+    if (view.phase !== 'setup') throw new GmError('Combat has started: add newcomers as late arrivals.');
+    const [partySide, gmSide] = rules.sides;
+    const inEncounter = new Set(view.order.map((c) => c.name));
+    const seeds: CombatantSeed[] = [];
+    const load = (id: string, role: 'pc' | 'npc') => {
+      const character = getCharacter(ctx.db, id);
+      if (!character || character.campaign_id !== row.campaign_id || character.role !== role) {
+        throw new GmError(role === 'pc' ? 'That party member is not in this campaign.' : 'That NPC template is not in this campaign.', 'notFound');
+      }
+      if (character.archived_at) throw new GmError(`${character.name} is archived; restore them first.`);
+      return { character, sheet: normalizeSheet(ruleset.sheet, JSON.parse(character.sheet_json)) as CombatantSeed['sheet'] };
+    };
+    for (const id of input.pcIds) {
+      const { character, sheet } = load(id, 'pc');
+      if (view.order.some((c) => c.name === character.name) || seeds.some((s) => s.characterId === id)) {
+        throw new GmError(`${character.name} is already in this encounter.`);
+      }
+      seeds.push({ id: ctx.newId().slice(0, 12), name: character.name, side: partySide!.key, characterId: id, sheet });
+      inEncounter.add(character.name);
+    }
+    for (const { templateId, count } of input.npcs) {
+      const { character, sheet } = load(templateId, 'npc');
+      for (const name of numberedNames(character.name, count, inEncounter)) {
+        seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet });
+        inEncounter.add(name);
+      }
+    }
+    if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');
+    ctx.encounters.append(row, { type: 'ADD_COMBATANTS', combatants: seeds }, ctx.now());
+    touched(ctx, row);
+    return detail(ctx, row.id);
+  },
+
+  'encounters:append': (ctx: HandlerContext, input: { id: string; event?: unknown }) => {
+    const row = requireEncounter(ctx, input.id);
+    ctx.encounters.append(row, input.event, ctx.now());
+    touched(ctx, row);
+    return detail(ctx, row.id);
+  },
+
+  'encounters:undo': (ctx: HandlerContext, input: { id: string }) => {
+    const row = requireEncounter(ctx, input.id);
+    ctx.encounters.undo(row, ctx.now());
+    touched(ctx, row);
+    return detail(ctx, row.id);
+  },
+
+  'encounters:redo': (ctx: HandlerContext, input: { id: string }) => {
+    const row = requireEncounter(ctx, input.id);
+    ctx.encounters.redo(row, ctx.now());
+    touched(ctx, row);
+    return detail(ctx, row.id);
+  },
+};

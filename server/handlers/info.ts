@@ -1,0 +1,12 @@
+import type { HandlerContext } from '../app.ts';
+import type { AppInfo } from '../../core/api/contract.ts';
+import { RULESETS } from '../../core/rulesets/registry.ts';
+
+export const infoHandlers = {
+  'app:info': (ctx: HandlerContext): AppInfo => ({
+    version: ctx.options.version,
+    transport: ctx.options.transport,
+    databasePath: ctx.options.databasePath,
+    rulesets: RULESETS.map((r) => ({ id: r.id, name: r.name, summary: r.summary, sheet: r.sheet, options: r.options, playable: r.encounter !== undefined })),
+  }),
+};
