@@ -1,0 +1,47 @@
+// Hash routes, so the same build works from gmw://app/ and from http://127.0.0.1:port/ without a server fallback.
+export type Route =
+  | { name: 'campaigns' }
+  | { name: 'campaign'; id: string }
+  | { name: 'character'; campaignId: string; id: string | null; role: 'pc' | 'npc' }
+  | { name: 'encounter'; id: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'campaign' && parts[1]) {
+    if (parts[2] === 'new-character') return { name: 'character', campaignId: parts[1], id: null, role: parts[3] === 'npc' ? 'npc' : 'pc' };
+    if (parts[2] === 'character' && parts[3]) return { name: 'character', campaignId: parts[1], id: parts[3], role: 'pc' };
+    return { name: 'campaign', id: parts[1] };
+  }
+  if (parts[0] === 'encounter' && parts[1]) return { name: 'encounter', id: parts[1] };
+  return { name: 'campaigns' };
+}
+
+export const href = {
+  campaigns: () => '#/',
+  campaign: (id: string) => `#/campaign/${encodeURIComponent(id)}`,
+  newCharacter: (campaignId: string, role: 'pc' | 'npc') => `#/campaign/${encodeURIComponent(campaignId)}/new-character/${role}`,
+  character: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}`,
+  encounter: (id: string) => `#/encounter/${encodeURIComponent(id)}`,
+};
+
+class Router {
+  #route = $state<Route>(parseRoute(typeof location === 'undefined' ? '' : location.hash));
+
+  constructor() {
+    if (typeof window !== 'undefined') {
+      window.addEventListener('hashchange', () => {
+        this.#route = parseRoute(location.hash);
+      });
+    }
+  }
+
+  get route(): Route {
+    return this.#route;
+  }
+
+  go(hash: string): void {
+    location.hash = hash;
+  }
+}
+
+export const router = new Router();

@@ -1,0 +1,38 @@
+// `npm run web` (and `npm start` where the desktop window cannot open): web mode on 127.0.0.1.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openApp } from './app.ts';
+import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
+import { startWebServer } from './web.ts';
+
+declare const __GMW_VERSION__: string;
+
+function portFrom(argv: readonly string[]): number {
+  const at = argv.indexOf('--port');
+  const value = at >= 0 ? Number(argv[at + 1]) : 0;
+  return Number.isInteger(value) && value >= 0 && value < 65536 ? value : 0;
+}
+
+export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
+  let service;
+  try {
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__ });
+  } catch (error) {
+    console.error(`GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
+  const web = await startWebServer({ service, staticDir, port: portFrom(argv) });
+  console.log(`GM Workstation is running in web mode. Open this address in your browser:\n\n  ${web.launchUrl}\n`);
+  console.log(`Database: ${databasePath}`);
+  console.log('Press Ctrl+C to stop.');
+  const stop = async () => {
+    await web.close();
+    service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
