@@ -38,6 +38,8 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('x'.repeat(10_000).slice(0, 200));
   await page.getByRole('button', { name: 'Create campaign' }).click();
   await expect(page.getByText('A name is at most 80 characters.')).toBeVisible();
+  await expect(page.getByRole('link', { name: /^x+$/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Dismiss message' }).click();
 
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('The Drowned Vault');
   await page.getByRole('combobox', { name: 'Ruleset' }).selectOption('enigma');

@@ -12,11 +12,9 @@ import type { AppService } from './app.ts';
 export const LOOPBACK = '127.0.0.1';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The same policy as the desktop window: nothing but this origin, no inline or evaluated scripts. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "style-src-attr 'unsafe-inline'", "img-src 'self' data:",
-  "font-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'", "object-src 'none'",
-].join('; ');
+/** The same policy as the desktop window (core/api/csp.ts). */
+export { CONTENT_SECURITY_POLICY } from '../core/api/csp.ts';
+import { CONTENT_SECURITY_POLICY } from '../core/api/csp.ts';
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',

@@ -1,0 +1,69 @@
+// Builds what `npm start`, `npm run web`, the CLI and the E2E tests run: the renderer (Vite) and the Node-side
+// bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/).
+import { build as esbuild } from 'esbuild';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+const quiet = args.has('--quiet');
+const nodeOnly = args.has('--node-only');
+const say = (line) => quiet || console.log(line);
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry.endsWith('.test.ts')) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+const inputs = ['core', 'db', 'server', 'electron', 'renderer', 'package.json', 'vite.config.ts', 'scripts/build.mjs'];
+const stampFile = join(root, 'dist', '.build-stamp.json');
+const sourcesAt = Math.max(...inputs.map((p) => newestMtime(join(root, p))));
+const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+const wanted = nodeOnly ? ['node'] : ['node', 'renderer'];
+if (!args.has('--force') && wanted.every((part) => stamp[part] >= sourcesAt)) {
+  say('Build is up to date.');
+  process.exit(0);
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  loader: { '.sql': 'text' },
+  define: { __GMW_VERSION__: JSON.stringify(version) },
+  external: ['electron', 'better-sqlite3'],
+  absWorkingDir: root,
+};
+
+const started = Date.now();
+await Promise.all([
+  esbuild({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs' }),
+  // A sandboxed preload may only require 'electron': everything else is bundled in.
+  esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', sourcemap: false }),
+  esbuild({ ...common, entryPoints: ['server/web-main.ts'], outfile: 'dist/server/web.mjs', format: 'esm',
+    banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" } }),
+  esbuild({ ...common, entryPoints: ['server/cli.ts'], outfile: 'dist/cli/gmw.cjs', format: 'cjs' }),
+]);
+say(`Built main, preload, web server and CLI in ${Date.now() - started} ms.`);
+const next = { ...stamp, node: sourcesAt };
+
+if (!nodeOnly) {
+  const { build: viteBuild } = await import('vite');
+  const t = Date.now();
+  await viteBuild({ configFile: join(root, 'vite.config.ts'), logLevel: quiet ? 'error' : 'warn' });
+  say(`Built the renderer in ${Date.now() - t} ms.`);
+  next.renderer = sourcesAt;
+}
+mkdirSync(dirname(stampFile), { recursive: true });
+writeFileSync(stampFile, JSON.stringify(next));
