@@ -25,9 +25,8 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   }
   const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const web = await startWebServer({ service, staticDir, port: portFrom(argv) });
-  console.log(`GM Workstation is running in web mode. Open this address in your browser:\n\n  ${web.launchUrl}\n`);
   console.log(`Database: ${databasePath}`);
-  console.log('Press Ctrl+C to stop.');
+  console.log(`GM Workstation is running in web mode. Open this address in your browser (Ctrl+C stops it):\n\n  ${web.launchUrl}\n`);
   const stop = async () => {
     await web.close();
     service.close();

@@ -1,0 +1,72 @@
+// @vitest-environment jsdom
+// The runner at a glance and from the keyboard: what it shows, and which keys send which GM events.
+import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { EncounterDetail } from '../../../core/api/contract.ts';
+import type { EncounterView } from '../../../core/encounter/types.ts';
+import type { EncounterState } from '../lib/encounter.svelte.ts';
+import EncounterRunner from './EncounterRunner.svelte';
+
+afterEach(cleanup);
+
+const combatant = (id: string, name: string, side: 'party' | 'gm', slot: number | null, status: EncounterView['order'][number]['status']) => ({
+  id, name, side, sideLabel: side === 'party' ? 'Party' : 'GM', status, slot, health: { label: 'LP', current: 8, max: 8 }, tags: [],
+});
+
+function detail(view: Partial<EncounterView>): EncounterDetail {
+  return {
+    encounter: { id: 'e1', campaignId: 'c1', campaignName: 'Vault', name: 'Ford', phase: 'running', round: 2, eventCount: 9, updatedAt: '', rulesetId: 'enigma' },
+    view: {
+      phase: 'running', round: 2, counters: [{ key: 'escalation', label: 'Escalation', value: 2 }],
+      order: [combatant('a', 'Berrik', 'party', 1, 'acted'), combatant('g', 'Goblin 1', 'gm', 2, 'active'), combatant('l', 'Lotty', 'party', 3, 'waiting')],
+      activeId: 'g', prompt: null, allowed: ['END_TURN', 'REMOVE_COMBATANT', 'END_COMBAT'], ...view,
+    },
+    log: [{ seq: 1, round: 2, kind: 'round', text: 'Round 2 begins. Escalation 2.' }],
+    canUndo: true, canRedo: false, undoLabel: 'Berrik ends the turn.', redoLabel: null,
+  };
+}
+
+function fakeEncounter(d: EncounterDetail) {
+  return { id: 'e1', detail: d, busy: false, act: vi.fn(async () => {}), undo: vi.fn(async () => {}), redo: vi.fn(async () => {}) } as unknown as EncounterState & { act: ReturnType<typeof vi.fn> };
+}
+
+describe('encounter runner', () => {
+  it('shows the round, Escalation and the active combatant in the header', () => {
+    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+    expect(screen.getByTestId('counter-round').getAttribute('aria-label')).toBe('Round 2');
+    expect(screen.getByTestId('counter-escalation').getAttribute('aria-label')).toBe('Escalation 2');
+    expect(screen.getByTestId('active-name').textContent).toBe('Goblin 1');
+    expect(screen.getByRole('listitem', { current: 'step' }).textContent).toContain('Goblin 1');
+    expect(screen.getByRole('button', { name: 'Undo: Berrik ends the turn.' })).toBeTruthy();
+  });
+
+  it('ends the turn with N, but not while typing in a field', async () => {
+    const encounter = fakeEncounter(detail({}));
+    render(EncounterRunner, { encounter });
+    await fireEvent.keyDown(window, { key: 'n' });
+    expect(encounter.act).toHaveBeenCalledWith({ type: 'END_TURN' });
+    const input = document.body.appendChild(document.createElement('input'));
+    await fireEvent.keyDown(input, { key: 'n' });
+    expect(encounter.act).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers a GM-slot prompt with a number key, and offers no next turn meanwhile', async () => {
+    const prompt = { kind: 'chooseNpc', text: 'GM slot 2: which enemy acts next?', answer: 'CHOOSE_NPC', choices: [{ id: 'g1', label: 'Goblin 1' }, { id: 'g2', label: 'Goblin 2' }] };
+    const encounter = fakeEncounter(detail({ prompt, activeId: null, allowed: ['CHOOSE_NPC', 'REMOVE_COMBATANT'] }));
+    render(EncounterRunner, { encounter });
+    expect(screen.queryByRole('button', { name: 'Next turn' })).toBeNull();
+    await fireEvent.keyDown(window, { key: 'n' });
+    expect(encounter.act).not.toHaveBeenCalled();
+    await fireEvent.keyDown(window, { key: '2' });
+    expect(encounter.act).toHaveBeenCalledWith({ type: 'CHOOSE_NPC', id: 'g2' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Send Goblin 1' }));
+    expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', id: 'g1' });
+  });
+
+  it('gives every control an accessible name', () => {
+    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+    for (const button of screen.getAllByRole('button')) {
+      expect((button.getAttribute('aria-label') ?? button.textContent ?? '').trim().length, button.outerHTML).toBeGreaterThan(0);
+    }
+  });
+});
