@@ -49,6 +49,8 @@ export interface CombatantView {
   status: CombatantStatus;
   /** Position in the order of battle (1-based), null while not placed yet. */
   slot: number | null;
+  /** For one not placed yet: the slot it will take when that is already decided. */
+  plannedSlot?: number | null;
   health?: { label: string; current: number; max: number };
   tags: string[];
   removedReason?: string;

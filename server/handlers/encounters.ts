@@ -41,9 +41,8 @@ function touched(ctx: HandlerContext, row: EncounterRow): void {
   ctx.changed({ area: 'campaigns', id: row.campaign_id });
 }
 
-/** "Goblin 1", "Goblin 2"… continuing after the copies already in the encounter. */
+/** "Goblin 1", "Goblin 2"… continuing after the copies already in the encounter (every copy is numbered). */
 function numberedNames(base: string, count: number, taken: ReadonlySet<string>): string[] {
-  if (count === 1 && !taken.has(base)) return [base];
   const names: string[] = [];
   for (let n = 1; names.length < count; n += 1) {
     const name = `${base.slice(0, NAME_MAX - 4)} ${n}`;

@@ -154,7 +154,12 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     order = ctx.order.map((id, index) =>
       combatantView(ctx, id, index < ctx.cursor ? 'acted' : index === ctx.cursor && id === active ? 'active' : 'waiting', index + 1),
     );
-    for (const side of ['party', 'gm'] as const) for (const id of rules.unplaced(ctx, side)) order.push(combatantView(ctx, id, 'unplaced', null));
+    // Round 1: the party's coming slots are known in advance; GM slots are known only with an up-front order.
+    const projected = rules.projectRoundOne(ctx);
+    const planned = new Map(projected.flatMap((slot, i) => (slot.id ? [[slot.id, ctx.order.length + i + 1] as const] : [])));
+    for (const side of ['party', 'gm'] as const) {
+      for (const id of rules.unplaced(ctx, side)) order.push({ ...combatantView(ctx, id, 'unplaced', null), plannedSlot: planned.get(id) ?? null });
+    }
     for (const id of ctx.roster) if (ctx.combatants[id]?.removed) order.push(combatantView(ctx, id, 'removed', null));
   }
   const prompt = snapshot.matches({ active: 'choosingNpc' })

@@ -216,3 +216,14 @@ describe('event sourcing', () => {
     expect(resumed.view().prompt?.choices.map((c) => c.label)).toEqual(['Soldier 1', 'Soldier 2', 'Soldier 4', 'Soldier 5', 'Soldier 6']);
   });
 });
+
+describe('round-1 projection', () => {
+  it('plans the party slots in advance and leaves GM slots open when the GM picks slot by slot', () => {
+    const e = enigma01(false);
+    const planned = () => Object.fromEntries(e.view().order.filter((c) => c.status === 'unplaced').map((c) => [c.name, c.plannedSlot]));
+    expect(planned()).toMatchObject({ Berrik: 3, Lotty: 5, Flynn: 7, 'Soldier 1': null });
+    const fixed = enigma01(true);
+    expect(Object.fromEntries(fixed.view().order.filter((c) => c.status === 'unplaced').map((c) => [c.name, c.plannedSlot])))
+      .toMatchObject({ 'Soldier 1': 2, Berrik: 3, 'Soldier 4': 8, 'Soldier 6': 10 });
+  });
+});

@@ -138,6 +138,26 @@ export function nextPlacement(ctx: EnigmaContext): string | null {
   return null;
 }
 
+/**
+ * The rest of round 1 as far as it is known: each future slot's side, and who fills it when that is already
+ * decided (the party's order, or the GM's up-front order); null where the GM will pick at the slot.
+ */
+export function projectRoundOne(ctx: EnigmaContext): { side: Side; id: string | null }[] {
+  if (ctx.frozen) return [];
+  const pools = { party: unplaced(ctx, 'party'), gm: unplaced(ctx, 'gm') };
+  const gmKnown = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  const slots: { side: Side; id: string | null }[] = [];
+  let last = ctx.lastPlacedSide;
+  while (pools.party.length + pools.gm.length > 0) {
+    const preferred = last === null ? ctx.firstSide : other(last);
+    const side = pools[preferred].length > 0 ? preferred : other(preferred);
+    const next = pools[side].shift()!;
+    slots.push({ side, id: side === 'party' || gmKnown || (pools.gm.length === 0 && slots.every((s) => s.id !== null)) ? next : null });
+    last = side;
+  }
+  return slots;
+}
+
 export const awaitsNpcChoice = (ctx: EnigmaContext): boolean => nextSlotSide(ctx) === 'gm' && nextPlacement(ctx) === null;
 
 export function place(ctx: EnigmaContext, id: string): EnigmaContext {
