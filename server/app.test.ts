@@ -123,7 +123,7 @@ describe('encounters', () => {
     }
     expect(seen).toEqual(['1:Berrik', '1:Goblin 1', '1:Lotty', '1:Goblin 2', '1:Goblin 3', '2:Berrik', '2:Goblin 1', '2:Lotty', '2:Goblin 3']);
     expect(d.view.counters[0]!.value).toBe(3);
-    expect(d.undoLabel).toBe('Goblin 3 ends the turn.');
+    expect(d.undoLabel).toBe('Goblin 3 ends the turn with 2 actions unused.');
     d = await ok('encounters:undo', { id: encounter.id });
     expect([d.view.round, activeName(d), d.redoLabel]).toEqual([2, 'Goblin 3', 'End turn']);
     d = await ok('encounters:redo', { id: encounter.id });

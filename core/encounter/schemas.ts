@@ -19,4 +19,5 @@ export const combatantSeedSchema = z.strictObject({
   side: z.string().max(32),
   characterId: idSchema.nullable(),
   sheet: z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()])),
+  carried: z.record(z.string().max(64), z.unknown()).optional(),
 });

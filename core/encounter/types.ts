@@ -25,6 +25,8 @@ export interface CombatantSeed {
   side: string;
   characterId: string | null;
   sheet: SheetValues;
+  /** Ruleset-specific state carried in from the campaign (current health, running injuries...). */
+  carried?: Record<string, unknown>;
 }
 
 export type LogKind = 'setup' | 'turn' | 'round' | 'order' | 'removal' | 'escalation' | 'decision' | 'attack' | 'damage' | 'end';
@@ -54,6 +56,8 @@ export interface CombatantView {
   health?: { label: string; current: number; max: number };
   tags: string[];
   removedReason?: string;
+  /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
+  details?: Record<string, unknown>;
 }
 
 export interface PromptChoice {
@@ -67,7 +71,20 @@ export interface EncounterPrompt {
   text: string;
   /** The event type that answers it. */
   answer: string;
+  /** Whom the question is about, when it is about one combatant. */
+  subjectId?: string;
   choices: PromptChoice[];
+  /** Ruleset-specific facts the answer form needs. */
+  details?: Record<string, unknown>;
+}
+
+/** A roll an event needs: the app rolls it, or the GM types the faces in. `path` locates it in the event. */
+export interface RollRequest {
+  path: (string | number)[];
+  label: string;
+  notation: string;
+  count: number;
+  sides: number;
 }
 
 export type EncounterPhase = 'setup' | 'running' | 'ended';
@@ -81,6 +98,8 @@ export interface EncounterView {
   order: CombatantView[];
   /** Combatants not in the order (removed, or not placed). */
   activeId: string | null;
+  /** The active combatant's budget this turn. */
+  turn?: { actionsLeft: number; actionsPerTurn: number } | null;
   prompt: EncounterPrompt | null;
   /** Event types the GM may send now (the runner enables its controls from this). */
   allowed: string[];
@@ -99,6 +118,8 @@ export interface EncounterRules {
   refusal(snapshot: EncounterSnapshot, event: GmEvent): string | null;
   describe(event: GmEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine[];
   view(snapshot: EncounterSnapshot): EncounterView;
+  /** The rolls an event needs in this state (empty when it needs none). */
+  rollsFor?(snapshot: EncounterSnapshot, event: GmEvent): RollRequest[];
 }
 
 /** The part of an XState snapshot the rules read. */

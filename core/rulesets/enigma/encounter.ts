@@ -1,54 +1,225 @@
-// Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines and the runner view.
+// Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view and
+// the rolls an event needs.
 import { z } from 'zod';
-import type { CombatantView, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../../encounter/types.ts';
+import type { CombatantView, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
+import * as combat from './combat.ts';
+import type { CombatEvent, Roll } from './combat.ts';
+import { INJURY_CATEGORIES, isActiveInjury } from './injuries.ts';
 import { enigmaMachine } from './machine.ts';
 import * as rules from './rules.ts';
 import type { EnigmaContext, EnigmaEvent } from './rules.ts';
+import { CAPACITIES, type Capacity } from './sheet.ts';
 
 const sideSchema = z.enum(['party', 'gm'], { error: 'The side must be the party or the GM.' });
+const capacitySchema = z.enum(CAPACITIES as [Capacity, ...Capacity[]], { error: `A capacity is one of ${CAPACITIES.join(', ')}.` });
+const rollSchema = z.strictObject({
+  faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
+  source: z.enum(['app', 'manual']),
+});
+const stacksSchema = z.number().int().min(-5, { error: 'At most 5 stacks.' }).max(5, { error: 'At most 5 stacks.' });
+const injuryCategorySchema = z.enum(INJURY_CATEGORIES.map((c) => c.key) as [string, ...string[]]);
+const injuryDataSchema = z.strictObject({
+  id: idSchema, name: z.string().trim().min(1).max(80), category: injuryCategorySchema, baseRoll: z.number().int().min(1).max(4),
+  multiplier: z.number().int().min(1).max(20), restsRemaining: z.number().int().min(0).max(200), permanent: z.boolean(),
+  cureCondition: z.string().max(500).nullable(), notes: z.string().max(4000), gainedHere: z.boolean().optional(), cureMet: z.boolean().optional(),
+});
+/** What a combatant carries in from the campaign (its condition and running injuries). */
+const carriedSchema = z.strictObject({
+  lp: z.number().int().min(0).max(99).optional(),
+  dice: z.partialRecord(capacitySchema, z.union([z.literal(4), z.literal(6), z.literal(8), z.literal(10), z.literal(12)])).optional(),
+  injuries: z.array(injuryDataSchema).max(50).optional(),
+  healingRestriction: z.enum(['fixesOnly']).nullable().optional(),
+});
+const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
+const textSchema = shortTextSchema;
+const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
 
 const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(combatantSeedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: textSchema }),
   z.strictObject({ type: z.literal('SET_PARTY_ORDER'), ids: z.array(idSchema).max(500) }),
   z.strictObject({ type: z.literal('SET_GM_ORDER'), ids: z.array(idSchema).max(500).nullable() }),
   z.strictObject({ type: z.literal('SET_FIRST_SIDE'), side: sideSchema }),
   z.strictObject({ type: z.literal('START') }),
   z.strictObject({ type: z.literal('CHOOSE_NPC'), id: idSchema }),
   z.strictObject({ type: z.literal('END_TURN') }),
-  z.strictObject({ type: z.literal('RAISE_ESCALATION'), by: z.number().int().min(1).max(10), source: shortTextSchema }),
-  z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: combatantSeedSchema, position: z.number().int().min(0).nullable().optional() }),
-  z.strictObject({ type: z.literal('END_COMBAT'), outcome: shortTextSchema }),
+  z.strictObject({ type: z.literal('RAISE_ESCALATION'), by: z.number().int().min(1).max(10), source: textSchema }),
+  z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
+  z.strictObject({ type: z.literal('END_COMBAT'), outcome: textSchema }),
+  z.strictObject({ type: z.literal('MOVE'), spaces: z.number().int().min(0).max(60), pauses: z.number().int().min(0).max(20), note: textSchema.optional() }),
+  z.strictObject({
+    type: z.literal('ATTACK'), attackerId: idSchema, targetId: idSchema, mode: z.enum(['melee', 'ranged']),
+    distance: z.number().int().min(0).max(500).nullable().optional(), sight: z.enum(['clear', 'unseen', 'fullCover']),
+    ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
+    asReaction: z.boolean().optional(), power: textSchema.nullable().optional(), attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
+  }),
+  z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
+  z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
+  z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), note: textSchema.optional() }),
+  z.strictObject({
+    type: z.literal('CHECK'), actorId: idSchema, capacity: capacitySchema, difficulty: z.number().int().min(1).max(30), cost: z.number().int().min(0).max(2),
+    description: textSchema, extraStacks: stacksSchema.optional(), roll: rollSchema,
+  }),
+  z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: textSchema }),
+  z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
+  z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, kind: z.enum(['magic', 'fix', 'other']), source: textSchema }),
+  z.strictObject({
+    type: z.literal('RESOLVE_PERIL'), id: idSchema, choice: z.enum(['sacrifice', 'survive']), costText: textSchema,
+    healingRestriction: z.enum(['fixesOnly']).nullable().optional(),
+    injury: z.union([
+      z.strictObject({ mode: z.literal('new'), name: z.string().trim().min(1, { error: 'Name the injury.' }).max(80), category: injuryCategorySchema, baseRoll: z.number().int().min(1).max(4), permanent: z.boolean().optional(), cureCondition: textSchema.nullable().optional() }),
+      z.strictObject({ mode: z.literal('extend'), injuryId: idSchema }),
+    ]).nullable().optional(),
+  }),
+  z.strictObject({ type: z.literal('SET_CAN_ACT'), id: idSchema, canAct: z.boolean(), note: textSchema }),
+  z.strictObject({
+    type: z.literal('OVERRIDE'), targetId: idSchema, field: z.enum(['lp', 'actionsLeft', 'reactionDebt', 'die']), capacity: capacitySchema.nullable().optional(),
+    value: z.number().int().min(0).max(99), note: textSchema,
+  }),
 ]);
 
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as EnigmaContext;
 const inSetup = (snapshot: EncounterSnapshot) => snapshot.matches('setup');
+const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ active: 'turn' });
 const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START']);
+const COMBAT_EVENTS = new Set(['MOVE', 'ATTACK', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER', 'USE_REACTION', 'CHECK', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE']);
 
 function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   const event = raw as GmEvent & EnigmaEvent;
   const ctx = contextOf(snapshot);
   if (snapshot.matches('ended')) return 'This encounter has ended.';
   if (SETUP_EVENTS.has(event.type) && !inSetup(snapshot)) {
-    return event.type === 'ADD_COMBATANTS'
-      ? 'Combat has started: add newcomers as late arrivals.'
-      : 'The order of battle is fixed once combat starts.';
+    return event.type === 'ADD_COMBATANTS' ? 'Combat has started: add newcomers as late arrivals.' : 'The order of battle is fixed once combat starts.';
   }
   if (!SETUP_EVENTS.has(event.type) && event.type !== 'REMOVE_COMBATANT' && inSetup(snapshot)) return 'Start combat first.';
-  if (snapshot.matches({ active: 'choosingNpc' }) && event.type === 'END_TURN') {
-    return 'Choose which enemy takes this GM slot first.';
-  }
+  if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
+  if (ctx.pendingPeril.length > 0) return `${rules.nameOf(ctx, ctx.pendingPeril[0])} is in Mortal Peril: choose Sacrifice or Survive first.`;
+  if (snapshot.matches({ active: 'choosingNpc' }) && event.type === 'END_TURN') return 'Choose which enemy takes this GM slot first.';
   if (event.type === 'CHOOSE_NPC' && !snapshot.matches({ active: 'choosingNpc' })) return 'No GM slot is waiting for an enemy.';
-  if (event.type === 'END_TURN' && snapshot.matches({ active: 'stalled' })) return 'Nobody is left in the order of battle.';
+  if (event.type === 'END_TURN' && snapshot.matches({ active: 'stalled' })) return 'Nobody is left who can act.';
   return rules.eventRefusal(ctx, event);
 }
 
+// ---- rolls an event needs (the app rolls them, or the GM types the faces) ----
+
+function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
+  const ctx = contextOf(snapshot);
+  const event = raw as GmEvent & EnigmaEvent;
+  const request = (path: (string | number)[], who: string, spec: combat.DiceSpec): RollRequest => ({
+    path, label: `${who}: ${spec.capacity[0]!.toUpperCase()}${spec.capacity.slice(1)}`, notation: spec.notation, count: spec.count, sides: spec.size,
+  });
+  const get = (id: string) => ctx.combatants[id];
+  const active = get(rules.activeId(ctx) ?? '');
+  try {
+    switch (event.type) {
+      case 'ATTACK': {
+        if (!get(event.attackerId) || !get(event.targetId)) return [];
+        const plan = combat.planAttack(ctx, event);
+        if (plan.autoMiss) return [];
+        return [request(['attackRoll'], get(event.attackerId)!.name, plan.attack!), request(['defenceRoll'], get(event.targetId)!.name, plan.defence!)];
+      }
+      case 'HIDE':
+        if (!active) return [];
+        return [
+          request(['navigateRoll'], active.name, combat.diceSpec(active, 'navigate', 0, ctx.options)),
+          ...event.observers.flatMap((o, i) => (get(o.observerId) ? [request(['observers', i, 'gleanRoll'], get(o.observerId)!.name, combat.diceSpec(get(o.observerId)!, 'glean', 0, ctx.options))] : [])),
+        ];
+      case 'NOTICE':
+        if (!active || !get(event.targetId)) return [];
+        return [request(['gleanRoll'], active.name, combat.diceSpec(active, 'glean', 0, ctx.options)), request(['navigateRoll'], get(event.targetId)!.name, combat.diceSpec(get(event.targetId)!, 'navigate', 0, ctx.options))];
+      case 'CHECK':
+        if (!get(event.actorId)) return [];
+        return [request(['roll'], get(event.actorId)!.name, combat.diceSpec(get(event.actorId)!, event.capacity, event.extraStacks ?? 0, ctx.options))];
+      default:
+        return [];
+    }
+  } catch {
+    return [];
+  }
+}
+
+// ---- the log ----
+
 const sideLabel = (side: string) => (side === 'party' ? 'Party' : 'GM');
 const names = (ctx: EnigmaContext, ids: string[]) => ids.map((id) => rules.nameOf(ctx, id)).join(', ');
+const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
+const stackNote = (net: number) => (net === 0 ? '' : ` with ${Math.abs(net)} ${net > 0 ? 'advantage' : 'disadvantage'}`);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaContext): LogLine {
+  const round = after.round;
+  const name = (id: string | null | undefined) => rules.nameOf(before, id);
+  const actor = rules.activeId(before);
+  switch (event.type) {
+    case 'MOVE':
+      return { round, kind: 'turn', actorId: actor, rulings: event.pauses ? ['R-E11'] : [], text: `${name(actor)} moves ${plural(event.spaces, 'space')}${event.pauses ? ` with ${plural(event.pauses, 'pause')}` : ''}${event.note ? ` (${event.note})` : ''}. ${plural(after.actionsLeft, 'action')} left.` };
+    case 'ATTACK': {
+      const outcome = combat.resolveAttack(before, event);
+      const how = `${event.power ? `${event.power}: ` : ''}${name(event.attackerId)}${event.asReaction ? ' reacts and' : ''} attacks ${name(event.targetId)} (${event.mode}${event.mode === 'ranged' ? `, ${event.distance} spaces` : ''})`;
+      if (outcome.autoMiss) return { round, kind: 'attack', actorId: event.attackerId, rulings: ['R-E12'], text: `${how}: beyond twice the Glean die, an automatic miss.` };
+      const target = after.combatants[event.targetId]!;
+      const attack = `Attack d${outcome.attack!.size}${stackNote(outcome.attack!.net)} ${faces(event.attackRoll)} → ${outcome.attackFace} + Escalation ${before.escalation} = ${outcome.attackTotal}`;
+      const defence = `${outcome.defence!.capacity === 'endure' ? 'Endure' : 'Navigate'} d${outcome.defence!.size}${stackNote(outcome.defence!.net)} ${faces(event.defenceRoll)} → ${outcome.defenceFace}`;
+      const result = outcome.hit
+        ? `hit for ${outcome.damage} (${target.name} ${target.lp} LP${target.removed ? ', defeated' : after.pendingPeril.includes(target.id) ? ', in Mortal Peril' : ''})`
+        : outcome.attackTotal === outcome.defenceFace ? 'a tie goes to the defender: miss' : 'miss';
+      return { round, kind: 'attack', actorId: event.attackerId, rulings: outcome.rulings, text: `${how}: ${attack} against ${defence}, ${result}.` };
+    }
+    case 'HIDE': {
+      const hider = after.combatants[actor!]!;
+      const from = event.observers.filter((o) => hider.hiddenFrom.includes(o.observerId)).map((o) => name(o.observerId));
+      const seenBy = event.observers.filter((o) => !hider.hiddenFrom.includes(o.observerId)).map((o) => name(o.observerId));
+      return { round, kind: 'turn', actorId: actor, rulings: ['R-E14'], text: `${name(actor)} hides: Navigate ${faces(event.navigateRoll)} against ${event.observers.map((o) => `${name(o.observerId)}'s Glean ${faces(o.gleanRoll)}`).join(', ')}. ${from.length ? `Hidden from ${from.join(', ')}` : 'Hidden from nobody'}${seenBy.length ? `; still seen by ${seenBy.join(', ')}` : ''}.` };
+    }
+    case 'NOTICE': {
+      const found = !after.combatants[event.targetId]!.hiddenFrom.includes(actor!);
+      return { round, kind: 'turn', actorId: actor, rulings: ['R-E14'], text: `${name(actor)} searches for ${name(event.targetId)}: Glean ${faces(event.gleanRoll)} against Navigate ${faces(event.navigateRoll)}, ${found ? 'noticed' : 'not found'}.` };
+    }
+    case 'USE_ITEM':
+      return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses ${event.item}${event.note ? ` (${event.note})` : ''}.` };
+    case 'USE_POWER':
+      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
+    case 'USE_REACTION':
+      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
+    case 'CHECK': {
+      const spec = combat.diceSpec(before.combatants[event.actorId]!, event.capacity, event.extraStacks ?? 0, before.options);
+      const kept = combat.keptFace(spec, event.roll);
+      const success = combat.meets(kept, event.difficulty, before);
+      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
+    }
+    case 'APPLY_DAMAGE': {
+      const target = after.combatants[event.targetId]!;
+      return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} takes ${event.amount} damage${event.source ? ` from ${event.source}` : ''}: ${target.lp} LP${target.removed ? ', defeated' : after.pendingPeril.includes(target.id) ? ', in Mortal Peril' : ''}.` };
+    }
+    case 'AREA_DAMAGE': {
+      const hits = event.targets.map((t) => {
+        const c = after.combatants[t.targetId]!;
+        return `${c.name} ${t.amount} (${c.lp} LP${c.removed ? ', defeated' : after.pendingPeril.includes(c.id) ? ', in Mortal Peril' : ''})`;
+      });
+      return { round, kind: 'damage', text: `${event.source || 'Area damage'} hits ${hits.join(', ')}.`, rulings: after.pendingPeril.length > 1 ? ['R-E9'] : [] };
+    }
+    case 'HEAL':
+      return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} is healed ${event.amount} by ${event.kind === 'fix' ? 'a Fix' : event.kind === 'magic' ? 'healing magic' : 'other means'}${event.source ? ` (${event.source})` : ''}: ${after.combatants[event.targetId]!.lp} LP.` };
+    case 'RESOLVE_PERIL': {
+      const c = after.combatants[event.id]!;
+      if (event.choice === 'sacrifice') return { round, kind: 'decision', actorId: event.id, text: `Mortal Peril: ${c.name} chooses Sacrifice and dies. Legacy: ${event.costText || '—'}.` };
+      const injury = c.injuries.find((i) => i.gainedHere && (event.injury?.mode === 'extend' ? i.id === event.injury.injuryId : i.id === c.injuries.at(-1)?.id));
+      const injuryText = event.injury && injury ? ` ${event.injury.mode === 'extend' ? 'Extends' : 'Injury'}: ${injury.name} (${injury.category}), ${injury.baseRoll} × ${injury.multiplier} = ${injury.restsRemaining} rests.` : '';
+      return { round, kind: 'decision', actorId: event.id, rulings: ['R-E22', ...(event.injury ? ['R-E23', 'R-E25'] : [])], text: `Mortal Peril: ${c.name} chooses Survive (Survive ${c.survivals} this encounter) at a cost: ${event.costText || '—'}. LP ${c.lp}.${event.healingRestriction ? ' From now on no healing magic but Fixes.' : ''}${injuryText}` };
+    }
+    case 'SET_CAN_ACT':
+      return { round, kind: 'decision', actorId: event.id, rulings: ['R-E5'], text: `${name(event.id)} ${event.canAct ? 'can act again' : 'cannot act: its turns are skipped'}${event.note ? ` (${event.note})` : ''}.` };
+    case 'OVERRIDE':
+      return { round, kind: 'decision', actorId: event.targetId, text: `GM override: ${name(event.targetId)}'s ${event.field === 'die' ? `${event.capacity} die` : event.field === 'lp' ? 'LP' : event.field === 'actionsLeft' ? 'actions left' : 'reaction debt'} set to ${event.field === 'die' ? `d${event.value}` : event.value}${event.note ? ` (${event.note})` : ''}.` };
+  }
+}
 
 function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: EnigmaContext): LogLine | null {
   const round = after.round;
+  if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
       const bySide = (side: string) => event.combatants.filter((c) => c.side === side).map((c) => c.name);
@@ -72,10 +243,10 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
     case 'START':
       return { round, kind: 'round', text: `Combat starts, ${after.firstSide === 'party' ? 'party' : 'GM side'} first.` };
     case 'CHOOSE_NPC':
-      return { round, kind: 'order', actorId: event.id, text: `The GM sends ${rules.nameOf(after, event.id)} into slot ${after.order.length}.`, rulings: ['R-E1'] };
+      return { round, kind: 'order', actorId: event.id, text: `The GM sends ${rules.nameOf(after, event.id)} into slot ${after.order.indexOf(event.id) + 1}.`, rulings: ['R-E1'] };
     case 'END_TURN': {
       const id = rules.activeId(before);
-      return { round: before.round, kind: 'turn', actorId: id, text: `${rules.nameOf(before, id)} ends the turn.` };
+      return { round: before.round, kind: 'turn', actorId: id, text: `${rules.nameOf(before, id)} ends the turn${before.actionsLeft ? ` with ${plural(before.actionsLeft, 'action')} unused` : ''}.` };
     }
     case 'RAISE_ESCALATION':
       return { round, kind: 'escalation', text: `Escalation rises by ${event.by} to ${after.escalation}${event.source ? ` (${event.source})` : ''}.` };
@@ -84,8 +255,26 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
       return { round, kind: 'order', actorId: event.combatant.id, text: `${event.combatant.name} arrives late and joins ${where}.`, rulings: ['R-E4'] };
     }
     case 'END_COMBAT':
-      return { round, kind: 'end', text: `Combat ends${event.outcome ? `: ${event.outcome}` : ''}.` };
+      return { round, kind: 'end', text: `Combat ends${event.outcome ? `: ${event.outcome}` : ''}. Escalation stays at ${after.escalation} until a Breather or Rest; reaction debt is dropped.`, rulings: ['R-E6', 'R-E20'] };
   }
+  return null;
+}
+
+/** Turns the cursor passed over without anyone acting: skipped (R-E5) or lost to reaction debt (R-E6). */
+function passedTurns(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  const a = contextOf(before);
+  const b = contextOf(after);
+  if (b.round === 0) return [];
+  const lines: LogLine[] = [];
+  const visited = (ctx: EnigmaContext, from: number, to: number) => ctx.order.slice(Math.max(0, from), Math.max(0, to));
+  const start = b.round === a.round ? a.cursor + (turnOpen(before) ? 1 : 0) : 0;
+  const end = turnOpen(after) ? b.cursor : b.order.length;
+  for (const id of visited(b, b.round === a.round ? start : 0, end)) {
+    const c = b.combatants[id]!;
+    if (!c.canAct) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E5'], text: `${c.name} cannot act: turn skipped.` });
+    else if (a.combatants[id]?.reactionDebt === 2 && c.reactionDebt === 0) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E6'], text: `${c.name} pays two reactions and has no actions this turn.` });
+  }
+  return lines;
 }
 
 /** Lines every event may cause as a side effect: a new round, a new active combatant, a pending choice. */
@@ -97,16 +286,21 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   if (b.round !== a.round) {
     lines.push({ round: b.round, kind: 'round', text: `Round ${b.round} begins. Escalation ${b.escalation}.`, rulings: b.round === 1 ? ['R-E20'] : [] });
   }
-  const wasActive = before.matches({ active: 'turn' }) ? rules.activeId(a) : null;
-  const nowActive = after.matches({ active: 'turn' }) ? rules.activeId(b) : null;
+  lines.push(...passedTurns(before, after));
+  for (const id of b.pendingPeril) {
+    if (!a.pendingPeril.includes(id)) lines.push({ round: b.round, kind: 'decision', actorId: id, rulings: b.pendingPeril.length > 1 ? ['R-E9'] : [], text: `${rules.nameOf(b, id)} falls to 0 LP: Mortal Peril. Sacrifice or Survive?` });
+  }
+  const wasActive = turnOpen(before) ? rules.activeId(a) : null;
+  const nowActive = turnOpen(after) ? rules.activeId(b) : null;
   if (nowActive && (nowActive !== wasActive || b.round !== a.round || b.cursor !== a.cursor)) {
-    lines.push({ round: b.round, kind: 'turn', actorId: nowActive, text: `${rules.nameOf(b, nowActive)}'s turn (slot ${b.cursor + 1}).` });
+    const debt = a.combatants[nowActive]?.reactionDebt ?? 0;
+    lines.push({ round: b.round, kind: 'turn', actorId: nowActive, rulings: debt ? ['R-E6'] : [], text: `${rules.nameOf(b, nowActive)}'s turn (slot ${b.cursor + 1}): ${plural(b.actionsLeft, 'action')}${debt ? `, ${debt} paid to earlier reactions` : ''}.` });
   }
   if (after.matches({ active: 'choosingNpc' }) && !before.matches({ active: 'choosingNpc' })) {
     lines.push({ round: b.round, kind: 'order', text: `GM slot ${b.order.length + 1}: the GM chooses an enemy.`, rulings: ['R-E1'] });
   }
   if (after.matches({ active: 'stalled' }) && !before.matches({ active: 'stalled' })) {
-    lines.push({ round: b.round, kind: 'order', text: 'Nobody is left in the order of battle.' });
+    lines.push({ round: b.round, kind: 'order', text: 'Nobody is left who can act.' });
   }
   return lines;
 }
@@ -116,8 +310,19 @@ function describe(raw: GmEvent, before: EncounterSnapshot, after: EncounterSnaps
   return [...(line ? [line] : []), ...consequenceLines(before, after)];
 }
 
+// ---- the runner's view ----
+
 function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
+  const effects = combat.effectsOf(c, ctx);
+  const running = c.injuries.filter(isActiveInjury);
+  const tags: string[] = [];
+  if (c.reactionDebt) tags.push(`owes ${plural(c.reactionDebt, 'action')}`);
+  if (c.hiddenFrom.length) tags.push(`hidden from ${names(ctx, c.hiddenFrom)}`);
+  if (!c.canAct) tags.push('cannot act');
+  if (ctx.pendingPeril.includes(id)) tags.push('Mortal Peril');
+  if (c.healingRestriction === 'fixesOnly') tags.push('Fixes only');
+  for (const capacity of CAPACITIES) if (c.dice[capacity] < c.base[capacity]) tags.push(`${capacity} d${c.dice[capacity]} (base d${c.base[capacity]})`);
   return {
     id,
     name: c.name,
@@ -125,26 +330,40 @@ function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['st
     sideLabel: sideLabel(c.side),
     status,
     slot,
-    health: { label: 'LP', current: c.lp, max: c.lpMax },
-    tags: [],
-    ...(c.removed ? { removedReason: c.removed.reason } : {}),
+    health: { label: 'LP', current: c.lp, max: rules.lpMaxOf(c, ctx.options) },
+    tags,
+    details: {
+      speed: combat.speedOf(c, ctx),
+      reactionDebt: c.reactionDebt,
+      hiddenFrom: c.hiddenFrom,
+      dice: c.dice,
+      disadvantage: effects.disadvantage,
+      injuries: running.map((i) => ({ id: i.id, name: i.name, category: i.category, restsRemaining: i.restsRemaining, permanent: i.permanent, gainedHere: Boolean(i.gainedHere) })),
+      survivals: c.survivals,
+    },
+    ...(c.removed ? { removedReason: c.removed.kind === 'dead' ? `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}` : c.removed.reason } : {}),
   };
 }
 
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
+  const ctx = contextOf(snapshot);
   if (snapshot.matches('setup')) return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START'];
   if (snapshot.matches('ended')) return [];
-  const common = ['REMOVE_COMBATANT', 'RAISE_ESCALATION', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
-  if (snapshot.matches({ active: 'turn' })) return ['END_TURN', ...common];
-  if (snapshot.matches({ active: 'choosingNpc' })) return ['CHOOSE_NPC', ...common];
-  return common;
+  if (ctx.pendingPeril.length) return ['RESOLVE_PERIL', 'OVERRIDE'];
+  const anytime = ['REMOVE_COMBATANT', 'RAISE_ESCALATION', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'SET_CAN_ACT', 'OVERRIDE'];
+  if (turnOpen(snapshot)) {
+    const turn = ['END_TURN', 'USE_REACTION', 'ATTACK', 'CHECK'];
+    if (ctx.actionsLeft > 0) turn.push('MOVE', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER');
+    return [...turn, ...anytime];
+  }
+  if (snapshot.matches({ active: 'choosingNpc' })) return ['CHOOSE_NPC', ...anytime];
+  return anytime;
 }
 
 function view(snapshot: EncounterSnapshot): EncounterView {
   const ctx = contextOf(snapshot);
   const phase = snapshot.matches('setup') ? 'setup' : snapshot.matches('ended') ? 'ended' : 'running';
-  const turnOpen = snapshot.matches({ active: 'turn' });
-  const active = turnOpen ? rules.activeId(ctx) : null;
+  const active = turnOpen(snapshot) ? rules.activeId(ctx) : null;
   let order: CombatantView[];
   if (phase === 'setup') {
     const party = ctx.partyOrder.map((id) => combatantView(ctx, id, 'waiting', null));
@@ -162,20 +381,33 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     }
     for (const id of ctx.roster) if (ctx.combatants[id]?.removed) order.push(combatantView(ctx, id, 'removed', null));
   }
-  const prompt = snapshot.matches({ active: 'choosingNpc' })
-    ? {
-        kind: 'chooseNpc',
-        text: `GM slot ${ctx.order.length + 1}: which enemy acts next?`,
-        answer: 'CHOOSE_NPC',
-        choices: rules.unplaced(ctx, 'gm').map((id) => ({ id, label: rules.nameOf(ctx, id) })),
-      }
-    : null;
+  const perilId = ctx.pendingPeril[0];
+  let prompt: EncounterView['prompt'] = null;
+  if (perilId) {
+    const c = ctx.combatants[perilId]!;
+    prompt = {
+      kind: 'mortalPeril',
+      text: `${c.name} is at 0 LP: Mortal Peril. Sacrifice or Survive?`,
+      answer: 'RESOLVE_PERIL',
+      subjectId: perilId,
+      choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
+      details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${i.restsRemaining} rests)` })) },
+    };
+  } else if (snapshot.matches({ active: 'choosingNpc' })) {
+    prompt = {
+      kind: 'chooseNpc',
+      text: `GM slot ${ctx.order.length + 1}: which enemy acts next?`,
+      answer: 'CHOOSE_NPC',
+      choices: rules.unplaced(ctx, 'gm').map((id) => ({ id, label: rules.nameOf(ctx, id) })),
+    };
+  }
   return {
     phase,
     round: ctx.round,
     counters: phase === 'setup' ? [] : [{ key: 'escalation', label: 'Escalation', value: ctx.escalation }],
     order,
     activeId: active,
+    turn: active ? { actionsLeft: ctx.actionsLeft, actionsPerTurn: 2 } : null,
     prompt,
     allowed: allowedEvents(snapshot),
     setup: { partyOrder: ctx.partyOrder, gmOrder: ctx.gmOrder, firstSide: ctx.firstSide, sides: rules.SIDES.map((s) => ({ ...s })) },
@@ -190,4 +422,5 @@ export const enigmaEncounter: EncounterRules = {
   refusal,
   describe,
   view,
+  rollsFor,
 };

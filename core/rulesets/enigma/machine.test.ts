@@ -148,7 +148,7 @@ describe('order of battle rules', () => {
     e.apply({ type: 'REMOVE_COMBATANT', id: 'a', reason: '' });
     e.apply({ type: 'REMOVE_COMBATANT', id: 'g', reason: '' });
     expect(e.view().activeId).toBeNull();
-    expect(() => e.apply({ type: 'END_TURN' })).toThrow('Nobody is left in the order of battle.');
+    expect(() => e.apply({ type: 'END_TURN' })).toThrow('Nobody is left who can act.');
     e.apply({ type: 'END_COMBAT', outcome: 'Rout' });
     expect(e.view().phase).toBe('ended');
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('This encounter has ended.');

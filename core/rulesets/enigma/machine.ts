@@ -1,9 +1,28 @@
-// Enigma's encounter machine (RULES.md §1.2, skeleton §6.2): setup → active (roundStart → selecting → turn |
-// choosingNpc) → ended. Every assignment is a pure function from rules.ts; every guard is the matching check.
+// Enigma's encounter machine (RULES.md §1.2, skeleton §6.2): setup → active (roundStart → selecting → turnStart →
+// turn | choosingNpc | stalled) → ended. Every assignment is a pure function from rules.ts or combat.ts; every
+// guard is the matching check, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
 import type { EncounterInput } from '../../encounter/types.ts';
+import * as combat from './combat.ts';
+import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
 import type { EnigmaContext, EnigmaEvent } from './rules.ts';
+
+type Combat<T extends CombatEvent['type']> = Extract<CombatEvent, { type: T }>;
+const COMBAT_TYPES = ['MOVE', 'ATTACK', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER', 'USE_REACTION', 'CHECK', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE'] as const;
+const isCombat = (event: EnigmaEvent): event is CombatEvent => (COMBAT_TYPES as readonly string[]).includes(event.type);
+
+/** The combat event is allowed in this state (the turn is open or not). */
+const allowed = (context: EnigmaContext, event: EnigmaEvent, turnOpen: boolean) =>
+  isCombat(event) && combat.combatRefusal(context, event, turnOpen) === null;
+
+/** The event takes the active combatant out of the order (defeat, Sacrifice, removal): its turn ends (R-E3). */
+function removesActive(context: EnigmaContext, event: EnigmaEvent): boolean {
+  const id = rules.activeId(context);
+  if (id === null) return false;
+  const after = event.type === 'REMOVE_COMBATANT' ? rules.removeCombatant(context, event.id, event.reason) : isCombat(event) ? combat.applyCombat(context, event) : context;
+  return after.combatants[id]?.removed !== null;
+}
 
 export const enigmaMachine = setup({
   types: {
@@ -18,11 +37,7 @@ export const enigmaMachine = setup({
     },
     canRemove: ({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.checkRemove(context, event.id) === null;
-    },
-    removesActive: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.checkRemove(context, event.id) === null && rules.activeId(context) === event.id;
+      return context.pendingPeril.length === 0 && rules.checkRemove(context, event.id) === null;
     },
     partyOrderValid: ({ context, event }) => {
       assertEvent(event, 'SET_PARTY_ORDER');
@@ -35,17 +50,24 @@ export const enigmaMachine = setup({
     canStart: ({ context }) => rules.checkStart(context) === null,
     canChooseNpc: ({ context, event }) => {
       assertEvent(event, 'CHOOSE_NPC');
-      return rules.checkChooseNpc(context, event.id) === null;
+      return context.pendingPeril.length === 0 && rules.checkChooseNpc(context, event.id) === null;
     },
-    canRaise: ({ event }) => {
+    canRaise: ({ context, event }) => {
       assertEvent(event, 'RAISE_ESCALATION');
-      return rules.checkRaiseEscalation(event.by) === null;
+      return context.pendingPeril.length === 0 && rules.checkRaiseEscalation(event.by) === null;
     },
     canAddLate: ({ context, event }) => {
       assertEvent(event, 'ADD_LATE_COMBATANT');
-      return rules.checkLateCombatant(context, event.combatant) === null;
+      return context.pendingPeril.length === 0 && rules.checkLateCombatant(context, event.combatant) === null;
     },
+    noPendingPeril: ({ context }) => context.pendingPeril.length === 0,
+    combatInTurn: ({ context, event }) => allowed(context, event, true),
+    combatOutOfTurn: ({ context, event }) => allowed(context, event, false),
+    removesActive: ({ context, event }) => removesActive(context, event),
     hasSlotAtCursor: ({ context }) => rules.hasSlotAtCursor(context),
+    nobodyCanAct: ({ context }) => rules.nextSlotSide(context) === null && context.order.every((id) => !context.combatants[id]!.canAct),
+    skipActive: ({ context }) => rules.hasSlotAtCursor(context) && combat.activeCannotAct(context),
+    noActionsLeft: ({ context }) => context.actionsLeft === 0,
     placementKnown: ({ context }) => rules.nextPlacement(context) !== null,
     awaitsNpcChoice: ({ context }) => rules.awaitsNpcChoice(context),
     nobodyLeft: ({ context }) => rules.nobodyLeft(context),
@@ -81,6 +103,7 @@ export const enigmaMachine = setup({
       assertEvent(event, 'CHOOSE_NPC');
       return rules.place(context, event.id);
     }),
+    beginTurn: assign(({ context }) => combat.beginTurn(context)),
     advance: assign(({ context }) => ({ cursor: context.cursor + 1 })),
     raiseEscalation: assign(({ context, event }) => {
       assertEvent(event, 'RAISE_ESCALATION');
@@ -90,9 +113,10 @@ export const enigmaMachine = setup({
       assertEvent(event, 'ADD_LATE_COMBATANT');
       return rules.addLateCombatant(context, event.combatant, event.position);
     }),
-    recordOutcome: assign(({ event }) => {
+    applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as Combat<CombatEvent['type']>)),
+    recordOutcome: assign(({ context, event }) => {
       assertEvent(event, 'END_COMBAT');
-      return { outcome: event.outcome };
+      return { ...combat.closeCombat(context), outcome: event.outcome };
     }),
   },
 }).createMachine({
@@ -115,11 +139,21 @@ export const enigmaMachine = setup({
       on: {
         REMOVE_COMBATANT: [
           // R-E3: removing the active combatant ends its turn; the next creature has slid into its index.
-          { guard: 'removesActive', target: '.selecting', actions: 'removeCombatant' },
+          { guard: ({ context, event }) => rules.checkRemove(context, (event as { id: string }).id) === null && context.pendingPeril.length === 0 && removesActive(context, event), target: '.selecting', actions: 'removeCombatant' },
           { guard: 'canRemove', actions: 'removeCombatant' },
         ],
         RAISE_ESCALATION: { guard: 'canRaise', actions: 'raiseEscalation' },
-        END_COMBAT: { target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'noPendingPeril', target: 'ended', actions: 'recordOutcome' },
+        // Events that may come outside a turn: damage, healing, the peril answer, statuses and overrides.
+        ...Object.fromEntries(
+          (['APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE'] as const).map((type) => [
+            type,
+            [
+              { guard: ({ context, event }: { context: EnigmaContext; event: EnigmaEvent }) => allowed(context, event, false) && removesActive(context, event), target: '.selecting', actions: 'applyCombat' },
+              { guard: 'combatOutOfTurn', actions: 'applyCombat' },
+            ],
+          ]),
+        ),
       },
       states: {
         roundStart: {
@@ -128,29 +162,46 @@ export const enigmaMachine = setup({
         },
         selecting: {
           always: [
-            { guard: 'hasSlotAtCursor', target: 'turn' },
-            { guard: 'placementKnown', target: 'turn', actions: 'placeNext' },
+            { guard: 'nobodyCanAct', target: 'stalled' },
+            { guard: 'skipActive', actions: 'advance' }, // R-E5: skipped, then selecting looks again
+            { guard: 'hasSlotAtCursor', target: 'turnStart' },
+            { guard: 'placementKnown', actions: 'placeNext' },
             { guard: 'awaitsNpcChoice', target: 'choosingNpc' },
             { guard: 'nobodyLeft', target: 'stalled' },
             { target: 'roundStart' },
           ],
         },
+        turnStart: {
+          entry: 'beginTurn',
+          // Two reactions owed: the turn has no actions and passes at once (R-E6).
+          always: [{ guard: 'noActionsLeft', target: 'selecting', actions: 'advance' }, { target: 'turn' }],
+        },
         choosingNpc: {
           on: {
-            CHOOSE_NPC: { guard: 'canChooseNpc', target: 'turn', actions: 'placeChosen' },
+            CHOOSE_NPC: { guard: 'canChooseNpc', target: 'selecting', actions: 'placeChosen' },
             ADD_LATE_COMBATANT: { guard: 'canAddLate', target: 'selecting', actions: 'addLate' },
           },
         },
         turn: {
           on: {
-            END_TURN: { target: 'selecting', actions: 'advance' },
+            END_TURN: { guard: 'noPendingPeril', target: 'selecting', actions: 'advance' },
             ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
+            ...Object.fromEntries(
+              COMBAT_TYPES.map((type) => [
+                type,
+                [
+                  { guard: ({ context, event }: { context: EnigmaContext; event: EnigmaEvent }) => allowed(context, event, true) && removesActive(context, event), target: 'selecting', actions: 'applyCombat' },
+                  { guard: 'combatInTurn', actions: 'applyCombat' },
+                ],
+              ]),
+            ),
           },
         },
-        /** Everyone has left the order: only a late arrival or the end of combat moves on. */
+        /** Nobody is left who can act: only a late arrival, a status change or the end of combat moves on. */
         stalled: {
           on: {
             ADD_LATE_COMBATANT: { guard: 'canAddLate', target: 'selecting', actions: 'addLate' },
+            SET_CAN_ACT: { guard: 'combatOutOfTurn', target: 'selecting', actions: 'applyCombat' },
           },
         },
       },

@@ -2,7 +2,9 @@
 // The machine calls these; the refusal sentences come from the same checks so the UI and the rules never disagree.
 import type { CombatantSeed, EncounterInput, GmEvent } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
-import { maxLifePoints } from './sheet.ts';
+import { injuryEffects, maxLp, type Injury } from './injuries.ts';
+import { CAPACITIES, type Capacity } from './sheet.ts';
+import type { CombatEvent } from './combat.ts';
 
 export type Side = 'party' | 'gm';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -10,16 +12,43 @@ export const SIDES: readonly { key: Side; label: string }[] = [
   { key: 'gm', label: 'GM' },
 ];
 
+export type Dice = Record<Capacity, number>;
+export type HealingRestriction = 'fixesOnly' | null;
+
+/** What a combatant brings from the campaign: its condition after earlier fights and its running injuries. */
+export interface EnigmaCarried {
+  lp?: number;
+  dice?: Partial<Dice>;
+  injuries?: Injury[];
+  healingRestriction?: HealingRestriction;
+}
+
 export interface EnigmaCombatant {
   id: string;
   name: string;
   side: Side;
   characterId: string | null;
   sheet: Record<string, string | number | boolean>;
+  /** Base capacity dice from the sheet. */
+  base: Dice;
+  /** Current capacity dice (a die can be diminished below its base). */
+  dice: Dice;
   lp: number;
-  lpMax: number;
+  /** Injuries running on this combatant: carried in, and gained in this encounter (`gainedHere`). */
+  injuries: (Injury & { gainedHere?: boolean })[];
+  healingRestriction: HealingRestriction;
+  /** Actions owed to reactions taken since its last turn (R-E6). */
+  reactionDebt: number;
+  /** Observers this combatant is hidden from (per observer, §1.4 step 9). */
+  hiddenFrom: string[];
+  /** R-E5: alive but unable to act keeps its slot and is skipped. */
+  canAct: boolean;
+  /** Survives chosen in this encounter: n for injury durations (R-E25). */
+  survivals: number;
   /** Set when the creature leaves the order (R-E3); it stays listed for the log. */
-  removed: { reason: string; round: number } | null;
+  removed: { reason: string; round: number; kind: 'removed' | 'dead' | 'defeated' } | null;
+  /** Sacrifice: the legacy text. */
+  legacy: string | null;
 }
 
 export interface EnigmaContext {
@@ -45,9 +74,14 @@ export interface EnigmaContext {
   /** Side of the slot placed last in round 1, for the alternation (rule 3). */
   lastPlacedSide: Side | null;
   outcome: string | null;
+  /** Actions left to the active combatant this turn (two minus the debt it carried in). */
+  actionsLeft: number;
+  /** PCs at 0 LP waiting for Sacrifice or Survive, in order-of-battle order (R-E9). Blocks everything else. */
+  pendingPeril: string[];
 }
 
 export type EnigmaEvent =
+  | CombatEvent
   | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
   | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
   | { type: 'SET_PARTY_ORDER'; ids: string[] }
@@ -78,21 +112,44 @@ export function initialContext(input: EncounterInput): EnigmaContext {
     carriedEscalation: input.carried['escalation'] ?? null,
     lastPlacedSide: null,
     outcome: null,
+    actionsLeft: 0,
+    pendingPeril: [],
   };
 }
 
-export function combatantFromSeed(seed: CombatantSeed): EnigmaCombatant {
-  const lpMax = maxLifePoints({ endure: Number(seed.sheet['endure'] ?? 8) });
-  return {
+function sheetDice(sheet: CombatantSeed['sheet']): Dice {
+  return Object.fromEntries(CAPACITIES.map((c) => [c, Number(sheet[c] ?? 8)])) as Dice;
+}
+
+export function combatantFromSeed(seed: CombatantSeed, ctx: Pick<EnigmaContext, 'options'>): EnigmaCombatant {
+  const carried = (seed.carried ?? {}) as EnigmaCarried;
+  const base = sheetDice(seed.sheet);
+  const dice = { ...base, ...carried.dice };
+  const combatant: EnigmaCombatant = {
     id: seed.id,
     name: seed.name,
     side: seed.side as Side,
     characterId: seed.characterId,
     sheet: seed.sheet,
-    lp: lpMax,
-    lpMax,
+    base,
+    dice,
+    lp: 0,
+    injuries: (carried.injuries ?? []).map((injury) => ({ ...injury })),
+    healingRestriction: carried.healingRestriction ?? null,
+    reactionDebt: 0,
+    hiddenFrom: [],
+    canAct: true,
+    survivals: 0,
     removed: null,
+    legacy: null,
   };
+  const max = lpMaxOf(combatant, ctx.options);
+  return { ...combatant, lp: Math.min(carried.lp ?? max, max) };
+}
+
+/** Max LP now: the base Endure die less injury reductions (R-E21). Derived, never stored. */
+export function lpMaxOf(c: EnigmaCombatant, options: OptionValues): number {
+  return maxLp(c.base.endure, c.dice.endure, injuryEffects(c.injuries, Boolean(c.sheet['armoured']), options), options);
 }
 
 const living = (ctx: EnigmaContext, id: string): boolean => {
@@ -185,7 +242,7 @@ export const activeId = (ctx: EnigmaContext): string | null => ctx.order[ctx.cur
 // ---- removal and late arrivals ----
 
 /** R-E3: delete from the order, slide everyone after it up, keep the cursor on the same turn position. */
-export function removeCombatant(ctx: EnigmaContext, id: string, reason: string): EnigmaContext {
+export function removeCombatant(ctx: EnigmaContext, id: string, reason: string, kind: 'removed' | 'dead' | 'defeated' = 'removed'): EnigmaContext {
   const combatant = ctx.combatants[id]!;
   const index = ctx.order.indexOf(id);
   const order = index === -1 ? ctx.order : ctx.order.filter((x) => x !== id);
@@ -194,7 +251,8 @@ export function removeCombatant(ctx: EnigmaContext, id: string, reason: string):
     ...ctx,
     order,
     cursor,
-    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round } } },
+    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round, kind } } },
+    pendingPeril: ctx.pendingPeril.filter((x) => x !== id),
   };
 }
 
@@ -212,7 +270,7 @@ export function dropFromRoster(ctx: EnigmaContext, id: string): EnigmaContext {
 
 export function addCombatants(ctx: EnigmaContext, seeds: CombatantSeed[]): EnigmaContext {
   const combatants = { ...ctx.combatants };
-  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed);
+  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed, ctx);
   const ids = seeds.map((s) => s.id);
   const partyIds = seeds.filter((s) => s.side === 'party').map((s) => s.id);
   const gmIds = seeds.filter((s) => s.side === 'gm').map((s) => s.id);

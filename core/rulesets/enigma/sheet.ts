@@ -28,6 +28,10 @@ export const enigmaSheet: SheetSchema = {
       sizes: ENIGMA_SIZES,
     })),
     {
+      kind: 'flag', key: 'armoured', label: 'Wears armour', group: 'Details', default: false,
+      help: 'Armor-Restrictive injuries put disadvantage on every capacity check while armour is worn (§1.6).',
+    },
+    {
       kind: 'flag', key: 'namedNpc', label: 'Named NPC (faces Mortal Peril)', group: 'Details', default: false,
       help: 'R-E8: an NPC at 0 LP is defeated unless flagged here.',
     },
