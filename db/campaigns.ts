@@ -38,8 +38,8 @@ export function getCharacter(db: Db, id: string): CharacterRow | undefined {
 }
 
 export function insertCharacter(db: Db, row: CharacterRow): void {
-  db.prepare(`INSERT INTO characters (id, campaign_id, role, name, sheet_json, archived_at, created_at, updated_at)
-    VALUES (@id, @campaign_id, @role, @name, @sheet_json, @archived_at, @created_at, @updated_at)`).run(row);
+  db.prepare(`INSERT INTO characters (id, campaign_id, role, name, sheet_json, state_json, archived_at, created_at, updated_at)
+    VALUES (@id, @campaign_id, @role, @name, @sheet_json, @state_json, @archived_at, @created_at, @updated_at)`).run({ state_json: '{}', ...row });
 }
 
 export function updateCharacter(db: Db, id: string, fields: Partial<Pick<CharacterRow, 'name' | 'sheet_json' | 'archived_at'>>, now: string): void {

@@ -1,5 +1,6 @@
 // Row shapes as stored, and their mapping to the API's types.
-import type { CampaignSummary, Character, EncounterSummary } from '../core/api/contract.ts';
+import type { CampaignSummary, Character, EncounterSummary, InjuryRecord } from '../core/api/contract.ts';
+import type { InjuryRow } from './consequences.ts';
 import type { RulesetId } from '../core/rulesets/types.ts';
 
 export interface CampaignRow {
@@ -21,6 +22,7 @@ export interface CharacterRow {
   role: 'pc' | 'npc';
   name: string;
   sheet_json: string;
+  state_json?: string;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
@@ -56,6 +58,7 @@ export const toCharacter = (row: CharacterRow): Character => ({
   role: row.role,
   name: row.name,
   sheet: JSON.parse(row.sheet_json),
+  condition: JSON.parse(row.state_json ?? '{}'),
   archived: row.archived_at !== null,
   updatedAt: row.updated_at,
 });
@@ -68,4 +71,16 @@ export const toEncounterSummary = (row: EncounterRow): EncounterSummary => ({
   round: row.round,
   eventCount: row.event_count,
   updatedAt: row.updated_at,
+});
+
+export const toInjuryRecord = (row: InjuryRow): InjuryRecord => ({
+  id: row.id,
+  characterId: row.character_id,
+  name: row.name,
+  category: row.category,
+  data: JSON.parse(row.data_json),
+  sourceEncounterId: row.source_encounter_id,
+  sourceSeq: row.source_seq,
+  createdAt: row.created_at,
+  healedAt: row.healed_at,
 });

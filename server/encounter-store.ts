@@ -6,6 +6,9 @@ import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.t
 import { findRuleset } from '../core/rulesets/registry.ts';
 import type { Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
+import * as consequences from '../db/consequences.ts';
+import { roll } from '../core/dice/dice.ts';
+import type { RollRequest } from '../core/encounter/types.ts';
 import type { EncounterRow } from '../db/rows.ts';
 
 interface Warm {
@@ -41,10 +44,32 @@ export class EncounterStore {
   append(row: EncounterRow, raw: unknown, now: string): void {
     this.guarded(row.id, () => {
       const engine = this.engine(row);
-      const event = this.parse(engine, raw);
+      const event = this.fillRolls(engine, this.parse(engine, raw));
       this.commit(row, engine, event, engine.apply(event), now);
       store.clearRedo(this.db, row.id);
     });
+  }
+
+  /** The rolls an event would need now, so the GM can type physical dice in. */
+  rollsFor(row: EncounterRow, raw: unknown): RollRequest[] {
+    const engine = this.engine(row);
+    const event = this.parse(engine, raw);
+    return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
+  }
+
+  /** Rolls the dice an event asks the app to roll (a roll with no faces); typed-in faces are kept as they are. */
+  private fillRolls(engine: EncounterEngine, event: GmEvent): GmEvent {
+    const requests = engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
+    if (requests.length === 0) return event;
+    const filled = structuredClone(event) as Record<string | number, unknown>;
+    for (const request of requests) {
+      let parent: Record<string | number, unknown> = filled;
+      for (const key of request.path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+      const key = request.path.at(-1)!;
+      const current = parent[key] as { faces?: number[] } | null | undefined;
+      if (!current || !current.faces || current.faces.length === 0) parent[key] = { faces: roll(request.notation).faces, source: 'app' };
+    }
+    return filled as GmEvent;
   }
 
   undo(row: EncounterRow, now: string): void {
@@ -98,7 +123,18 @@ export class EncounterStore {
   private writeHead(id: string, engine: EncounterEngine, seq: number, now: string): void {
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
+    this.syncConsequences(id, engine, seq, now);
     this.warm.set(id, { engine, seq });
+  }
+
+  /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
+  private syncConsequences(id: string, engine: EncounterEngine, seq: number, now: string): void {
+    const result = engine.rules.consequences?.(engine.snapshot);
+    if (!result) return;
+    const campaignId = store.getEncounter(this.db, id)!.campaign_id;
+    consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
+    if (result.carry) consequences.applyCarry(this.db, id, campaignId, result.carry, result.party ?? {}, now);
+    else consequences.revertCarry(this.db, id, campaignId, now);
   }
 
   /** Forget every warm engine: after a failed commit, memory must not run ahead of the database. */

@@ -2,7 +2,7 @@
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
 import { z } from 'zod';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
-import type { EncounterView, LogLine } from '../encounter/types.ts';
+import type { EncounterView, LogLine, RollRequest } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
 import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
@@ -33,6 +33,7 @@ export const inputSchemas = {
     npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
   }),
   'encounters:append': z.strictObject({ id: idSchema, event: z.unknown() }),
+  'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'encounters:undo': z.strictObject({ id: idSchema }),
   'encounters:redo': z.strictObject({ id: idSchema }),
 } as const;
@@ -80,8 +81,23 @@ export interface Character {
   role: 'pc' | 'npc';
   name: string;
   sheet: SheetValues;
+  /** Ruleset state carried between fights (current LP, diminished dice, restrictions, death). */
+  condition: Record<string, unknown>;
   archived: boolean;
   updatedAt: string;
+}
+
+/** A lasting injury or wound on a character, linked to the encounter event that caused it. */
+export interface InjuryRecord {
+  id: string;
+  characterId: string;
+  name: string;
+  category: string;
+  data: Record<string, unknown>;
+  sourceEncounterId: string | null;
+  sourceSeq: number | null;
+  createdAt: string;
+  healedAt: string | null;
 }
 
 export interface EncounterSummary {
@@ -96,8 +112,11 @@ export interface EncounterSummary {
 
 export interface CampaignDetail extends CampaignSummary {
   options: OptionValues;
+  /** Party-level values kept between fights (Enigma: escalation; null after a reset). */
+  party: Record<string, unknown>;
   characters: Character[];
   encounters: EncounterSummary[];
+  injuries: InjuryRecord[];
 }
 
 export interface LogEntry extends LogLine {
@@ -130,6 +149,7 @@ export interface HandlerResults {
   'encounters:get': EncounterDetail;
   'encounters:addFromCampaign': EncounterDetail;
   'encounters:append': EncounterDetail;
+  'encounters:preview': { rolls: RollRequest[] };
   'encounters:undo': EncounterDetail;
   'encounters:redo': EncounterDetail;
 }

@@ -3,7 +3,7 @@ export const HANDLER_NAMES = [
   'app:info',
   'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
   'characters:create', 'characters:update', 'characters:archive',
-  'encounters:create', 'encounters:get', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
+  'encounters:create', 'encounters:get', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

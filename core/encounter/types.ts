@@ -120,6 +120,19 @@ export interface EncounterRules {
   view(snapshot: EncounterSnapshot): EncounterView;
   /** The rolls an event needs in this state (empty when it needs none). */
   rollsFor?(snapshot: EncounterSnapshot, event: GmEvent): RollRequest[];
+  /** What the fight leaves on the campaign so far (RULES.md §6.5). */
+  consequences?(snapshot: EncounterSnapshot): Consequences;
+  /** The `carried` part of a seed, from a character's stored condition and running injuries. */
+  carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
+}
+
+export interface Consequences {
+  /** Lasting harm gained in this encounter, each with a key stable within the encounter. */
+  injuries: { key: string; characterId: string; name: string; category: string; data: Record<string, unknown> }[];
+  /** Once the encounter has ended: each character's condition to carry onto the campaign; null before. */
+  carry: { characterId: string; state: Record<string, unknown> }[] | null;
+  /** Once ended: party-level values for the campaign (Enigma: escalation); null before. */
+  party: Record<string, unknown> | null;
 }
 
 /** The part of an XState snapshot the rules read. */

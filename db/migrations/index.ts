@@ -1,6 +1,7 @@
 // Numbered, forward-only migrations. Each is a .sql file (bundled as text) applied once, in order, in its own
 // transaction, and recorded in schema_migrations. Never edit a released migration: add the next number.
 import initial from './0001_initial.sql';
+import consequences from './0002_consequences.sql';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'consequences', sql: consequences },
+];

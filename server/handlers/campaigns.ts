@@ -7,7 +7,8 @@ import { normalizeSheet, sheetValidator, type SheetValues } from '../../core/rul
 import type { RulesetDefinition } from '../../core/rulesets/types.ts';
 import * as campaigns from '../../db/campaigns.ts';
 import { listEncounters } from '../../db/encounters.ts';
-import { toCampaignSummary, toCharacter, toEncounterSummary, type CampaignRow, type CharacterRow } from '../../db/rows.ts';
+import { toCampaignSummary, toCharacter, toEncounterSummary, toInjuryRecord, type CampaignRow, type CharacterRow } from '../../db/rows.ts';
+import { campaignInjuries } from '../../db/consequences.ts';
 import { describeInvalid } from '../app.ts';
 
 export function requireCampaign(ctx: HandlerContext, id: string): CampaignRow {
@@ -48,8 +49,10 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
   return {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
+    party: JSON.parse(row.party_json),
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map(toEncounterSummary),
+    injuries: campaignInjuries(ctx.db, id).map(toInjuryRecord),
   };
 }
 
@@ -102,7 +105,7 @@ export const campaignHandlers = {
     const id = ctx.newId();
     const now = ctx.now();
     campaigns.insertCharacter(ctx.db, {
-      id, campaign_id: campaign.id, role: input.role, name: input.name, sheet_json: JSON.stringify(sheet),
+      id, campaign_id: campaign.id, role: input.role, name: input.name, sheet_json: JSON.stringify(sheet), state_json: '{}',
       archived_at: null, created_at: now, updated_at: now,
     });
     campaigns.touchCampaign(ctx.db, campaign.id, now);

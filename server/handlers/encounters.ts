@@ -7,6 +7,7 @@ import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
 import { getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
+import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
 import { rulesFor } from '../encounter-store.ts';
 import { requireCampaign, rulesetOf } from './campaigns.ts';
@@ -88,14 +89,18 @@ export const encounterHandlers = {
         throw new GmError(role === 'pc' ? 'That party member is not in this campaign.' : 'That NPC template is not in this campaign.', 'notFound');
       }
       if (character.archived_at) throw new GmError(`${character.name} is archived; restore them first.`);
-      return { character, sheet: normalizeSheet(ruleset.sheet, JSON.parse(character.sheet_json)) as CombatantSeed['sheet'] };
+      const state = JSON.parse(character.state_json ?? '{}') as Record<string, unknown>;
+      if (state['dead']) throw new GmError(`${character.name} is dead and cannot join a fight.`);
+      // A party member brings its condition and running injuries; an NPC template starts fresh every time.
+      const carried = role === 'pc' && rules.carriedIn ? rules.carriedIn(state, runningInjuries(ctx.db, id).map((i) => JSON.parse(i.data_json))) : {};
+      return { character, sheet: normalizeSheet(ruleset.sheet, JSON.parse(character.sheet_json)) as CombatantSeed['sheet'], carried };
     };
     for (const id of input.pcIds) {
-      const { character, sheet } = load(id, 'pc');
+      const { character, sheet, carried } = load(id, 'pc');
       if (view.order.some((c) => c.name === character.name) || seeds.some((s) => s.characterId === id)) {
         throw new GmError(`${character.name} is already in this encounter.`);
       }
-      seeds.push({ id: ctx.newId().slice(0, 12), name: character.name, side: partySide!.key, characterId: id, sheet });
+      seeds.push({ id: ctx.newId().slice(0, 12), name: character.name, side: partySide!.key, characterId: id, sheet, ...(Object.keys(carried).length ? { carried } : {}) });
       inEncounter.add(character.name);
     }
     for (const { templateId, count } of input.npcs) {
@@ -117,6 +122,10 @@ export const encounterHandlers = {
     touched(ctx, row);
     return detail(ctx, row.id);
   },
+
+  'encounters:preview': (ctx: HandlerContext, input: { id: string; event?: unknown }) => ({
+    rolls: ctx.encounters.rollsFor(requireEncounter(ctx, input.id), input.event),
+  }),
 
   'encounters:undo': (ctx: HandlerContext, input: { id: string }) => {
     const row = requireEncounter(ctx, input.id);

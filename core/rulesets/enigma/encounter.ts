@@ -1,7 +1,7 @@
 // Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view and
 // the rolls an event needs.
 import { z } from 'zod';
-import type { CombatantView, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import type { CombatantView, Consequences, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
@@ -415,6 +415,36 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   };
 }
 
+// ---- what the fight leaves behind (§1.6) ----
+
+function consequences(snapshot: EncounterSnapshot): Consequences {
+  const ctx = contextOf(snapshot);
+  const pcs = Object.values(ctx.combatants).filter((c) => c.side === 'party' && c.characterId !== null);
+  const injuries = pcs.flatMap((c) =>
+    c.injuries.filter((i) => i.gainedHere).map(({ gainedHere: _gained, ...injury }) => ({ key: injury.id, characterId: c.characterId!, name: injury.name, category: injury.category, data: { ...injury } })),
+  );
+  if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
+  return {
+    injuries,
+    // LP is carried over as it stands, with the current dice and any healing restriction (§1.6 end of combat).
+    carry: pcs.map((c) => ({
+      characterId: c.characterId!,
+      state: { lp: c.lp, dice: c.dice, healingRestriction: c.healingRestriction, ...(c.removed?.kind === 'dead' ? { dead: true, legacy: c.legacy } : {}) },
+    })),
+    // Escalation is not reset by the end of combat: only a Breather or a Rest resets it (R-E20).
+    party: { escalation: ctx.escalation },
+  };
+}
+
+function carriedIn(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown> {
+  const carried: Record<string, unknown> = {};
+  if (typeof state['lp'] === 'number') carried['lp'] = state['lp'];
+  if (state['dice'] && typeof state['dice'] === 'object') carried['dice'] = state['dice'];
+  if (state['healingRestriction'] === 'fixesOnly') carried['healingRestriction'] = 'fixesOnly';
+  if (injuries.length) carried['injuries'] = injuries;
+  return carried;
+}
+
 export const enigmaEncounter: EncounterRules = {
   machine: enigmaMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
@@ -423,4 +453,6 @@ export const enigmaEncounter: EncounterRules = {
   describe,
   view,
   rollsFor,
+  consequences,
+  carriedIn,
 };

@@ -1,0 +1,72 @@
+// What fights leave on the campaign: injuries linked to the event that caused them, and the condition an ended
+// encounter carried onto characters and the party (kept so that undoing the end puts the old values back).
+import type { Consequences } from '../core/encounter/types.ts';
+import type { Db } from './connection.ts';
+
+export interface InjuryRow {
+  id: string;
+  campaign_id: string;
+  character_id: string;
+  name: string;
+  category: string;
+  data_json: string;
+  source_encounter_id: string | null;
+  source_seq: number | null;
+  created_at: string;
+  updated_at: string;
+  healed_at: string | null;
+}
+
+export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
+  return db.prepare('SELECT * FROM injuries WHERE character_id = ? AND healed_at IS NULL ORDER BY created_at').all(characterId) as InjuryRow[];
+}
+
+export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
+  return db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY healed_at IS NOT NULL, created_at').all(campaignId) as InjuryRow[];
+}
+
+/**
+ * Makes the injury rows of one encounter match its state: new ones are inserted linked to event `seq`, changed
+ * ones (an extended injury) updated, and ones whose event was undone deleted.
+ */
+export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: Consequences['injuries'], seq: number, now: string): void {
+  const existing = new Map((db.prepare('SELECT id, data_json FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; data_json: string }[]).map((r) => [r.id, r.data_json]));
+  const wanted = new Set<string>();
+  for (const injury of injuries) {
+    const id = `${encounterId}:${injury.key}`;
+    wanted.add(id);
+    const data = JSON.stringify(injury.data);
+    if (!existing.has(id)) {
+      db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, now, now);
+    } else if (existing.get(id) !== data) {
+      db.prepare('UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
+    }
+  }
+  for (const id of existing.keys()) if (!wanted.has(id)) db.prepare('DELETE FROM injuries WHERE id = ?').run(id);
+}
+
+/** Writes an ended encounter's carry-over once, remembering the values it replaced. */
+export function applyCarry(db: Db, encounterId: string, campaignId: string, carry: NonNullable<Consequences['carry']>, party: Record<string, unknown>, now: string): void {
+  if (db.prepare('SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId)) return;
+  const remember = db.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
+  for (const { characterId, state } of carry) {
+    const row = db.prepare('SELECT state_json FROM characters WHERE id = ?').get(characterId) as { state_json: string } | undefined;
+    if (!row) continue;
+    remember.run(encounterId, `character:${characterId}`, row.state_json);
+    db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.state_json), ...state }), now, characterId);
+  }
+  const campaign = db.prepare('SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string };
+  remember.run(encounterId, 'campaign', campaign.party_json);
+  db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(campaign.party_json), ...party }), campaignId);
+}
+
+/** Undoing an encounter's end puts back what its carry-over replaced. */
+export function revertCarry(db: Db, encounterId: string, campaignId: string, now: string): void {
+  const rows = db.prepare('SELECT subject, previous_json FROM encounter_carry WHERE encounter_id = ?').all(encounterId) as { subject: string; previous_json: string }[];
+  for (const { subject, previous_json } of rows) {
+    if (subject === 'campaign') db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(previous_json, campaignId);
+    else db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(previous_json, now, subject.slice('character:'.length));
+  }
+  db.prepare('DELETE FROM encounter_carry WHERE encounter_id = ?').run(encounterId);
+}
