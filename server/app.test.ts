@@ -131,6 +131,18 @@ describe('encounters', () => {
     expect(d.log.map((l) => l.text)).toContain('Goblin 2 left the order of battle (fled); everyone after slides up.');
   });
 
+  it('adds late arrivals after the start, at the end or before a chosen slot (R-E4)', async () => {
+    const { encounter, goblin } = await prepared();
+    const gmIds = (await ok('encounters:get', { id: encounter.id })).view.order.filter((c) => c.side === 'gm').map((c) => c.id);
+    await append(encounter.id, { type: 'SET_GM_ORDER', ids: gmIds });
+    let d = await append(encounter.id, { type: 'START' });
+    while (d.view.round === 1) d = await append(encounter.id, { type: 'END_TURN' });
+    d = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [], npcs: [{ templateId: goblin.id, count: 2 }], position: 0 });
+    expect(d.view.order.filter((c) => c.slot !== null).map((c) => c.name)).toEqual(['Goblin 4', 'Goblin 5', 'Berrik', 'Goblin 1', 'Lotty', 'Goblin 2', 'Goblin 3']);
+    expect(activeName(d)).toBe('Berrik');
+    expect(d.log.filter((l) => l.kind === 'order').map((l) => l.text)).toEqual(['Goblin 4 arrives late and joins slot 1.', 'Goblin 5 arrives late and joins slot 2.']);
+  });
+
   it('keeps the exact turn after the app is closed and reopened', async () => {
     const { encounter } = await prepared();
     await append(encounter.id, { type: 'START' });

@@ -30,6 +30,8 @@ export const inputSchemas = {
   'encounters:addFromCampaign': z.strictObject({
     id: idSchema,
     pcIds: z.array(idSchema).max(100),
+    /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
+    position: z.number().int().min(0).max(500).nullable().optional(),
     npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
   }),
   'encounters:append': z.strictObject({ id: idSchema, event: z.unknown() }),

@@ -74,12 +74,12 @@ export const encounterHandlers = {
 
   'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, input.id),
 
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; npcs: { templateId: string; count: number }[] }) => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
     const row = requireEncounter(ctx, input.id);
     const ruleset = rulesetOf(row);
     const rules = rulesFor(row.ruleset_id);
     const view = ctx.encounters.engine(row).view();
-    if (view.phase !== 'setup') throw new GmError('Combat has started: add newcomers as late arrivals.');
+    if (view.phase === 'ended') throw new GmError('This encounter has ended.');
     const [partySide, gmSide] = rules.sides;
     const inEncounter = new Set(view.order.map((c) => c.name));
     const seeds: CombatantSeed[] = [];
@@ -111,7 +111,15 @@ export const encounterHandlers = {
       }
     }
     if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');
-    ctx.encounters.append(row, { type: 'ADD_COMBATANTS', combatants: seeds }, ctx.now());
+    if (view.phase === 'setup') {
+      ctx.encounters.append(row, { type: 'ADD_COMBATANTS', combatants: seeds }, ctx.now());
+    } else {
+      // After the start each newcomer is a late arrival (R-E4), one event each, in the same transaction.
+      seeds.forEach((combatant, i) => {
+        const position = input.position === null || input.position === undefined ? null : input.position + i;
+        ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position }, ctx.now());
+      });
+    }
     touched(ctx, row);
     return detail(ctx, row.id);
   },

@@ -44,8 +44,8 @@ export class EncounterState {
     return this.#run(() => send('encounters:redo', { id: this.id }));
   }
 
-  addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[]): Promise<void> {
-    return this.#run(() => send('encounters:addFromCampaign', { id: this.id, pcIds, npcs }));
+  addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[], position: number | null = null): Promise<void> {
+    return this.#run(() => send('encounters:addFromCampaign', { id: this.id, pcIds, npcs, position }));
   }
 
   dispose(): void {
