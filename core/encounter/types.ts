@@ -103,6 +103,8 @@ export interface EncounterView {
   prompt: EncounterPrompt | null;
   /** Event types the GM may send now (the runner enables its controls from this). */
   allowed: string[];
+  /** Small reference notes beside the fight (Enigma: the spotlight order, R-E10). */
+  aside?: { title: string; text: string }[];
   /** Setup facts the prep screen needs. */
   setup?: { partyOrder: string[]; gmOrder: string[] | null; firstSide: string; sides: { key: string; label: string }[] };
   outcome?: string;

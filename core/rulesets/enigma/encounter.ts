@@ -410,6 +410,10 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     turn: active ? { actionsLeft: ctx.actionsLeft, actionsPerTurn: 2 } : null,
     prompt,
     allowed: allowedEvents(snapshot),
+    // R-E10: the party's order of battle doubles as a spotlight order for exploration and conversation.
+    ...(ctx.options['spotlightOrder'] !== false && phase !== 'setup'
+      ? { aside: [{ title: 'Spotlight order (R-E10)', text: [...ctx.order, ...rules.unplaced(ctx, 'party')].filter((id) => ctx.combatants[id]?.side === 'party' && !ctx.combatants[id]?.removed).map((id) => rules.nameOf(ctx, id)).join(' → ') }] }
+      : {}),
     setup: { partyOrder: ctx.partyOrder, gmOrder: ctx.gmOrder, firstSide: ctx.firstSide, sides: rules.SIDES.map((s) => ({ ...s })) },
     ...(ctx.outcome !== null ? { outcome: ctx.outcome } : {}),
   };

@@ -227,3 +227,14 @@ describe('round-1 projection', () => {
       .toMatchObject({ 'Soldier 1': 2, Berrik: 3, 'Soldier 4': 8, 'Soldier 6': 10 });
   });
 });
+
+describe('spotlight order (R-E10)', () => {
+  it('offers the party order of battle as a spotlight order, unless switched off', () => {
+    const e = enigma01(true);
+    expect(e.view().aside).toEqual([{ title: 'Spotlight order (R-E10)', text: 'Null → Berrik → Lotty → Flynn' }]);
+    const off = EncounterEngine.create(enigmaEncounter, { options: { ...defaultOptions(enigmaOptions), spotlightOrder: false }, carried: { escalation: null } });
+    off.apply({ type: 'ADD_COMBATANTS', combatants: [seed('a', 'Ana', 'party'), seed('g', 'Goblin', 'gm')] });
+    off.apply({ type: 'START' });
+    expect(off.view().aside).toBeUndefined();
+  });
+});
