@@ -2,7 +2,7 @@
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
 import { z } from 'zod';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
-import type { EncounterView, LogLine, RollRequest } from '../encounter/types.ts';
+import type { ActionForm, EncounterView, LogLine, RollRequest } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
 import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
@@ -57,6 +57,8 @@ export interface RulesetInfo {
   options: readonly RulingOption[];
   /** False while only the sheet is registered and the encounter flow is still to come. */
   playable: boolean;
+  /** The runner's action forms for this ruleset's GM events. */
+  actionForms: readonly ActionForm[];
 }
 
 export interface AppInfo {

@@ -124,8 +124,42 @@ export interface EncounterRules {
   rollsFor?(snapshot: EncounterSnapshot, event: GmEvent): RollRequest[];
   /** What the fight leaves on the campaign so far (RULES.md §6.5). */
   consequences?(snapshot: EncounterSnapshot): Consequences;
+  /** Forms for the runner's action panel, one per GM event a person enters by hand. */
+  actionForms?: readonly ActionForm[];
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
   carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
+}
+
+/**
+ * A form the runner can draw for one GM event, so a ruleset gets its action panel from data (like the character
+ * editor from the sheet schema). Rolls are not fields: the app rolls them, or the GM types them in (RollRequest).
+ */
+export interface ActionField {
+  /** The event field the value goes into. */
+  key: string;
+  label: string;
+  kind: 'combatant' | 'combatants' | 'integer' | 'choice' | 'text' | 'flag';
+  /** For combatant fields: whom to offer (the active one, everyone else, the active one's foes or allies). */
+  who?: 'any' | 'active' | 'notActive' | 'foes' | 'allies';
+  /** For combatant fields: preselect the active combatant. */
+  defaultActive?: boolean;
+  choices?: readonly { value: string; label: string }[];
+  min?: number;
+  max?: number;
+  default?: string | number | boolean;
+  /** Left out of the event when empty. */
+  optional?: boolean;
+  help?: string;
+}
+
+export interface ActionForm {
+  /** The event type this form sends. */
+  type: string;
+  label: string;
+  /** A single letter; shown in the tooltip. */
+  shortcut?: string;
+  help?: string;
+  fields: readonly ActionField[];
 }
 
 export interface Consequences {
