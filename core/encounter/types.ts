@@ -147,8 +147,11 @@ export interface ActionField {
   min?: number;
   max?: number;
   default?: string | number | boolean;
-  /** Left out of the event when empty. */
+  /** Left out of the event when empty (or sent as null with `emptyAs: 'null'`). */
   optional?: boolean;
+  emptyAs?: 'omit' | 'null';
+  /** For `combatants`: send objects `{ [wrap]: id }` instead of bare ids (e.g. `targets: [{ targetId }]`). */
+  wrap?: string;
   help?: string;
 }
 

@@ -5,6 +5,7 @@ import { defaultOptions, optionsValidator } from './options.ts';
 import { RULESETS, findRuleset } from './registry.ts';
 import { DIE_SIZES, defaultSheet, sheetValidator } from './sheet.ts';
 import { RULESET_IDS } from './types.ts';
+import type { ActionForm } from '../encounter/types.ts';
 
 const RULES_MD = new URL('../../../shared/rules/RULES.md', import.meta.url);
 const digest = existsSync(RULES_MD) ? readFileSync(RULES_MD, 'utf8') : null;
@@ -14,6 +15,35 @@ it('registers all five rulesets, Enigma playable', () => {
   expect(RULESETS.map((r) => r.id)).toEqual([...RULESET_IDS]);
   expect(findRuleset('enigma')?.encounter).toBeDefined();
   expect(findRuleset('dnd5e')).toBeUndefined();
+});
+
+describe.each(RULESETS.filter((r) => r.encounter?.actionForms?.length).map((r) => [r.name, r] as const))('%s action forms', (_name, ruleset) => {
+  /** The event the runner would send from a form left at its defaults. */
+  function defaultEvent(form: ActionForm): Record<string, unknown> {
+    const event: Record<string, unknown> = { type: form.type };
+    for (const field of form.fields) {
+      let value: unknown = field.default;
+      if (field.kind === 'combatant') value = 'c1';
+      if (field.kind === 'combatants') value = field.wrap ? [{ [field.wrap]: 'c1' }] : ['c1'];
+      if (field.kind === 'integer') value ??= field.min ?? 0;
+      if (field.kind === 'choice') value ??= field.choices?.[0]?.value;
+      if (field.kind === 'text') value = value || 'x';
+      if (field.kind === 'flag') value ??= false;
+      if (field.optional) {
+        if (field.emptyAs === 'null') event[field.key] = null;
+        continue;
+      }
+      event[field.key] = value;
+    }
+    return event;
+  }
+
+  it('sends only events the ruleset accepts, in shapes its schema parses', () => {
+    for (const form of ruleset.encounter!.actionForms!) {
+      const parsed = ruleset.encounter!.eventSchema.safeParse(defaultEvent(form));
+      expect(parsed.success, `${form.type}: ${parsed.error?.issues[0]?.message} at ${parsed.error?.issues[0]?.path.join('.')}`).toBe(true);
+    }
+  });
 });
 
 describe.each(RULESETS.map((r) => [r.name, r] as const))('%s', (_name, ruleset) => {

@@ -5,12 +5,19 @@ export const thrumOptions: readonly RulingOption[] = [
   {
     key: 'initiativeTies', ruling: 'R-H1', kind: 'choice', default: 'modifierThenPcs', label: 'Initiative ties',
     description: 'The higher Initiative modifier goes first; if still tied PCs go before NPCs; if still tied the GM chooses and it is logged.',
-    choices: [{ value: 'modifierThenPcs', label: 'Modifier, then PCs first, then GM' }],
+    choices: [
+      { value: 'modifierThenPcs', label: 'Modifier, then PCs first, then GM' },
+      { value: 'modifierThenGm', label: 'Modifier, then GM' },
+      { value: 'gmChooses', label: 'GM chooses every tie' },
+    ],
   },
   {
     key: 'roundZeroNpcs', ruling: 'R-H2', kind: 'choice', default: 'stanceOnly', label: 'NPCs in Round Zero',
     description: 'NPCs are already placed, so in Round Zero they only choose a stance; PCs pick a square in the Starting Area and a stance.',
-    choices: [{ value: 'stanceOnly', label: 'Stance only' }],
+    choices: [
+      { value: 'stanceOnly', label: 'Stance only' },
+      { value: 'positionToo', label: 'NPCs may also reposition' },
+    ],
   },
   {
     key: 'delayTiming', ruling: 'R-H3', kind: 'choice', default: 'beforeStartOfTurn', label: 'Delay timing and targets',
@@ -84,8 +91,11 @@ export const thrumOptions: readonly RulingOption[] = [
   },
   {
     key: 'statusCountdown', ruling: 'R-H15', kind: 'choice', default: 'perStatus', label: 'Status count-down',
-    description: 'Each status definition says whether it counts down at the end of turn; Vulnerable\'s count-down is not specified here.',
-    choices: [{ value: 'perStatus', label: 'Set per status definition' }],
+    description: 'Each status definition says whether it counts down at the end of turn (Stunned, Slowed and Dazed do; Vulnerable\'s count-down is not specified, so it stays until cleared unless marked); or every status with stacks counts down.',
+    choices: [
+      { value: 'perStatus', label: 'Set per status definition' },
+      { value: 'allStacksTick', label: 'Every status with stacks counts down' },
+    ],
   },
   {
     key: 'incapacitatedDefend', ruling: 'R-H16', kind: 'flag', default: true, label: 'Incapacitated combatants defend',

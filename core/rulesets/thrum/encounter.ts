@@ -1,0 +1,755 @@
+// Thrum's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view, the
+// rolls an event needs, and what the fight leaves on the campaign.
+import { z } from 'zod';
+import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
+import * as combat from './combat.ts';
+import type { CombatEvent } from './combat.ts';
+import { keyOf, squareLabel, type Square } from './grid.ts';
+import { COMBAT_TYPES, delayRefusal, initiativeRefusal, isCombat, lateRefusal, removeRefusal, setupRefusal, thrumMachine, tieRefusal, type ThrumEvent } from './machine.ts';
+import * as rules from './rules.ts';
+import type { Frame, Roll, ThrumCombatant, ThrumContext } from './rules.ts';
+
+// ---- the event schema ----
+
+const rollSchema = z.strictObject({
+  faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
+  source: z.enum(['app', 'manual']),
+});
+const coordinate = z.number({ error: 'A square is given by whole numbers.' }).int({ error: 'A square is given by whole numbers.' }).min(0, { error: 'Squares start at 0.' }).max(199, { error: 'A map is at most 200 squares across.' });
+const squareSchema = z.strictObject({ x: coordinate, y: coordinate });
+const sideSchema = z.enum(['party', 'foes'], { error: 'The side must be the party or the foes.' });
+const loadAmount = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(0, { error: 'An amount is at least 0.' }).max(20, { error: 'An amount is at most 20.' });
+const stacksSchema = z.number({ error: 'Stacks must be a number.' }).int({ error: 'Stacks are a whole number.' }).min(1, { error: 'At least 1 stack.' }).max(10, { error: 'At most 10 stacks.' });
+const countSchema = z.number().int().min(0, { error: 'A count is at least 0.' }).max(10, { error: 'A count is at most 10.' });
+const nameText = (what: string) => shortTextSchema.pipe(z.string().min(1, { error: `Name the ${what}.` }).max(80, { error: `A ${what} name is at most 80 characters.` }));
+const carriedSchema = z.strictObject({
+  fatigueTolerance: z.number().int().min(0).max(30).optional(),
+  stressTolerance: z.number().int().min(0).max(30).optional(),
+  wounds: z.number().int().min(0).max(3).optional(),
+  stillIncapacitated: z.boolean().optional(),
+  outOfAction: z.boolean().optional(),
+});
+const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
+const mapSchema = z.strictObject({
+  width: z.number().int().min(1, { error: 'A map is at least 1 square wide.' }).max(200, { error: 'A map is at most 200 squares across.' }),
+  height: z.number().int().min(1, { error: 'A map is at least 1 square high.' }).max(200, { error: 'A map is at most 200 squares across.' }),
+  elevation: z.record(z.string().regex(/^\d+,\d+$/, { error: 'Elevation is keyed by "x,y".' }), z.number().int().min(-20).max(20, { error: 'Elevation goes from −20 to +20.' })),
+  difficult: z.array(z.string().regex(/^\d+,\d+$/, { error: 'Squares are written "x,y".' })).max(40000),
+  startingArea: z.array(z.string().regex(/^\d+,\d+$/, { error: 'Squares are written "x,y".' })).max(40000),
+});
+
+const eventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('SET_SIDE'), id: idSchema, side: sideSchema }),
+  z.strictObject({ type: z.literal('SET_MAP'), map: mapSchema.nullable() }),
+  z.strictObject({ type: z.literal('PLACE_NPC'), id: idSchema, square: squareSchema.nullable() }),
+  z.strictObject({ type: z.literal('START') }),
+  z.strictObject({ type: z.literal('ROLL_INITIATIVE'), id: idSchema, roll: rollSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('BREAK_TIE'), id: idSchema }),
+  z.strictObject({ type: z.literal('DELAY'), id: idSchema, afterId: idSchema.nullable() }),
+  z.strictObject({ type: z.literal('END_TURN') }),
+  z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional(), initiativeRoll: rollSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('END_COMBAT'), outcome: shortTextSchema }),
+  z.strictObject({ type: z.literal('PANIC_ROLL'), id: idSchema, roll: rollSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('INCAPACITY_ROLL'), id: idSchema, roll: rollSchema.nullable().optional() }),
+  z.strictObject({
+    type: z.literal('MOVE'), squares: z.number().int().min(1, { error: 'Move at least 1 square.' }).max(60).nullable().optional(),
+    path: z.array(squareSchema).max(60, { error: 'A path is at most 60 squares.' }).nullable().optional(),
+    drops: z.array(z.enum(['pay', 'success', 'failure'])).max(60).nullable().optional(), note: shortTextSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('ATTACK'), attackerId: idSchema, ability: nameText('ability'), attackType: z.enum(['physical', 'mental'], { error: 'An attack is physical or mental.' }),
+    art: z.number().int().min(-5).max(10).nullable().optional(),
+    targets: z.array(z.strictObject({ targetId: idSchema, cover: z.boolean().nullable().optional() })).max(50, { error: 'At most 50 targets.' }),
+    range: z.number().int().min(0).max(200).nullable().optional(), ranged: z.boolean().optional(), finisher: z.boolean().optional(), area: z.boolean().optional(),
+    adjacentEnemies: countSchema.nullable().optional(), overexert: z.number().int().min(0).max(10).nullable().optional(),
+    fatigue: loadAmount, stress: loadAmount,
+    statuses: z.array(z.strictObject({ status: nameText('status'), stacks: stacksSchema })).max(10).optional(),
+    extraBoons: countSchema.optional(), extraBanes: countSchema.optional(), removesExhaustion: z.boolean().optional(), movesAfter: z.boolean().optional(),
+    note: shortTextSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal('DEFENSE_CHOICE'), id: z.enum(['resilience', 'evasion', 'resolve', 'alternative'], { error: 'The defence is Resilience, Evasion, Resolve or an alternative.' }) }),
+  z.strictObject({ type: z.literal('DEFENSE_RESULT'), id: z.enum(['critical', 'success', 'failure'], { error: 'The outcome is critical, success or failure.' }) }),
+  z.strictObject({
+    type: z.literal('USE_ABILITY'), ability: nameText('ability'), overexert: z.number().int().min(0).max(10).nullable().optional(),
+    removesExhaustion: z.boolean().optional(), movesAfter: z.boolean().optional(), buffTargetId: idSchema.nullable().optional(), terrainEffect: z.boolean().optional(),
+    note: shortTextSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal('RESUSCITATE'), targetId: idSchema }),
+  z.strictObject({ type: z.literal('BUFF_CHOICE'), id: z.enum(['keepOld', 'takeNew']) }),
+  z.strictObject({ type: z.literal('SET_STANCE'), stance: nameText('stance') }),
+  z.strictObject({ type: z.literal('POSITION'), square: squareSchema }),
+  z.strictObject({
+    type: z.literal('TRIGGER'), trigger: nameText('trigger'),
+    effects: z.array(z.strictObject({ ownerId: idSchema, effect: nameText('effect') })).max(50),
+  }),
+  z.strictObject({ type: z.literal('RESOLVE_TRIGGER'), id: idSchema }),
+  z.strictObject({
+    type: z.literal('APPLY_LOAD'), targetId: idSchema, load: z.enum(['fatigue', 'stress'], { error: 'The load is Fatigue or Stress.' }),
+    amount: z.number().int({ error: 'An amount is a whole number.' }).min(-20, { error: 'An amount is at least −20.' }).max(20, { error: 'An amount is at most 20.' }), source: shortTextSchema,
+  }),
+  z.strictObject({ type: z.literal('APPLY_STATUS'), targetId: idSchema, status: nameText('status'), stacks: stacksSchema, ticks: z.boolean().nullable().optional(), source: shortTextSchema }),
+  z.strictObject({ type: z.literal('CLEAR_STATUS'), targetId: idSchema, status: nameText('status'), stacks: stacksSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('SET_POSITION'), id: idSchema, square: squareSchema.nullable(), note: shortTextSchema }),
+  z.strictObject({
+    type: z.literal('OVERRIDE'), targetId: idSchema,
+    field: z.enum(['fatigueLoad', 'stressLoad', 'fatigueTolerance', 'stressTolerance', 'wounds', 'incapacitated', 'moved', 'acted', 'prompt']),
+    value: z.number().int().min(0).max(60), note: shortTextSchema,
+  }),
+]);
+
+// ---- stages ----
+
+const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as ThrumContext;
+type Stage = 'setup' | 'initiative' | 'roundZero' | 'rounds' | 'ended';
+function stageOf(snapshot: EncounterSnapshot): Stage {
+  if (snapshot.matches('setup')) return 'setup';
+  if (snapshot.matches('initiative')) return 'initiative';
+  if (snapshot.matches('roundZero')) return 'roundZero';
+  if (snapshot.matches('ended')) return 'ended';
+  return 'rounds';
+}
+const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ roundZero: 'turn' }) || snapshot.matches({ rounds: 'turn' }) || snapshot.matches({ rounds: 'interrupts' });
+
+const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START']);
+const INITIATIVE_EVENTS = new Set(['ROLL_INITIATIVE', 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT']);
+
+const waitingFor = (ctx: ThrumContext) => (ctx.stack.length ? `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.` : null);
+
+function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
+  const event = raw as GmEvent & ThrumEvent;
+  const ctx = contextOf(snapshot);
+  const stage = stageOf(snapshot);
+  if (stage === 'ended') return 'This encounter has ended.';
+  if (stage === 'setup') {
+    if (SETUP_EVENTS.has(event.type) || event.type === 'REMOVE_COMBATANT') return setupRefusal(ctx, event);
+    return 'Start combat first.';
+  }
+  if (SETUP_EVENTS.has(event.type)) {
+    if (event.type === 'ADD_COMBATANTS') return 'Combat has started: add newcomers as late arrivals.';
+    if (event.type === 'PLACE_NPC') return 'NPCs are placed before initiative; later, use a GM placement (SET_POSITION).';
+    return 'That is set before combat starts.';
+  }
+  if (stage === 'initiative') {
+    if (!INITIATIVE_EVENTS.has(event.type)) {
+      const tie = rules.openTie(ctx);
+      const waiting = rules.unrolled(ctx);
+      if (waiting.length) return `Roll initiative first: ${waiting.map((id) => rules.nameOf(ctx, id)).join(', ')} still to roll.`;
+      if (tie) return `The GM breaks the initiative tie first: ${tie.map((id) => rules.nameOf(ctx, id)).join(', ')} (R-H1).`;
+    }
+    switch (event.type) {
+      case 'ROLL_INITIATIVE': return initiativeRefusal(ctx, event.id, event.roll);
+      case 'BREAK_TIE': return tieRefusal(ctx, event.id);
+      case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.id);
+      case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event.combatant, event.initiativeRoll, false);
+      default: return null;
+    }
+  }
+  switch (event.type) {
+    case 'ROLL_INITIATIVE': return 'Initiative is rolled once, before Round Zero; a late arrival rolls as it joins.';
+    case 'BREAK_TIE': return 'No initiative tie is waiting for the GM.';
+    case 'DELAY': return delayRefusal(ctx, event.id, event.afterId);
+    case 'END_TURN':
+      if (snapshot.matches({ rounds: 'stalled' })) return 'Nobody is left in the initiative order.';
+      return waitingFor(ctx);
+    case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.id);
+    case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event.combatant, event.initiativeRoll, true);
+    case 'END_COMBAT': return waitingFor(ctx) ? `${waitingFor(ctx)} The current action resolves before combat ends.` : null;
+    default:
+      return isCombat(event) ? combat.combatRefusal(ctx, event, stage === 'roundZero' ? 'roundZero' : 'rounds') : null;
+  }
+}
+
+// ---- rolls an event needs (the app rolls them, or the GM types the faces) ----
+
+function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
+  const ctx = contextOf(snapshot);
+  const event = raw as GmEvent & ThrumEvent;
+  const request = (path: (string | number)[], label: string): RollRequest => ({ path, label, notation: '2d6', count: 2, sides: 6 });
+  const c = 'id' in event && typeof event.id === 'string' ? ctx.combatants[event.id] : undefined;
+  switch (event.type) {
+    case 'ROLL_INITIATIVE':
+      return c ? [request(['roll'], `${c.name}: initiative, 2d6 ${signed(c.initiativeModifier)}`)] : [];
+    case 'PANIC_ROLL':
+      return c ? [request(['roll'], `${c.name}: Panic Roll, 2d6 ${signed(c.resolve)} (Resolve) must exceed ${c.stressLoad}`)] : [];
+    case 'INCAPACITY_ROLL':
+      return c ? [request(['roll'], `${c.name}: Incapacity Roll, 2d6 ${signed(c.resilience)} (Resilience) must exceed ${c.fatigueLoad}`)] : [];
+    case 'ADD_LATE_COMBATANT':
+      return stageOf(snapshot) === 'setup' ? [] : [request(['initiativeRoll'], `${event.combatant.name}: initiative, 2d6 ${signed(Number(event.combatant.sheet['initiativeModifier'] ?? 0))}`)];
+    default:
+      return [];
+  }
+}
+
+// ---- the log ----
+
+const signed = (n: number) => (n < 0 ? `− ${-n}` : `+ ${n}`);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
+const possessive = (name: string) => `${name}'${name.endsWith('s') ? '' : 's'}`;
+const names = (ctx: ThrumContext, ids: string[]) => ids.map((id) => rules.nameOf(ctx, id)).join(', ');
+const loads = (c: ThrumCombatant) =>
+  `Fatigue ${c.fatigueLoad}/${c.fatigueTolerance}, Stress ${c.stressLoad}/${c.stressTolerance}${rules.isExhausted(c) ? ', Exhausted' : ''}${rules.isFrayed(c) ? ', Frayed' : ''}`;
+const orderText = (ctx: ThrumContext) =>
+  ctx.order.map((id) => `${rules.nameOf(ctx, id)} ${ctx.combatants[id]!.initiative?.total ?? '—'}`).join(', ');
+
+function rollLine(kind: 'panic' | 'incapacity', event: { id: string; roll?: Roll | null }, before: ThrumContext, after: ThrumContext, reason: string | null): LogLine {
+  const b = before.combatants[event.id]!;
+  const a = after.combatants[event.id]!;
+  const modifier = kind === 'panic' ? b.resolve : b.resilience;
+  const total = combat.sumFaces(event.roll!) + modifier;
+  const against = kind === 'panic' ? b.stressLoad : b.fatigueLoad;
+  const head = `${possessive(b.name)} ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll${reason ? ` (${reason})` : ''}: ${faces(event.roll)} ${signed(modifier)} ${kind === 'panic' ? 'Resolve' : 'Resilience'} = ${total} against ${kind === 'panic' ? 'Stress' : 'Fatigue'} Load ${against}`;
+  if (total > against) return { round: after.round, kind: 'decision', actorId: b.id, text: `${head}: it must exceed the load and does. ${kind === 'panic' ? 'Holds their nerve.' : 'Stays on their feet.'}` };
+  if (kind === 'panic') {
+    const stunned = after.options['stunned'] === 'gmAdjudicates' ? 'Stunned (the GM applies it)' : 'Stunned (skips the next Action)';
+    return {
+      round: after.round, kind: 'decision', actorId: b.id, rulings: ['R-H5', 'R-H6', 'R-H8'],
+      text: `${head}: ${total === against ? 'a tie fails' : 'fails'}. ${stunned}; Stress Load ${b.stressLoad} added to Fatigue Load (now ${a.fatigueLoad}) and reset to 0; Stress Tolerance ${b.stressTolerance} → ${a.stressTolerance}.`,
+    };
+  }
+  return {
+    round: after.round, kind: 'decision', actorId: b.id, rulings: ['R-H8'],
+    text: `${head}: ${total === against ? 'a tie fails' : 'fails'}. ${b.name} is Incapacitated${b.stance ? `; the stance ${b.stance} ends` : ''}; Fatigue Tolerance ${b.fatigueTolerance} → ${a.fatigueTolerance}, Fatigue Load ${b.fatigueLoad} → ${a.fatigueLoad}${a.incapacitated ? '' : ' — Fatigue Load 0, so it ends at once'}.`,
+  };
+}
+
+const ROLL_REASON: Record<string, string> = { startOfTurn: 'start of turn', afterAction: 'Exhausted after acting', finisher: 'Finisher' };
+
+function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContext): LogLine | null {
+  const round = after.round;
+  const name = (id: string | null | undefined) => rules.nameOf(before, id);
+  const actor = rules.activeId(before);
+  const top = before.stack.at(-1);
+  switch (event.type) {
+    case 'PANIC_ROLL':
+    case 'INCAPACITY_ROLL':
+      return rollLine(event.type === 'PANIC_ROLL' ? 'panic' : 'incapacity', event, before, after, top?.kind === 'roll' ? ROLL_REASON[top.reason] ?? null : null);
+    case 'MOVE': {
+      const a = after.combatants[actor!]!;
+      const b = before.combatants[actor!]!;
+      const cost = after.turn.moved - before.turn.moved;
+      const where = event.path?.length ? ` to ${squareLabel(event.path.at(-1)!)}` : '';
+      const extras: string[] = [];
+      const slowed = rules.stacksOf(a, 'Slowed') - rules.stacksOf(b, 'Slowed');
+      if (slowed) extras.push(`fails the drop roll: +${slowed} Slowed`);
+      if (rules.stacksOf(a, 'Dazed') > rules.stacksOf(b, 'Dazed')) extras.push('+1 Dazed and movement stops');
+      const left = Math.max(0, combat.speedOf(a, after) - after.turn.moved);
+      return {
+        round, kind: 'turn', actorId: actor, rulings: slowed ? ['R-H12'] : [],
+        text: `${name(actor)} moves ${plural(cost, 'square')}${where}${event.note ? ` (${event.note})` : ''}${extras.length ? `; ${extras.join('; ')}` : ''}. ${plural(left, 'square')} of movement left.`,
+      };
+    }
+    case 'ATTACK': {
+      const attack = (after.stack.find((f) => f.kind === 'attack' && f.attack.attackerId === event.attackerId && f.attack.ability === event.ability) as Extract<Frame, { kind: 'attack' }> | undefined)?.attack
+        ?? combat.planAttack(before, event, top?.kind === 'trigger');
+      const tags = [event.attackType, event.ranged ? 'Ranged' : null, event.finisher ? 'Finisher' : null, event.area ? 'area' : null].filter(Boolean).join(', ');
+      const covered = attack.targets.filter((t) => t.cover).map((t) => name(t.targetId));
+      const parts = [`${name(event.attackerId)}${top?.kind === 'trigger' ? ' (triggered effect)' : ''} uses ${event.ability} (${tags}) on ${names(before, event.targets.map((t) => t.targetId))}, Art ${signed(attack.artModifier)}${event.art === null || event.art === undefined ? ' (highest Art, a Basic Attack)' : ''}`];
+      if (event.overexert) parts.push(`Overexert: takes ${event.overexert} Stress before any roll (now ${after.combatants[event.attackerId]!.stressLoad})`);
+      if (attack.ranged && attack.adjacentEnemies) parts.push(`+${attack.adjacentEnemies} Bane for adjacent enemies`);
+      if (covered.length) parts.push(`cover on ${covered.join(', ')}: +1 Bane`);
+      const effect = [event.fatigue ? `${event.fatigue} Fatigue` : null, event.stress ? `${event.stress} Stress` : null, ...(event.statuses ?? []).map((s) => `${s.stacks} ${combat.statusName(s.status)}`)].filter(Boolean).join(', ');
+      return { round, kind: 'attack', actorId: event.attackerId, rulings: ['R-H11', 'R-H12b', ...(covered.length ? ['R-H13', 'R-H14'] : [])], text: `${parts.join('; ')}. Effect: ${effect}.` };
+    }
+    case 'DEFENSE_CHOICE': {
+      const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
+      const target = attack.targets[attack.current]!;
+      const defender = before.combatants[target.targetId]!;
+      const counts = combat.rollCounts(before, attack, { ...target, defence: event.id });
+      const boons = counts.defenceBoons.length ? `, +${counts.defenceBoons.length} Boon (${counts.defenceBoons.join(', ')})` : '';
+      const banes = counts.defenceBanes.length ? `, +${counts.defenceBanes.length} Bane (${counts.defenceBanes.join(', ')})` : '';
+      return { round, kind: 'decision', actorId: defender.id, text: `${defender.name} defends with ${combat.defenceLabel(event.id)} (${signed(combat.defenceModifier(defender, event.id))}${boons}${banes}), chosen before the attack is rolled.` };
+    }
+    case 'DEFENSE_RESULT': {
+      const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
+      const target = attack.targets[attack.current]!;
+      const counts = combat.rollCounts(before, attack, target);
+      const a = after.combatants[target.targetId]!;
+      const { takes, vulnerable } = combat.outcomeOf(target.defence, event.id);
+      const attackSide = `Attack Art ${signed(counts.attackModifier)}${counts.attackBanes.length ? ` with ${plural(counts.attackBanes.length, 'Bane')} (${counts.attackBanes.join(', ')})` : ''}${counts.attackBoons ? ` and ${plural(counts.attackBoons, 'Boon')}` : ''}`;
+      const defenceSide = `${possessive(a.name)} ${combat.defenceLabel(target.defence!)} ${signed(counts.defenceModifier)}${counts.defenceBoons.length ? ` with ${plural(counts.defenceBoons.length, 'Boon')}` : ''}${counts.defenceBanes.length ? ` with ${plural(counts.defenceBanes.length, 'Bane')}` : ''}`;
+      const result = `${event.id}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
+      return { round, kind: 'attack', actorId: a.id, rulings: ['R-H11', ...(takes ? ['R-H12b'] : [])], text: `${attackSide} against ${defenceSide}: ${result}.` };
+    }
+    case 'USE_ABILITY': {
+      const extras: string[] = [];
+      if (event.overexert) extras.push(`Overexert: takes ${event.overexert} Stress first`);
+      if (event.terrainEffect) extras.push(`places a Terrain Effect${before.combatants[actor!]!.terrainEffect ? `, ending ${before.combatants[actor!]!.terrainEffect}` : ''}`);
+      if (event.buffTargetId) {
+        const target = after.combatants[event.buffTargetId]!;
+        extras.push(target.buff?.name === event.ability && target.buff.fromId === actor ? `buff on ${target.name}` : `${target.name} already has a buff and chooses`);
+      }
+      return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses ${event.ability}${event.note ? `: ${event.note}` : ''}${extras.length ? ` (${extras.join('; ')})` : ''}.` };
+    }
+    case 'RESUSCITATE':
+      return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses Resuscitate on ${name(event.targetId)}: no longer Incapacitated.` };
+    case 'BUFF_CHOICE': {
+      const frame = top as Extract<Frame, { kind: 'buff' }>;
+      const old = before.combatants[frame.targetId]!.buff?.name ?? 'the old buff';
+      return { round, kind: 'decision', actorId: frame.targetId, text: event.id === 'takeNew' ? `${name(frame.targetId)} takes ${frame.name}, ending ${old}.` : `${name(frame.targetId)} keeps ${old} and declines ${frame.name}.` };
+    }
+    case 'SET_STANCE': {
+      const old = before.combatants[actor!]!.stance;
+      return { round, kind: 'turn', actorId: actor, text: `${name(actor)} takes the stance ${event.stance}${old && old !== event.stance ? `, ending ${old}` : ''}.` };
+    }
+    case 'POSITION':
+      return { round, kind: 'turn', actorId: actor, text: `${name(actor)} takes a starting square at ${squareLabel(event.square)}.` };
+    case 'TRIGGER': {
+      const queued = after.stack.slice(before.stack.length).reverse() as Extract<Frame, { kind: 'trigger' }>[];
+      return { round, kind: 'decision', text: `Trigger: ${event.trigger}. ${queued.length > 1 ? 'In initiative order: ' : ''}${queued.map((f) => `${name(f.ownerId)} (${f.effect})`).join(', ')}${before.stack.length ? ', before what it interrupts resolves' : ''}.` };
+    }
+    case 'RESOLVE_TRIGGER': {
+      const frame = top as Extract<Frame, { kind: 'trigger' }>;
+      return { round, kind: 'decision', actorId: frame.ownerId, text: `${possessive(name(frame.ownerId))} triggered effect resolves: ${frame.effect}.` };
+    }
+    case 'APPLY_LOAD': {
+      const a = after.combatants[event.targetId]!;
+      const b = before.combatants[event.targetId]!;
+      const floored = (event.load === 'fatigue' ? b.fatigueLoad : b.stressLoad) + event.amount < 0;
+      const load = event.load === 'fatigue' ? 'Fatigue' : 'Stress';
+      const recovered = b.incapacitated && !a.incapacitated ? ' Fatigue Load 0: no longer Incapacitated.' : '';
+      return { round, kind: 'damage', actorId: a.id, rulings: floored ? ['R-H8'] : [], text: `${a.name} ${event.amount > 0 ? `takes ${event.amount} ${load}` : `sheds ${-event.amount} ${load}`}${event.source ? ` (${event.source})` : ''}: ${loads(a)}.${recovered}` };
+    }
+    case 'APPLY_STATUS': {
+      const status = combat.statusName(event.status);
+      const s = after.combatants[event.targetId]!.statuses[status]!;
+      return { round, kind: 'damage', actorId: event.targetId, rulings: ['R-H15'], text: `${name(event.targetId)} gains ${event.stacks} ${status} (${s.stacks} in all, ${s.ticks ? 'counts down at the end of its turns' : 'does not count down'})${event.source ? ` from ${event.source}` : ''}.` };
+    }
+    case 'CLEAR_STATUS':
+      return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} loses ${event.stacks ? `${event.stacks} ` : 'all '}${combat.statusName(event.status)}.` };
+    case 'SET_POSITION':
+      return { round, kind: 'decision', actorId: event.id, text: `GM placement: ${name(event.id)} ${event.square ? `to ${squareLabel(event.square)}` : 'off the map'}${event.note ? ` (${event.note})` : ''}.` };
+    case 'OVERRIDE':
+      return {
+        round, kind: 'decision', actorId: event.targetId,
+        text: event.field === 'prompt'
+          ? `GM override: ${top ? frameQuestionText(before, top) : 'the pending question'} is set aside${event.note ? ` (${event.note})` : ''}.`
+          : `GM override: ${possessive(name(event.targetId))} ${OVERRIDE_LABEL[event.field]} set to ${event.value}${event.note ? ` (${event.note})` : ''}.`,
+      };
+  }
+}
+
+const frameQuestionText = (ctx: ThrumContext, frame: Frame) => combat.frameQuestion(ctx, frame);
+const OVERRIDE_LABEL: Record<combat.OverrideField, string> = {
+  fatigueLoad: 'Fatigue Load', stressLoad: 'Stress Load', fatigueTolerance: 'Fatigue Tolerance', stressTolerance: 'Stress Tolerance', wounds: 'Wounds',
+  incapacitated: 'Incapacitated (1 yes, 0 no)', moved: 'movement spent', acted: 'Action taken (1 yes, 0 no)', prompt: 'pending question',
+};
+
+function endTurnLine(before: ThrumContext, after: ThrumContext, roundZero: boolean): LogLine {
+  const id = rules.activeId(before)!;
+  const b = before.combatants[id]!;
+  const a = after.combatants[id]!;
+  const rulings: string[] = [];
+  const notes: string[] = [];
+  if (!roundZero) {
+    const ticked = Object.entries(b.statuses).filter(([, s]) => s.ticks).map(([n, s]) => `${n} ${s.stacks} → ${a.statuses[n]?.stacks ?? 0}`);
+    if (ticked.length) {
+      notes.push(`count-down: ${ticked.join(', ')}`);
+      rulings.push('R-H15');
+    }
+    if (b.incapacitated) {
+      rulings.push('R-H7', 'R-H8');
+      notes.push(`Incapacitated: Fatigue Tolerance ${b.fatigueTolerance} → ${a.fatigueTolerance}, Fatigue Load ${b.fatigueLoad} → ${a.fatigueLoad}`);
+      if (!a.incapacitated) notes.push('Fatigue Load 0: Incapacitated ends');
+      if (a.wounds > b.wounds) notes.push(`ends the turn Incapacitated at Fatigue Tolerance 0: a Wound (${a.wounds} of 3)`);
+      if (a.removed?.kind === 'wounds') notes.push('three Wounds: removed from combat and from normal campaign play');
+    }
+    if (!before.turn.acted && !b.incapacitated && rules.stacksOf(b, 'Stunned') > 0 && before.options['stunned'] !== 'gmAdjudicates') {
+      notes.push('the Action was skipped (Stunned)');
+      rulings.push('R-H6');
+    }
+  }
+  return { round: before.round, kind: 'turn', actorId: id, rulings, text: `${b.name} ends the turn${b.stance && !roundZero ? ` in ${b.stance}` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}.` };
+}
+
+function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine | null {
+  const a = contextOf(after);
+  const b = contextOf(before);
+  const round = a.round;
+  if (isCombat(event)) return combatLine(event, b, a);
+  switch (event.type) {
+    case 'ADD_COMBATANTS': {
+      const bySide = (side: string) => event.combatants.filter((c) => c.side === side).map((c) => c.name);
+      const parts = (['party', 'foes'] as const).filter((s) => bySide(s).length).map((s) => `${bySide(s).join(', ')} to the ${s === 'party' ? 'party' : 'foes'}`);
+      return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
+    }
+    case 'REMOVE_COMBATANT': {
+      const who = rules.nameOf(b, event.id);
+      if (before.matches('setup')) return { round, kind: 'setup', text: `${who} was taken off the roster.` };
+      return { round, kind: 'removal', actorId: event.id, rulings: ['R-H4'], text: `${who} leaves the fight${event.reason ? ` (${event.reason})` : ''}; everyone after slides up.` };
+    }
+    case 'SET_SIDE':
+      return { round, kind: 'setup', text: `${rules.nameOf(b, event.id)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };
+    case 'SET_MAP':
+      return event.map
+        ? { round, kind: 'setup', text: `Map: ${event.map.width}×${event.map.height} squares, ${plural(Object.keys(event.map.elevation).length, 'square')} off Elevation 0, ${event.map.difficult.length} of Difficult Terrain, a Starting Area of ${plural(event.map.startingArea.length, 'square')}.` }
+        : { round, kind: 'setup', text: 'No map: the GM gives range, cover and adjacent enemies for each attack.' };
+    case 'PLACE_NPC':
+      return { round, kind: 'setup', text: `The GM places ${rules.nameOf(b, event.id)}${event.square ? ` at ${squareLabel(event.square)}` : ' off the map'}.` };
+    case 'START':
+      return { round, kind: 'round', text: 'Combat starts: every combatant rolls initiative (2d6 + Initiative modifier).' };
+    case 'ROLL_INITIATIVE': {
+      const c = a.combatants[event.id]!;
+      return { round, kind: 'order', actorId: c.id, text: `${c.name} rolls initiative: ${faces(event.roll)} ${signed(c.initiativeModifier)} = ${c.initiative!.total}.` };
+    }
+    case 'BREAK_TIE':
+      return { round, kind: 'order', actorId: event.id, rulings: ['R-H1'], text: `The GM breaks the tie: ${rules.nameOf(b, event.id)} goes first among ${names(b, rules.openTie(b) ?? [event.id])}.` };
+    case 'DELAY':
+      return {
+        round, kind: 'order', actorId: event.id, rulings: ['R-H3'],
+        text: `${rules.nameOf(b, event.id)} delays ${event.afterId ? `until after ${rules.nameOf(b, event.afterId)}` : 'to the end of the round'}, and keeps that place for the rest of the combat. Order: ${names(a, a.order)}.`,
+      };
+    case 'END_TURN':
+      return endTurnLine(b, a, before.matches('roundZero'));
+    case 'ADD_LATE_COMBATANT': {
+      const c = a.combatants[event.combatant.id]!;
+      const roll = c.initiative ? ` Initiative ${faces(event.initiativeRoll)} ${signed(c.initiativeModifier)} = ${c.initiative.total}` : '';
+      const slot = a.order.indexOf(c.id);
+      return { round, kind: 'order', actorId: c.id, text: `${c.name} arrives late and joins the ${c.side === 'party' ? 'party' : 'foes'}.${roll}${slot === -1 ? '' : `, slot ${slot + 1}`}.` };
+    }
+    case 'END_COMBAT':
+      return null; // the end-of-combat line comes from consequenceLines
+  }
+  return null;
+}
+
+function endLines(before: ThrumContext, after: ThrumContext): LogLine[] {
+  const lines: LogLine[] = [{ round: after.round, kind: 'end', text: `Combat ends: ${(after.outcome || 'no outcome given').replace(/\.$/, '')}. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.` }];
+  for (const id of after.roster) {
+    const b = before.combatants[id]!;
+    const a = after.combatants[id]!;
+    if (!a.pc) continue;
+    const parts = [`Fatigue Tolerance ${a.fatigueTolerance}/${a.baseFatigueTolerance}`, `Stress Tolerance ${a.stressTolerance}/${a.baseStressTolerance}`, `Wounds ${a.wounds}`];
+    let rulings: string[] = [];
+    let status = '';
+    if (a.removed?.kind === 'wounds') status = ' Out of action (three Wounds).';
+    else if (b.incapacitated && a.incapacitated) {
+      status = ' Stays Incapacitated until Downtime restores some Fatigue Tolerance.';
+      rulings = ['R-H9'];
+    } else if (b.incapacitated) status = ' Recovers from Incapacitated.';
+    lines.push({ round: after.round, kind: 'end', actorId: id, rulings, text: `${a.name}: ${parts.join(', ')} recorded.${status}` });
+  }
+  return lines;
+}
+
+/** Lines every event may cause as a side effect: the order, a new round, a new turn, a pending question, the end. */
+function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  const a = contextOf(before);
+  const b = contextOf(after);
+  const lines: LogLine[] = [];
+  if (after.matches('ended')) return before.matches('ended') ? lines : endLines(a, b);
+  if (after.matches('roundZero') && !before.matches('roundZero')) {
+    const tied = rules.tiedGroups(b).length > 0 || b.roster.some((id, _i, all) => all.some((other) => other !== id && b.combatants[other]!.initiative?.total === b.combatants[id]!.initiative?.total));
+    lines.push({ round: 0, kind: 'order', rulings: tied ? ['R-H1'] : [], text: `Initiative order: ${orderText(b)}.` });
+    lines.push({ round: 0, kind: 'round', rulings: ['R-H2'], text: 'Round Zero: in initiative order, PCs take a starting square in the Starting Area and everyone a first stance. No actions.' });
+  }
+  if (b.round !== a.round && b.round >= 1) lines.push({ round: b.round, kind: 'round', text: `Round ${b.round} begins. Order: ${names(b, b.order)}.` });
+  const wasActive = turnOpen(before) ? rules.activeId(a) : null;
+  const nowActive = turnOpen(after) ? rules.activeId(b) : null;
+  if (nowActive && (nowActive !== wasActive || b.round !== a.round || b.cursor !== a.cursor)) {
+    const c = b.combatants[nowActive]!;
+    const state = [c.incapacitated ? 'Incapacitated: start and end of turn only (R-H4)' : null, rules.isFrayed(c) ? 'Frayed' : null, rules.isExhausted(c) ? 'Exhausted' : null].filter(Boolean);
+    lines.push({ round: b.round, kind: 'turn', actorId: nowActive, rulings: c.incapacitated ? ['R-H4'] : [], text: `${possessive(c.name)} turn (initiative ${c.initiative?.total ?? '—'})${state.length ? `: ${state.join(', ')}` : ''}.` });
+  }
+  for (const frame of b.stack) {
+    if (a.stack.includes(frame)) continue;
+    if (frame.kind === 'roll') {
+      const c = b.combatants[frame.id]!;
+      lines.push({
+        round: b.round, kind: 'decision', actorId: c.id,
+        text: frame.roll === 'panic'
+          ? `${c.name} is Frayed (Stress ${c.stressLoad} over Tolerance ${c.stressTolerance}): a Panic Roll is due.`
+          : `${c.name} is Exhausted (Fatigue ${c.fatigueLoad} over Tolerance ${c.fatigueTolerance}): an Incapacity Roll is due (${ROLL_REASON[frame.reason]}).`,
+      });
+    }
+  }
+  return lines;
+}
+
+function describe(raw: GmEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  const line = eventLine(raw as GmEvent & ThrumEvent, before, after);
+  return [...(line ? [line] : []), ...consequenceLines(before, after)];
+}
+
+// ---- the runner's view ----
+
+function combatantView(ctx: ThrumContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
+  const c = ctx.combatants[id]!;
+  const tags: string[] = [];
+  if (c.incapacitated) tags.push('Incapacitated');
+  if (rules.isFrayed(c)) tags.push('Frayed');
+  if (rules.isExhausted(c)) tags.push('Exhausted');
+  for (const [name, s] of Object.entries(c.statuses)) tags.push(`${name} ${s.stacks}`);
+  if (c.stance) tags.push(`Stance: ${c.stance}`);
+  if (c.buff) tags.push(`Buff: ${c.buff.name}`);
+  if (c.wounds) tags.push(`Wounds ${c.wounds}/3`);
+  if (c.delayedThisRound) tags.push('delayed this round');
+  if (c.fatigueTolerance < c.baseFatigueTolerance) tags.push(`Fatigue Tolerance ${c.fatigueTolerance} (base ${c.baseFatigueTolerance})`);
+  if (c.stressTolerance < c.baseStressTolerance) tags.push(`Stress Tolerance ${c.stressTolerance} (base ${c.baseStressTolerance})`);
+  return {
+    id,
+    name: c.name,
+    side: c.side,
+    sideLabel: c.side === 'party' ? 'Party' : 'Foes',
+    status,
+    slot,
+    health: { label: 'Fatigue', current: c.fatigueLoad, max: c.fatigueTolerance },
+    tags,
+    details: {
+      initiative: c.initiative?.total ?? null,
+      initiativeFaces: c.initiative?.faces ?? null,
+      initiativeModifier: c.initiativeModifier,
+      speed: combat.speedOf(c, ctx),
+      fatigueLoad: c.fatigueLoad,
+      fatigueTolerance: c.fatigueTolerance,
+      baseFatigueTolerance: c.baseFatigueTolerance,
+      stressLoad: c.stressLoad,
+      stressTolerance: c.stressTolerance,
+      baseStressTolerance: c.baseStressTolerance,
+      frayed: rules.isFrayed(c),
+      exhausted: rules.isExhausted(c),
+      incapacitated: c.incapacitated,
+      wounds: c.wounds,
+      stance: c.stance,
+      statuses: c.statuses,
+      buff: c.buff,
+      terrainEffect: c.terrainEffect,
+      position: c.position,
+      delayedThisRound: c.delayedThisRound,
+      resilience: c.resilience,
+      evasion: c.evasion,
+      resolve: c.resolve,
+      highestArt: c.highestArt,
+    },
+    ...(c.removed ? { removedReason: c.removed.kind === 'wounds' ? 'three Wounds: out of action' : c.removed.reason } : {}),
+  };
+}
+
+function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
+  switch (frame.kind) {
+    case 'attack': {
+      const attack = frame.attack;
+      const target = attack.targets[attack.current]!;
+      const defender = ctx.combatants[target.targetId]!;
+      const attacker = rules.nameOf(ctx, attack.attackerId);
+      if (target.defence === null) {
+        const choices = combat.defenceChoices(attack.attackType).map((d) => {
+          const boon = d === 'evasion' && rules.stacksOf(defender, 'Vulnerable') === 0 ? ', +1 Boon' : '';
+          return { id: d, label: d === 'alternative' ? 'An ability\'s defence' : `${combat.defenceLabel(d)} ${signed(combat.defenceModifier(defender, d))}${boon}` };
+        });
+        return {
+          kind: 'defenceChoice', answer: 'DEFENSE_CHOICE', subjectId: defender.id, choices,
+          text: `${attacker} attacks ${defender.name} with ${attack.ability} (${attack.attackType}). ${defender.name} chooses a defence before the roll.`,
+          details: { attackerId: attack.attackerId, ability: attack.ability, attackType: attack.attackType, target: attack.current + 1, targets: attack.targets.length },
+        };
+      }
+      const counts = combat.rollCounts(ctx, attack, target);
+      const tierLabel: Record<string, string> = {
+        critical: 'Critical: avoids the effect',
+        success: target.defence === 'evasion' ? 'Success: avoids it, +1 Vulnerable' : 'Success: avoids the effect',
+        failure: target.defence === 'evasion' ? 'Failure: takes it, +1 Vulnerable' : 'Failure: takes the effect',
+      };
+      return {
+        kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
+        text: `Roll ${possessive(attacker)} ${attack.ability}: Art ${signed(counts.attackModifier)}, ${plural(counts.attackBanes.length, 'Bane')}${counts.attackBoons ? `, ${plural(counts.attackBoons, 'Boon')}` : ''} — against ${possessive(defender.name)} ${combat.defenceLabel(target.defence)} ${signed(counts.defenceModifier)}, ${plural(counts.defenceBoons.length, 'Boon')}, ${plural(counts.defenceBanes.length, 'Bane')}. The defender's outcome?`,
+        choices: combat.tiersFor(target.defence).map((t) => ({ id: t, label: tierLabel[t]! })),
+        details: { ...counts },
+      };
+    }
+    case 'roll': {
+      const c = ctx.combatants[frame.id]!;
+      const panic = frame.roll === 'panic';
+      return {
+        kind: panic ? 'panicRoll' : 'incapacityRoll', answer: panic ? 'PANIC_ROLL' : 'INCAPACITY_ROLL', subjectId: c.id,
+        text: panic
+          ? `${c.name} is Frayed (Stress ${c.stressLoad} over Tolerance ${c.stressTolerance}): Panic Roll, 2d6 ${signed(c.resolve)} must exceed ${c.stressLoad}.`
+          : `${c.name} is Exhausted (Fatigue ${c.fatigueLoad} over Tolerance ${c.fatigueTolerance}): Incapacity Roll (${ROLL_REASON[frame.reason]}), 2d6 ${signed(c.resilience)} must exceed ${c.fatigueLoad}.`,
+        choices: [{ id: c.id, label: `Roll 2d6 ${signed(panic ? c.resolve : c.resilience)}` }],
+        details: { notation: '2d6', modifier: panic ? c.resolve : c.resilience, mustExceed: panic ? c.stressLoad : c.fatigueLoad, reason: frame.reason },
+      };
+    }
+    case 'trigger':
+      return {
+        kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: frame.ownerId,
+        text: `Trigger (${frame.trigger}): resolve ${possessive(rules.nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.`,
+        choices: [{ id: frame.ownerId, label: 'Resolved' }],
+        details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length },
+      };
+    case 'buff': {
+      const target = ctx.combatants[frame.targetId]!;
+      return {
+        kind: 'buffChoice', answer: 'BUFF_CHOICE', subjectId: target.id,
+        text: `${target.name} already benefits from ${target.buff?.name ?? 'a buff'}; one buff per target. Keep it, or take ${frame.name} from ${rules.nameOf(ctx, frame.fromId)}?`,
+        choices: [{ id: 'keepOld', label: `Keep ${target.buff?.name ?? 'the old buff'}` }, { id: 'takeNew', label: `Take ${frame.name}` }],
+      };
+    }
+  }
+}
+
+function prompt(snapshot: EncounterSnapshot): EncounterPrompt | null {
+  const ctx = contextOf(snapshot);
+  if (snapshot.matches('initiative')) {
+    const waiting = rules.unrolled(ctx);
+    if (waiting.length) {
+      return {
+        kind: 'initiative', answer: 'ROLL_INITIATIVE', text: 'Every combatant rolls initiative: 2d6 + Initiative modifier.',
+        choices: waiting.map((id) => ({ id, label: `${rules.nameOf(ctx, id)} (2d6 ${signed(ctx.combatants[id]!.initiativeModifier)})` })),
+      };
+    }
+    const tie = rules.openTie(ctx);
+    if (tie) {
+      return {
+        kind: 'initiativeTie', answer: 'BREAK_TIE', text: `Initiative tie the rules cannot break (R-H1): who goes first? ${names(ctx, tie)} (${ctx.combatants[tie[0]!]!.initiative!.total}).`,
+        choices: tie.map((id) => ({ id, label: rules.nameOf(ctx, id) })),
+      };
+    }
+  }
+  const top = ctx.stack.at(-1);
+  return top ? framePrompt(ctx, top) : null;
+}
+
+function allowedEvents(snapshot: EncounterSnapshot): string[] {
+  const ctx = contextOf(snapshot);
+  const stage = stageOf(snapshot);
+  if (stage === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START'];
+  if (stage === 'ended') return [];
+  if (stage === 'initiative') return [rules.unrolled(ctx).length ? 'ROLL_INITIATIVE' : 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
+  const event = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra }) as unknown as GmEvent;
+  const active = rules.activeId(ctx);
+  const top = ctx.stack.at(-1);
+  if (top) {
+    const answers: Record<Frame['kind'], string[]> = {
+      attack: top.kind === 'attack' && top.attack.targets[top.attack.current]?.defence === null ? ['DEFENSE_CHOICE', 'TRIGGER'] : ['DEFENSE_RESULT', 'TRIGGER'],
+      roll: [top.kind === 'roll' && top.roll === 'panic' ? 'PANIC_ROLL' : 'INCAPACITY_ROLL'],
+      buff: ['BUFF_CHOICE'],
+      trigger: ['RESOLVE_TRIGGER', 'TRIGGER', 'ATTACK', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION'],
+    };
+    const delay = active && delayRefusal(ctx, active, null) === null && ctx.order.length > 1 ? ['DELAY'] : [];
+    return [...answers[top.kind], ...delay, 'OVERRIDE'];
+  }
+  const list: string[] = [];
+  if (active && delayRefusal(ctx, active, null) === null) list.push('DELAY');
+  const zero = stage === 'roundZero' ? 'roundZero' : 'rounds';
+  const probe = (type: string, payload: Record<string, unknown>) => combat.combatRefusal(ctx, event(type, payload) as unknown as CombatEvent, zero) === null;
+  if (active) {
+    const c = ctx.combatants[active]!;
+    if (stage === 'roundZero') {
+      if (ctx.board && (c.pc || ctx.options['roundZeroNpcs'] === 'positionToo')) list.push('POSITION');
+    } else {
+      if (!c.incapacitated && !ctx.turn.movementClosed && !ctx.turn.stanceTaken) list.push('MOVE');
+      if (probe('USE_ABILITY', { ability: 'x' })) list.push('ATTACK', 'USE_ABILITY', 'RESUSCITATE');
+    }
+    if (!c.incapacitated && !ctx.turn.stanceTaken) list.push('SET_STANCE');
+    list.push('END_TURN');
+  }
+  const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'OVERRIDE'];
+  if (stage === 'rounds') anytime.push('TRIGGER');
+  return [...list, ...anytime];
+}
+
+function view(snapshot: EncounterSnapshot): EncounterView {
+  const ctx = contextOf(snapshot);
+  const stage = stageOf(snapshot);
+  const phase = stage === 'setup' ? 'setup' : stage === 'ended' ? 'ended' : 'running';
+  const active = turnOpen(snapshot) ? rules.activeId(ctx) : null;
+  let order: CombatantView[];
+  if (stage === 'setup') order = ctx.roster.map((id) => combatantView(ctx, id, 'waiting', null));
+  else if (stage === 'initiative') {
+    const rolled = rules.initiativeOrder(ctx);
+    order = [
+      ...rolled.map((id, i) => combatantView(ctx, id, 'waiting', i + 1)),
+      ...rules.unrolled(ctx).map((id) => combatantView(ctx, id, 'unplaced', null)),
+    ];
+  } else {
+    order = ctx.order.map((id, index) => combatantView(ctx, id, index < ctx.cursor ? 'acted' : index === ctx.cursor && id === active ? 'active' : 'waiting', index + 1));
+  }
+  if (stage !== 'setup') for (const id of ctx.roster) if (ctx.combatants[id]?.removed) order.push(combatantView(ctx, id, 'removed', null));
+  const counters: EncounterView['counters'] = [];
+  if (stage === 'initiative') counters.push({ key: 'stage', label: 'Stage', value: 'Initiative' });
+  if (stage === 'roundZero') counters.push({ key: 'stage', label: 'Stage', value: 'Round Zero' });
+  if (active && stage === 'rounds') {
+    const c = ctx.combatants[active]!;
+    counters.push({ key: 'movement', label: 'Movement left', value: Math.max(0, combat.speedOf(c, ctx) - ctx.turn.moved) });
+  }
+  const triggers = ctx.stack.filter((f) => f.kind === 'trigger').length;
+  if (triggers) counters.push({ key: 'triggers', label: 'Triggered effects waiting', value: triggers });
+  return {
+    phase,
+    round: ctx.round,
+    counters,
+    order,
+    activeId: active,
+    turn: active ? { actionsLeft: ctx.turn.acted || stage === 'roundZero' ? 0 : 1, actionsPerTurn: stage === 'roundZero' ? 0 : 1 } : null,
+    prompt: prompt(snapshot),
+    allowed: allowedEvents(snapshot),
+    ...(ctx.board ? { aside: [{ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${ctx.roster.filter((id) => ctx.combatants[id]!.position).map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` }] } : {}),
+    setup: {
+      partyOrder: ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party'),
+      gmOrder: null,
+      firstSide: 'party',
+      sides: rules.SIDES.map((s) => ({ ...s })),
+    },
+    ...(ctx.outcome !== null ? { outcome: ctx.outcome } : {}),
+  };
+}
+
+// ---- what the fight leaves behind (§5.6) ----
+
+function consequences(snapshot: EncounterSnapshot): Consequences {
+  const ctx = contextOf(snapshot);
+  const pcs = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => c.pc && c.characterId !== null);
+  // Each Wound is recorded the moment it is taken, linked to the event that caused it.
+  const injuries = pcs.flatMap((c) =>
+    c.woundsHere.map((w) => ({
+      key: `${c.id}.wound${w.n}`, characterId: c.characterId!, name: `Wound ${w.n} of 3`, category: 'wound',
+      data: { kind: 'wound', number: w.n, round: w.round, outOfAction: w.n >= 3 },
+    })),
+  );
+  if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
+  return {
+    injuries,
+    // Tolerances at their present values carry into the next fight; loads do not (§5.6).
+    carry: pcs.map((c) => ({
+      characterId: c.characterId!,
+      state: {
+        fatigueTolerance: c.fatigueTolerance,
+        stressTolerance: c.stressTolerance,
+        wounds: c.wounds,
+        stillIncapacitated: c.incapacitated,
+        outOfAction: c.wounds >= 3,
+      },
+    })),
+    party: {},
+  };
+}
+
+function carriedIn(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown> {
+  const carried: Record<string, unknown> = {};
+  const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  if (int(state['fatigueTolerance'])) carried['fatigueTolerance'] = Math.min(30, state['fatigueTolerance'] as number);
+  if (int(state['stressTolerance'])) carried['stressTolerance'] = Math.min(30, state['stressTolerance'] as number);
+  const woundRecords = injuries.filter((i) => i['kind'] === 'wound').length;
+  if (int(state['wounds'])) carried['wounds'] = Math.min(3, state['wounds'] as number);
+  else if (woundRecords) carried['wounds'] = Math.min(3, woundRecords);
+  if (state['stillIncapacitated'] === true) carried['stillIncapacitated'] = true;
+  if (state['outOfAction'] === true) carried['outOfAction'] = true;
+  return carried;
+}
+
+export const thrumEncounter: EncounterRules = {
+  machine: thrumMachine,
+  eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
+  sides: rules.SIDES,
+  refusal,
+  describe,
+  view,
+  rollsFor,
+  consequences,
+  carriedIn,
+};
+
+export { COMBAT_TYPES, keyOf };
+export type { Square };

@@ -1,0 +1,61 @@
+// Thrum's action forms for the runner (RULES.md §5.3–§5.5): what a person enters by hand. Prompt answers
+// (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, triggers) come as prompt buttons.
+import type { ActionForm } from '../../encounter/types.ts';
+
+const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
+
+export const thrumActionForms: readonly ActionForm[] = [
+  { type: 'MOVE', label: 'Move', shortcut: 'm', help: 'Up to Speed (less Slowed); no moving on after the Action unless it allows it.',
+    fields: [{ key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 }, note] },
+  { type: 'ATTACK', label: 'Attack', shortcut: 'a', help: 'The defender chooses Resilience, Evasion or Resolve before the roll; declare Overexert before rolling.',
+    fields: [
+      { key: 'attackerId', label: 'Attacker', kind: 'combatant', defaultActive: true },
+      { key: 'ability', label: 'Ability', kind: 'text', default: 'Basic Attack' },
+      { key: 'attackType', label: 'Type', kind: 'choice', choices: [{ value: 'physical', label: 'Physical' }, { value: 'mental', label: 'Mental' }] },
+      { key: 'targets', label: 'Targets', kind: 'combatants', who: 'foes', wrap: 'targetId' },
+      { key: 'fatigue', label: 'Fatigue on a hit', kind: 'integer', min: 0, max: 20, default: 1 },
+      { key: 'stress', label: 'Stress on a hit', kind: 'integer', min: 0, max: 20, default: 0 },
+      { key: 'ranged', label: 'Ranged', kind: 'flag', optional: true },
+      { key: 'range', label: 'Range', kind: 'integer', min: 0, max: 200, optional: true },
+      { key: 'area', label: 'Area', kind: 'flag', optional: true },
+      { key: 'finisher', label: 'Finisher', kind: 'flag', optional: true },
+      { key: 'adjacentEnemies', label: 'Adjacent enemies', kind: 'integer', min: 0, max: 10, optional: true, help: '+1 bane each on a ranged attack' },
+      { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true },
+      { key: 'extraBoons', label: 'Extra boons', kind: 'integer', min: 0, max: 10, optional: true },
+      { key: 'extraBanes', label: 'Extra banes', kind: 'integer', min: 0, max: 10, optional: true },
+      note,
+    ] },
+  { type: 'USE_ABILITY', label: 'Ability', shortcut: 'u',
+    fields: [{ key: 'ability', label: 'Ability', kind: 'text', default: '' }, { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true }, note] },
+  { type: 'SET_STANCE', label: 'Stance', shortcut: 's', help: 'Ends the old stance and the turn\'s Move and Action.',
+    fields: [{ key: 'stance', label: 'Stance', kind: 'text', default: '' }] },
+  { type: 'DELAY', label: 'Delay', shortcut: 'y', help: 'Once per round, permanently: act after the chosen character, or at the end of the round.',
+    fields: [{ key: 'id', label: 'Who delays', kind: 'combatant', defaultActive: true }, { key: 'afterId', label: 'After', kind: 'combatant', optional: true, emptyAs: 'null', help: 'empty: the end of the round' }] },
+  { type: 'RESUSCITATE', label: 'Resuscitate', fields: [{ key: 'targetId', label: 'Whom', kind: 'combatant', who: 'allies' }] },
+  { type: 'APPLY_LOAD', label: 'Load', shortcut: 'l', help: 'Fatigue or Stress from any source; a negative amount removes load.',
+    fields: [
+      { key: 'targetId', label: 'Who', kind: 'combatant' },
+      { key: 'load', label: 'Load', kind: 'choice', choices: [{ value: 'fatigue', label: 'Fatigue' }, { value: 'stress', label: 'Stress' }] },
+      { key: 'amount', label: 'Amount', kind: 'integer', min: -20, max: 20, default: 1 },
+      { key: 'source', label: 'Source', kind: 'text', default: '' },
+    ] },
+  { type: 'APPLY_STATUS', label: 'Status', help: 'Stunned, Slowed, Dazed, Vulnerable or another named status.',
+    fields: [
+      { key: 'targetId', label: 'Who', kind: 'combatant' },
+      { key: 'status', label: 'Status', kind: 'text', default: 'Vulnerable' },
+      { key: 'stacks', label: 'Stacks', kind: 'integer', min: 1, max: 10, default: 1 },
+      { key: 'source', label: 'Source', kind: 'text', default: '' },
+    ] },
+  { type: 'CLEAR_STATUS', label: 'Clear status',
+    fields: [{ key: 'targetId', label: 'Who', kind: 'combatant' }, { key: 'status', label: 'Status', kind: 'text', default: '' }] },
+  { type: 'OVERRIDE', label: 'Override', help: 'A GM override changes one number outright; the log records it with your note.',
+    fields: [
+      { key: 'targetId', label: 'Who', kind: 'combatant' },
+      { key: 'field', label: 'What', kind: 'choice', choices: [
+        { value: 'fatigueLoad', label: 'Fatigue load' }, { value: 'stressLoad', label: 'Stress load' }, { value: 'fatigueTolerance', label: 'Fatigue tolerance' },
+        { value: 'stressTolerance', label: 'Stress tolerance' }, { value: 'wounds', label: 'Wounds' }, { value: 'incapacitated', label: 'Incapacitated (0/1)' },
+      ] },
+      { key: 'value', label: 'Value', kind: 'integer', min: 0, max: 60, default: 0 },
+      { key: 'note', label: 'Why', kind: 'text', default: '' },
+    ] },
+];

@@ -1,0 +1,450 @@
+// Thrum's encounter bookkeeping as pure functions (RULES.md §5.2): combatants and their loads, initiative (2d6 +
+// modifier, descending, ties by R-H1), Round Zero, Delay (once per round, permanent, R-H3), removals (R-H4), late
+// arrivals and the end condition. The machine calls these; refusal sentences come from the same checks.
+import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
+import type { OptionValues } from '../options.ts';
+import { emptyBoard, type Board, type Square } from './grid.ts';
+
+export type Side = 'party' | 'foes';
+export const SIDES: readonly { key: Side; label: string }[] = [
+  { key: 'party', label: 'Party' },
+  { key: 'foes', label: 'Foes' },
+];
+
+/** A roll inside an event: the faces (rolled by the app or read off physical dice). */
+export interface Roll {
+  faces: number[];
+  source: 'app' | 'manual';
+}
+
+export interface Status {
+  stacks: number;
+  /** Loses a stack at the end of the bearer's turns (R-H15). */
+  ticks: boolean;
+}
+
+/** What a party member brings from the campaign: tolerances lowered in earlier fights and wounds (§5.6). */
+export interface ThrumCarried {
+  fatigueTolerance?: number;
+  stressTolerance?: number;
+  wounds?: number;
+  stillIncapacitated?: boolean;
+  outOfAction?: boolean;
+}
+
+export interface ThrumCombatant {
+  id: string;
+  name: string;
+  side: Side;
+  /** A player character (added on the party side); only PCs carry their condition back (§5.6). */
+  pc: boolean;
+  characterId: string | null;
+  sheet: Record<string, string | number | boolean>;
+  resilience: number;
+  evasion: number;
+  resolve: number;
+  /** A Basic Attack rolls the highest Art modifier (§5.4 step 4). */
+  highestArt: number;
+  initiativeModifier: number;
+  speed: number;
+  /** 2d6 + modifier; null until rolled. */
+  initiative: { faces: number[]; total: number } | null;
+  position: Square | null;
+  stance: string | null;
+  fatigueLoad: number;
+  stressLoad: number;
+  fatigueTolerance: number;
+  stressTolerance: number;
+  baseFatigueTolerance: number;
+  baseStressTolerance: number;
+  /** Wounds carried in plus those taken here. */
+  wounds: number;
+  /** Wounds taken in this encounter, each with the round it came in (recorded on the campaign as it happens). */
+  woundsHere: { n: number; round: number }[];
+  incapacitated: boolean;
+  statuses: Record<string, Status>;
+  /** The one buff it benefits from, and who created it (§5.3 Buffs). */
+  buff: { name: string; fromId: string } | null;
+  /** The one Terrain Effect it has placed (§5.3). */
+  terrainEffect: string | null;
+  /** R-H3: Delay is allowed once per round. */
+  delayedThisRound: boolean;
+  /** Out of the order: removed by the GM, or by three Wounds (§5.5). */
+  removed: { reason: string; round: number; kind: 'removed' | 'wounds' } | null;
+}
+
+/** What the active combatant has done in its turn (§5.2 rule 4, §5.3). */
+export interface TurnState {
+  /** Squares of movement spent. */
+  moved: number;
+  /** Movement is closed: the Action was taken (unless it allows moving on) or the movement was cut short. */
+  movementClosed: boolean;
+  acted: boolean;
+  stanceTaken: boolean;
+  /** Something happened in this turn (a Delay is only allowed before anything happens, R-H3). */
+  begun: boolean;
+}
+
+/** A decision that needs a person or a roll; the top of the stack blocks everything else (§6.8). */
+export type Frame =
+  | { kind: 'attack'; attack: PendingAttack }
+  | { kind: 'trigger'; ownerId: string; trigger: string; effect: string }
+  | { kind: 'roll'; roll: 'panic' | 'incapacity'; id: string; reason: 'startOfTurn' | 'afterAction' | 'finisher' }
+  | { kind: 'buff'; targetId: string; fromId: string; name: string };
+
+export type DefenceKind = 'resilience' | 'evasion' | 'resolve' | 'alternative';
+export type Tier = 'critical' | 'success' | 'failure';
+
+export interface AttackTarget {
+  targetId: string;
+  /** Cover on this target: computed from the board, or given by the GM without one. */
+  cover: boolean;
+  defence: DefenceKind | null;
+  tier: Tier | null;
+  /** R-H16 off: an Incapacitated target does not defend and takes the effect. */
+  undefended: boolean;
+}
+
+export interface PendingAttack {
+  attackerId: string;
+  ability: string;
+  attackType: 'physical' | 'mental';
+  artModifier: number;
+  ranged: boolean;
+  finisher: boolean;
+  fatigue: number;
+  stress: number;
+  statuses: { status: string; stacks: number }[];
+  extraBoons: number;
+  extraBanes: number;
+  adjacentEnemies: number;
+  targets: AttackTarget[];
+  /** Index of the target deciding now. */
+  current: number;
+  /** A triggered effect (stance trigger) rather than the turn's Action. */
+  triggered: boolean;
+}
+
+export interface ThrumContext {
+  options: OptionValues;
+  combatants: Record<string, ThrumCombatant>;
+  /** Every combatant id in the order it was added. */
+  roster: string[];
+  board: Board | null;
+  /** Initiative order, descending; Delay edits it permanently (§5.2 rules 2–3). */
+  order: string[];
+  cursor: number;
+  /** 0 = Round Zero (and before it); 1+ = rounds. */
+  round: number;
+  /** R-H1: ids the GM put first among fully tied combatants, in the order chosen. */
+  tieOrder: string[];
+  turn: TurnState;
+  /** The action being resolved: when it and its triggers are done, the end check and the post-action roll run. */
+  action: { actorId: string; removesExhaustion: boolean } | null;
+  /** Pending decisions, last = top (LIFO, §5.2 rule 6). */
+  stack: Frame[];
+  outcome: string | null;
+}
+
+export const freshTurn = (): TurnState => ({ moved: 0, movementClosed: false, acted: false, stanceTaken: false, begun: false });
+
+export function initialContext(input: EncounterInput): ThrumContext {
+  return {
+    options: input.options,
+    combatants: {},
+    roster: [],
+    board: null,
+    order: [],
+    cursor: 0,
+    round: 0,
+    tieOrder: [],
+    turn: freshTurn(),
+    action: null,
+    stack: [],
+    outcome: null,
+  };
+}
+
+const num = (sheet: CombatantSeed['sheet'], key: string, fallback: number): number => {
+  const value = sheet[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+};
+
+export function combatantFromSeed(seed: CombatantSeed): ThrumCombatant {
+  const carried = (seed.carried ?? {}) as ThrumCarried;
+  const baseFatigue = num(seed.sheet, 'baseFatigueTolerance', 5);
+  const baseStress = num(seed.sheet, 'baseStressTolerance', 5);
+  return {
+    id: seed.id,
+    name: seed.name,
+    side: seed.side as Side,
+    pc: seed.side === 'party',
+    characterId: seed.characterId,
+    sheet: seed.sheet,
+    resilience: num(seed.sheet, 'resilience', 0),
+    evasion: num(seed.sheet, 'evasion', 0),
+    resolve: num(seed.sheet, 'resolve', 0),
+    highestArt: num(seed.sheet, 'highestArtModifier', 0),
+    initiativeModifier: num(seed.sheet, 'initiativeModifier', 0),
+    speed: num(seed.sheet, 'speed', 5),
+    initiative: null,
+    position: null,
+    stance: null,
+    fatigueLoad: 0,
+    stressLoad: 0,
+    fatigueTolerance: carried.fatigueTolerance ?? num(seed.sheet, 'fatigueTolerance', baseFatigue),
+    stressTolerance: carried.stressTolerance ?? num(seed.sheet, 'stressTolerance', baseStress),
+    baseFatigueTolerance: baseFatigue,
+    baseStressTolerance: baseStress,
+    wounds: carried.wounds ?? num(seed.sheet, 'wounds', 0),
+    woundsHere: [],
+    incapacitated: false,
+    statuses: {},
+    buff: null,
+    terrainEffect: null,
+    delayedThisRound: false,
+    removed: null,
+  };
+}
+
+export const nameOf = (ctx: ThrumContext, id: string | null | undefined): string => (id && ctx.combatants[id]?.name) || 'someone';
+export const activeId = (ctx: ThrumContext): string | null => ctx.order[ctx.cursor] ?? null;
+export const inFight = (c: ThrumCombatant | undefined): c is ThrumCombatant => c !== undefined && c.removed === null;
+
+// ---- derived statuses (computed, never stored: §5.5) ----
+
+/** Frayed: Stress Load strictly above Stress Tolerance. */
+export const isFrayed = (c: ThrumCombatant): boolean => c.stressLoad > c.stressTolerance;
+/** Exhausted: Fatigue Load strictly above Fatigue Tolerance. */
+export const isExhausted = (c: ThrumCombatant): boolean => c.fatigueLoad > c.fatigueTolerance;
+export const stacksOf = (c: ThrumCombatant, status: string): number => c.statuses[status]?.stacks ?? 0;
+
+// ---- initiative (§5.2 rule 1–2, R-H1) ----
+
+export function initiativeTotal(c: ThrumCombatant, roll: Roll): number {
+  return roll.faces.reduce((a, b) => a + b, 0) + c.initiativeModifier;
+}
+
+export function rollProblem(roll: Roll | null | undefined, what: string): string | null {
+  if (!roll || roll.faces.length === 0) return `${what} needs 2d6.`;
+  if (roll.faces.length !== 2) return `${what} is 2d6: ${roll.faces.length} dice given.`;
+  const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > 6);
+  return bad === undefined ? null : `${bad} is not a face of a d6.`;
+}
+
+/** Descending total, then (R-H1) the higher modifier, then PCs before NPCs; the GM breaks what is left. */
+function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombatant): number {
+  const ia = a.initiative?.total ?? -Infinity;
+  const ib = b.initiative?.total ?? -Infinity;
+  if (ia !== ib) return ib - ia;
+  const mode = ctx.options['initiativeTies'];
+  if (mode !== 'gmChooses' && a.initiativeModifier !== b.initiativeModifier) return b.initiativeModifier - a.initiativeModifier;
+  if (mode === 'modifierThenPcs' && a.pc !== b.pc) return a.pc ? -1 : 1;
+  return 0;
+}
+
+/** Groups of combatants the rules cannot separate (R-H1: "the GM chooses"), with those already placed by the GM. */
+export function tiedGroups(ctx: ThrumContext): string[][] {
+  const rolled = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => inFight(c) && c.initiative !== null);
+  const groups: string[][] = [];
+  for (const c of rolled) {
+    const group = groups.find((g) => compareInitiative(ctx, ctx.combatants[g[0]!]!, c) === 0);
+    if (group) group.push(c.id);
+    else groups.push([c.id]);
+  }
+  return groups.filter((g) => g.length > 1);
+}
+
+/** The first tie the GM still has to break: the members not yet put first, when two or more remain. */
+export function openTie(ctx: ThrumContext): string[] | null {
+  for (const group of tiedGroups(ctx)) {
+    const left = group.filter((id) => !ctx.tieOrder.includes(id));
+    if (left.length > 1) return left;
+  }
+  return null;
+}
+
+/** The initiative order: sorted by the rules, the GM's tie choices first within a tie, then the roster order. */
+export function initiativeOrder(ctx: ThrumContext): string[] {
+  const rank = (id: string) => {
+    const i = ctx.tieOrder.indexOf(id);
+    return i === -1 ? ctx.tieOrder.length + ctx.roster.indexOf(id) : i;
+  };
+  return ctx.roster
+    .map((id) => ctx.combatants[id]!)
+    .filter((c) => inFight(c) && c.initiative !== null)
+    .sort((a, b) => compareInitiative(ctx, a, b) || rank(a.id) - rank(b.id))
+    .map((c) => c.id);
+}
+
+export const unrolled = (ctx: ThrumContext): string[] => ctx.roster.filter((id) => inFight(ctx.combatants[id]) && ctx.combatants[id]!.initiative === null);
+
+export function rollInitiative(ctx: ThrumContext, id: string, roll: Roll): ThrumContext {
+  const c = ctx.combatants[id]!;
+  return update(ctx, id, { initiative: { faces: roll.faces, total: initiativeTotal(c, roll) } });
+}
+
+/** Everyone has rolled and no tie waits for the GM: the order is set and Round Zero opens. */
+export const initiativeSettled = (ctx: ThrumContext): boolean => unrolled(ctx).length === 0 && openTie(ctx) === null;
+
+export function settleOrder(ctx: ThrumContext): ThrumContext {
+  return { ...ctx, order: initiativeOrder(ctx), cursor: 0, round: 0, turn: freshTurn() };
+}
+
+// ---- rounds and Delay (§5.2 rule 3, R-H3) ----
+
+export const hasSlotAtCursor = (ctx: ThrumContext): boolean => ctx.cursor < ctx.order.length;
+
+export function openRound(ctx: ThrumContext): ThrumContext {
+  const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, delayedThisRound: false }]));
+  return { ...ctx, combatants, round: ctx.round + 1, cursor: 0, turn: freshTurn() };
+}
+
+/** Round Zero's own pass starts the order over without counting a round. */
+export function restartOrder(ctx: ThrumContext): ThrumContext {
+  return { ...ctx, cursor: 0, turn: freshTurn() };
+}
+
+export function checkDelay(ctx: ThrumContext, id: string, afterId: string | null): string | null {
+  const c = ctx.combatants[id];
+  if (!inFight(c)) return 'That combatant is not in the fight.';
+  if (activeId(ctx) !== id) return `Only the combatant whose turn is starting can Delay; it is ${nameOf(ctx, activeId(ctx))}'s turn.`;
+  if (c.delayedThisRound) return `${c.name} has already delayed this round and must act now (R-H3).`;
+  if (ctx.turn.begun) return `${c.name}'s turn has already begun: Delay is declared before start-of-turn effects (R-H3).`;
+  if (afterId === null) return ctx.cursor === ctx.order.length - 1 ? `${c.name} is already last in the order.` : null;
+  if (afterId === id) return `${c.name} cannot delay until after themself.`;
+  const index = ctx.order.indexOf(afterId);
+  if (index === -1) return `${nameOf(ctx, afterId)} is not in the initiative order.`;
+  if (index <= ctx.cursor) return `${nameOf(ctx, afterId)} has already acted this round: delay to someone still to act, or to the end of the round (R-H3).`;
+  return null;
+}
+
+/** The delayed combatant moves to just after `afterId` (or the end of the round) for the rest of the combat. */
+export function delay(ctx: ThrumContext, id: string, afterId: string | null): ThrumContext {
+  const without = ctx.order.filter((x) => x !== id);
+  const at = afterId === null ? without.length : without.indexOf(afterId) + 1;
+  const order = [...without.slice(0, at), id, ...without.slice(at)];
+  return update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true });
+}
+
+// ---- removal and late arrivals (R-H4) ----
+
+/** R-H4: a removed combatant leaves the order; everyone after it slides up and the cursor keeps its turn position. */
+export function removeCombatant(ctx: ThrumContext, id: string, reason: string, kind: 'removed' | 'wounds' = 'removed'): ThrumContext {
+  const combatant = ctx.combatants[id]!;
+  const index = ctx.order.indexOf(id);
+  const order = index === -1 ? ctx.order : ctx.order.filter((x) => x !== id);
+  const cursor = index !== -1 && index < ctx.cursor ? ctx.cursor - 1 : ctx.cursor;
+  const stack = ctx.stack.filter((f) => !(f.kind === 'roll' && f.id === id) && !(f.kind === 'buff' && f.targetId === id) && !(f.kind === 'trigger' && f.ownerId === id));
+  const turn = index === ctx.cursor ? freshTurn() : ctx.turn;
+  return {
+    ...ctx,
+    order,
+    cursor,
+    stack,
+    turn,
+    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round, kind }, stance: null } },
+  };
+}
+
+/** Setup only: taken off the roster, leaving no trace. */
+export function dropFromRoster(ctx: ThrumContext, id: string): ThrumContext {
+  const { [id]: _dropped, ...combatants } = ctx.combatants;
+  return { ...ctx, combatants, roster: ctx.roster.filter((x) => x !== id) };
+}
+
+export function addCombatants(ctx: ThrumContext, seeds: CombatantSeed[]): ThrumContext {
+  const combatants = { ...ctx.combatants };
+  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed);
+  return { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((s) => s.id)] };
+}
+
+/**
+ * A late arrival rolls initiative as it joins and takes its place in the order by that roll (or where the GM puts
+ * it): ahead of the cursor it acts this round, behind it from the next round. Before the order is set it simply
+ * joins the initiative roll.
+ */
+export function addLateCombatant(ctx: ThrumContext, seed: CombatantSeed, roll: Roll | null | undefined, position: number | null | undefined, orderSet: boolean): ThrumContext {
+  let next = addCombatants(ctx, [seed]);
+  if (roll) next = rollInitiative(next, seed.id, roll);
+  if (!orderSet) return next;
+  const newcomer = next.combatants[seed.id]!;
+  let at: number;
+  if (position !== null && position !== undefined) at = Math.max(0, Math.min(position, next.order.length));
+  else {
+    const later = next.order.findIndex((id) => compareInitiative(next, newcomer, next.combatants[id]!) < 0);
+    at = later === -1 ? next.order.length : later;
+  }
+  const order = [...next.order.slice(0, at), seed.id, ...next.order.slice(at)];
+  const cursor = at <= next.cursor && next.order.length > 0 ? next.cursor + 1 : next.cursor;
+  return { ...next, order, cursor };
+}
+
+export function setSide(ctx: ThrumContext, id: string, side: Side): ThrumContext {
+  return update(ctx, id, { side });
+}
+
+export function setBoard(ctx: ThrumContext, board: Board | null): ThrumContext {
+  return { ...ctx, board };
+}
+
+export function place(ctx: ThrumContext, id: string, square: Square | null): ThrumContext {
+  return update(ctx, id, { position: square });
+}
+
+// ---- end of combat (§5.2 rule 1, THRUM-22) ----
+
+const down = (c: ThrumCombatant) => c.removed !== null || c.incapacitated;
+
+/** All of one side incapacitated or removed: the fight is over (checked after every action and trigger). */
+export function endCondition(ctx: ThrumContext): string | null {
+  if (ctx.round < 1) return null;
+  const all = ctx.roster.map((id) => ctx.combatants[id]!);
+  const party = all.filter((c) => c.side === 'party');
+  const foes = all.filter((c) => c.side === 'foes');
+  if (party.length > 0 && party.every(down)) return 'Every member of the party is incapacitated or removed.';
+  if (foes.length > 0 && foes.every(down)) return 'Every foe is incapacitated or removed.';
+  return null;
+}
+
+// ---- checks: a sentence when the rules refuse, null when allowed ----
+
+const MAX_COMBATANTS = 300;
+
+export function checkAddCombatants(ctx: ThrumContext, seeds: CombatantSeed[]): string | null {
+  if (seeds.length === 0) return 'Choose at least one combatant to add.';
+  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
+  const seen = new Set(ctx.roster);
+  for (const seed of seeds) {
+    if (seed.side !== 'party' && seed.side !== 'foes') return `${seed.name} must join the party or the foes.`;
+    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
+    seen.add(seed.id);
+    const carried = (seed.carried ?? {}) as ThrumCarried;
+    const wounds = carried.wounds ?? Number(seed.sheet['wounds'] ?? 0);
+    if (carried.outOfAction || wounds >= 3) return `${seed.name} has three Wounds and cannot take part in normal campaign activity (§5.5).`;
+    if (carried.stillIncapacitated || seed.sheet['stillIncapacitated'] === true) {
+      return `${seed.name} is still Incapacitated from an earlier fight (Fatigue Tolerance 0) until Downtime restores some (R-H9).`;
+    }
+  }
+  return null;
+}
+
+export function checkRemove(ctx: ThrumContext, id: string): string | null {
+  const combatant = ctx.combatants[id];
+  if (!combatant) return 'That combatant is not in this encounter.';
+  if (combatant.removed) return `${combatant.name} has already left the fight.`;
+  return null;
+}
+
+export function checkStart(ctx: ThrumContext): string | null {
+  const sides = new Set(ctx.roster.map((id) => ctx.combatants[id]?.side));
+  if (!sides.has('party')) return 'Add at least one party member before starting.';
+  if (!sides.has('foes')) return 'Add at least one foe before starting.';
+  return null;
+}
+
+export function update(ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext {
+  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
+}
+
+export { emptyBoard };

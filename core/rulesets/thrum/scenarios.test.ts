@@ -1,0 +1,559 @@
+// Thrum's worked examples (RULES.md §5.7) by their IDs through the kernel, and the rules and rulings of §5.3–§5.6:
+// attacks and defence tiers, boons and banes, loads against tolerances, Panic and Incapacity Rolls, incapacity
+// upkeep and Wounds, movement on the map, buffs, terrain effects, triggers, the end check and the consequences.
+import { describe, expect, it } from 'vitest';
+import type { GmEvent } from '../../encounter/types.ts';
+import { thrumEncounter } from './encounter.ts';
+import { attack, ctx, dice, endTurnsUntil, fight, seed, who } from './testing.ts';
+
+const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const defend = (e: ReturnType<typeof fight>, defence: string, tier: string) => {
+  e.apply({ type: 'DEFENSE_CHOICE', id: defence });
+  return e.apply({ type: 'DEFENSE_RESULT', id: tier });
+};
+const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
+
+describe('worked examples (§5.7)', () => {
+  it('THRUM-02 Bob and Alice delay (see machine.test.ts for the full walk-through)', () => {
+    const e = fight([seed('bob', 'party'), seed('alice', 'party'), seed('carol', 'foes')]);
+    e.apply({ type: 'DELAY', id: 'bob', afterId: 'alice' });
+    e.apply({ type: 'DELAY', id: 'alice', afterId: 'bob' });
+    expect(() => e.apply({ type: 'DELAY', id: 'bob', afterId: null })).toThrow('Bob has already delayed this round and must act now (R-H3).');
+    expect(ctx(e).order).toEqual(['bob', 'alice', 'carol']);
+  });
+
+  it('THRUM-03 distance 7: a Range 7 attack reaches a target 7 west and 4 north, Range 6 does not', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], {}, [map()]);
+    e.apply(place('ana', 10, 10));
+    e.apply(place('orc', 3, 6));
+    expect(() => e.apply(attack('ana', ['orc'], { range: 6, attackType: 'mental' }))).toThrow('Orc is 7 squares away: beyond Range 6.');
+    e.apply(attack('ana', ['orc'], { range: 7, attackType: 'mental' }));
+    expect(e.view().prompt?.kind).toBe('defenceChoice');
+  });
+
+  it('THRUM-09 cover, orthogonal: +1 Bane from (1,3), none from (8,5), none on the line (4,9) (R-H14)', () => {
+    const banes = (x: number, y: number) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes')], {}, [map({ '4,5': 2 })]);
+      e.apply(place('orc', 5, 5));
+      e.apply(place('ana', x, y));
+      e.apply(attack('ana', ['orc']));
+      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      return (e.view().prompt!.details!['attackBanes'] as string[]);
+    };
+    expect(banes(1, 3)).toEqual(['cover']);
+    expect(banes(8, 5)).toEqual([]);
+    expect(banes(4, 9)).toEqual([]);
+  });
+
+  it('THRUM-09 an attacker on elevation +3 is not lower than the wall: no cover', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], {}, [map({ '4,5': 2, '1,5': 3 })]);
+    e.apply(place('orc', 5, 5));
+    e.apply(place('ana', 1, 5));
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    expect(e.view().prompt!.details!['attackBanes']).toEqual([]);
+  });
+
+  it('THRUM-10 cover, diagonal: a +2 pillar up-left of T covers from (2,3), not from (8,1)', () => {
+    const banes = (x: number, y: number) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes')], {}, [map({ '4,4': 2 })]);
+      e.apply(place('orc', 5, 5));
+      e.apply(place('ana', x, y));
+      const lines = e.apply(attack('ana', ['orc']));
+      return texts(lines)[0]!;
+    };
+    expect(banes(2, 3)).toContain('cover on Orc: +1 Bane');
+    expect(banes(8, 1)).not.toContain('cover');
+  });
+
+  it('THRUM-22 the end check runs after the action: the last foe incapacitated ends combat at once, no further steps', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 0 }), seed('orc', 'foes', { fatigueTolerance: 0, baseFatigueTolerance: 0 })]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 2, source: '' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
+    e.apply(attack('ana', ['orc'], { finisher: true }));
+    defend(e, 'resilience', 'failure');
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher' } });
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) }); // 2 against Fatigue 4: fails
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Every foe is incapacitated or removed.');
+    // Ana is Exhausted, but her post-action Incapacity Roll never comes: the fight ended with the action.
+    expect(texts(lines).some((t) => t.includes('Incapacity Roll is due'))).toBe(false);
+  });
+});
+
+describe('attacks and defence (§5.4)', () => {
+  const duel = (options = {}, sheets: Record<string, Record<string, number>> = {}) =>
+    fight([seed('ana', 'party', { highestArtModifier: 3, evasion: 2, resilience: 1, ...sheets['ana'] }), seed('orc', 'foes', { evasion: 2, resilience: 1, resolve: 1, ...sheets['orc'] })], options);
+
+  it('the defender chooses before the roll; only the matching defences are offered', () => {
+    const e = duel();
+    e.apply(attack('ana', ['orc']));
+    const prompt = e.view().prompt!;
+    expect(prompt).toMatchObject({ kind: 'defenceChoice', answer: 'DEFENSE_CHOICE', subjectId: 'orc' });
+    expect(prompt.choices.map((c) => c.label)).toEqual(['Resilience + 1', 'Evasion + 2, +1 Boon', 'An ability\'s defence']);
+    expect(() => e.apply({ type: 'DEFENSE_RESULT', id: 'failure' })).toThrow('Orc must choose a defence before the attack is rolled.');
+    expect(() => e.apply({ type: 'DEFENSE_CHOICE', id: 'resolve' })).toThrow('Against a physical attack the defence is Resilience or Evasion');
+    expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Orc chooses a defence against Ana's Strike before the roll.");
+    expect(e.view().allowed).toEqual(['DEFENSE_CHOICE', 'TRIGGER', 'OVERRIDE']);
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
+    expect(() => e.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
+  });
+
+  it('Resilience: success avoids, failure takes the effect (+1 Fatigue, R-H12b)', () => {
+    const e = duel();
+    e.apply(attack('ana', ['orc']));
+    defend(e, 'resilience', 'success');
+    expect(who(e, 'orc').fatigueLoad).toBe(0);
+    const f = duel();
+    f.apply(attack('ana', ['orc'], { fatigue: 1, stress: 1 }));
+    const lines = defend(f, 'resilience', 'failure');
+    expect([who(f, 'orc').fatigueLoad, who(f, 'orc').stressLoad]).toEqual([1, 1]);
+    expect(texts(lines)[0]).toBe("Attack Art + 3 against Orc's Resilience + 1: failure: takes the effect (Fatigue 1/5, Stress 1/5).");
+  });
+
+  it('a mental attack is met with Resolve or Evasion', () => {
+    const e = duel();
+    e.apply(attack('ana', ['orc'], { attackType: 'mental', fatigue: 0, stress: 1 }));
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['resolve', 'evasion', 'alternative']);
+    defend(e, 'resolve', 'failure');
+    expect(who(e, 'orc').stressLoad).toBe(1);
+  });
+
+  it('Evasion: critical avoids; success avoids with +1 Vulnerable; failure takes it with +1 Vulnerable; the boon only while not Vulnerable', () => {
+    const e = duel();
+    e.apply(attack('ana', ['orc']));
+    defend(e, 'evasion', 'critical');
+    expect(who(e, 'orc').statuses).toEqual({});
+    const s = duel();
+    s.apply(attack('ana', ['orc']));
+    defend(s, 'evasion', 'success');
+    expect([who(s, 'orc').fatigueLoad, who(s, 'orc').statuses['Vulnerable']?.stacks]).toEqual([0, 1]);
+    const f = duel();
+    f.apply(attack('ana', ['orc']));
+    f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    expect(f.view().prompt!.details!['defenceBoons']).toEqual(['Evasion while not Vulnerable']);
+    f.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    expect([who(f, 'orc').fatigueLoad, who(f, 'orc').statuses['Vulnerable']?.stacks]).toEqual([1, 1]);
+    f.apply({ type: 'END_TURN' });
+    f.apply({ type: 'END_TURN' });
+    f.apply(attack('ana', ['orc']));
+    f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    expect(f.view().prompt!.details!['defenceBoons']).toEqual([]);
+  });
+
+  it('a Basic Attack uses the highest Art modifier; an Art ability its own', () => {
+    const e = duel();
+    const basic = e.apply(attack('ana', ['orc']));
+    expect(texts(basic)[0]).toContain('Art + 3 (highest Art, a Basic Attack)');
+    const g = duel();
+    expect(texts(g.apply(attack('ana', ['orc'], { art: 1 })))[0]).toContain('Art + 1.');
+  });
+
+  it('banes: +1 per enemy adjacent to a Ranged attacker, +1 for an Exhausted attacker; +1 on defence for a Frayed defender', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes', { stressTolerance: 0 }), seed('gob', 'foes'), seed('rat', 'foes')], {}, [map()]);
+    e.apply(place('ana', 5, 5));
+    e.apply(place('orc', 9, 9));
+    e.apply(place('gob', 5, 6));
+    e.apply(place('rat', 6, 6));
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 2, source: '' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'stress', amount: 1, source: '' });
+    e.apply(attack('ana', ['orc'], { ranged: true, range: 8 }));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const details = e.view().prompt!.details!;
+    expect(details['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'an enemy adjacent to a Ranged attacker', 'Exhausted attacker']);
+    expect(details['defenceBanes']).toEqual(['Frayed defender']);
+  });
+
+  it('without a map the GM gives cover and adjacent enemies', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'ATTACK', attackerId: 'ana', ability: 'Shot', attackType: 'physical', ranged: true, adjacentEnemies: 1, targets: [{ targetId: 'orc', cover: true }], fatigue: 1, stress: 0 });
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    expect(e.view().prompt!.details!['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'cover']);
+  });
+
+  it('an Obstructed target cannot be attacked, but an area may still reach it', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], {}, [map({ '4,4': 2, '4,5': 2, '4,6': 2 })]);
+    e.apply(place('orc', 5, 5));
+    e.apply(place('ana', 1, 5));
+    expect(() => e.apply(attack('ana', ['orc']))).toThrow('The path to Orc is Obstructed');
+    e.apply(attack('ana', ['orc'], { area: true }));
+  });
+
+  it('Overexert: the Stress is taken when declared, before any roll', () => {
+    const e = duel();
+    e.apply(attack('ana', ['orc'], { overexert: 2 }));
+    expect(who(e, 'ana').stressLoad).toBe(2);
+    expect(e.view().prompt?.kind).toBe('defenceChoice');
+  });
+
+  it('one Action per turn, and no moving on after acting unless the action allows it', () => {
+    const e = duel();
+    e.apply({ type: 'MOVE', squares: 2 });
+    e.apply(attack('ana', ['orc']));
+    defend(e, 'resilience', 'success');
+    expect(e.view().turn).toEqual({ actionsLeft: 0, actionsPerTurn: 1 });
+    expect(() => e.apply(attack('ana', ['orc']))).toThrow("Ana has already taken this turn's Action.");
+    expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act: no more movement unless the action allows it.');
+    const g = duel();
+    g.apply(attack('ana', ['orc'], { movesAfter: true }));
+    defend(g, 'resilience', 'success');
+    g.apply({ type: 'MOVE', squares: 5 });
+    expect(() => g.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana has 0 squares of movement left; 1 needed (Speed 5, R-H12).');
+  });
+
+  it('the stance comes last: after it no Move or Action', () => {
+    const e = duel();
+    e.apply({ type: 'SET_STANCE', stance: 'Guard' });
+    expect(() => e.apply(attack('ana', ['orc']))).toThrow('Ana has taken a stance: the Move and Action steps are over.');
+  });
+
+  it('several targets defend one after another', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')]);
+    e.apply(attack('ana', ['orc', 'gob'], { area: true }));
+    defend(e, 'resilience', 'failure');
+    expect(e.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'gob' });
+    defend(e, 'evasion', 'success');
+    expect(e.view().prompt).toBeNull();
+    expect([who(e, 'orc').fatigueLoad, who(e, 'gob').fatigueLoad]).toEqual([1, 0]);
+  });
+
+  it('R-H16 an Incapacitated target still defends; with the option off it takes the effect', () => {
+    const setup = (options = {}) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')], options);
+      e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
+      e.apply({ type: 'OVERRIDE', targetId: 'orc', field: 'incapacitated', value: 1, note: '' });
+      e.apply(attack('ana', ['orc']));
+      return e;
+    };
+    expect(setup().view().prompt?.kind).toBe('defenceChoice');
+    const off = setup({ incapacitatedDefend: false });
+    expect(off.view().prompt).toBeNull();
+    expect(who(off, 'orc').fatigueLoad).toBe(4);
+  });
+
+  it('R-H10 areas hit allies unless the option spares them', async () => {
+    const { areaTargets } = await import('./combat.ts');
+    const { areaSquares } = await import('./grid.ts');
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], {}, [map()]);
+    e.apply(place('ana', 0, 0));
+    e.apply(place('bo', 3, 3));
+    e.apply(place('orc', 4, 4));
+    expect(areaTargets(ctx(e), 'ana', areaSquares({ x: 3, y: 3 }, 2))).toEqual(['bo', 'orc']);
+    expect(areaTargets({ ...ctx(e), options: { ...ctx(e).options, areasHitAllies: false } }, 'ana', areaSquares({ x: 3, y: 3 }, 2))).toEqual(['orc']);
+  });
+});
+
+describe('Frayed and the Panic Roll (§5.5, R-H5, R-H6)', () => {
+  const frayed = (options = {}) => {
+    const e = fight([seed('ana', 'party', { resolve: 1, stressTolerance: 2, fatigueTolerance: 9 }), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'stress', amount: 4, source: 'horror' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 1, source: '' });
+    e.apply({ type: 'END_TURN' });
+    e.apply({ type: 'END_TURN' });
+    return e;
+  };
+
+  it('a Frayed combatant must make a Panic Roll at the start of its turn (2d6 + Resolve > Stress Load)', () => {
+    const e = frayed();
+    expect(e.view().prompt).toMatchObject({ kind: 'panicRoll', answer: 'PANIC_ROLL', subjectId: 'ana', choices: [{ id: 'ana', label: 'Roll 2d6 + 1' }] });
+    expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow("Waiting for Ana's Panic Roll.");
+    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'PANIC_ROLL', id: 'ana' })[0]).toMatchObject({ path: ['roll'], notation: '2d6' });
+    const lines = e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(2, 2) }); // 5 > 4
+    expect(texts(lines)[0]).toContain('= 5 against Stress Load 4: it must exceed the load and does.');
+    expect(who(e, 'ana').stressLoad).toBe(4);
+  });
+
+  it('a tie fails: Stunned, Stress Load into Fatigue Load and reset, Stress Tolerance −1, in that order', () => {
+    const e = frayed();
+    const lines = e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 2) }); // 4, a tie
+    expect(lines[0]).toMatchObject({ rulings: ['R-H5', 'R-H6', 'R-H8'] });
+    expect(texts(lines)[0]).toContain('a tie fails');
+    expect(who(e, 'ana')).toMatchObject({ fatigueLoad: 5, stressLoad: 0, stressTolerance: 1, statuses: { Stunned: { stacks: 1, ticks: true } } });
+  });
+
+  it('R-H6 Stunned skips the next Action, then counts down at the end of the turn; the GM option only marks it', () => {
+    const e = frayed();
+    e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 1) });
+    expect(() => e.apply(attack('ana', ['orc']))).toThrow('Ana is Stunned and skips the Action this turn (R-H6).');
+    e.apply({ type: 'MOVE', squares: 1 });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(texts(lines)[0]).toContain('Stunned 1 → 0');
+    expect(who(e, 'ana').statuses).toEqual({});
+    const g = frayed({ stunned: 'gmAdjudicates' });
+    g.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 1) });
+    g.apply(attack('ana', ['orc']));
+  });
+
+  it('R-H3 a Delay comes before the Panic Roll, which waits for the new slot', () => {
+    const e = frayed();
+    e.apply({ type: 'DELAY', id: 'ana', afterId: null });
+    expect(e.view().prompt).toBeNull();
+    expect(e.view().activeId).toBe('orc');
+    e.apply({ type: 'END_TURN' });
+    expect(e.view().prompt).toMatchObject({ kind: 'panicRoll', subjectId: 'ana' });
+  });
+});
+
+describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8)', () => {
+  const tired = (options = {}, sheet = {}) => {
+    const e = fight([seed('ana', 'party', { resilience: 1, fatigueTolerance: 2, ...sheet }), seed('bo', 'party'), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: 'poison' });
+    return e;
+  };
+
+  it('an Exhausted combatant rolls for incapacity after its Action (2d6 + Resilience > Fatigue Load)', () => {
+    const e = tired();
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana' });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(2, 2) }); // 5 > 4
+    expect(who(e, 'ana').incapacitated).toBe(false);
+  });
+
+  it('no roll when the action removes Exhaustion', () => {
+    const e = tired();
+    e.apply({ type: 'USE_ABILITY', ability: 'Second Wind', removesExhaustion: true });
+    expect(e.view().prompt).toBeNull();
+  });
+
+  it('a failed roll (a tie fails) incapacitates: stance ends, Fatigue Tolerance and Load −1 at once', () => {
+    const e = tired();
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'acted', value: 0, note: '' });
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 2) }); // 4, a tie
+    expect(texts(lines)[0]).toContain('a tie fails');
+    expect(who(e, 'ana')).toMatchObject({ incapacitated: true, fatigueTolerance: 1, fatigueLoad: 3, stance: null });
+    expect(e.view().allowed).not.toContain('SET_STANCE');
+  });
+
+  it('R-H7 end of turn while Incapacitated: −1 Tolerance and Load; a Wound at Tolerance 0; Load 0 ends it', () => {
+    const e = tired({}, { fatigueTolerance: 1 });
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, fatigueLoad: 3, incapacitated: true });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines[0]!.rulings).toEqual(expect.arrayContaining(['R-H7']));
+    expect(texts(lines)[0]).toContain('a Wound (1 of 3)');
+    expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, fatigueLoad: 2, wounds: 1 });
+    expect(thrumEncounter.consequences!(e.snapshot).injuries).toEqual([
+      { key: 'ana.wound1', characterId: 'char-ana', name: 'Wound 1 of 3', category: 'wound', data: { kind: 'wound', number: 1, round: 1, outOfAction: false } },
+    ]);
+    endTurnsUntil(e, 'ana');
+    e.apply({ type: 'END_TURN' }); // Load 2 → 1, second Wound
+    endTurnsUntil(e, 'ana');
+    const last = e.apply({ type: 'END_TURN' }); // Load 1 → 0: it ends, no Wound
+    expect(texts(last)[0]).toContain('Fatigue Load 0: Incapacitated ends');
+    expect(who(e, 'ana')).toMatchObject({ incapacitated: false, wounds: 2 });
+  });
+
+  it('R-H7 alternative: the wound check comes before the −1', () => {
+    const e = tired({ woundCheckOrder: 'beforeDecrement' }, { fatigueTolerance: 2 });
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // Tolerance 2 → 1, Load 3
+    e.apply({ type: 'END_TURN' }); // before: Tolerance 1, no Wound; after −1: Tolerance 0
+    expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 0 });
+    const f = tired({}, { fatigueTolerance: 2 });
+    f.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    f.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    f.apply({ type: 'END_TURN' }); // after: Tolerance 0 and still Incapacitated: a Wound
+    expect(who(f, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 1 });
+  });
+
+  it('three Wounds remove the combatant from combat; it carries out of action', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 0, wounds: 2 }), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 5, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: '' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(texts(lines)[0]).toContain('three Wounds: removed from combat and from normal campaign play');
+    expect(ctx(e).order).toEqual(['bo', 'orc']);
+    expect(e.view().activeId).toBe('bo');
+    e.apply({ type: 'END_COMBAT', outcome: 'Won' });
+    expect(thrumEncounter.consequences!(e.snapshot).carry).toContainEqual({ characterId: 'char-ana', state: { fatigueTolerance: 0, stressTolerance: 5, wounds: 3, stillIncapacitated: true, outOfAction: true } });
+  });
+
+  it('Finisher: an Exhausted target makes an Incapacity Roll right after the attack resolves', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes', { fatigueTolerance: 1 }), seed('gob', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 1, source: '' });
+    e.apply(attack('ana', ['orc'], { finisher: true }));
+    defend(e, 'resilience', 'failure');
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher', mustExceed: 2 } });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
+    expect(who(e, 'orc').incapacitated).toBe(true);
+    expect(e.view().phase).toBe('running');
+  });
+
+  it('Resuscitate ends Incapacitated; loads and tolerances never go below 0 (R-H8)', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'bo', load: 'fatigue', amount: 6, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'bo', field: 'incapacitated', value: 1, note: '' });
+    expect(() => e.apply({ type: 'RESUSCITATE', targetId: 'orc' })).toThrow('Orc is not Incapacitated.');
+    e.apply({ type: 'RESUSCITATE', targetId: 'bo' });
+    expect(who(e, 'bo').incapacitated).toBe(false);
+    const lines = e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'stress', amount: -3, source: 'calm' });
+    expect(who(e, 'ana').stressLoad).toBe(0);
+    expect(lines[0]!.rulings).toEqual(['R-H8']);
+  });
+});
+
+describe('statuses (R-H15)', () => {
+  it('statuses that count down lose a stack at the end of the bearer\'s turn; Vulnerable stays unless marked', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'slowed', stacks: 2, source: 'web' });
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Vulnerable', stacks: 1, source: '' });
+    expect(e.view().order[0]!.details!['speed']).toBe(3);
+    e.apply({ type: 'END_TURN' });
+    expect(who(e, 'ana').statuses).toEqual({ Slowed: { stacks: 1, ticks: true }, Vulnerable: { stacks: 1, ticks: false } });
+    const all = fight([seed('ana', 'party'), seed('orc', 'foes')], { statusCountdown: 'allStacksTick' });
+    all.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Vulnerable', stacks: 1, source: '' });
+    all.apply({ type: 'END_TURN' });
+    expect(who(all, 'ana').statuses).toEqual({});
+  });
+
+  it('Frayed, Exhausted and Incapacitated are not set as statuses', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
+    expect(() => e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Frayed', stacks: 1, source: '' })).toThrow('Frayed is computed from the loads, not set.');
+  });
+});
+
+describe('movement on the map (§5.3, R-H12)', () => {
+  const walk = (elevation: Record<string, number> = {}, difficult: string[] = [], sheet = {}) => {
+    const e = fight([seed('ana', 'party', { speed: 4, ...sheet }), seed('bo', 'party'), seed('orc', 'foes')], {}, [map(elevation, difficult)]);
+    e.apply(place('ana', 0, 0));
+    e.apply(place('bo', 1, 0));
+    e.apply(place('orc', 3, 0));
+    return e;
+  };
+
+  it('passes through allies but cannot stop on them, and never enters an enemy\'s square', () => {
+    const e = walk();
+    expect(() => e.apply({ type: 'MOVE', path: [{ x: 1, y: 0 }] })).toThrow('Bo stands on (1,0): movers pass through allies but cannot stop there.');
+    expect(() => e.apply({ type: 'MOVE', path: [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 0 }] })).toThrow("Orc stands on (3,0): no moving into an enemy's square.");
+    e.apply({ type: 'MOVE', path: [{ x: 1, y: 0 }, { x: 2, y: 0 }] });
+    expect(who(e, 'ana').position).toEqual({ x: 2, y: 0 });
+    expect(e.view().counters).toEqual([{ key: 'movement', label: 'Movement left', value: 2 }]);
+  });
+
+  it('elevation and Difficult Terrain cost extra; the path must fit the Speed', () => {
+    const e = walk({ '0,1': 3 }, ['0,0']);
+    // Leaving difficult (0,0) +1, climbing 3 levels +2: 4 squares of movement.
+    expect(() => e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] })).toThrow('That path needs 7 squares of movement; Ana has 4 left (Speed 4).');
+    e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }] });
+    expect(ctx(e).turn.moved).toBe(4);
+  });
+
+  it('a drop of two levels: pay, or roll; a failed roll is +1 Slowed, and +1 Dazed when it stops the move', () => {
+    const paid = walk({ '0,0': 3 });
+    paid.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }] });
+    expect(ctx(paid).turn.moved).toBe(3);
+    const rolled = walk({ '0,0': 3 });
+    rolled.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['success'] });
+    expect(ctx(rolled).turn.moved).toBe(1);
+    const fell = walk({ '0,0': 3 }, [], { speed: 2 });
+    expect(() => fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }], drops: ['failure'] })).toThrow('Ana fails the drop at (0,1) and cannot move further: end the path there.');
+    const lines = fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['failure'] });
+    expect(lines[0]!.rulings).toEqual(['R-H12']);
+    expect(who(fell, 'ana').statuses).toMatchObject({ Slowed: { stacks: 1 }, Dazed: { stacks: 1 } });
+    expect(() => fell.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act');
+  });
+});
+
+describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
+  it('one buff per target: the target chooses to keep the old one or take the new one', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'USE_ABILITY', ability: 'Bless', buffTargetId: 'bo' });
+    expect(who(e, 'bo').buff).toEqual({ name: 'Bless', fromId: 'ana' });
+    e.apply({ type: 'END_TURN' });
+    e.apply({ type: 'USE_ABILITY', ability: 'Haste', buffTargetId: 'bo' });
+    expect(e.view().prompt).toMatchObject({ kind: 'buffChoice', answer: 'BUFF_CHOICE', subjectId: 'bo' });
+    e.apply({ type: 'BUFF_CHOICE', id: 'takeNew' });
+    expect(who(e, 'bo').buff).toEqual({ name: 'Haste', fromId: 'bo' });
+  });
+
+  it('one Terrain Effect per creator: a new one replaces the old', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'USE_ABILITY', ability: 'Caltrops', terrainEffect: true });
+    e.apply({ type: 'END_TURN' });
+    e.apply({ type: 'END_TURN' });
+    const lines = e.apply({ type: 'USE_ABILITY', ability: 'Fog', terrainEffect: true });
+    expect(who(e, 'ana').terrainEffect).toBe('Fog');
+    expect(texts(lines)[0]).toContain('ending Caltrops');
+  });
+
+  it('effects on one trigger resolve in initiative order; a trigger set off by a trigger resolves first (LIFO)', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'END_TURN' });
+    e.apply({ type: 'END_TURN' });
+    // Orc's turn: Ana and Bo have stances from... give them stances first.
+    const f = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    f.apply({ type: 'SET_STANCE', stance: 'Riposte' });
+    f.apply({ type: 'END_TURN' });
+    f.apply({ type: 'SET_STANCE', stance: 'Watch' });
+    f.apply({ type: 'END_TURN' });
+    expect(() => e.apply({ type: 'TRIGGER', trigger: 'Orc moves', effects: [{ ownerId: 'ana', effect: 'Riposte' }] })).toThrow('Ana has no stance');
+    f.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'bo', effect: 'Watch' }, { ownerId: 'ana', effect: 'Riposte' }] });
+    expect(f.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'ana' });
+    expect(() => f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' })).toThrow("Ana's triggered effect resolves first (last in, first out).");
+    // Ana's Riposte is an attack, which sets off Orc's... (the Orc has no stance) — Bo's Watch triggers again.
+    f.apply(attack('ana', ['orc']));
+    f.apply({ type: 'TRIGGER', trigger: 'an ally attacks', effects: [{ ownerId: 'bo', effect: 'Cheer' }] });
+    expect(f.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'bo', choices: [{ id: 'bo', label: 'Resolved' }] });
+    f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' }); // Cheer
+    expect(f.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'orc' });
+    defend(f, 'resilience', 'failure');
+    f.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
+    f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    expect(f.view().prompt).toBeNull();
+    // The triggered attack did not use Orc's Action, nor Ana's.
+    expect(ctx(f).turn.acted).toBe(false);
+    expect(who(f, 'orc').fatigueLoad).toBe(1);
+  });
+});
+
+describe('end of combat and what it leaves (§5.6, R-H9)', () => {
+  it('loads reset; incapacitated PCs recover unless Fatigue Tolerance is 0 (R-H9); tolerances and wounds carry', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('bo', 'party', { fatigueTolerance: 3 }), seed('cy', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // Tolerance 0
+    e.apply({ type: 'APPLY_LOAD', targetId: 'bo', load: 'fatigue', amount: 5, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'bo', field: 'incapacitated', value: 1, note: '' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'cy', load: 'stress', amount: 2, source: '' });
+    expect(thrumEncounter.consequences!(e.snapshot).carry).toBeNull();
+    const lines = e.apply({ type: 'END_COMBAT', outcome: 'The orc flees' });
+    expect(texts(lines)[0]).toContain('Combat ends: The orc flees. Fatigue and Stress Loads reset to 0');
+    expect(lines.find((l) => l.actorId === 'ana')).toMatchObject({ rulings: ['R-H9'] });
+    expect(who(e, 'cy').stressLoad).toBe(0);
+    const carry = thrumEncounter.consequences!(e.snapshot).carry!;
+    expect(carry).toEqual([
+      { characterId: 'char-ana', state: { fatigueTolerance: 0, stressTolerance: 5, wounds: 0, stillIncapacitated: true, outOfAction: false } },
+      { characterId: 'char-bo', state: { fatigueTolerance: 3, stressTolerance: 5, wounds: 0, stillIncapacitated: false, outOfAction: false } },
+      { characterId: 'char-cy', state: { fatigueTolerance: 5, stressTolerance: 5, wounds: 0, stillIncapacitated: false, outOfAction: false } },
+    ]);
+    const lenient = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes'), seed('gob', 'foes')], { zeroToleranceStaysOut: false });
+    lenient.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
+    lenient.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    lenient.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    expect(lenient.view().phase).toBe('ended'); // the whole party is down
+    expect(who(lenient, 'ana').incapacitated).toBe(false);
+  });
+
+  it('the whole party incapacitated ends combat after the action (end check)', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
+    e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Every member of the party is incapacitated or removed.');
+    expect(texts(lines)).toContain('Combat ends: Every member of the party is incapacitated or removed. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.');
+  });
+
+  it('carries lowered tolerances and wounds into the next fight', () => {
+    const carried = thrumEncounter.carriedIn!({ fatigueTolerance: 2, stressTolerance: 4, wounds: 1 }, []);
+    expect(carried).toEqual({ fatigueTolerance: 2, stressTolerance: 4, wounds: 1 });
+    expect(thrumEncounter.carriedIn!({}, [{ kind: 'wound', number: 1 }, { kind: 'wound', number: 2 }])).toEqual({ wounds: 2 });
+    const e = fight([seed('ana', 'party', {}, { carried }), seed('orc', 'foes')]);
+    expect(e.view().order[0]).toMatchObject({ health: { label: 'Fatigue', current: 0, max: 2 } });
+    expect(e.view().order[0]!.tags).toEqual(['Wounds 1/3', 'Fatigue Tolerance 2 (base 5)', 'Stress Tolerance 4 (base 5)']);
+  });
+});

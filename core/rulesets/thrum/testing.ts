@@ -1,0 +1,58 @@
+// Shared builders for Thrum's tests: seeds, rolls, and a fight brought to a chosen point through the kernel.
+import { EncounterEngine } from '../../encounter/kernel.ts';
+import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
+import { defaultOptions, type OptionValues } from '../options.ts';
+import { defaultSheet } from '../sheet.ts';
+import { thrumEncounter } from './encounter.ts';
+import { thrumOptions } from './options.ts';
+import type { ThrumCombatant, ThrumContext } from './rules.ts';
+import { thrumSheet } from './sheet.ts';
+
+export const dice = (...faces: number[]) => ({ faces, source: 'app' as const });
+
+export function seed(id: string, side: 'party' | 'foes', sheet: Record<string, number | boolean | string> = {}, extra: Partial<CombatantSeed> = {}): CombatantSeed {
+  return {
+    id, name: id[0]!.toUpperCase() + id.slice(1), side, characterId: side === 'party' ? `char-${id}` : null,
+    sheet: { ...defaultSheet(thrumSheet), ...sheet } as CombatantSeed['sheet'], ...extra,
+  };
+}
+
+export function encounter(options: OptionValues = {}) {
+  return EncounterEngine.create(thrumEncounter, { options: { ...defaultOptions(thrumOptions), ...options }, carried: {} });
+}
+
+export const ctx = (e: EncounterEngine) => e.snapshot.context as ThrumContext;
+export const who = (e: EncounterEngine, id: string): ThrumCombatant => ctx(e).combatants[id]!;
+
+/**
+ * Rolls initiative so the combatants act in the listed order (totals 12, 11, 10, ... with modifier 0), optionally
+ * with extra setup events first (a map, NPC placement).
+ */
+export function rolled(seeds: CombatantSeed[], options: OptionValues = {}, before: GmEvent[] = []) {
+  const e = encounter(options);
+  e.apply({ type: 'ADD_COMBATANTS', combatants: seeds });
+  for (const event of before) e.apply(event);
+  e.apply({ type: 'START' });
+  seeds.forEach((s, i) => {
+    const total = Math.max(2, 12 - i) - Number(s.sheet['initiativeModifier'] ?? 0);
+    const a = Math.min(6, Math.max(1, total - 6));
+    e.apply({ type: 'ROLL_INITIATIVE', id: s.id, roll: dice(a, total - a) });
+  });
+  return e;
+}
+
+/** Past Round Zero into round 1: every combatant ends its Round Zero turn. */
+export function fight(seeds: CombatantSeed[], options: OptionValues = {}, before: GmEvent[] = []) {
+  const e = rolled(seeds, options, before);
+  while (e.view().round === 0) e.apply({ type: 'END_TURN' });
+  return e;
+}
+
+export function endTurnsUntil(e: EncounterEngine, id: string) {
+  for (let i = 0; i < 40 && e.view().activeId !== id; i += 1) e.apply({ type: 'END_TURN' });
+  if (e.view().activeId !== id) throw new Error(`${id} never became active`);
+}
+
+export const attack = (attackerId: string, targetIds: string[], extra: Record<string, unknown> = {}): GmEvent => ({
+  type: 'ATTACK', attackerId, ability: 'Strike', attackType: 'physical', targets: targetIds.map((targetId) => ({ targetId })), fatigue: 1, stress: 0, ...extra,
+});
