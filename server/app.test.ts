@@ -102,9 +102,12 @@ describe('campaigns and characters', () => {
 });
 
 describe('encounters', () => {
-  it('refuses encounters for rulesets whose flow is not built yet', async () => {
-    const c = await ok('campaigns:create', { name: 'T', rulesetId: 'teams' });
-    expect(await refused('encounters:create', { campaignId: c.id, name: 'Fight' })).toMatch(/Teams encounters cannot be run yet/);
+  it('creates encounters for every playable ruleset and explains why not for the others', async () => {
+    for (const ruleset of (await ok('app:info', {})).rulesets) {
+      const c = await ok('campaigns:create', { name: ruleset.name, rulesetId: ruleset.id });
+      if (ruleset.playable) expect((await ok('encounters:create', { campaignId: c.id, name: 'Fight' })).phase).toBe('setup');
+      else expect(await refused('encounters:create', { campaignId: c.id, name: 'Fight' })).toMatch(new RegExp(`${ruleset.name} encounters cannot be run yet`));
+    }
   });
 
   it('numbers NPC copies and runs two rounds with a removal, undo and redo', async () => {

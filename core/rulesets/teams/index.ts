@@ -1,12 +1,13 @@
 import type { RulesetDefinition } from '../types.ts';
+import { teamsEncounter } from './encounter.ts';
 import { teamsOptions } from './options.ts';
 import { teamsSheet } from './sheet.ts';
 
-/** Registered with its sheet and rulings; its encounter flow is still to come. */
 export const teams: RulesetDefinition = {
   id: 'teams',
   name: 'Teams',
   summary: 'Team initiative, three actions, reactions with stamina and focus, endurance then health, cheating death.',
   sheet: teamsSheet,
   options: teamsOptions,
+  encounter: teamsEncounter,
 };

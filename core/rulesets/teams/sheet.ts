@@ -104,6 +104,68 @@ export const teamsSheet: SheetSchema = {
       kind: 'flag', key: 'unsurprisable', label: 'Cannot be surprised', group: 'Condition', default: false,
       help: 'Acts in a surprise round even when the team is surprised (e.g. danger sense, §2.2).',
     },
+    // The wielded weapon (§2.4): what an attack uses unless the event names another profile.
+    { kind: 'text', key: 'weaponName', label: 'Weapon', group: 'Weapon', default: 'Weapon', maxLength: 80 },
+    {
+      kind: 'choice', key: 'weaponAttributes', label: 'Weapon attributes', group: 'Weapon', default: 'strengthOrDexterity',
+      help: 'The attributes an attack test with this weapon may use (§2.4 step 1).',
+      choices: [
+        { value: 'strength', label: 'Strength' },
+        { value: 'dexterity', label: 'Dexterity' },
+        { value: 'strengthOrDexterity', label: 'Strength or dexterity' },
+      ],
+    },
+    {
+      kind: 'choice', key: 'weaponProficiencies', label: 'Weapon proficiencies', group: 'Weapon', default: 'martialOrFinesse',
+      help: 'The proficiencies an attack test with this weapon may add.',
+      choices: [
+        { value: 'martial', label: 'Martial' },
+        { value: 'finesse', label: 'Finesse' },
+        { value: 'martialOrFinesse', label: 'Martial or finesse' },
+        { value: 'none', label: 'None' },
+      ],
+    },
+    { kind: 'integer', key: 'weaponDamage', label: 'Weapon damage', group: 'Weapon', default: 4, min: 0, max: 99, help: 'Added to the test result on a hit (§2.4 step 8).' },
+    { kind: 'integer', key: 'weaponCritDamage', label: 'Critical damage', group: 'Weapon', default: 8, min: 0, max: 99, help: 'Used instead of the damage on a critical.' },
+    {
+      kind: 'integer', key: 'weaponCritThreshold', label: 'Critical threshold', group: 'Weapon', default: 20, min: 2, max: 99,
+      help: 'A luck roll at or above this cannot miss and deals critical damage (§2.4 step 3).',
+    },
+    {
+      kind: 'choice', key: 'weaponDamageType', label: 'Damage type', group: 'Weapon', default: 'piercing',
+      choices: [
+        { value: 'bludgeoning', label: 'Bludgeoning (physical)' },
+        { value: 'piercing', label: 'Piercing (physical)' },
+        { value: 'slashing', label: 'Slashing (physical)' },
+        { value: 'arcane', label: 'Arcane (elemental)' },
+        { value: 'cold', label: 'Cold (elemental)' },
+        { value: 'fire', label: 'Fire (elemental)' },
+        { value: 'radiant', label: 'Radiant (elemental)' },
+        { value: 'shock', label: 'Shock (elemental)' },
+        { value: 'void', label: 'Void (elemental)' },
+        { value: 'psychic', label: 'Psychic (typeless)' },
+        { value: 'typeless', label: 'Typeless' },
+      ],
+    },
+    {
+      kind: 'choice', key: 'weaponDelivery', label: 'Weapon kind', group: 'Weapon', default: 'melee',
+      help: 'Thrown and projectile weapons can stray onto a character within 1 m of the target on a luck roll of 1 or less.',
+      choices: [
+        { value: 'melee', label: 'Melee' },
+        { value: 'thrown', label: 'Thrown' },
+        { value: 'projectile', label: 'Projectile' },
+      ],
+    },
+    { kind: 'flag', key: 'weaponNonlethal', label: 'Nonlethal weapon', group: 'Weapon', default: false, help: 'Overkill from a nonlethal source does not risk death at once (§2.4 step 14).' },
+    { kind: 'integer', key: 'weaponParry', label: 'Weapon parry value', group: 'Weapon', default: 0, min: 0, max: 20, help: '0 when it has none: a parry then adds 1.' },
+    { kind: 'integer', key: 'weaponDurability', label: 'Weapon durability', group: 'Weapon', default: 0, min: 0, max: 99, help: '0 when not listed: 10 if metal, 4 otherwise.' },
+    { kind: 'flag', key: 'weaponMetal', label: 'Weapon is metal', group: 'Weapon', default: true },
+    // A wielded shield or other off-hand item with the block property.
+    { kind: 'text', key: 'shieldName', label: 'Shield', group: 'Shield', default: '', maxLength: 80, help: 'Empty when no shield is wielded.' },
+    { kind: 'integer', key: 'shieldBlock', label: 'Block value', group: 'Shield', default: 0, min: 0, max: 99, help: 'Replaces deflection when blocking; 0 means the item cannot block.' },
+    { kind: 'integer', key: 'shieldParry', label: 'Shield parry value', group: 'Shield', default: 0, min: 0, max: 20 },
+    { kind: 'integer', key: 'shieldDurability', label: 'Shield durability', group: 'Shield', default: 0, min: 0, max: 99, help: '0 when not listed: 10 if metal, 4 otherwise.' },
+    { kind: 'flag', key: 'shieldMetal', label: 'Shield is metal', group: 'Shield', default: false },
     { kind: 'text', key: 'notes', label: 'Notes', group: 'Details', default: '', maxLength: 4000, multiline: true },
   ],
 };
