@@ -152,6 +152,8 @@ export interface ActionField {
   emptyAs?: 'omit' | 'null';
   /** For `combatants`: send objects `{ [wrap]: id }` instead of bare ids (e.g. `targets: [{ targetId }]`). */
   wrap?: string;
+  /** For `combatants`: start with everyone offered ticked (default) or nobody. */
+  initial?: 'all' | 'none';
   help?: string;
 }
 

@@ -1,5 +1,5 @@
 // Factions' character sheet (RULES.md §3.2–3.6, §6.5; the game is Murdham): the three saves, health (= STR under
-// R-F20), armour, the usual weapon die, and the persistent morale flags.
+// R-F20), armour, the usual weapon die, the state of weapon, shield and armour, and the persistent morale flags.
 import type { SheetSchema } from '../sheet.ts';
 
 export const factionsSheet: SheetSchema = {
@@ -39,6 +39,26 @@ export const factionsSheet: SheetSchema = {
     {
       kind: 'die', key: 'weaponDie', label: 'Weapon damage die', group: 'Gear', default: 6, sizes: [4, 6, 8, 10, 12],
       help: 'The weapon usually wielded; unarmed attacks deal d4 impaired (§3.4 step 5).',
+    },
+    {
+      kind: 'flag', key: 'weaponDamaged', label: 'Weapon damaged', group: 'Gear', default: false,
+      help: 'A damaged weapon is destroyed when its damage die shows a 1 (R-F18).',
+    },
+    {
+      kind: 'flag', key: 'armourDamaged', label: 'Armour damaged', group: 'Gear', default: false,
+      help: 'Damaged armour is destroyed by a hit of 8 or more before armour, after a damaged shield (R-F18b).',
+    },
+    {
+      kind: 'flag', key: 'hasShield', label: 'Carries a shield', group: 'Gear', default: false,
+      help: 'A shield adds its armour bonus while it lasts; it is used whenever its bearer is attacked (R-F21).',
+    },
+    {
+      kind: 'integer', key: 'shieldArmour', label: 'Shield armour bonus', group: 'Gear', default: 1, min: 0, max: 3,
+      help: 'Added to armour while the shield is carried and not destroyed.',
+    },
+    {
+      kind: 'flag', key: 'shieldDamaged', label: 'Shield damaged', group: 'Gear', default: false,
+      help: 'A damaged shield is destroyed first by a hit of 8 or more before armour (§3.4 step 8).',
     },
     {
       kind: 'flag', key: 'fearImmune', label: 'Immune to fear', group: 'Morale', default: false,

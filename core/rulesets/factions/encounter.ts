@@ -1,0 +1,486 @@
+// Factions' encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view, the
+// rolls an event needs, and what the fight leaves on the campaign (gear, health, morale flags).
+import { z } from 'zod';
+import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
+import * as combat from './combat.ts';
+import type { CombatEvent } from './combat.ts';
+import { factionsActionForms } from './forms.ts';
+import { factionsMachine, type FactionsEvent } from './machine.ts';
+import * as rules from './rules.ts';
+import type { FactionsContext, GearItem, GearState } from './rules.ts';
+
+// ---- the event schema ----
+
+const rollSchema = z.strictObject({
+  faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
+  source: z.enum(['app', 'manual']),
+});
+const optionalRoll = rollSchema.nullable().optional();
+const dieSchema = z.number({ error: 'A damage die is a d4, d6, d8, d10 or d12.' }).refine((n) => [4, 6, 8, 10, 12].includes(n), { message: 'A damage die is a d4, d6, d8, d10 or d12.' });
+const gearStateSchema = z.enum(['none', 'intact', 'damaged', 'destroyed']);
+const carriedSchema = z.strictObject({
+  health: z.number().int().min(0).max(99).optional(),
+  incapacitated: z.boolean().optional(),
+  dying: z.boolean().optional(),
+  moraleImmune: z.boolean().optional(),
+  moraleFailed: z.boolean().optional(),
+  gear: z.strictObject({ weapon: gearStateSchema.optional(), shield: gearStateSchema.optional(), armour: gearStateSchema.optional() }).optional(),
+});
+const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
+const zoneSchema = z.string({ error: 'A zone is named in text.' }).trim().min(1, { error: 'Name the zone.' }).max(40, { error: 'A zone name is at most 40 characters.' });
+const keySchema = z.string().max(32, { error: 'A faction key is at most 32 characters.' });
+const attackFields = {
+  kind: z.enum(['melee', 'ranged', 'indirect'], { error: 'An attack is melee, ranged or indirect.' }),
+  blast: z.boolean().optional(),
+  effect: z.enum(['damage', 'disarm', 'grapple'], { error: 'An attack deals damage, or tries to disarm or grapple.' }).optional(),
+  weapon: z.enum(['weapon', 'unarmed', 'improvised', 'shield'], { error: 'Attack with the weapon, unarmed, an improvised weapon or the shield.' }).optional(),
+  die: dieSchema.nullable().optional(),
+  range: z.enum(['withinHalf', 'beyondHalf'], { error: 'The range is within or beyond half range.' }).optional(),
+  unseen: z.boolean().optional(),
+  moving: z.boolean().optional(),
+  challenging: z.boolean().optional(),
+  holdBack: z.boolean().optional(),
+  concealment: z.boolean().optional(),
+  enhanced: z.boolean().optional(),
+  protection: z.enum(['none', 'cover', 'barrier'], { error: 'Protection is none, cover or a barrier.' }).optional(),
+  pierces: z.boolean().optional(),
+  border: z.boolean().optional(),
+  witRoll: optionalRoll,
+};
+const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
+
+const eventSchema = z.discriminatedUnion('type', [
+  // setup
+  z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
+  z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
+  z.strictObject({ type: z.literal('SET_FACTION'), id: idSchema, faction: keySchema }),
+  z.strictObject({ type: z.literal('SET_FACTION_CYCLE'), keys: z.array(keySchema).max(12) }),
+  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema, label: nameSchema, ids: z.array(idSchema).max(200) }),
+  z.strictObject({ type: z.literal('SET_INITIATIVE'), id: z.string().max(64), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('SET_CONCEALED'), id: idSchema, concealed: z.boolean() }),
+  z.strictObject({ type: z.literal('SET_ZONE'), id: idSchema, zone: zoneSchema.nullable() }),
+  z.strictObject({ type: z.literal('SET_OPTIONAL_RULES'), fastSlow: z.boolean(), chaos: z.boolean() }),
+  z.strictObject({ type: z.literal('START') }),
+  // the order
+  z.strictObject({ type: z.literal('ROLL_FAT'), id: z.literal('roll').optional(), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('CHOOSE_FIRST_FACTION'), id: keySchema }),
+  z.strictObject({ type: z.literal('SELECT_CHARACTER'), id: idSchema }),
+  z.strictObject({ type: z.literal('PASS') }),
+  z.strictObject({ type: z.literal('END_TURN') }),
+  z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
+  z.strictObject({ type: z.literal('END_COMBAT'), outcome: shortTextSchema }),
+  // a turn
+  z.strictObject({
+    type: z.literal('ATTACK'), attackerId: idSchema, targetIds: z.array(idSchema).max(100, { error: 'At most 100 targets.' }), ...attackFields,
+    zone: zoneSchema.nullable().optional(), reaction: z.enum(['opportunity']).nullable().optional(), stunt: shortTextSchema.nullable().optional(),
+    neighbourZones: z.array(zoneSchema).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(), deviationRoll: optionalRoll,
+  }),
+  z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
+  z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
+  z.strictObject({ type: z.literal('STUNT_ANSWER'), id: z.enum(['accept', 'decline'], { error: 'The stunt is accepted or declined.' }) }),
+  z.strictObject({ type: z.literal('REACT'), id: z.string().max(80), roll: optionalRoll, counter: z.strictObject(attackFields).nullable().optional() }),
+  z.strictObject({ type: z.literal('RESOLVE_ATTACK'), id: z.literal('roll').optional(), damageRoll: optionalRoll, saveRoll: optionalRoll, counterRoll: optionalRoll, counterSaveRoll: optionalRoll }),
+  z.strictObject({ type: z.literal('MOVE_ZONE'), to: zoneSchema, sneaking: z.boolean().optional() }),
+  z.strictObject({
+    type: z.literal('BONUS_ACTION'), kind: z.enum(['pickUp', 'drop', 'equip', 'unequip', 'swap', 'consumable', 'interact', 'speak'], { error: 'Not a bonus action of this game.' }),
+    item: z.enum(['weapon', 'shield', 'armour', 'other']).nullable().optional(), note: shortTextSchema.optional(),
+  }),
+  z.strictObject({ type: z.literal('MAIN_ACTION'), kind: z.enum(['interact', 'power', 'other']), note: shortTextSchema.optional() }),
+  z.strictObject({ type: z.literal('SHOVE'), to: zoneSchema.nullable().optional(), hazard: shortTextSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('SURRENDER') }),
+  z.strictObject({ type: z.literal('DECLARATION_TIMEOUT') }),
+  // any time
+  z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: shortTextSchema, byId: idSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, source: shortTextSchema }),
+  z.strictObject({ type: z.literal('SET_STATUS'), id: idSchema, status: z.enum(['concealed', 'unaware', 'fearImmune']), on: z.boolean(), note: shortTextSchema.optional() }),
+  z.strictObject({ type: z.literal('CHASE'), fleeingIds: z.array(idSchema).max(200), edge: z.enum(['none', 'fleeingFaster', 'pursuersFaster']), roll: optionalRoll }),
+  z.strictObject({
+    type: z.literal('OVERRIDE'), targetId: idSchema.nullable().optional(),
+    field: z.enum(['health', 'incapacitated', 'dying', 'dead', 'acted', 'surrendered', 'concealed', 'unaware', 'moraleImmune', 'moraleFailed', 'disarmed', 'released', 'weapon', 'shield', 'armour', 'cancelAttack', 'skipMorale'], { error: 'Not something an override can change.' }),
+    value: z.union([z.number().int().min(0).max(99), z.boolean(), z.string().max(20)]).nullable().optional(), note: shortTextSchema,
+  }),
+  // the morale phase and after the fight
+  z.strictObject({ type: z.literal('MORALE_ROLL'), id: z.literal('roll').optional(), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('MORALE_OUTCOME'), id: z.enum(['surrender', 'retreat'], { error: 'Those who fail morale surrender or retreat.' }) }),
+  z.strictObject({ type: z.literal('DURABILITY_RESULT'), id: z.enum(['ok', 'damaged'], { error: 'A durability result is ok or damaged.' }) }),
+]);
+
+// ---- refusals ----
+
+const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as FactionsContext;
+const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ running: 'turn' });
+const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'ADD_FACTION', 'RENAME_FACTION', 'SET_FACTION', 'SET_FACTION_CYCLE', 'SET_GROUP', 'SET_CONCEALED', 'SET_OPTIONAL_RULES', 'START']);
+const COMBAT_EVENTS = new Set(['ATTACK', 'FINAL_BLOW', 'OFFER_STUNT', 'STUNT_ANSWER', 'REACT', 'RESOLVE_ATTACK', 'MOVE_ZONE', 'BONUS_ACTION', 'MAIN_ACTION', 'SHOVE', 'SURRENDER', 'DECLARATION_TIMEOUT', 'APPLY_DAMAGE', 'HEAL', 'SET_STATUS', 'SET_ZONE', 'CHASE', 'OVERRIDE']);
+
+/** The events that answer the blocking question now (OVERRIDE always gets through). */
+function answersNow(ctx: FactionsContext): string[] {
+  if (ctx.pending?.stage === 'stunt') return ['STUNT_ANSWER'];
+  if (ctx.pending?.stage === 'reaction') return ['REACT', 'OFFER_STUNT'];
+  if (ctx.pending?.stage === 'resolve') return ['RESOLVE_ATTACK'];
+  if (ctx.morale?.checks.length) return ['MORALE_ROLL'];
+  if (ctx.morale?.failures.length) return ['MORALE_OUTCOME'];
+  if (ctx.durability?.length) return ['DURABILITY_RESULT', 'CHASE'];
+  return [];
+}
+
+function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
+  const event = raw as GmEvent & FactionsEvent;
+  const ctx = contextOf(snapshot);
+  if (snapshot.matches('ended')) return 'This encounter has ended.';
+  const inSetup = snapshot.matches('setup');
+  if (SETUP_EVENTS.has(event.type) && !inSetup) {
+    return event.type === 'ADD_COMBATANTS' ? 'The fight has started: add newcomers as late arrivals.' : 'Factions, groups and ambushers are fixed once the fight starts.';
+  }
+  if (inSetup) {
+    if (!SETUP_EVENTS.has(event.type) && !['REMOVE_COMBATANT', 'SET_ZONE', 'SET_INITIATIVE'].includes(event.type)) return 'Start the fight first.';
+  } else if (event.type !== 'OVERRIDE') {
+    const blocked = rules.blockingReason(ctx);
+    if (blocked && !answersNow(ctx).includes(event.type)) return blocked;
+    if (snapshot.matches({ running: 'initiative' }) && event.type !== 'SET_INITIATIVE') return 'Say which faction started the fight (or roll for it) first: it holds the initiative.';
+  }
+  if (snapshot.matches('aftermath') && !['DURABILITY_RESULT', 'CHASE', 'OVERRIDE'].includes(event.type)) return 'The fight is over: give the durability results.';
+  if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
+  switch (event.type) {
+    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
+    case 'ADD_FACTION': return rules.checkAddFaction(ctx, event.key, event.label);
+    case 'RENAME_FACTION': return rules.checkRenameFaction(ctx, event.key, event.label);
+    case 'SET_FACTION': return rules.checkSetFaction(ctx, event.id, event.faction);
+    case 'SET_FACTION_CYCLE': return rules.checkCycle(ctx, event.keys);
+    case 'SET_GROUP': return rules.checkSetGroup(ctx, event.groupId, event.ids);
+    case 'SET_CONCEALED': return rules.checkConcealed(ctx, event.id);
+    case 'START': return rules.checkStart(ctx);
+    case 'SET_INITIATIVE':
+      if (!inSetup && !snapshot.matches({ running: 'initiative' })) return `${rules.factionLabel(ctx, ctx.initiative)} already holds the initiative.`;
+      return rules.checkInitiative(ctx, event.id, event.roll, !inSetup);
+    case 'ROLL_FAT':
+      if (!snapshot.matches({ running: 'awaitFat' })) return ctx.fastSlow ? 'The fast action threshold is rolled once, at the start of the round.' : 'Fast and slow activations are not in play in this fight.';
+      return rules.checkFat(event.roll);
+    case 'CHOOSE_FIRST_FACTION':
+      if (!snapshot.matches({ running: 'chooseFirst' })) return ctx.current ? `${rules.factionLabel(ctx, ctx.current)} is already up: the first faction was chosen.` : 'The first faction is chosen at the start of the round or phase.';
+      return rules.checkChooseFirst(ctx, event.id);
+    case 'SELECT_CHARACTER':
+    case 'PASS':
+      if (turnOpen(snapshot)) return `${rules.nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
+      if (snapshot.matches({ running: 'awaitFat' })) return 'Roll the fast action threshold first.';
+      if (snapshot.matches({ running: 'chooseFirst' })) return `${rules.factionLabel(ctx, ctx.initiative)} holds the initiative: choose which faction acts first.`;
+      if (!snapshot.matches({ running: 'factionTurn' })) return 'No faction is up right now.';
+      return event.type === 'PASS' ? null : rules.checkSelect(ctx, event.id);
+    case 'END_TURN':
+      return turnOpen(snapshot) ? null : 'Nobody is taking a turn.';
+    case 'MORALE_ROLL': return combat.moraleRollProblem(ctx, event.roll);
+    case 'MORALE_OUTCOME': return ctx.morale?.failures.length ? null : 'Nobody is waiting to surrender or retreat.';
+    case 'DURABILITY_RESULT': return ctx.durability?.length ? null : 'No item is waiting for a durability result.';
+    case 'ADD_LATE_COMBATANT': return rules.checkLateCombatant(ctx, event.combatant);
+    case 'END_COMBAT': return null;
+  }
+  return null;
+}
+
+// ---- rolls an event needs (the app rolls them, or the GM types the faces) ----
+
+const d20 = (path: (string | number)[], label: string): RollRequest => ({ path, label, notation: '1d20', count: 1, sides: 20 });
+
+function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
+  const ctx = contextOf(snapshot);
+  const event = raw as GmEvent & FactionsEvent;
+  try {
+    switch (event.type) {
+      case 'SET_INITIATIVE': {
+        if (event.id !== 'random' || snapshot.matches('setup')) return [];
+        const n = rules.activeFactions(ctx).length;
+        return [{ path: ['roll'], label: 'Initiative: which faction', notation: `1d${n}`, count: 1, sides: n }];
+      }
+      case 'ROLL_FAT': return [d20(['roll'], 'Fast action threshold')];
+      case 'MORALE_ROLL': return ctx.morale?.checks.length ? [d20(['roll'], `Morale: ${ctx.morale.checks[0]!.label}`)] : [];
+      case 'CHASE': return event.edge === 'none' ? [d20(['roll'], 'Chase: group AGI save')] : [];
+      case 'ATTACK': {
+        const attacker = ctx.combatants[event.attackerId];
+        if (!attacker) return [];
+        const spec = combat.normalizeSpec(event, attacker);
+        const moving = event.reaction !== 'opportunity' && (spec.moving || (ctx.activeId === attacker.id && ctx.turn.moved));
+        const requests: RollRequest[] = [];
+        if (combat.saveReasons(spec, moving).length) requests.push(d20(['witRoll'], `${attacker.name}: WIT save to hit`));
+        const n = event.neighbourZones?.length ?? 0;
+        if (spec.blast && spec.kind !== 'melee' && n > 0 && requests.length) requests.push({ path: ['deviationRoll'], label: 'Blast deviation (used on a miss)', notation: `1d${n}`, count: 1, sides: n });
+        return requests;
+      }
+      case 'REACT': {
+        const p = ctx.pending;
+        if (!p || p.stage !== 'reaction') return [];
+        const target = ctx.combatants[p.targets[p.cursor]!.id]!;
+        if (event.id === 'dodge') return [d20(['roll'], `${target.name}: AGI save to dodge`)];
+        if (event.id === 'counter' && event.counter && ctx.options['counterMustBeLegal'] !== false) {
+          const spec = combat.normalizeSpec(event.counter, target);
+          return combat.saveReasons(spec, false).length ? [d20(['counter', 'witRoll'], `${target.name}: WIT save to hit with the counter`)] : [];
+        }
+        return [];
+      }
+      case 'RESOLVE_ATTACK':
+        return combat.resolveNeeds(ctx).map((need) => ({ path: [need.key], label: need.label, notation: need.notation, count: need.count, sides: need.sides }));
+      default:
+        return [];
+    }
+  } catch {
+    return [];
+  }
+}
+
+// ---- the log: the reducers wrote it, with the numbers they computed ----
+
+function describe(_event: GmEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  return contextOf(after).log.slice(contextOf(before).log.length);
+}
+
+// ---- the runner's view ----
+
+const GEAR_WORDS: Record<GearItem, string> = { weapon: 'weapon', shield: 'shield', armour: 'armour' };
+
+function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
+  const tags: string[] = [];
+  if (c.zone) tags.push(`zone ${c.zone}`);
+  if (c.dead) tags.push('dead');
+  else if (c.dying) tags.push('dying');
+  else if (c.incapacitated) tags.push('incapacitated');
+  if (!c.dead && c.health * 2 <= c.healthMax) tags.push('half health or less');
+  if (c.concealed) tags.push('concealed');
+  if (c.unaware) tags.push('unaware');
+  if (c.surrendered) tags.push('surrendered');
+  if (c.retreated) tags.push('retreated');
+  if (c.moraleFailed) tags.push('morale failed');
+  if (c.moraleImmune) tags.push('morale immune (stretch)');
+  if (c.fearImmune) tags.push('immune to fear');
+  if (c.grabbedBy) tags.push(`grabbed by ${rules.nameOf(ctx, c.grabbedBy)}`);
+  const held = rules.grabbing(ctx, c.id);
+  if (held) tags.push(`holding ${rules.nameOf(ctx, held)}`);
+  if (c.disarmed) tags.push('disarmed');
+  if (ctx.history.some((h) => h.round === ctx.round && h.id === c.id && h.kind === 'reaction')) tags.push('reacted this round');
+  if (ctx.phase === 'fast' && ctx.fat !== null && !c.acted) tags.push(c.wit >= ctx.fat ? 'fast' : 'slow');
+  for (const item of rules.GEAR_ITEMS) if (c.gear[item] === 'damaged' || c.gear[item] === 'destroyed') tags.push(`${GEAR_WORDS[item]} ${c.gear[item]}`);
+  if (c.chase) tags.push(c.chase === 'escaped' ? 'escaped' : 'caught');
+  return tags;
+}
+
+function statusOf(snapshot: EncounterSnapshot, ctx: FactionsContext, c: rules.FactionsCombatant): CombatantView['status'] {
+  if (snapshot.matches('setup')) return 'waiting';
+  if (rules.gone(c)) return 'removed';
+  if (ctx.activeId === c.id) return 'active';
+  if (c.acted) return 'acted';
+  // Not able to take a turn in this phase (incapacitated, below the FAT, not an ambusher): shown apart.
+  return ctx.phase && !rules.couldActThisPhase(ctx, c) ? 'unplaced' : 'waiting';
+}
+
+function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: string): CombatantView {
+  const c = ctx.combatants[id]!;
+  return {
+    id,
+    name: c.name,
+    side: c.faction,
+    sideLabel: rules.factionLabel(ctx, c.faction),
+    status: statusOf(snapshot, ctx, c),
+    slot: null,
+    health: { label: 'Health', current: c.health, max: c.healthMax },
+    tags: tagsOf(ctx, c),
+    ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : {}),
+    details: {
+      str: c.str, agi: c.agi, wit: c.wit, armour: combat.armourOf(c, false), weaponDie: c.weaponDie, zone: c.zone,
+      faction: c.faction, group: ctx.groups[c.group]?.label ?? null, gear: c.gear, acted: c.acted, pc: c.pc,
+    },
+  };
+}
+
+function reactionChoices(ctx: FactionsContext): EncounterPrompt['choices'] {
+  const p = ctx.pending!;
+  const t = p.targets[p.cursor]!;
+  const ok = (id: string, extra: Partial<Extract<CombatEvent, { type: 'REACT' }>> = {}) => combat.reactProblem(ctx, { type: 'REACT', id, ...extra }) === null;
+  const choices: EncounterPrompt['choices'] = [{ id: 'none', label: 'No reaction' }];
+  if (ok('dodge', { roll: { faces: [1], source: 'manual' } })) choices.push({ id: 'dodge', label: 'Dodge (AGI save)' });
+  if (ok('counter')) choices.push({ id: 'counter', label: 'Counter (melee, with the weapon)' });
+  for (const other of ctx.roster) {
+    if (other === t.id) continue;
+    if (ok(`hideBehind:${other}`)) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${rules.nameOf(ctx, other)}` });
+  }
+  for (const other of ctx.roster) {
+    if (other === t.id) continue;
+    if (ok(`guard:${other}`)) choices.push({ id: `guard:${other}`, label: `${rules.nameOf(ctx, other)} guards` });
+  }
+  return choices;
+}
+
+function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterPrompt | null {
+  const label = (key: string | null) => rules.factionLabel(ctx, key);
+  if (snapshot.matches({ running: 'initiative' })) {
+    return {
+      kind: 'initiative', text: 'Which faction started the fight? It holds the initiative. If that is unclear, roll for it.', answer: 'SET_INITIATIVE',
+      choices: [...ctx.cycle.map((key) => ({ id: key, label: label(key) })), { id: 'random', label: 'Unclear: roll for it' }],
+    };
+  }
+  if (snapshot.matches({ running: 'awaitFat' })) {
+    return { kind: 'fat', text: `Round ${ctx.round}: roll the fast action threshold (a d20, in the open).`, answer: 'ROLL_FAT', choices: [{ id: 'roll', label: 'Roll the d20' }] };
+  }
+  if (snapshot.matches({ running: 'chooseFirst' })) {
+    const phase = ctx.phase === 'ambush' ? ' in the ambush bonus turn' : ctx.phase === 'fast' ? ' in the fast phase' : ctx.phase === 'slow' ? ' in the slow phase' : ` in round ${ctx.round}`;
+    return { kind: 'firstFaction', text: `${label(ctx.initiative)} holds the initiative: which faction acts first${phase}?`, answer: 'CHOOSE_FIRST_FACTION', choices: ctx.cycle.map((key) => ({ id: key, label: label(key) })) };
+  }
+  if (snapshot.matches({ running: 'factionTurn' })) {
+    return {
+      kind: 'factionTurn', text: `${label(ctx.current)}'s go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
+      choices: [...rules.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
+      details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
+    };
+  }
+  const p = ctx.pending;
+  if (p?.stage === 'stunt') {
+    const target = p.targets[0]!.id;
+    return { kind: 'stunt', text: `${rules.nameOf(ctx, p.attackerId)} offers ${rules.nameOf(ctx, target)} a stunt instead of damage: ${p.stunt}. Accept, or resolve the attack as normal?`, answer: 'STUNT_ANSWER', subjectId: target, choices: [{ id: 'accept', label: 'Accept' }, { id: 'decline', label: 'Decline' }] };
+  }
+  if (p?.stage === 'reaction') {
+    const target = p.targets[p.cursor]!.id;
+    return {
+      kind: 'reaction', text: `${rules.nameOf(ctx, p.attackerId)} attacks ${rules.nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
+      choices: reactionChoices(ctx), details: { attackerId: p.attackerId, spec: p.spec, chain: p.targets[p.cursor]!.chain },
+    };
+  }
+  if (p?.stage === 'resolve') {
+    const needs = combat.resolveNeeds(ctx);
+    return { kind: 'damage', text: `Roll for the attack: ${needs.map((n) => `${n.label} (${n.notation})`).join(', ')}.`, answer: 'RESOLVE_ATTACK', choices: [{ id: 'roll', label: 'Roll' }], details: { needs: needs.map(({ dice: _dice, ...n }) => n) } };
+  }
+  if (ctx.morale?.checks.length) {
+    const check = ctx.morale.checks[0]!;
+    return {
+      kind: 'morale', text: `Morale: ${check.label}. One d20 against each WIT: ${check.rollers.map((id) => `${rules.nameOf(ctx, id)} ${ctx.combatants[id]!.wit}`).join(', ')}.`, answer: 'MORALE_ROLL',
+      choices: [{ id: 'roll', label: 'Roll the d20' }], details: { rollers: check.rollers },
+    };
+  }
+  if (ctx.morale?.failures.length) {
+    const id = ctx.morale.failures[0]!;
+    return { kind: 'moraleOutcome', text: `${rules.nameOf(ctx, id)} failed morale: surrender or retreat?`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
+  }
+  if (ctx.durability?.length) {
+    const { combatantId, item } = ctx.durability[0]!;
+    const state = ctx.combatants[combatantId]!.gear[item];
+    return {
+      kind: 'durability', text: `Durability roll for ${rules.nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
+      choices: [{ id: 'ok', label: 'It holds' }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged' }], details: { item, state },
+    };
+  }
+  return null;
+}
+
+const ANYTIME_EVENTS = ['APPLY_DAMAGE', 'HEAL', 'SET_STATUS', 'SET_ZONE', 'CHASE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'OVERRIDE'];
+
+function allowedEvents(snapshot: EncounterSnapshot): string[] {
+  const ctx = contextOf(snapshot);
+  if (snapshot.matches('setup')) return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'ADD_FACTION', 'RENAME_FACTION', 'SET_FACTION', 'SET_FACTION_CYCLE', 'SET_GROUP', 'SET_INITIATIVE', 'SET_CONCEALED', 'SET_ZONE', 'SET_OPTIONAL_RULES', 'START'];
+  if (snapshot.matches('ended')) return [];
+  const answers = answersNow(ctx);
+  if (answers.length) return [...answers, 'OVERRIDE'];
+  if (snapshot.matches({ running: 'initiative' })) return ['SET_INITIATIVE', 'OVERRIDE'];
+  if (snapshot.matches({ running: 'awaitFat' })) return ['ROLL_FAT', ...ANYTIME_EVENTS];
+  if (snapshot.matches({ running: 'chooseFirst' })) return ['CHOOSE_FIRST_FACTION', ...ANYTIME_EVENTS];
+  if (snapshot.matches({ running: 'factionTurn' })) return ['SELECT_CHARACTER', 'PASS', ...ANYTIME_EVENTS];
+  if (turnOpen(snapshot)) {
+    const turn = ['END_TURN'];
+    if (!combat.mainProblem(ctx)) turn.push('ATTACK', 'FINAL_BLOW', 'MAIN_ACTION', ...(rules.grabbing(ctx, ctx.activeId!) ? ['SHOVE'] : []));
+    else turn.push('ATTACK'); // an opportunity attack from someone else
+    if (combat.actionsLeft(ctx) > 0) turn.push('BONUS_ACTION');
+    if (!ctx.turn.moved && !ctx.turn.stillShot) turn.push('MOVE_ZONE');
+    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(ctx.chaos ? ['DECLARATION_TIMEOUT'] : []));
+    return [...new Set(turn), ...ANYTIME_EVENTS];
+  }
+  return ANYTIME_EVENTS;
+}
+
+function view(snapshot: EncounterSnapshot): EncounterView {
+  const ctx = contextOf(snapshot);
+  const phase = snapshot.matches('setup') ? 'setup' : snapshot.matches('ended') ? 'ended' : 'running';
+  const byCycle = ctx.cycle.flatMap((key) => ctx.roster.filter((id) => ctx.combatants[id]!.faction === key));
+  const others = ctx.roster.filter((id) => !byCycle.includes(id));
+  const order = [...byCycle, ...others].map((id) => combatantView(snapshot, ctx, id));
+  const counters: EncounterView['counters'] = [];
+  if (phase === 'running') {
+    const phaseLabel = snapshot.matches('aftermath') ? 'after the fight' : ctx.phase === 'ambush' ? 'ambush bonus turn' : ctx.phase === 'fast' ? 'fast' : ctx.phase === 'slow' ? 'slow' : snapshot.matches({ running: 'morale' }) ? 'morale' : 'round';
+    counters.push({ key: 'phase', label: 'Phase', value: phaseLabel });
+    counters.push({ key: 'faction', label: 'Faction up', value: rules.factionLabel(ctx, ctx.current) });
+    counters.push({ key: 'passes', label: 'Passes in a row', value: `${ctx.passStreak} / ${ctx.cycle.length}` });
+    counters.push({ key: 'initiative', label: 'Initiative', value: rules.factionLabel(ctx, ctx.initiative) });
+    if (ctx.fastSlow) counters.push({ key: 'fat', label: 'FAT', value: ctx.fat ?? '—' });
+    if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s' });
+  }
+  const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);
+  return {
+    phase,
+    round: ctx.round,
+    counters,
+    order,
+    activeId: ctx.activeId,
+    turn: ctx.activeId ? { actionsLeft: combat.actionsLeft(ctx), actionsPerTurn: 2 } : null,
+    prompt: promptOf(snapshot, ctx),
+    allowed: allowedEvents(snapshot),
+    setup: { partyOrder: party, gmOrder: null, firstSide: ctx.initiative ?? '', sides: ctx.cycle.map((key) => ({ key, label: rules.factionLabel(ctx, key) })) },
+    ...(ctx.outcome !== null ? { outcome: ctx.outcome } : {}),
+  };
+}
+
+// ---- what the fight leaves behind (§3.6, RULES.md §6.5) ----
+
+const SEVERITY: Record<GearState, number> = { none: 0, intact: 0, damaged: 1, destroyed: 2 };
+
+function consequences(snapshot: EncounterSnapshot): Consequences {
+  const ctx = contextOf(snapshot);
+  const pcs = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => c.pc && c.characterId !== null);
+  // Gear damage is Factions' lasting record (RULES.md §6.1): written as it happens, gone if its event is undone.
+  const injuries = pcs.flatMap((c) =>
+    rules.GEAR_ITEMS.filter((item) => SEVERITY[c.gear[item]] > SEVERITY[c.gearAtStart[item]]).map((item) => ({
+      key: `${c.id}.${item}`,
+      characterId: c.characterId!,
+      name: `${item[0]!.toUpperCase()}${item.slice(1)} ${c.gear[item]}`,
+      category: 'gear',
+      data: { kind: 'gear', item, state: c.gear[item] },
+    })),
+  );
+  if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
+  return {
+    injuries,
+    carry: pcs.map((c) => ({
+      characterId: c.characterId!,
+      state: {
+        health: c.health, incapacitated: c.incapacitated, dying: c.dying, moraleImmune: c.moraleImmune, moraleFailed: c.moraleFailed, gear: c.gear,
+        ...(c.dead ? { dead: true } : {}),
+      },
+    })),
+    party: {},
+  };
+}
+
+function carriedIn(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown> {
+  const carried: Record<string, unknown> = {};
+  if (typeof state['health'] === 'number') carried['health'] = state['health'];
+  for (const flag of ['incapacitated', 'dying', 'moraleImmune', 'moraleFailed'] as const) if (typeof state[flag] === 'boolean') carried[flag] = state[flag];
+  const gear: Partial<Record<GearItem, GearState>> = {};
+  const stored = state['gear'] && typeof state['gear'] === 'object' ? (state['gear'] as Record<string, unknown>) : {};
+  const worse = (item: GearItem, value: unknown) => {
+    if (value !== 'intact' && value !== 'damaged' && value !== 'destroyed') return;
+    if (!gear[item] || SEVERITY[value] > SEVERITY[gear[item]!]) gear[item] = value;
+  };
+  for (const item of rules.GEAR_ITEMS) worse(item, stored[item]);
+  for (const record of injuries) if (record['kind'] === 'gear' && rules.GEAR_ITEMS.includes(record['item'] as GearItem)) worse(record['item'] as GearItem, record['state']);
+  if (Object.keys(gear).length) carried['gear'] = gear;
+  return carried;
+}
+
+export const factionsEncounter: EncounterRules = {
+  machine: factionsMachine,
+  eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
+  sides: rules.SIDES,
+  refusal,
+  describe,
+  view,
+  rollsFor,
+  consequences,
+  actionForms: factionsActionForms,
+  carriedIn,
+};
