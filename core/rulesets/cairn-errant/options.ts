@@ -1,11 +1,24 @@
 // Cairn-Errant's rulings (RULES.md §4, Appendix A; the hack is Block, Dodge & Parry): each R-C ruling is a named
-// option with the digest's default.
+// option with the digest's default. The hack's optional modules (§4.2 initiative mode and melee clashes, §4.4 the
+// Block/Dodge variants and hit locations, §4.6 wounds) are options too, filed under the ruling they belong with.
 import type { RulingOption } from '../options.ts';
 
 export const cairnErrantOptions: readonly RulingOption[] = [
   {
+    key: 'initiativeMode', ruling: 'R-C1', kind: 'choice', default: 'errant', label: 'Initiative',
+    description: 'Errant (this hack): declare every round, quick turns before full turns, DEX saves inside each tier. Simple DEX (base Cairn): one DEX save at the start, passers before the enemies and failers after, every round.',
+    choices: [
+      { value: 'errant', label: 'Declared intents, quick and full turns (Errant)' },
+      { value: 'simpleDex', label: 'One DEX save at the start (base Cairn)' },
+    ],
+  },
+  {
     key: 'bucketIsOneMoment', ruling: 'R-C1', kind: 'flag', default: true, label: 'A bucket is one moment',
     description: 'Everything in one initiative bucket happens at the same moment, so several attackers on one target keep only the highest die.',
+  },
+  {
+    key: 'meleeClashes', ruling: 'R-C2', kind: 'flag', default: false, label: 'Melee clashes (optional rule)',
+    description: 'Two combatants attacking each other in melee strike in weapon order (entering Close: Reach, slow, balanced, fast; already Close: the reverse), enhanced before normal before impaired.',
   },
   {
     key: 'clashSortKeys', ruling: 'R-C2', kind: 'choice', default: 'modifierLengthDex', label: 'Clash order',
@@ -41,6 +54,15 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     key: 'endOfFight', ruling: 'R-C7', kind: 'choice', default: 'oneSideOut', label: 'End of the fight',
     description: 'The fight ends when every member of one side is dead, incapacitated, unconscious or has retreated, or when the GM ends it.',
     choices: [{ value: 'oneSideOut', label: 'One side all down or gone' }],
+  },
+  {
+    key: 'blockDodge', ruling: 'R-C9', kind: 'choice', default: 'default', label: 'Blocking and dodging (optional rule)',
+    description: 'Default: Block impairs fast and balanced attacks, Dodge impairs balanced and slow ones. Restrict: blocking needs a shield or a balanced/heavy melee weapon; no dodging at Armor 3 or with a heavy weapon. Graded: with the gear they negate, without it they impair.',
+    choices: [
+      { value: 'default', label: 'As written' },
+      { value: 'restrict', label: 'Restrict by gear' },
+      { value: 'graded', label: 'Negate with the right gear, impair without' },
+    ],
   },
   {
     key: 'parryFatigue', ruling: 'R-C8', kind: 'number', default: 0, min: 0, max: 1, label: 'Fatigue for a Parry',
@@ -116,6 +138,10 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     choices: [{ value: 'nothing', label: 'Nothing more happens' }],
   },
   {
+    key: 'hitLocations', ruling: 'R-C22', kind: 'flag', default: false, label: 'Critical hit locations (optional rule)',
+    description: 'A PC who suffers critical damage rolls a d10 on the hit-location table instead of the d6; every result adds an Injury to the inventory.',
+  },
+  {
     key: 'headResult', ruling: 'R-C22', kind: 'choice', default: 'death', label: 'Head hit location',
     description: 'A head result on the hit-location table means death unless the GM rules otherwise.',
     choices: [
@@ -143,6 +169,10 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     key: 'fatigueClears', ruling: 'R-C25', kind: 'choice', default: 'safeNightRest', label: 'Fatigue clears',
     description: 'Fatigue from defences clears after a full night\'s rest in a safe place (base Cairn).',
     choices: [{ value: 'safeNightRest', label: 'After a full night\'s safe rest' }],
+  },
+  {
+    key: 'wounds', ruling: 'R-C26', kind: 'flag', default: true, label: 'Wounds (optional module)',
+    description: 'Fire, electricity, cold and poison (and some creatures) inflict Light, Severe or Permanent wounds that take inventory slots.',
   },
   {
     key: 'woundSlotOverflow', ruling: 'R-C26', kind: 'choice', default: 'mustEscalate', label: 'No free slot for a wound',

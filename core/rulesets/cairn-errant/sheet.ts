@@ -37,12 +37,28 @@ export const cairnErrantSheet: SheetSchema = {
       help: 'd6 fast, d8 balanced, d10 slow; unarmed d4 (§4.4 step 2).',
     },
     {
+      kind: 'choice', key: 'offhandDie', label: 'Second weapon', group: 'Weapon', default: 'none',
+      choices: [
+        { value: 'none', label: 'None' }, { value: '4', label: 'd4' }, { value: '6', label: 'd6 (fast)' },
+        { value: '8', label: 'd8 (balanced)' }, { value: '10', label: 'd10 (slow)' }, { value: '12', label: 'd12' },
+      ],
+      help: 'Dual weapons roll both dice and keep the higher; a lost arm forbids dual wielding (§4.3).',
+    },
+    {
+      kind: 'flag', key: 'twoHanded', label: 'Weapon is two-handed', group: 'Weapon', default: false,
+      help: 'A character who lost the use of an arm cannot wield it (hit locations, §4.4 step 10).',
+    },
+    {
       kind: 'flag', key: 'weaponReach', label: 'Weapon has Reach', group: 'Weapon', default: false,
       help: 'Strikes first when entering Close in a melee clash, last when already Close (§4.2).',
     },
     {
       kind: 'flag', key: 'shield', label: 'Carries a shield', group: 'Weapon', default: false,
       help: 'Allows blocking under the restrict and graded Block/Dodge variants (§4.4 step 5).',
+    },
+    {
+      kind: 'flag', key: 'canDefend', label: 'Can Block, Dodge, Parry or Fight back (NPC)', group: 'Weapon', default: false,
+      help: 'PCs always can; some enemies have these reactions too (§4.4 step 4).',
     },
     {
       kind: 'integer', key: 'fatigue', label: 'Fatigue', group: 'Inventory', default: 0, min: 0, max: 10,

@@ -1,0 +1,49 @@
+// Cairn-Errant's GM events and the checks for those outside the fight's moments (setup, declarations, order).
+// The combat events and their checks live in combat.ts.
+import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
+import * as combat from './combat.ts';
+import type { CombatEvent, Roll } from './combat.ts';
+import * as rules from './rules.ts';
+import type { CairnContext, IntentInput, Tier } from './rules.ts';
+
+export type CairnEvent =
+  | CombatEvent
+  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
+  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | { type: 'START' }
+  | ({ type: 'DECLARE_INTENT' } & IntentInput)
+  | ({ type: 'SET_NPC_INTENT' } & IntentInput)
+  | { type: 'TELEGRAPH'; id: string; text: string }
+  | { type: 'CONFIRM_TIER'; id: string; tier: Tier }
+  | { type: 'LOCK_INTENTS' }
+  | { type: 'DEX_SAVE'; id: string; roll?: Roll | null }
+  | { type: 'END_TURN' }
+  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
+  | { type: 'END_COMBAT'; outcome: string };
+
+/** Every check for a non-combat event; the machine's guards use the same answers. */
+export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & CairnEvent)): string | null {
+  // A follow-up question (a save, a critical roll...) blocks everything but its answer and OVERRIDE.
+  if (ctx.phase !== 'setup' && ctx.moment.pending.length) return combat.stepQuestion(ctx, ctx.moment.pending[0]!);
+  switch (event.type) {
+    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
+    case 'START': return rules.checkStart(ctx);
+    case 'DECLARE_INTENT': return rules.checkIntent(ctx, event, 'pc');
+    case 'SET_NPC_INTENT': return rules.checkIntent(ctx, event, 'npc');
+    case 'TELEGRAPH': {
+      if (ctx.phase !== 'declare') return 'The Warden telegraphs while intents are being declared.';
+      const c = ctx.combatants[event.id];
+      if (!c || c.side !== 'enemies') return 'Only an enemy\'s intent is telegraphed.';
+      return rules.present(c) ? null : `${c.name} is no longer in the fight.`;
+    }
+    case 'CONFIRM_TIER': {
+      if (ctx.phase !== 'declare') return 'Turns are classified before the intents are locked.';
+      return ctx.intents[event.id] ? null : `${rules.nameOf(ctx, event.id)} has not declared an intent yet.`;
+    }
+    case 'LOCK_INTENTS': return rules.checkLock(ctx);
+    case 'DEX_SAVE': return rules.checkDexSave(ctx, event.id, event.roll?.faces ?? null);
+    case 'ADD_LATE_COMBATANT': return rules.checkAddCombatants(ctx, [event.combatant]);
+    default: return null;
+  }
+}
