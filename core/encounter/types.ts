@@ -55,6 +55,8 @@ export interface CombatantView {
   plannedSlot?: number | null;
   health?: { label: string; current: number; max: number };
   tags: string[];
+  /** Secondary numbers shown small on the row (other pools, attributes, loads): 'Stamina 3/4'. */
+  stats?: { label: string; value: string }[];
   removedReason?: string;
   /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
   details?: Record<string, unknown>;

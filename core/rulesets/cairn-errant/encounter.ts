@@ -521,6 +521,10 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
     slot,
     health: { label: 'HP', current: c.hp, max: c.hpMax },
     tags,
+    stats: [
+      { label: 'STR', value: `${c.str}/${c.strMax}` }, { label: 'DEX', value: `${c.dex}/${c.dexMax}` }, { label: 'WIL', value: `${c.wil}/${c.wilMax}` },
+      { label: 'Armor', value: String(c.armor) }, { label: 'Fatigue', value: String(c.fatigue) }, { label: 'Slots', value: `${rules.slotsUsed(c)}/${rules.SLOTS}` },
+    ],
     details: {
       str: c.str, strMax: c.strMax, dex: c.dex, dexMax: c.dexMax, wil: c.wil, wilMax: c.wilMax, armor: c.armor,
       fatigue: c.fatigue, slotsUsed: rules.slotsUsed(c), slots: rules.SLOTS, gearSlots: c.gearSlots,

@@ -285,6 +285,11 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: tagsOf(ctx, c),
     ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : {}),
+    stats: [
+      { label: 'STR', value: String(c.str) }, { label: 'AGI', value: String(c.agi) }, { label: 'WIT', value: String(c.wit) },
+      { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },
+      ...(c.zone ? [{ label: 'Zone', value: String(c.zone) }] : []),
+    ],
     details: {
       str: c.str, agi: c.agi, wit: c.wit, armour: combat.armourOf(c, false), weaponDie: c.weaponDie, zone: c.zone,
       faction: c.faction, group: ctx.groups[c.group]?.label ?? null, gear: c.gear, acted: c.acted, pc: c.pc,

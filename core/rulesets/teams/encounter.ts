@@ -588,6 +588,13 @@ function combatantView(ctx: TeamsContext, id: string, status: CombatantView['sta
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: combatantTags(ctx, c),
     ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: `dead${c.deathCause ? ` (${c.deathCause})` : ''}` } : {}),
+    stats: [
+      { label: 'Endurance', value: `${c.endurance}/${c.enduranceMax}` },
+      { label: 'Stamina', value: `${c.stamina}/${c.staminaMax}` },
+      { label: 'Focus', value: `${c.focus}/${c.focusMax}` },
+      { label: 'Cheat death', value: `DC ${c.cheatDeathDifficulty}` },
+      ...(c.inProgress ? [{ label: c.inProgress.name, value: `${c.inProgress.paid}/${c.inProgress.cost} actions` }] : []),
+    ],
     details: {
       team: c.team,
       endurance: c.endurance,

@@ -498,6 +498,12 @@ function combatantView(ctx: ThrumContext, id: string, status: CombatantView['sta
     slot,
     health: { label: 'Fatigue', current: c.fatigueLoad, max: c.fatigueTolerance },
     tags,
+    stats: [
+      { label: 'Stress', value: `${c.stressLoad}/${c.stressTolerance}` },
+      { label: 'Wounds', value: `${c.wounds}/3` },
+      { label: 'Speed', value: String(combat.speedOf(c, ctx)) },
+      ...(c.initiative ? [{ label: 'Initiative', value: String(c.initiative.total) }] : []),
+    ],
     details: {
       initiative: c.initiative?.total ?? null,
       initiativeFaces: c.initiative?.faces ?? null,
