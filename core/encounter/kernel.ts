@@ -14,7 +14,8 @@ export function parseEvent(rules: EncounterRules, raw: unknown): GmEvent {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : '';
-  if (issue?.code === 'invalid_union' || issue?.path.length === 0 || issue?.path[0] === 'type') {
+  // Only a problem with the event's own type means the action is unknown; a union inside a field is a field problem.
+  if ((issue?.code === 'invalid_union' && issue.path.length === 0) || issue?.path.length === 0 || issue?.path[0] === 'type') {
     return fail(type ? `"${type}" is not an action this ruleset knows.` : 'The action is missing its type.');
   }
   return fail(issue?.message && !issue.message.startsWith('Invalid') ? issue.message : `The ${type || 'action'} is malformed at ${issue?.path.join('.') || 'its root'}.`);

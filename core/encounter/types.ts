@@ -87,6 +87,8 @@ export interface RollRequest {
   notation: string;
   count: number;
   sides: number;
+  /** When the roll mixes dice (d8 + d6 + d12): each die's sides in order, so typed faces can be checked one by one. */
+  dice?: number[];
 }
 
 export type EncounterPhase = 'setup' | 'running' | 'ended';
