@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from './server.ts';
+import { expectEveryControlNamed } from './a11y.ts';
 
 let dir: string;
 let server: RunningServer | undefined;
@@ -33,6 +34,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   server = await startServer(db);
   await page.goto(server.launchUrl);
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
+  await expectEveryControlNamed(page, 'campaign list');
 
   // Bad input gets a sentence, and nothing is created.
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('x'.repeat(10_000).slice(0, 200));
@@ -46,6 +48,10 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await page.getByRole('button', { name: 'Create campaign' }).click();
   await expect(page.getByRole('heading', { name: 'The Drowned Vault' })).toBeVisible();
 
+  await expectEveryControlNamed(page, 'campaign home');
+  await page.getByRole('link', { name: '+ Party member' }).click();
+  await expectEveryControlNamed(page, 'character editor');
+  await page.getByRole('link', { name: 'Cancel' }).click();
   await createCharacter(page, '+ Party member', 'Berrik', '10');
   await createCharacter(page, '+ Party member', 'Lotty');
   await createCharacter(page, '+ NPC template', 'Goblin', '6');
@@ -60,6 +66,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await expect(page.getByRole('list', { name: 'GM side' }).getByText('Goblin 3', { exact: true })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Party order' }).getByRole('listitem')).toHaveCount(2);
   await page.getByRole('radio', { name: 'Fixed order' }).check();
+  await expectEveryControlNamed(page, 'encounter prep');
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
   // Round 1: Berrik, Goblin 1, Lotty, Goblin 2, Goblin 3 (the GM side runs on).
@@ -95,6 +102,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await expect(activeName(page)).toHaveText('Goblin 3');
   await expect(page.getByRole('button', { name: 'Redo: End turn' })).toHaveCount(0);
   await expect(page.getByText('Goblin 2 left the order of battle (defeated); everyone after slides up.')).toBeVisible();
+  await expectEveryControlNamed(page, 'encounter runner');
   await page.screenshot({ path: 'e2e/screenshots/encounter-runner.png' });
 
   // Stop and restart the server: the encounter is at the same turn.
