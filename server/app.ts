@@ -6,10 +6,13 @@ import type { z } from 'zod';
 import { GmError, WRITE_HANDLERS, inputSchemas, type Envelope, type HandlerName, type HandlerResults } from '../core/api/contract.ts';
 import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import { backupPath, createBackup, pruneBackups } from '../db/backup.ts';
+import { copyFileSync, rmSync } from 'node:fs';
 import { EncounterStore } from './encounter-store.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
 import { encounterHandlers } from './handlers/encounters.ts';
 import { infoHandlers } from './handlers/info.ts';
+import { backupHandlers } from './handlers/backups.ts';
 
 export { resolveDatabasePath } from './paths.ts';
 
@@ -26,6 +29,9 @@ export interface OpenAppOptions {
   transport: 'ipc' | 'web' | 'cli';
   nativeBinding?: string;
   version: string;
+  /** Back up on start and at most every `autoBackupEveryMs` after changes (the desktop app and web mode). */
+  autoBackup?: boolean;
+  autoBackupEveryMs?: number;
   /** Clock and id source, replaceable in tests. */
   now?: () => string;
   newId?: () => string;
@@ -40,13 +46,17 @@ export interface HandlerContext {
   newId: () => string;
   /** Record what changed; notices go out after the transaction commits. */
   changed(notice: ChangeNotice): void;
+  backups: {
+    create(reason: string): Promise<import('../core/api/contract.ts').BackupSummary>;
+    restore(name: string): Promise<{ restored: string; safetyBackup: string }>;
+  };
 }
 
 type Inputs = { [N in HandlerName]: z.output<(typeof inputSchemas)[N]> };
-export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs[N]) => HandlerResults[N];
+export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs[N]) => HandlerResults[N] | Promise<HandlerResults[N]>;
 export type HandlerTable = { [N in HandlerName]: Handler<N> };
 
-export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers };
+export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...backupHandlers };
 
 /** The first schema problem as a sentence a GM can read. */
 export function describeInvalid(error: z.ZodError): string {
@@ -59,28 +69,68 @@ export function describeInvalid(error: z.ZodError): string {
 }
 
 export function openApp(options: OpenAppOptions): AppService {
-  const db = openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const open = () => openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const listeners = new Set<(notice: ChangeNotice) => void>();
-  const encounters = new EncounterStore(db);
   let pending: ChangeNotice[] = [];
+  let lastAutoBackup = 0;
+  /** Async work that must not interleave with anything else (a restore swaps the database). */
+  let exclusive: Promise<unknown> = Promise.resolve();
+  const notify = (notice: ChangeNotice) => {
+    for (const listener of listeners) listener(notice);
+  };
+
   const ctx: HandlerContext = {
-    db,
-    encounters,
+    db: open(),
+    encounters: undefined as unknown as EncounterStore,
     options,
     now: options.now ?? (() => new Date().toISOString()),
     newId: options.newId ?? (() => randomUUID()),
     changed: (notice) => pending.push(notice),
+    backups: {
+      async create(reason) {
+        const info = await createBackup(ctx.db, options.databasePath, new Date(), reason, options.nativeBinding);
+        pruneBackups(options.databasePath, new Date());
+        notify({ area: 'backups', id: info.name });
+        return info;
+      },
+      async restore(name) {
+        const source = backupPath(options.databasePath, name);
+        if (!source) throw new GmError('That backup does not exist (it may have been pruned).', 'notFound');
+        // The current database is backed up first, so a restore can itself be undone.
+        const safety = await createBackup(ctx.db, options.databasePath, new Date(), 'before-restore', options.nativeBinding);
+        ctx.db.close();
+        try {
+          rmSync(`${options.databasePath}-wal`, { force: true });
+          rmSync(`${options.databasePath}-shm`, { force: true });
+          copyFileSync(source, options.databasePath);
+        } finally {
+          ctx.db = open();
+          ctx.encounters = new EncounterStore(ctx.db);
+        }
+        notify({ area: 'campaigns', id: '*' });
+        notify({ area: 'backups', id: name });
+        return { restored: name, safetyBackup: safety.name };
+      },
+    },
   };
+  ctx.encounters = new EncounterStore(ctx.db);
+
+  const autoBackup = (reason: string) => {
+    if (!options.autoBackup) return;
+    lastAutoBackup = Date.now();
+    exclusive = exclusive.then(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
+  };
+  autoBackup('start');
 
   function run(name: HandlerName, input: unknown): unknown {
     const handler = handlers[name] as (c: HandlerContext, i: unknown) => unknown;
     if (!WRITE_HANDLERS.has(name)) return handler(ctx, input);
     pending = [];
     try {
-      return writeTransaction(db, () => handler(ctx, input));
+      return writeTransaction(ctx.db, () => handler(ctx, input));
     } catch (error) {
       pending = [];
-      if (!(error instanceof GmError)) encounters.evictAll();
+      if (!(error instanceof GmError)) ctx.encounters.evictAll();
       throw error;
     }
   }
@@ -91,10 +141,20 @@ export function openApp(options: OpenAppOptions): AppService {
       const parsed = inputSchemas[name].safeParse(input ?? {});
       if (!parsed.success) return { error: { message: describeInvalid(parsed.error), kind: 'invalid' } };
       try {
-        const result = run(name, parsed.data);
+        const isBackup = name.startsWith('backups:') && name !== 'backups:list';
+        let result: unknown;
+        if (isBackup) {
+          const job = exclusive.then(() => run(name, parsed.data));
+          exclusive = job.catch(() => undefined);
+          result = await job;
+        } else {
+          await exclusive;
+          result = run(name, parsed.data);
+        }
         const notices = pending;
         pending = [];
-        for (const notice of notices) for (const listener of listeners) listener(notice);
+        for (const notice of notices) notify(notice);
+        if (WRITE_HANDLERS.has(name) && Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
         return { result };
       } catch (error) {
         if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
@@ -108,7 +168,7 @@ export function openApp(options: OpenAppOptions): AppService {
     },
     close() {
       listeners.clear();
-      db.close();
+      ctx.db.close();
     },
   };
 }

@@ -38,6 +38,9 @@ export const inputSchemas = {
   'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'encounters:undo': z.strictObject({ id: idSchema }),
   'encounters:redo': z.strictObject({ id: idSchema }),
+  'backups:list': z.strictObject({}),
+  'backups:create': z.strictObject({}),
+  'backups:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
 } as const;
 
 export type { HandlerName } from './names.ts';
@@ -156,6 +159,17 @@ export interface HandlerResults {
   'encounters:preview': { rolls: RollRequest[] };
   'encounters:undo': EncounterDetail;
   'encounters:redo': EncounterDetail;
+  'backups:list': BackupSummary[];
+  'backups:create': BackupSummary;
+  'backups:restore': { restored: string; safetyBackup: string };
+}
+
+export interface BackupSummary {
+  name: string;
+  createdAt: string;
+  bytes: number;
+  /** Why it was made: start, auto (after changes), manual, before-restore. */
+  reason: string;
 }
 
 export type HandlerResult<N extends HandlerName> = HandlerResults[N];

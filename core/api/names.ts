@@ -4,6 +4,7 @@ export const HANDLER_NAMES = [
   'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:get', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
+  'backups:list', 'backups:create', 'backups:restore',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];
@@ -15,6 +16,6 @@ export const isHandlerName = (name: unknown): name is HandlerName =>
 export const CHANGED_CHANNEL = 'app:changed';
 
 export interface ChangeNotice {
-  area: 'campaigns' | 'encounters';
+  area: 'campaigns' | 'encounters' | 'backups';
   id: string;
 }

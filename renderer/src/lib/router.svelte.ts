@@ -3,7 +3,8 @@ export type Route =
   | { name: 'campaigns' }
   | { name: 'campaign'; id: string }
   | { name: 'character'; campaignId: string; id: string | null; role: 'pc' | 'npc' }
-  | { name: 'encounter'; id: string };
+  | { name: 'encounter'; id: string }
+  | { name: 'backups' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -13,6 +14,7 @@ export function parseRoute(hash: string): Route {
     return { name: 'campaign', id: parts[1] };
   }
   if (parts[0] === 'encounter' && parts[1]) return { name: 'encounter', id: parts[1] };
+  if (parts[0] === 'backups') return { name: 'backups' };
   return { name: 'campaigns' };
 }
 
@@ -22,6 +24,7 @@ export const href = {
   newCharacter: (campaignId: string, role: 'pc' | 'npc') => `#/campaign/${encodeURIComponent(campaignId)}/new-character/${role}`,
   character: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}`,
   encounter: (id: string) => `#/encounter/${encodeURIComponent(id)}`,
+  backups: () => '#/backups',
 };
 
 class Router {

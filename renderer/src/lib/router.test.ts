@@ -8,6 +8,7 @@ describe('hash routes', () => {
     expect(parseRoute(href.newCharacter('c1', 'npc'))).toEqual({ name: 'character', campaignId: 'c1', id: null, role: 'npc' });
     expect(parseRoute(href.character('c1', 'x/y'))).toEqual({ name: 'character', campaignId: 'c1', id: 'x/y', role: 'pc' });
     expect(parseRoute(href.encounter('e1'))).toEqual({ name: 'encounter', id: 'e1' });
+    expect(parseRoute(href.backups())).toEqual({ name: 'backups' });
   });
 
   it('falls back to the campaign list for anything else', () => {

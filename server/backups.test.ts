@@ -1,0 +1,89 @@
+// Backups through the online backup API: verified copies, the retention rule, and a restore that backs up first.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HandlerName, HandlerResults } from '../core/api/contract.ts';
+import { backupDir, backupsToKeep, listBackups, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
+import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
+import { openApp, type AppService } from './app.ts';
+
+let dir: TempDir;
+let app: AppService;
+beforeEach(() => {
+  dir = tempDir();
+  app = openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
+});
+afterEach(() => {
+  app.close();
+  dir.remove();
+});
+
+async function ok<N extends HandlerName>(name: N, input: unknown): Promise<HandlerResults[N]> {
+  const envelope = await app.dispatch(name, input);
+  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
+  return envelope.result as HandlerResults[N];
+}
+
+describe('backups', () => {
+  it('makes a verified copy of the open database without closing it', async () => {
+    await ok('campaigns:create', { name: 'Kept', rulesetId: 'enigma' });
+    const backup = await ok('backups:create', {});
+    expect(backup.reason).toBe('manual');
+    expect(verifyDatabaseFile(join(backupDir(dir.file()), backup.name))).toBe(true);
+    expect((await ok('backups:list', {})).map((b) => b.name)).toEqual([backup.name]);
+    await ok('campaigns:create', { name: 'Still writable', rulesetId: 'enigma' });
+  });
+
+  it('restores a backup after backing up the current database, and the app goes on', async () => {
+    await ok('campaigns:create', { name: 'Before', rulesetId: 'enigma' });
+    const backup = await ok('backups:create', {});
+    await ok('campaigns:create', { name: 'After', rulesetId: 'enigma' });
+    const restored = await ok('backups:restore', { name: backup.name });
+    expect((await ok('campaigns:list', {})).map((c) => c.name)).toEqual(['Before']);
+    expect(restored.safetyBackup).toMatch(/before-restore/);
+    // The safety backup holds what was there before the restore.
+    const again = await ok('backups:restore', { name: restored.safetyBackup });
+    expect((await ok('campaigns:list', {})).map((c) => c.name).sort()).toEqual(['After', 'Before']);
+    expect(again.restored).toBe(restored.safetyBackup);
+  });
+
+  it('refuses names that are not its own backups', async () => {
+    for (const name of ['../gm-workstation.sqlite', 'nope.sqlite', 'gm-workstation-20260101T000000000Z-manual.sqlite']) {
+      const answer = await app.dispatch('backups:restore', { name });
+      expect(answer).toEqual({ error: { message: 'That backup does not exist (it may have been pruned).', kind: 'notFound' } });
+    }
+  });
+
+  it('does not take a file that fails quick_check for a database', () => {
+    const fake = join(dir.path, 'not-a-db.sqlite');
+    writeFileSync(fake, '{"this":"is json"}');
+    expect(verifyDatabaseFile(fake)).toBe(false);
+    expect(verifyDatabaseFile(join(dir.path, 'missing.sqlite'))).toBe(false);
+  });
+
+  it('keeps the ten newest plus the newest of each of the last ten days', () => {
+    const now = new Date('2026-11-22T12:00:00Z');
+    const at = (iso: string, name: string): BackupInfo => ({ name, createdAt: iso, bytes: 1, reason: 'auto' });
+    const backups: BackupInfo[] = [];
+    // 11 backups today, one an hour apart, then two a day for the 14 days before.
+    for (let i = 0; i < 11; i += 1) backups.push(at(new Date(now.getTime() - i * 60 * 60 * 1000).toISOString(), `today${i}`));
+    for (let d = 1; d <= 14; d += 1) {
+      for (const h of [8, 20]) backups.push(at(new Date(Date.UTC(2026, 10, 22 - d, h)).toISOString(), `day${d}at${h}`));
+    }
+    const keep = backupsToKeep(backups, now);
+    // The 10 newest (today), plus the 20:00 backup of each of the 10 previous days inside the window.
+    expect([...keep].filter((n) => n.startsWith('today')).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `today${i}`).sort());
+    expect([...keep].filter((n) => n.startsWith('day')).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((d) => `day${d}at20`).sort());
+  });
+
+  it('backs up on start and after changes when automatic backups are on', async () => {
+    app.close();
+    app = openApp({ databasePath: dir.file(), transport: 'web', version: 'test', autoBackup: true, autoBackupEveryMs: 0 });
+    await ok('campaigns:create', { name: 'Auto', rulesetId: 'enigma' });
+    await ok('backups:list', {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const reasons = listBackups(dir.file()).map((b) => b.reason);
+    expect(reasons).toContain('start');
+    expect(reasons).toContain('auto');
+  });
+});
