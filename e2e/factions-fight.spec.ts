@@ -42,6 +42,8 @@ test('a Factions fight: first faction, a character put forward, an automatic hit
   await page.getByRole('button', { name: 'Send Party' }).click();
   await page.getByRole('button', { name: 'Send Sybilla' }).click();
   await expect(active(page)).toHaveText('Sybilla');
+  // The runner shows what Sybilla may still do this turn (§3.3).
+  await expect(page.getByTestId('counter-turnLeft')).toContainText('bonus action · main action (or a 2nd bonus) · zone move');
 
   // An attack on Bandit 1 hits automatically; the target may react, then the app rolls the damage.
   await page.keyboard.press('a');

@@ -324,6 +324,29 @@ export function canBeGuarded(ctx: FactionsContext, p: PendingAttack, t: PendingT
   return ctx.roster.some((id) => id !== t.id && redirectProblem(ctx, p, t, ctx.combatants[id], 'guard') === null && reactorProblem(ctx, ctx.combatants[id], 'guard') === null);
 }
 
+/**
+ * The counters a reaction prompt offers as buttons (`counter`, `counter:unarmed`...): each a preset attack back at the
+ * attacker. A `counter` description in the event adds to the preset (an improvised weapon's die, cover...).
+ */
+export const COUNTER_PRESETS: Record<string, { input: AttackInput; label: string }> = {
+  counter: { input: { kind: 'melee', weapon: 'weapon' }, label: 'Counter: melee, with the weapon' },
+  'counter:unarmed': { input: { kind: 'melee', weapon: 'unarmed' }, label: 'Counter: unarmed (d4 impaired)' },
+  'counter:ranged': { input: { kind: 'ranged', weapon: 'weapon', range: 'withinHalf' }, label: 'Counter: ranged, within half range' },
+  'counter:rangedFar': { input: { kind: 'ranged', weapon: 'weapon', range: 'beyondHalf' }, label: 'Counter: ranged, beyond half range (WIT save)' },
+  'counter:disarm': { input: { kind: 'melee', weapon: 'unarmed', effect: 'disarm' }, label: 'Counter: disarm (non-lethal, resolved last)' },
+  'counter:grapple': { input: { kind: 'melee', weapon: 'unarmed', effect: 'grapple' }, label: 'Counter: grapple (non-lethal, resolved last)' },
+};
+
+/** The counter a REACT describes: its preset, with the event's own description on top; null for an unknown preset. */
+export function counterInput(e: Extract<CombatEvent, { type: 'REACT' }>): AttackInput | null {
+  const preset = COUNTER_PRESETS[e.id];
+  if (!preset) return null;
+  return { ...preset.input, ...(e.counter ?? {}) };
+}
+
+/** The WIT save to hit with a counter rides in the counter's description, or (sent from a prompt button) in `roll`. */
+const counterSave = (e: Extract<CombatEvent, { type: 'REACT' }>) => e.counter?.witRoll ?? e.roll ?? null;
+
 export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REACT' }>): string | null {
   const p = ctx.pending;
   if (!p || p.stage !== 'reaction') return 'No attack is waiting for a reaction.';
@@ -345,14 +368,16 @@ export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { typ
       if (p.counter) return `${nameOf(ctx, p.counter.reactorId)} has already countered: an attack with several targets can be countered by one of them.`;
       const attacker = ctx.combatants[p.attackerId]!;
       if (!standing(attacker)) return `${attacker.name} is in no state to be countered.`;
-      const spec = normalizeSpec(e.counter ?? { kind: 'melee' }, target);
-      const problem = attackerProblem(ctx, target, spec, e.counter?.die);
+      const input = counterInput(e);
+      if (!input) return `A counter is one of ${Object.keys(COUNTER_PRESETS).join(', ')}.`;
+      const spec = normalizeSpec(input, target);
+      const problem = attackerProblem(ctx, target, spec, input.die);
       if (problem) return problem;
       if (spec.blast) return 'A counter is an attack on the attacker alone.';
       if (ctx.options['counterMustBeLegal'] === false) return null;
       const legal = legalityProblem(ctx, target, [attacker], spec, false);
       if (legal) return `Not a fitting counter (R-F12): ${legal}`;
-      return saveReasons(spec, false).length ? d20Problem(e.counter?.witRoll, `${target.name}'s WIT save to hit with the counter (R-F12)`) : null;
+      return saveReasons(spec, false).length ? d20Problem(counterSave(e), `${target.name}'s WIT save to hit with the counter (R-F12)`) : null;
     }
     case 'hideBehind': {
       const behind = otherId ? ctx.combatants[otherId] : undefined;
@@ -752,20 +777,23 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
       return openWindows(setTarget(next, { reaction: dodged ? 'dodged' : 'dodgeFailed', missed: dodged }, true));
     }
     case 'counter': {
-      const spec = normalizeSpec(e.counter ?? { kind: 'melee' }, target);
+      const spec = normalizeSpec(counterInput(e)!, target);
       const legalOn = ctx.options['counterMustBeLegal'] !== false;
       const reasons = legalOn ? saveReasons(spec, false) : [];
       let save: PendingAttack['save'] = { needed: false, face: null, passed: true };
-      let text = `${target.name} counters (the reaction is this round's turn) with ${spec.effect === 'damage' ? `a ${spec.kind} attack` : `a ${spec.effect}`} on ${nameOf(ctx, p.attackerId)}`;
+      const weapon = spec.weapon === 'unarmed' ? 'unarmed' : spec.weapon === 'weapon' ? `d${spec.die}` : `${spec.weapon === 'shield' ? 'the shield' : 'an improvised weapon'}, d${spec.die}`;
+      const what = spec.effect === 'damage' ? `a ${spec.kind} attack${spec.kind === 'ranged' ? ` ${spec.range === 'beyondHalf' ? 'beyond' : 'within'} half range` : ''} (${weapon})` : `a ${spec.effect} attempt (non-lethal, resolved last)`;
+      let text = `${target.name} counters (the reaction is this round's turn) with ${what} on ${nameOf(ctx, p.attackerId)}`;
       if (reasons.length) {
-        const face = e.counter!.witRoll!.faces[0]!;
+        const roll = counterSave(e)!;
+        const face = roll.faces[0]!;
         save = { needed: true, face, passed: passes(face, target.wit) };
-        text += `; WIT save to hit (${reasons.join(', ')}): d20 ${faces(e.counter!.witRoll)} against WIT ${target.wit}, ${save.passed ? 'hit' : 'miss'}`;
+        text += `; WIT save to hit (${reasons.join(', ')}): d20 ${faces(roll)} against WIT ${target.wit}, ${save.passed ? 'hit' : 'miss'}`;
       }
       next = usesTurnToReact(next, t.id);
       next = markUsed(next, t.id, spec.weapon === 'weapon' ? ['weapon'] : spec.weapon === 'shield' ? ['shield'] : []);
       next = markUsed(next, p.attackerId, ['shield', 'armour']);
-      next = say(next, 'attack', `${text}. Both roll damage together.`, [...outside, ...(legalOn ? ['R-F12'] : [])], t.id);
+      next = say(next, 'attack', `${text}.${spec.effect === 'damage' ? ' Both roll damage together.' : ''}`, [...outside, ...(legalOn ? ['R-F12'] : [])], t.id);
       next = { ...next, pending: { ...next.pending!, counter: { reactorId: t.id, spec, save } } };
       return openWindows(setTarget(next, { reaction: 'counter' }, true));
     }
@@ -1060,7 +1088,9 @@ export function openMorale(ctx: FactionsContext): FactionsContext {
   }
   const due = checks.filter((c) => c.rollers.length > 0);
   next = { ...next, morale: { checks: due, failures: [] } };
-  return due.length ? say(next, 'round', `Morale phase: ${due.map((c) => c.label).join('; ')} must make a group WIT save.`, ['R-F8']) : say(next, 'round', 'Morale phase: nobody has to check.');
+  return due.length
+    ? say(next, 'round', `Morale phase: ${due.map((c) => c.label).join('; ')} must make a group WIT save.`, [...new Set(due.flatMap((c) => c.rulings))])
+    : say(next, 'round', 'Morale phase: nobody has to check.', ['R-F8']);
 }
 
 export function moraleRollProblem(ctx: FactionsContext, roll: Roll | null | undefined): string | null {
@@ -1090,12 +1120,16 @@ export function moraleOutcome(ctx: FactionsContext, choice: 'surrender' | 'retre
 
 // ---- after the fight: durability (§3.6, R-F21, R-F22) ----
 
-/** Every weapon and piece of armour a party member used at least once rolls durability (R-F21). */
+/**
+ * "All weapons and armour which were used at least once" roll durability (§3.6, R-F21): the party's first, then the
+ * NPCs' (their gear can be looted; its state stays in this encounter, as NPC templates are shared and not written).
+ */
 export function openDurability(ctx: FactionsContext): FactionsContext {
   const queue: { combatantId: string; item: GearItem }[] = [];
-  for (const id of ctx.roster) {
+  const byPcsFirst = [...ctx.roster.filter((id) => ctx.combatants[id]!.pc), ...ctx.roster.filter((id) => !ctx.combatants[id]!.pc)];
+  for (const id of byPcsFirst) {
     const c = ctx.combatants[id]!;
-    if (!c.pc || c.characterId === null) continue;
+    if (c.removed && !c.pc) continue; // an NPC the GM took off the field took its gear along
     for (const item of rules.GEAR_ITEMS) if (c.used[item] && worn(c.gear[item])) queue.push({ combatantId: id, item });
   }
   const next = { ...ctx, durability: queue, activeId: null, pending: null, morale: null };

@@ -57,8 +57,12 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('SET_FACTION'), id: idSchema, faction: keySchema }),
-  z.strictObject({ type: z.literal('SET_FACTION_CYCLE'), keys: z.array(keySchema).max(12) }),
-  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema, label: nameSchema, ids: z.array(idSchema).max(200) }),
+  z.strictObject({
+    type: z.literal('SET_FACTION_CYCLE'),
+    // A form sends the cycle as text ("party, bandits, wolves"): split here, so the stored event holds the list.
+    keys: z.preprocess((v) => (typeof v === 'string' ? v.split(/[,;>→]/).map((k) => k.trim()).filter(Boolean) : v), z.array(keySchema, { error: 'List the factions in cycle order, separated by commas.' }).max(12, { error: 'An encounter holds at most 12 factions.' })),
+  }),
+  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema.optional(), label: nameSchema, ids: z.array(idSchema).max(200) }),
   z.strictObject({ type: z.literal('SET_INITIATIVE'), id: z.string().max(64), roll: optionalRoll }),
   z.strictObject({ type: z.literal('SET_CONCEALED'), id: idSchema, concealed: z.boolean() }),
   z.strictObject({ type: z.literal('SET_ZONE'), id: idSchema, zone: zoneSchema.nullable() }),
@@ -132,7 +136,9 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (snapshot.matches('ended')) return 'This encounter has ended.';
   const inSetup = snapshot.matches('setup');
   if (SETUP_EVENTS.has(event.type) && !inSetup) {
-    return event.type === 'ADD_COMBATANTS' ? 'The fight has started: add newcomers as late arrivals.' : 'Factions, groups and ambushers are fixed once the fight starts.';
+    if (event.type === 'ADD_COMBATANTS') return 'The fight has started: add newcomers as late arrivals.';
+    if (event.type === 'SET_OPTIONAL_RULES') return 'The optional rules (fast and slow phases, the chaos of combat) are fixed once the fight starts.';
+    return 'Factions, groups and ambushers are fixed once the fight starts.';
   }
   if (inSetup) {
     if (!SETUP_EVENTS.has(event.type) && !['REMOVE_COMBATANT', 'SET_ZONE', 'SET_INITIATIVE'].includes(event.type)) return 'Start the fight first.';
@@ -150,7 +156,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
     case 'RENAME_FACTION': return rules.checkRenameFaction(ctx, event.key, event.label);
     case 'SET_FACTION': return rules.checkSetFaction(ctx, event.id, event.faction);
     case 'SET_FACTION_CYCLE': return rules.checkCycle(ctx, event.keys);
-    case 'SET_GROUP': return rules.checkSetGroup(ctx, event.groupId, event.ids);
+    case 'SET_GROUP': return rules.checkSetGroup(ctx, rules.groupIdOf(event.groupId, event.label), event.ids);
     case 'SET_CONCEALED': return rules.checkConcealed(ctx, event.id);
     case 'START': return rules.checkStart(ctx);
     case 'SET_INITIATIVE':
@@ -213,9 +219,11 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         if (!p || p.stage !== 'reaction') return [];
         const target = ctx.combatants[p.targets[p.cursor]!.id]!;
         if (event.id === 'dodge') return [d20(['roll'], `${target.name}: AGI save to dodge`)];
-        if (event.id === 'counter' && event.counter && ctx.options['counterMustBeLegal'] !== false) {
-          const spec = combat.normalizeSpec(event.counter, target);
-          return combat.saveReasons(spec, false).length ? [d20(['counter', 'witRoll'], `${target.name}: WIT save to hit with the counter`)] : [];
+        const counter = event.id.startsWith('counter') ? combat.counterInput(event) : null;
+        if (counter && ctx.options['counterMustBeLegal'] !== false) {
+          const spec = combat.normalizeSpec(counter, target);
+          // R-F12: the counter's own WIT save, in its description when there is one, else in `roll` (a prompt button).
+          return combat.saveReasons(spec, false).length ? [d20(event.counter ? ['counter', 'witRoll'] : ['roll'], `${target.name}: WIT save to hit with the counter`)] : [];
         }
         return [];
       }
@@ -303,7 +311,10 @@ function reactionChoices(ctx: FactionsContext): EncounterPrompt['choices'] {
   const ok = (id: string, extra: Partial<Extract<CombatEvent, { type: 'REACT' }>> = {}) => combat.reactProblem(ctx, { type: 'REACT', id, ...extra }) === null;
   const choices: EncounterPrompt['choices'] = [{ id: 'none', label: 'No reaction' }];
   if (ok('dodge', { roll: { faces: [1], source: 'manual' } })) choices.push({ id: 'dodge', label: 'Dodge (AGI save)' });
-  if (ok('counter')) choices.push({ id: 'counter', label: 'Counter (melee, with the weapon)' });
+  // Each legal counter is its own button (R-F12); the one that needs a WIT save gets it rolled with the answer.
+  for (const [id, preset] of Object.entries(combat.COUNTER_PRESETS)) {
+    if (ok(id, { roll: { faces: [1], source: 'manual' } })) choices.push({ id, label: preset.label });
+  }
   for (const other of ctx.roster) {
     if (other === t.id) continue;
     if (ok(`hideBehind:${other}`)) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${rules.nameOf(ctx, other)}` });
@@ -356,13 +367,18 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   if (ctx.morale?.checks.length) {
     const check = ctx.morale.checks[0]!;
     return {
-      kind: 'morale', text: `Morale: ${check.label}. One d20 against each WIT: ${check.rollers.map((id) => `${rules.nameOf(ctx, id)} ${ctx.combatants[id]!.wit}`).join(', ')}.`, answer: 'MORALE_ROLL',
+      kind: 'morale',
+      text: check.rollers.length === 1
+        ? `Morale: ${check.label} must make a WIT save. One d20; ${rules.nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
+        : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${rules.nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
+      answer: 'MORALE_ROLL',
       choices: [{ id: 'roll', label: 'Roll the d20' }], details: { rollers: check.rollers },
     };
   }
   if (ctx.morale?.failures.length) {
     const id = ctx.morale.failures[0]!;
-    return { kind: 'moraleOutcome', text: `${rules.nameOf(ctx, id)} failed morale: surrender or retreat?`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
+    const more = ctx.morale.failures.length - 1;
+    return { kind: 'moraleOutcome', text: `${rules.nameOf(ctx, id)} failed morale: surrender or retreat?${more ? ` (${more} more to decide after this one.)` : ''}`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
   }
   if (ctx.durability?.length) {
     const { combatantId, item } = ctx.durability[0]!;
@@ -399,6 +415,17 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
   return ANYTIME_EVENTS;
 }
 
+/** What the active character may still do this turn (§3.3): the bonus action, the main action or a second bonus, the zone move. */
+function turnLeft(ctx: FactionsContext): string {
+  const left: string[] = [];
+  const { bonusUsed, mainUsed, moved, stillShot } = ctx.turn;
+  if (bonusUsed === 0 && !mainUsed) left.push('bonus action', 'main action (or a 2nd bonus)');
+  else if (bonusUsed === 0) left.push('bonus action');
+  else if (bonusUsed === 1 && !mainUsed) left.push('main action or a 2nd bonus');
+  if (!moved && !stillShot) left.push('zone move');
+  return left.length ? left.join(' · ') : 'nothing: end the turn';
+}
+
 function view(snapshot: EncounterSnapshot): EncounterView {
   const ctx = contextOf(snapshot);
   const phase = snapshot.matches('setup') ? 'setup' : snapshot.matches('ended') ? 'ended' : 'running';
@@ -413,6 +440,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     counters.push({ key: 'passes', label: 'Passes in a row', value: `${ctx.passStreak} / ${ctx.cycle.length}` });
     counters.push({ key: 'initiative', label: 'Initiative', value: rules.factionLabel(ctx, ctx.initiative) });
     if (ctx.fastSlow) counters.push({ key: 'fat', label: 'FAT', value: ctx.fat ?? '—' });
+    if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
     if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s' });
   }
   const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);

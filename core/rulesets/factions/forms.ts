@@ -1,4 +1,5 @@
-// Factions' action forms for the runner (RULES.md §3.3–§3.6): what a person enters by hand. The decisions that are
+// Factions' action forms (RULES.md §3.2–§3.6): what a person enters by hand, the setup ones on the prep screen, the
+// rest in the runner. The decisions that are
 // prompts (initiative, FAT, first faction, a faction's go, reactions, stunts, damage rolls, morale, durability) come
 // as prompt buttons; rolls come from the dice entry.
 import type { ActionForm } from '../../encounter/types.ts';
@@ -7,6 +8,26 @@ const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as con
 const flag = (key: string, label: string, help?: string) => ({ key, label, kind: 'flag', optional: true, ...(help ? { help } : {}) }) as const;
 
 export const factionsActionForms: readonly ActionForm[] = [
+  // setup (the prep screen draws these while the encounter is in setup; faction keys or labels are typed in)
+  { type: 'ADD_FACTION', label: 'Add a faction', help: 'A third (or further) faction joins the end of the cycle (R-F1).',
+    fields: [{ key: 'key', label: 'Key', kind: 'text', default: '', help: 'Lower-case letters, digits, - or _ (e.g. wolves).' }, { key: 'label', label: 'Name', kind: 'text', default: '' }] },
+  { type: 'RENAME_FACTION', label: 'Rename a faction', fields: [{ key: 'key', label: 'Faction', kind: 'text', default: '' }, { key: 'label', label: 'New name', kind: 'text', default: '' }] },
+  { type: 'SET_FACTION', label: 'Move to a faction', help: 'The combatant joins that faction and its morale group.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'faction', label: 'Faction', kind: 'text', default: '' }] },
+  { type: 'SET_FACTION_CYCLE', label: 'Faction cycle', help: 'With three or more factions: every faction once, in the order they take their goes (R-F1).',
+    fields: [{ key: 'keys', label: 'Cycle', kind: 'text', default: '', help: 'Factions separated by commas: party, bandits, wolves.' }] },
+  { type: 'SET_GROUP', label: 'Morale group', help: 'A GM-defined group inside one faction checks morale on its own (R-F7, R-F8); by default each faction is one group.',
+    fields: [{ key: 'label', label: 'Group name', kind: 'text', default: '' }, { key: 'ids', label: 'Members', kind: 'combatants', initial: 'none' }] },
+  { type: 'SET_INITIATIVE', label: 'Who started it', help: 'The faction that started the fight holds the initiative; leave it unset to be asked (or roll) at the start.',
+    fields: [{ key: 'id', label: 'Faction', kind: 'text', default: '' }] },
+  { type: 'SET_CONCEALED', label: 'Ambusher', help: 'Characters concealed at the start play a bonus turn before round 1 (§3.2 rule 8, R-F2).',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'concealed', label: 'Concealed', kind: 'flag', default: true }] },
+  { type: 'SET_OPTIONAL_RULES', label: 'Optional rules', help: 'Murdham\'s optional rules for this fight.',
+    fields: [
+      { key: 'fastSlow', label: 'Fast action threshold (a d20 each round: fast and slow phases)', kind: 'flag', default: false },
+      { key: 'chaos', label: 'Chaos of combat (15 seconds to declare a turn)', kind: 'flag', default: false },
+    ] },
+  // running
   { type: 'ATTACK', label: 'Attack', shortcut: 'a', help: 'A main action; hits automatically unless a WIT save is needed (unseen melee target, beyond half range, while moving, indirect, challenging).',
     fields: [
       { key: 'attackerId', label: 'Attacker', kind: 'combatant', defaultActive: true },

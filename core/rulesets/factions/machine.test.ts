@@ -51,7 +51,7 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
     e.apply({ type: 'ADD_FACTION', key: 'c', label: 'Cultists' });
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('a1', 'party'), seed('b1', 'gm'), seed('c1', 'c')] });
     e.apply({ type: 'SET_FACTION_CYCLE', keys: ['party', 'c', 'gm'] });
-    expect(() => e.apply({ type: 'SET_FACTION_CYCLE', keys: ['party', 'c'] })).toThrow('The cycle must list every faction exactly once.');
+    expect(() => e.apply({ type: 'SET_FACTION_CYCLE', keys: ['party', 'c'] })).toThrow('The cycle must list every faction exactly once: Party, Enemies, Cultists.');
     e.apply({ type: 'SET_INITIATIVE', id: 'gm' });
     e.apply({ type: 'START' });
     e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'c' });
@@ -339,6 +339,36 @@ describe('action forms', () => {
       }
       expect(() => parseEvent(factionsEncounter, event), form.type).not.toThrow();
     }
+  });
+
+  it('every setup event is allowed in setup and has a form the prep screen can draw', () => {
+    const setup = encounter().view().allowed;
+    const formTypes = factionsEncounter.actionForms!.map((f) => f.type);
+    for (const type of ['ADD_FACTION', 'RENAME_FACTION', 'SET_FACTION', 'SET_FACTION_CYCLE', 'SET_GROUP', 'SET_INITIATIVE', 'SET_CONCEALED', 'SET_ZONE', 'SET_OPTIONAL_RULES']) {
+      expect(setup, type).toContain(type);
+      expect(formTypes, type).toContain(type);
+    }
+  });
+
+  it('setup forms name factions by key or label and the cycle as text; refusals list the factions', () => {
+    const e = encounter();
+    e.apply(parseEvent(factionsEncounter, { type: 'ADD_FACTION', key: 'wolves', label: 'Wolves' }));
+    e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm'), seed('imp', 'gm'), seed('wolf', 'wolves')] });
+    const cycle = parseEvent(factionsEncounter, { type: 'SET_FACTION_CYCLE', keys: 'Wolves, party, Enemies' });
+    expect(cycle).toEqual({ type: 'SET_FACTION_CYCLE', keys: ['Wolves', 'party', 'Enemies'] });
+    expect(texts(e.apply(cycle))).toEqual(['Faction cycle: Wolves → Party → Enemies.']);
+    expect(() => e.apply({ type: 'SET_FACTION', id: 'imp', faction: 'bears' })).toThrow('There is no faction "bears": the factions are Party (party), Enemies (gm), Wolves (wolves).');
+    e.apply({ type: 'SET_FACTION', id: 'imp', faction: 'wolves' });
+    expect(who(e, 'imp').faction).toBe('wolves');
+    // A group from a form has only a label: its id is made from it.
+    e.apply(parseEvent(factionsEncounter, { type: 'SET_GROUP', label: 'Pack', ids: ['imp', 'wolf'] }));
+    expect(ctx(e).groups['group:pack']).toMatchObject({ label: 'Pack', members: ['imp', 'wolf'] });
+    e.apply({ type: 'SET_INITIATIVE', id: 'Enemies' });
+    e.apply({ type: 'SET_CONCEALED', id: 'wolf', concealed: true });
+    expect(texts(e.apply({ type: 'SET_OPTIONAL_RULES', fastSlow: true, chaos: false }))).toEqual(['Optional rules: fast and slow activations on; the chaos of combat off.']);
+    e.apply({ type: 'START' });
+    expect([ctx(e).initiative, ctx(e).cycle, ctx(e).fastSlow]).toEqual(['gm', ['wolves', 'party', 'gm'], true]);
+    expect(() => e.apply({ type: 'SET_OPTIONAL_RULES', fastSlow: false, chaos: false })).toThrow('The optional rules (fast and slow phases, the chaos of combat) are fixed once the fight starts.');
   });
 
   it('an override typed in a form: a number for health, on/off for flags', () => {

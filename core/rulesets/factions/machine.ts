@@ -19,7 +19,7 @@ export type FactionsEvent =
   | { type: 'RENAME_FACTION'; key: string; label: string }
   | { type: 'SET_FACTION'; id: string; faction: string }
   | { type: 'SET_FACTION_CYCLE'; keys: string[] }
-  | { type: 'SET_GROUP'; groupId: string; label: string; ids: string[] }
+  | { type: 'SET_GROUP'; groupId?: string; label: string; ids: string[] }
   | { type: 'SET_INITIATIVE'; id: string; roll?: Roll | null }
   | { type: 'SET_CONCEALED'; id: string; concealed: boolean }
   | { type: 'SET_OPTIONAL_RULES'; fastSlow: boolean; chaos: boolean }
@@ -60,7 +60,7 @@ export const factionsMachine = setup({
     canRenameFaction: ({ context, event }) => rules.checkRenameFaction(context, (event as Of<'RENAME_FACTION'>).key, (event as Of<'RENAME_FACTION'>).label) === null,
     canSetFaction: ({ context, event }) => rules.checkSetFaction(context, (event as Of<'SET_FACTION'>).id, (event as Of<'SET_FACTION'>).faction) === null,
     cycleValid: ({ context, event }) => rules.checkCycle(context, (event as Of<'SET_FACTION_CYCLE'>).keys) === null,
-    canSetGroup: ({ context, event }) => rules.checkSetGroup(context, (event as Of<'SET_GROUP'>).groupId, (event as Of<'SET_GROUP'>).ids) === null,
+    canSetGroup: ({ context, event }) => rules.checkSetGroup(context, rules.groupIdOf((event as Of<'SET_GROUP'>).groupId, (event as Of<'SET_GROUP'>).label), (event as Of<'SET_GROUP'>).ids) === null,
     initiativeBeforeStart: ({ context, event }) => rules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).id, (event as Of<'SET_INITIATIVE'>).roll, false) === null,
     initiativeAfterStart: ({ context, event }) => rules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).id, (event as Of<'SET_INITIATIVE'>).roll, true) === null,
     canConceal: ({ context, event }) => rules.checkConcealed(context, (event as Of<'SET_CONCEALED'>).id) === null,
@@ -121,7 +121,7 @@ export const factionsMachine = setup({
     }),
     setGroup: assign(({ context, event }) => {
       assertEvent(event, 'SET_GROUP');
-      return rules.setGroup(context, event.groupId, event.label, event.ids);
+      return rules.setGroup(context, rules.groupIdOf(event.groupId, event.label), event.label, event.ids);
     }),
     setInitiative: assign(({ context, event }) => {
       assertEvent(event, 'SET_INITIATIVE');
@@ -336,7 +336,7 @@ export const factionsMachine = setup({
         },
       },
     },
-    /** After the fight (§3.6): a durability result for each item a party member used, then the end. */
+    /** After the fight (§3.6): a durability result for each item used (the party's first, then the NPCs'), then the end. */
     aftermath: {
       entry: 'openDurability',
       initial: 'route',

@@ -379,6 +379,16 @@ export function dropFromRoster(ctx: FactionsContext, id: string): FactionsContex
 
 const FACTION_KEY = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
+/** A faction named by its key or, as a GM types it in a form, by its label (any case); null when none matches. */
+export function factionKeyOf(ctx: FactionsContext, text: string): string | null {
+  if (ctx.factions[text]) return text;
+  const wanted = text.trim().toLowerCase();
+  return Object.values(ctx.factions).find((f) => f.key === wanted || f.label.toLowerCase() === wanted)?.key ?? null;
+}
+
+const noSuchFaction = (ctx: FactionsContext, text: string) =>
+  `There is no faction "${text}": the factions are ${Object.values(ctx.factions).map((f) => (f.key === f.label ? f.key : `${f.label} (${f.key})`)).join(', ')}.`;
+
 export function checkAddFaction(ctx: FactionsContext, key: string, label: string): string | null {
   if (!FACTION_KEY.test(key)) return 'A faction key is up to 32 lower-case letters, digits, - or _.';
   if (ctx.factions[key]) return `There is already a faction "${factionLabel(ctx, key)}" with that key.`;
@@ -398,41 +408,52 @@ export function addFaction(ctx: FactionsContext, key: string, label: string): Fa
   return say(next, 'setup', `Faction ${label} joins the cycle: ${next.cycle.map((k) => factionLabel(next, k)).join(' → ')}.`, ['R-F1']);
 }
 
-export function checkRenameFaction(ctx: FactionsContext, key: string, label: string): string | null {
-  if (!ctx.factions[key]) return 'There is no such faction.';
+export function checkRenameFaction(ctx: FactionsContext, named: string, label: string): string | null {
+  const key = factionKeyOf(ctx, named);
+  if (!key) return noSuchFaction(ctx, named);
   if (Object.values(ctx.factions).some((f) => f.key !== key && f.label.toLowerCase() === label.toLowerCase())) return `There is already a faction called ${label}.`;
   return null;
 }
 
-export function renameFaction(ctx: FactionsContext, key: string, label: string): FactionsContext {
+export function renameFaction(ctx: FactionsContext, named: string, label: string): FactionsContext {
+  const key = factionKeyOf(ctx, named)!;
   const old = factionLabel(ctx, key);
   const groupId = defaultGroupId(key);
   const groups = ctx.groups[groupId] ? { ...ctx.groups, [groupId]: { ...ctx.groups[groupId]!, label } } : ctx.groups;
   return say({ ...ctx, factions: { ...ctx.factions, [key]: { key, label } }, groups }, 'setup', `${old} is now called ${label}.`);
 }
 
-export function checkSetFaction(ctx: FactionsContext, id: string, faction: string): string | null {
+export function checkSetFaction(ctx: FactionsContext, id: string, named: string): string | null {
   const c = ctx.combatants[id];
   if (!c) return 'That combatant is not in this encounter.';
-  if (!ctx.factions[faction]) return 'There is no such faction.';
+  const faction = factionKeyOf(ctx, named);
+  if (!faction) return noSuchFaction(ctx, named);
   if (c.faction === faction) return `${c.name} is already with ${factionLabel(ctx, faction)}.`;
   return null;
 }
 
-export function setFaction(ctx: FactionsContext, id: string, faction: string): FactionsContext {
+export function setFaction(ctx: FactionsContext, id: string, named: string): FactionsContext {
+  const faction = factionKeyOf(ctx, named)!;
   const moved = update(leaveGroup(ctx, id), id, { faction });
   return say(joinGroup(moved, id, defaultGroupId(faction), false), 'setup', `${nameOf(ctx, id)} joins ${factionLabel(ctx, faction)}.`);
 }
 
-export function checkCycle(ctx: FactionsContext, keys: string[]): string | null {
+export function checkCycle(ctx: FactionsContext, named: string[]): string | null {
+  const unknown = named.find((k) => factionKeyOf(ctx, k) === null);
+  if (unknown !== undefined) return noSuchFaction(ctx, unknown);
+  const keys = named.map((k) => factionKeyOf(ctx, k)!);
   const all = Object.keys(ctx.factions);
-  const isPermutation = keys.length === all.length && new Set(keys).size === keys.length && keys.every((k) => all.includes(k));
-  return isPermutation ? null : 'The cycle must list every faction exactly once.';
+  const isPermutation = keys.length === all.length && new Set(keys).size === keys.length;
+  return isPermutation ? null : `The cycle must list every faction exactly once: ${all.map((k) => factionLabel(ctx, k)).join(', ')}.`;
 }
 
-export function setCycle(ctx: FactionsContext, keys: string[]): FactionsContext {
+export function setCycle(ctx: FactionsContext, named: string[]): FactionsContext {
+  const keys = named.map((k) => factionKeyOf(ctx, k)!);
   return say({ ...ctx, cycle: [...keys] }, 'setup', `Faction cycle: ${keys.map((k) => factionLabel(ctx, k)).join(' → ')}.`, ['R-F1']);
 }
+
+/** A morale group's id: the one given, or one made from its label (a form sends only the label). */
+export const groupIdOf = (groupId: string | undefined, label: string) => groupId ?? `group:${label.trim().toLowerCase()}`.slice(0, 64);
 
 export function checkSetGroup(ctx: FactionsContext, groupId: string, ids: string[]): string | null {
   if (groupId.startsWith('faction:')) return 'Faction groups are made automatically; give a new group its own id.';
@@ -468,8 +489,9 @@ export function checkInitiative(ctx: FactionsContext, id: string, roll: Roll | n
     const face = roll.faces[0]!;
     return Number.isInteger(face) && face >= 1 && face <= n ? null : `${face} is not a face of a d${n}.`;
   }
-  if (!ctx.factions[id]) return 'There is no such faction.';
-  if (started && !activeFactions(ctx).includes(id)) return `${factionLabel(ctx, id)} has nobody in this fight.`;
+  const key = factionKeyOf(ctx, id);
+  if (!key) return noSuchFaction(ctx, id);
+  if (started && !activeFactions(ctx).includes(key)) return `${factionLabel(ctx, key)} has nobody in this fight.`;
   return null;
 }
 
@@ -479,7 +501,8 @@ export function setInitiative(ctx: FactionsContext, id: string, roll: Roll | nul
     const holder = factions[roll!.faces[0]! - 1]!;
     return say({ ...ctx, initiative: holder }, 'order', `Nobody clearly started the fight: d${factions.length} [${roll!.faces[0]}] gives the initiative to ${factionLabel(ctx, holder)}.`);
   }
-  return say({ ...ctx, initiative: id }, 'order', `${factionLabel(ctx, id)} started the fight and holds the initiative.`);
+  const key = factionKeyOf(ctx, id)!;
+  return say({ ...ctx, initiative: key }, 'order', `${factionLabel(ctx, key)} started the fight and holds the initiative.`);
 }
 
 export function checkConcealed(ctx: FactionsContext, id: string): string | null {

@@ -105,6 +105,22 @@ describe('the turn budget (§3.3)', () => {
     expect([who(s, 'hero').surrendered, s.view().activeId, ctx(s).current]).toEqual([true, null, 'gm']);
   });
 
+  it('the runner shows what the active character may still do: bonus, main (or a second bonus), zone move', () => {
+    const e = fight();
+    const left = () => e.view().counters.find((c) => c.key === 'turnLeft')?.value;
+    expect(left()).toBe('bonus action · main action (or a 2nd bonus) · zone move');
+    expect(e.view().turn).toEqual({ actionsLeft: 2, actionsPerTurn: 2 });
+    e.apply({ type: 'BONUS_ACTION', kind: 'speak' });
+    expect(left()).toBe('main action or a 2nd bonus · zone move');
+    e.apply({ type: 'MOVE_ZONE', to: 'door' });
+    expect([left(), e.view().allowed.includes('MOVE_ZONE')]).toEqual(['main action or a 2nd bonus', false]);
+    e.apply({ type: 'MAIN_ACTION', kind: 'interact' });
+    expect([left(), e.view().turn]).toEqual(['nothing: end the turn', { actionsLeft: 0, actionsPerTurn: 2 }]);
+    expect(e.view().allowed).not.toContain('BONUS_ACTION');
+    e.apply({ type: 'END_TURN' });
+    expect(e.view().counters.some((c) => c.key === 'turnLeft')).toBe(false);
+  });
+
   it('the chaos of combat: 15 seconds to declare, or the turn is lost', () => {
     const e = fight([], { chaosOfCombat: true } as Record<string, boolean>);
     expect(e.view().counters).toContainEqual({ key: 'chaos', label: 'Declare within', value: '15 s' });
@@ -282,7 +298,7 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
   it('counter: both roll together, the one suffering more is hit first and a dropped one\'s attack does not land (R-F13)', () => {
     const e = fight([seed('hero', 'party', { health: 10, healthMax: 10, weaponDie: 8 }), seed('foe', 'gm', { health: 4, healthMax: 4, weaponDie: 8 })]);
     e.apply(melee('hero', 'foe'));
-    expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'counter']);
+    expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'counter', 'counter:unarmed', 'counter:ranged', 'counter:rangedFar', 'counter:disarm', 'counter:grapple']);
     e.apply({ type: 'REACT', id: 'counter' });
     expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'RESOLVE_ATTACK' }).map((r) => r.path[0])).toEqual(['damageRoll', 'counterRoll']);
     const lines = e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(3), counterRoll: app(2) });
@@ -318,6 +334,42 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
     loose.apply({ type: 'SET_ZONE', id: 'foe', zone: 'gate' });
     loose.apply({ type: 'ATTACK', attackerId: 'hero', targetIds: ['foe'], kind: 'ranged' });
     expect(() => loose.apply({ type: 'REACT', id: 'counter' })).not.toThrow();
+  });
+
+  it('R-F12 the prompt offers each legal counter as its own answer: ranged from another zone, with its WIT save rolled beyond half range', () => {
+    const e = fight();
+    e.apply({ type: 'SET_ZONE', id: 'hero', zone: 'hall' });
+    e.apply({ type: 'SET_ZONE', id: 'foe', zone: 'gate' });
+    e.apply({ type: 'ATTACK', attackerId: 'hero', targetIds: ['foe'], kind: 'ranged' });
+    // Melee counters (weapon, unarmed, disarm, grapple) need the attacker nearby: not offered.
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'counter:ranged', 'counter:rangedFar']);
+    expect(() => e.apply({ type: 'REACT', id: 'counter:unarmed' })).toThrow('Not a fitting counter (R-F12): Hero is not nearby Foe');
+    expect(() => e.apply({ type: 'REACT', id: 'counter:bite' })).toThrow('A counter is one of counter, counter:unarmed, counter:ranged, counter:rangedFar, counter:disarm, counter:grapple.');
+    // The answer comes from a prompt button as { type, id }: the app rolls the counter's save into `roll`.
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'REACT', id: 'counter:rangedFar' })).toEqual([{ path: ['roll'], label: 'Foe: WIT save to hit with the counter', notation: '1d20', count: 1, sides: 20 }]);
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'REACT', id: 'counter:ranged' })).toEqual([]);
+    expect(() => e.apply({ type: 'REACT', id: 'counter:rangedFar' })).toThrow("Foe's WIT save to hit with the counter (R-F12) needs a d20.");
+    const lines = e.apply({ type: 'REACT', id: 'counter:rangedFar', roll: app(12) });
+    expect(texts(lines)[0]).toBe("Foe counters (the reaction is this round's turn) with a ranged attack beyond half range (d6) on Hero; WIT save to hit (beyond half range): d20 [12] against WIT 10, miss. Both roll damage together.");
+    expect(lines[0]!.rulings).toEqual(['R-F5', 'R-F12']);
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'RESOLVE_ATTACK' }).map((r) => r.path[0])).toEqual(['damageRoll']);
+  });
+
+  it('an unarmed counter when disarmed: d4 impaired; a grapple counter is resolved last', () => {
+    const e = fight([seed('hero', 'party'), seed('foe', 'gm', { weaponDie: 8 })]);
+    e.apply({ type: 'OVERRIDE', field: 'disarmed', targetId: 'foe', value: 'on', note: '' });
+    e.apply(melee('hero', 'foe'));
+    const offered = e.view().prompt!.choices;
+    expect(offered.map((c) => c.id)).toEqual(['none', 'dodge', 'counter:unarmed', 'counter:disarm', 'counter:grapple']);
+    expect(offered.find((c) => c.id === 'counter:unarmed')!.label).toBe('Counter: unarmed (d4 impaired)');
+    e.apply({ type: 'REACT', id: 'counter:unarmed' });
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'RESOLVE_ATTACK' }).map((r) => r.notation)).toEqual(['1d6', '2d4kl1']);
+    const grapple = fight([seed('hero', 'party', { str: 8 }), seed('foe', 'gm')]);
+    grapple.apply(melee('hero', 'foe'));
+    expect(texts(grapple.apply({ type: 'REACT', id: 'counter:grapple' }))[0]).toBe("Foe counters (the reaction is this round's turn) with a grapple attempt (non-lethal, resolved last) on Hero.");
+    const lines = grapple.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(2), counterSaveRoll: app(15) });
+    expect(texts(lines)).toEqual(expect.arrayContaining(['Counter order: the non-lethal attack is resolved last.', "Hero's STR save against Foe's grapple: d20 [15] against STR 8, grabbed and entangled while Foe holds on."]));
+    expect(who(grapple, 'hero').grabbedBy).toBe('foe');
   });
 
   it('non-lethal attacks are resolved last in a counter, and can disarm', () => {
@@ -624,11 +676,25 @@ describe('morale (§3.2 rule 7, R-F7, R-F8, R-F8b, R-F9)', () => {
     expect(bandits(1).view().prompt?.answer).toBe('CHOOSE_FIRST_FACTION'); // 3 of 4: no check, round 2
     const e = bandits(2);
     const prompt = e.view().prompt!;
-    expect([prompt.answer, prompt.text]).toEqual(['MORALE_ROLL', 'Morale: Enemies (2 of 4 left). One d20 against each WIT: B3 10, B4 10.']);
+    expect([prompt.answer, prompt.text]).toEqual(['MORALE_ROLL', 'Morale: Enemies (2 of 4 left) must make a group WIT save. One d20; each holds on a roll of their WIT or less: B3 (WIT 10), B4 (WIT 10).']);
     expect(e.view().allowed).toEqual(['MORALE_ROLL', 'OVERRIDE']);
     expect(() => e.apply({ type: 'CHASE', fleeingIds: ['b3'], edge: 'fleeingFaster' })).toThrow('Roll the morale check for Enemies (2 of 4 left) first.');
     e.apply({ type: 'OVERRIDE', field: 'skipMorale', note: 'they are cornered' });
     expect([e.view().round, e.view().prompt?.answer]).toEqual([2, 'CHOOSE_FIRST_FACTION']);
+  });
+
+  it('the morale phase asks one question at a time and names its rulings (R-F7, R-F8, R-F9)', () => {
+    const e = bandits(2, {}, { b3: { wit: 5 }, b4: { wit: 5 } });
+    const opening = ctx(e).log.find((l) => l.text.startsWith('Morale phase:'))!;
+    expect(opening).toMatchObject({ text: 'Morale phase: Enemies (2 of 4 left) must make a group WIT save.', rulings: ['R-F7', 'R-F8'] });
+    expect(e.view().counters).toContainEqual({ key: 'phase', label: 'Phase', value: 'morale' });
+    e.apply({ type: 'MORALE_ROLL', roll: app(9) });
+    expect(e.view().prompt).toMatchObject({ kind: 'moraleOutcome', subjectId: 'b3', text: 'B3 failed morale: surrender or retreat? (1 more to decide after this one.)', choices: [{ id: 'surrender' }, { id: 'retreat' }] });
+    expect(e.view().order.find((c) => c.id === 'b3')!.tags).toContain('morale failed');
+    e.apply({ type: 'MORALE_OUTCOME', id: 'surrender' });
+    expect(e.view().prompt).toMatchObject({ kind: 'moraleOutcome', subjectId: 'b4', text: 'B4 failed morale: surrender or retreat?' });
+    e.apply({ type: 'MORALE_OUTCOME', id: 'surrender' });
+    expect(e.view().order.find((c) => c.id === 'b3')!.tags).toEqual(expect.arrayContaining(['surrendered', 'morale failed']));
   });
 
   it('R-F8 one d20 against each member\'s WIT: passers are immune for the stretch, those who fail surrender or retreat', () => {
@@ -637,13 +703,14 @@ describe('morale (§3.2 rule 7, R-F7, R-F8, R-F8b, R-F9)', () => {
     expect(texts(lines)[0]).toBe('Morale, Enemies (2 of 4 left): group WIT save d20 [10]: B3 (WIT 12) holds, immune until the stretch ends, B4 (WIT 8) fails. Those who fail must surrender or retreat.');
     expect(lines[0]!.rulings).toEqual(['R-F7', 'R-F8']);
     expect(e.view().prompt).toMatchObject({ answer: 'MORALE_OUTCOME', subjectId: 'b4' });
-    e.apply({ type: 'MORALE_OUTCOME', id: 'retreat' });
+    const outcome = e.apply({ type: 'MORALE_OUTCOME', id: 'retreat' });
+    expect(outcome[0]).toMatchObject({ text: 'B4 retreats from the fight after failing morale.', rulings: ['R-F8', 'R-F9'] });
     expect([who(e, 'b3').moraleImmune, who(e, 'b4').retreated, e.view().round]).toEqual([true, true, 2]);
   });
 
   it('a group checks only once; the fear-immune are exempt; R-F7 the NPC-only house rule leaves PCs out', () => {
     const e = bandits(2, {}, { b3: { fearImmune: true } });
-    expect(e.view().prompt?.text).toBe('Morale: Enemies (2 of 4 left). One d20 against each WIT: B4 10.');
+    expect(e.view().prompt?.text).toBe('Morale: Enemies (2 of 4 left) must make a WIT save. One d20; B4 holds on 10 or less.');
     e.apply({ type: 'MORALE_ROLL', roll: app(1) });
     e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
     e.apply({ type: 'SELECT_CHARACTER', id: 'hero' });
@@ -662,7 +729,7 @@ describe('morale (§3.2 rule 7, R-F7, R-F8, R-F8b, R-F9)', () => {
       f.apply({ type: 'PASS' });
       return f;
     };
-    expect(lone(true).view().prompt?.text).toBe('Morale: Hero, fighting alone at 5/10 health. One d20 against each WIT: Hero 10.');
+    expect(lone(true).view().prompt?.text).toBe('Morale: Hero, fighting alone at 5/10 health must make a WIT save. One d20; Hero holds on 10 or less.');
     const npcOnly = lone(false);
     expect(npcOnly.view().prompt?.answer).toBe('CHOOSE_FIRST_FACTION');
     expect(ctx(npcOnly).log.some((l) => l.text.startsWith('Morale: Hero, fighting alone at 5/10 health must check, but nobody there is subject to morale'))).toBe(true);
@@ -740,16 +807,39 @@ describe('the end of the fight and what it leaves (R-F10, §3.6, R-F21, R-F22)',
       e.apply({ type: 'END_COMBAT', outcome: 'the foe flees' });
       const asked = [] as string[];
       while (e.view().prompt?.answer === 'DURABILITY_RESULT') {
-        asked.push(String(e.view().prompt!.details!['item']));
+        asked.push(`${e.view().prompt!.subjectId}.${String(e.view().prompt!.details!['item'])}`);
         e.apply({ type: 'DURABILITY_RESULT', id: 'damaged' });
       }
-      return { asked, gear: who(e, 'hero').gear, log: texts(ctx(e).log) };
+      return { e, asked, gear: who(e, 'hero').gear, log: texts(ctx(e).log) };
     };
     const stays = run('staysDamaged');
-    expect(stays.asked).toEqual(['shield', 'armour']);
+    // "All weapons and armour used at least once": the party's first, then the NPCs' (the foe's weapon).
+    expect(stays.asked).toEqual(['hero.shield', 'hero.armour', 'foe.weapon']);
     expect(stays.gear).toMatchObject({ shield: 'damaged', armour: 'damaged' });
     expect(stays.log).toContain("Hero's armour fails again: it stays damaged.");
     expect(run('destroyed').gear.armour).toBe('destroyed');
+  });
+
+  it('NPC gear is tracked in the fight and rolls durability after it, but only PC gear is written to the campaign', () => {
+    const e = fight([pc('hero'), seed('foe', 'gm', { armour: 1, weaponDamaged: true }), seed('gone', 'gm', { armour: 1 })], {}, 'hero');
+    e.apply({ type: 'REMOVE_COMBATANT', id: 'gone', reason: 'runs off the map' });
+    e.apply(melee('hero', 'foe'));
+    e.apply({ type: 'REACT', id: 'counter' });
+    e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(2), counterRoll: app(1) });
+    // The foe's damaged weapon rolled a 1 on its counter: destroyed in the fight (R-F18), NPC or not.
+    expect(who(e, 'foe').gear.weapon).toBe('destroyed');
+    expect(e.view().order.find((c) => c.id === 'foe')!.tags).toContain('weapon destroyed');
+    e.apply({ type: 'END_COMBAT', outcome: 'the foe yields' });
+    expect(texts(ctx(e).log)).toContain("After the fight: a durability roll for Hero's weapon, Foe's armour (used at least once).");
+    expect(e.view().prompt).toMatchObject({ answer: 'DURABILITY_RESULT', subjectId: 'hero' });
+    e.apply({ type: 'DURABILITY_RESULT', id: 'ok' });
+    expect(e.view().prompt).toMatchObject({ answer: 'DURABILITY_RESULT', subjectId: 'foe', details: { item: 'armour', state: 'intact' } });
+    expect(texts(e.apply({ type: 'DURABILITY_RESULT', id: 'damaged' }))).toEqual(["Foe's armour fails its durability roll: damaged."]);
+    expect(e.view().phase).toBe('ended');
+    expect(who(e, 'foe').gear).toMatchObject({ weapon: 'destroyed', armour: 'damaged' });
+    const result = factionsEncounter.consequences!(e.snapshot);
+    expect(result.injuries).toEqual([]);
+    expect(result.carry!.map((c) => c.characterId)).toEqual(['char-hero']);
   });
 
   it('carries condition and gear back in from the campaign, the worse of the stored state and gear records', () => {
