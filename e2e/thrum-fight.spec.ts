@@ -1,5 +1,6 @@
 // A short Thrum fight through the generic runner: initiative rolled by the app from the prompt, Round Zero stances,
-// an attack whose defence and outcome the GM answers from prompt buttons, and the resulting Fatigue load.
+// an attack on a ticked target whose defence and outcome the GM answers from prompt buttons, and the resulting
+// Fatigue load against the tolerance on the row.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,10 +59,18 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   const attacker = (await active(page).textContent())!;
   const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
   await page.keyboard.press('a');
+  // Targets start unticked: tick the defender (the first checkbox list is Targets, the second cover without a map).
+  await page.getByRole('form', { name: 'Attack form' }).locator('label label', { hasText: defender }).first().locator('input[type=checkbox]').check();
   await page.getByRole('spinbutton', { name: 'Fatigue on a hit' }).fill('2');
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
   await page.getByRole('button', { name: /^Send Failure/ }).click();
   await expect(page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) }).locator('.hp')).toHaveText(/^2\/5 Fatigue/);
+  // The row shows Stress against its tolerance, Wounds and the stance; the aside the order with initiative totals.
+  const row = page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) });
+  await expect(row.locator('.stats')).toContainText(/Stress\s*0\/5/);
+  await expect(row.locator('.stats')).toContainText(/Wounds\s*0\/3/);
+  await expect(row.locator('.tags')).toContainText('Stance: Guarded');
+  await expect(page.locator('.aside', { hasText: 'Initiative order' })).toContainText(defender);
   await page.screenshot({ path: 'e2e/screenshots/thrum-fight.png' });
 });

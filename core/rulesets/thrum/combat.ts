@@ -12,16 +12,22 @@ import {
 } from './rules.ts';
 
 export type DropChoice = 'pay' | 'success' | 'failure';
+/** A forced drop of two or more levels is always rolled for (the mover has no movement to pay with). */
+export type DropRoll = 'success' | 'failure';
 
 export type OverrideField = 'fatigueLoad' | 'stressLoad' | 'fatigueTolerance' | 'stressTolerance' | 'wounds' | 'incapacitated' | 'moved' | 'acted' | 'prompt';
 
 export type CombatEvent =
   | { type: 'PANIC_ROLL'; id: string; roll?: Roll | null }
   | { type: 'INCAPACITY_ROLL'; id: string; roll?: Roll | null }
-  | { type: 'MOVE'; squares?: number | null; path?: Square[] | null; drops?: DropChoice[] | null; note?: string }
+  | { type: 'MOVE'; squares?: number | null; path?: Square[] | null; drops?: DropChoice[] | null; teleport?: boolean; note?: string }
+  | {
+      type: 'FORCED_MOVE'; id: string; squares?: number | null; path?: Square[] | null; drops?: DropRoll[] | null;
+      drop?: 'none' | DropRoll | null; levels?: number | null; source?: string;
+    }
   | {
       type: 'ATTACK'; attackerId: string; ability: string; attackType: 'physical' | 'mental'; art?: number | null;
-      targets: { targetId: string; cover?: boolean | null }[]; range?: number | null; ranged?: boolean; finisher?: boolean; area?: boolean;
+      targets: { targetId: string; cover?: boolean | null }[]; covered?: string[] | null; range?: number | null; ranged?: boolean; finisher?: boolean; area?: boolean;
       adjacentEnemies?: number | null; overexert?: number | null; fatigue: number; stress: number;
       statuses?: { status: string; stacks: number }[]; extraBoons?: number; extraBanes?: number;
       removesExhaustion?: boolean; movesAfter?: boolean; note?: string;
@@ -36,7 +42,7 @@ export type CombatEvent =
   | { type: 'BUFF_CHOICE'; id: 'keepOld' | 'takeNew' }
   | { type: 'SET_STANCE'; stance: string }
   | { type: 'POSITION'; square: Square }
-  | { type: 'TRIGGER'; trigger: string; effects: { ownerId: string; effect: string }[] }
+  | { type: 'TRIGGER'; trigger: string; effects: { ownerId: string; effect?: string | null }[] }
   | { type: 'RESOLVE_TRIGGER'; id: string }
   | { type: 'APPLY_LOAD'; targetId: string; load: 'fatigue' | 'stress'; amount: number; source: string }
   | { type: 'APPLY_STATUS'; targetId: string; status: string; stacks: number; ticks?: boolean | null; source: string }
@@ -89,6 +95,7 @@ const floor = (n: number): number => Math.max(0, n); // R-H8: loads and toleranc
 
 const isFoe = (a: ThrumCombatant, b: ThrumCombatant): boolean => a.side !== b.side;
 const possessive = (name: string) => `${name}'${name.endsWith('s') ? '' : 's'}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const sumFaces = (roll: Roll): number => roll.faces.reduce((a, b) => a + b, 0);
 
 /** Who stands where, for occupancy and cover. */
@@ -113,6 +120,7 @@ export function planMove(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Co
   const perStack = Number(ctx.options['slowedSpeedPerStack'] ?? 1);
   const left = speedOf(mover, ctx) - ctx.turn.moved;
   const plan: MovePlan = { cost: 0, end: mover.position, slowed: 0, dazed: false, stopped: false, problem: null };
+  if (e.teleport) return planTeleport(ctx, mover, e, plan, left);
   if (!e.path || e.path.length === 0) {
     const squares = e.squares ?? 0;
     if (squares < 1) return { ...plan, problem: 'Give the path on the map or the number of squares moved.' };
@@ -161,6 +169,100 @@ export function planMove(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Co
   const ally = others.find((c) => sameSquare(c.position!, last));
   if (ally) return { ...plan, problem: `${ally.name} stands on ${squareLabel(last)}: movers pass through allies but cannot stop there.` };
   return { ...plan, cost: spent - ctx.turn.moved, end: last };
+}
+
+/**
+ * A Teleport that uses movement (§5.3): it does not cross the squares between, so terrain, elevation and enemies on
+ * the way do not matter, and the extra costs of leaving the origin or entering the destination are ignored; it
+ * still costs its distance in squares of movement and cannot end on another character's square.
+ */
+function planTeleport(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<CombatEvent, { type: 'MOVE' }>, plan: MovePlan, left: number): MovePlan {
+  const tooFar = (cost: number) => `A teleport of ${plural(cost, 'square')} needs that much movement; ${mover.name} has ${left} left (Speed ${speedOf(mover, ctx)}, R-H12).`;
+  if (e.drops?.length) return { ...plan, problem: 'A teleport does not cross the squares between: there is no drop to roll for.' };
+  if (!e.path || e.path.length === 0) {
+    const squares = e.squares ?? 0;
+    if (squares < 1) return { ...plan, problem: 'Give the teleport\'s destination on the map or its distance in squares.' };
+    return squares > left ? { ...plan, problem: tooFar(squares) } : { ...plan, cost: squares };
+  }
+  if (e.path.length !== 1) return { ...plan, problem: 'A teleport names only its destination square, not a path.' };
+  const board = ctx.board;
+  if (!board || !mover.position) return { ...plan, problem: `Place ${mover.name} on the map first, or give the teleport's distance in squares.` };
+  const to = e.path[0]!;
+  if (!onBoard(board, to)) return { ...plan, problem: `${squareLabel(to)} is off the map.` };
+  if (sameSquare(to, mover.position)) return { ...plan, problem: `${mover.name} already stands on ${squareLabel(to)}.` };
+  const occupant = occupants(ctx).find((o) => o.id !== mover.id && sameSquare(o.square, to));
+  if (occupant) {
+    const other = ctx.combatants[occupant.id]!;
+    return { ...plan, problem: isFoe(other, mover) ? `${other.name} stands on ${squareLabel(to)}: no moving into an enemy's square.` : `${other.name} stands on ${squareLabel(to)}: movers cannot stop on an ally's square.` };
+  }
+  const cost = distance(mover.position, to);
+  return cost > left ? { ...plan, problem: tooFar(cost) } : { ...plan, cost, end: to };
+}
+
+// ---- forced movement (§5.3: "the same process applies if a character is moved involuntarily") ----
+
+export interface ForcedDrop {
+  at: Square | null;
+  levels: number | null;
+  result: DropRoll;
+}
+
+export interface ForcedPlan {
+  end: Square | null;
+  drops: ForcedDrop[];
+  slowed: number;
+  dazed: number;
+  problem: string | null;
+}
+
+/**
+ * Someone moves a character (a push, a pull, a shove off a ledge): its own movement is not spent, so a drop of two
+ * or more levels into a square is always rolled for (Endurance or Reflex against the height difference). Each failed
+ * roll is +1 Slowed, and +1 Dazed when the movement it has spent this turn (0 outside its turn) reaches its new,
+ * lowered Speed (R-H12). It cannot be pushed into an enemy's square nor left on anyone's square.
+ */
+export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'FORCED_MOVE' }>): ForcedPlan {
+  const moved = ctx.combatants[e.id]!;
+  const plan: ForcedPlan = { end: moved.position, drops: [], slowed: 0, dazed: 0, problem: null };
+  if (!e.path || e.path.length === 0) {
+    if (!e.squares) return { ...plan, problem: 'Give the path on the map or the number of squares moved.' };
+    if (e.drops?.length) return { ...plan, problem: 'Without a path on the map, give the one drop roll as "drop".' };
+    if (e.drop && e.drop !== 'none') plan.drops.push({ at: null, levels: e.levels ?? null, result: e.drop });
+  } else {
+    const board = ctx.board;
+    if (!board || !moved.position) return { ...plan, problem: `Place ${moved.name} on the map first, or give the number of squares moved.` };
+    if (e.drop && e.drop !== 'none') return { ...plan, problem: 'With a path on the map, give one drop roll per drop in "drops".' };
+    const given = e.drops ?? [];
+    let previous = moved.position;
+    for (const square of e.path) {
+      if (!onBoard(board, square)) return { ...plan, problem: `${squareLabel(square)} is off the map.` };
+      if (!isAdjacent(previous, square)) return { ...plan, problem: `Each step goes to an adjacent square: ${squareLabel(previous)} to ${squareLabel(square)} is not one step.` };
+      const occupant = occupants(ctx).find((o) => o.id !== moved.id && sameSquare(o.square, square));
+      if (occupant && isFoe(ctx.combatants[occupant.id]!, moved)) return { ...plan, problem: `${nameOf(ctx, occupant.id)} stands on ${squareLabel(square)}: ${moved.name} cannot be moved into an enemy's square.` };
+      const step = stepCost(board, previous, square);
+      if (step.drop !== null) {
+        const result = given[plan.drops.length];
+        if (!result) return { ...plan, problem: `${moved.name} drops ${step.drop} levels into ${squareLabel(square)}: give the Endurance or Reflex roll's result against ${step.drop}.` };
+        plan.drops.push({ at: square, levels: step.drop, result });
+      }
+      previous = square;
+    }
+    if (given.length > plan.drops.length) return { ...plan, problem: `The path has ${plural(plan.drops.length, 'drop')} of two or more levels; ${given.length} drop rolls were given.` };
+    const last = e.path.at(-1)!;
+    const occupant = occupants(ctx).find((o) => o.id !== moved.id && sameSquare(o.square, last));
+    if (occupant) return { ...plan, problem: `${nameOf(ctx, occupant.id)} stands on ${squareLabel(last)}: nobody can be pushed onto another character's square.` };
+    plan.end = last;
+  }
+  const perStack = Number(ctx.options['slowedSpeedPerStack'] ?? 1);
+  const spent = activeId(ctx) === moved.id ? ctx.turn.moved : 0;
+  let slowed = stacksOf(moved, 'Slowed');
+  for (const drop of plan.drops) {
+    if (drop.result !== 'failure') continue;
+    slowed += 1;
+    plan.slowed += 1;
+    if (spent >= currentSpeed(moved.speed, slowed, perStack)) plan.dazed += 1;
+  }
+  return plan;
 }
 
 // ---- areas (§5.3, R-H10) ----
@@ -268,7 +370,7 @@ export function planAttack(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'A
       const target = ctx.combatants[t.targetId]!;
       return {
         targetId: t.targetId,
-        cover: targetCover(ctx, attacker, target, e.attackType, t.cover).cover,
+        cover: targetCover(ctx, attacker, target, e.attackType, t.cover ?? (e.covered?.includes(t.targetId) || null)).cover,
         defence: null,
         tier: null,
         undefended: undefendedAllowed && target.incapacitated,
@@ -494,6 +596,12 @@ export function combatRefusal(ctx: ThrumContext, e: CombatEvent, stage: Stage): 
       if (ctx.turn.movementClosed) return `${actor.name} stopped moving to act: no more movement unless the action allows it.`;
       return planMove(ctx, actor, e).problem;
     }
+    case 'FORCED_MOVE': {
+      const moved = ctx.combatants[e.id];
+      if (!inFight(moved)) return 'That character is not in the fight.';
+      if (stage === 'roundZero') return 'Round Zero has no actions, so nobody is moved by force; use a GM placement to correct a square.';
+      return planForcedMove(ctx, e).problem;
+    }
     case 'ATTACK': {
       const attacker = ctx.combatants[e.attackerId];
       if (!inFight(attacker)) return 'The attacker is not in the fight.';
@@ -518,6 +626,11 @@ export function combatRefusal(ctx: ThrumContext, e: CombatEvent, stage: Stage): 
           return `The path to ${target.name} is Obstructed: this attack cannot target them (an area may still reach them).`;
         }
       }
+      const notTarget = (e.covered ?? []).find((id) => !e.targets.some((t) => t.targetId === id));
+      if (notTarget) return `Cover is marked on ${nameOf(ctx, notTarget)}, who is not a target of this attack.`;
+      // R-H10: an area hits every character inside, allies included, unless the campaign's ruling spares them.
+      const ally = e.area && ctx.options['areasHitAllies'] === false ? e.targets.map((t) => ctx.combatants[t.targetId]!).find((t) => !isFoe(t, attacker)) : undefined;
+      if (ally) return `${ally.name} is ${possessive(attacker.name)} ally, and this campaign's areas spare allies (R-H10).`;
       if (e.fatigue + e.stress + (e.statuses?.length ?? 0) === 0) return 'Say what the attack deals: Fatigue, Stress or a status.';
       return overexertProblem(ctx, e.overexert);
     }
@@ -634,7 +747,27 @@ function blockedBy(ctx: ThrumContext, top: Frame, e: CombatEvent): string | null
       return e.type === 'BUFF_CHOICE' ? null : waiting;
     case 'trigger':
       if (e.type === 'ATTACK') return e.attackerId === top.ownerId ? null : `Only ${nameOf(ctx, top.ownerId)} acts now, resolving a triggered effect.`;
-      return ['TRIGGER', 'RESOLVE_TRIGGER', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION'].includes(e.type) ? null : waiting;
+      return ['TRIGGER', 'RESOLVE_TRIGGER', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'FORCED_MOVE'].includes(e.type) ? null : waiting;
+  }
+}
+
+/** Out of turn only a current stance's Triggered Effect can act (§5.2 rule 5), so an unnamed effect is the stance's. */
+export function defaultTriggeredEffect(ctx: ThrumContext, ownerId: string): string {
+  const stance = ctx.combatants[ownerId]?.stance;
+  return stance ? `${stance} (stance)` : 'a triggered effect';
+}
+
+/** One pending decision in a few words, for the stack shown with a triggered effect (top first). */
+export function stackEntry(ctx: ThrumContext, frame: Frame): string {
+  switch (frame.kind) {
+    case 'trigger':
+      return `${possessive(nameOf(ctx, frame.ownerId))} ${frame.effect} (trigger: ${frame.trigger})`;
+    case 'attack':
+      return `the rest of ${possessive(nameOf(ctx, frame.attack.attackerId))} ${frame.attack.ability}`;
+    case 'roll':
+      return `${possessive(nameOf(ctx, frame.id))} ${frame.roll === 'panic' ? 'Panic' : 'Incapacity'} Roll`;
+    case 'buff':
+      return `${possessive(nameOf(ctx, frame.targetId))} buff choice`;
   }
 }
 
@@ -687,6 +820,15 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
       if (plan.end) next = update(next, mover.id, { position: plan.end });
       if (plan.slowed) next = addStatus(next, mover.id, 'Slowed', plan.slowed);
       if (plan.dazed) next = addStatus(next, mover.id, 'Dazed', 1);
+      return next;
+    }
+    case 'FORCED_MOVE': {
+      const plan = planForcedMove(ctx, e);
+      let next = plan.end ? update(ctx, e.id, { position: plan.end }) : ctx;
+      if (plan.slowed) next = addStatus(next, e.id, 'Slowed', plan.slowed);
+      if (plan.dazed) next = addStatus(next, e.id, 'Dazed', plan.dazed);
+      // A failed drop that meets the lowered Speed: the mover cannot move further this turn.
+      if (plan.dazed && activeId(next) === e.id) next = { ...next, turn: { ...next.turn, movementClosed: true } };
       return next;
     }
     case 'ATTACK': {
@@ -746,7 +888,7 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
       // Effects on one trigger resolve top-down in initiative order: the first in order goes on top (§5.2 rule 6).
       const frames: Frame[] = [...e.effects]
         .sort((a, b) => orderIndex(ctx, a.ownerId) - orderIndex(ctx, b.ownerId))
-        .map((f) => ({ kind: 'trigger', ownerId: f.ownerId, trigger: e.trigger, effect: f.effect }));
+        .map((f) => ({ kind: 'trigger', ownerId: f.ownerId, trigger: e.trigger, effect: f.effect?.trim() || defaultTriggeredEffect(ctx, f.ownerId) }));
       return push(ctx, ...frames.reverse());
     }
     case 'RESOLVE_TRIGGER':

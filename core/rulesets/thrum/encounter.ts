@@ -5,7 +5,7 @@ import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, Enco
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
-import { keyOf, squareLabel, type Square } from './grid.ts';
+import { keyOf, squareLabel, stepCost, type Square } from './grid.ts';
 import { COMBAT_TYPES, delayRefusal, initiativeRefusal, isCombat, lateRefusal, removeRefusal, setupRefusal, thrumMachine, tieRefusal, type ThrumEvent } from './machine.ts';
 import * as rules from './rules.ts';
 import type { Frame, Roll, ThrumCombatant, ThrumContext } from './rules.ts';
@@ -57,12 +57,21 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('MOVE'), squares: z.number().int().min(1, { error: 'Move at least 1 square.' }).max(60).nullable().optional(),
     path: z.array(squareSchema).max(60, { error: 'A path is at most 60 squares.' }).nullable().optional(),
-    drops: z.array(z.enum(['pay', 'success', 'failure'])).max(60).nullable().optional(), note: shortTextSchema.optional(),
+    drops: z.array(z.enum(['pay', 'success', 'failure'])).max(60).nullable().optional(), teleport: z.boolean().optional(), note: shortTextSchema.optional(),
+  }),
+  z.strictObject({
+    type: z.literal('FORCED_MOVE'), id: idSchema, squares: z.number().int().min(1, { error: 'Move at least 1 square.' }).max(60).nullable().optional(),
+    path: z.array(squareSchema).max(60, { error: 'A path is at most 60 squares.' }).nullable().optional(),
+    drops: z.array(z.enum(['success', 'failure'], { error: 'A drop roll succeeds or fails.' })).max(60).nullable().optional(),
+    drop: z.enum(['none', 'success', 'failure'], { error: 'The drop roll is none, success or failure.' }).nullable().optional(),
+    levels: z.number().int().min(2, { error: 'A drop that calls for a roll is two or more levels.' }).max(40).nullable().optional(),
+    source: shortTextSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, ability: nameText('ability'), attackType: z.enum(['physical', 'mental'], { error: 'An attack is physical or mental.' }),
     art: z.number().int().min(-5).max(10).nullable().optional(),
     targets: z.array(z.strictObject({ targetId: idSchema, cover: z.boolean().nullable().optional() })).max(50, { error: 'At most 50 targets.' }),
+    covered: z.array(idSchema).max(50).nullable().optional(),
     range: z.number().int().min(0).max(200).nullable().optional(), ranged: z.boolean().optional(), finisher: z.boolean().optional(), area: z.boolean().optional(),
     adjacentEnemies: countSchema.nullable().optional(), overexert: z.number().int().min(0).max(10).nullable().optional(),
     fatigue: loadAmount, stress: loadAmount,
@@ -83,7 +92,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('POSITION'), square: squareSchema }),
   z.strictObject({
     type: z.literal('TRIGGER'), trigger: nameText('trigger'),
-    effects: z.array(z.strictObject({ ownerId: idSchema, effect: nameText('effect') })).max(50),
+    effects: z.array(z.strictObject({ ownerId: idSchema, effect: nameText('effect').nullable().optional() })).max(50),
   }),
   z.strictObject({ type: z.literal('RESOLVE_TRIGGER'), id: idSchema }),
   z.strictObject({
@@ -233,13 +242,45 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const cost = after.turn.moved - before.turn.moved;
       const where = event.path?.length ? ` to ${squareLabel(event.path.at(-1)!)}` : '';
       const extras: string[] = [];
+      if (!event.teleport && event.path?.length && before.board && b.position) {
+        // Each drop of two or more levels and how the mover took it (§5.3): paid for, or rolled.
+        let from = b.position;
+        let n = 0;
+        for (const square of event.path) {
+          const step = stepCost(before.board, from, square);
+          if (step.drop !== null) {
+            const choice = event.drops?.[n] ?? 'pay';
+            n += 1;
+            const head = `drops ${step.drop} levels into ${squareLabel(square)}`;
+            if (choice === 'pay') extras.push(`${head} and pays ${plural(step.cost - step.dropCost!, 'extra square')}`);
+            else extras.push(`${head}: Endurance or Reflex against ${step.drop} ${choice === 'success' ? 'succeeds, base cost only' : 'fails, base cost only, +1 Slowed'}`);
+          }
+          from = square;
+        }
+      }
       const slowed = rules.stacksOf(a, 'Slowed') - rules.stacksOf(b, 'Slowed');
-      if (slowed) extras.push(`fails the drop roll: +${slowed} Slowed`);
-      if (rules.stacksOf(a, 'Dazed') > rules.stacksOf(b, 'Dazed')) extras.push('+1 Dazed and movement stops');
+      if (rules.stacksOf(a, 'Dazed') > rules.stacksOf(b, 'Dazed')) extras.push(`movement spent reaches the lowered Speed ${combat.speedOf(a, after)}: +1 Dazed and movement stops`);
       const left = Math.max(0, combat.speedOf(a, after) - after.turn.moved);
+      const verb = event.teleport ? `teleports ${plural(cost, 'square')}${where}, crossing nothing between (no terrain or elevation costs)` : `moves ${plural(cost, 'square')}${where}`;
       return {
         round, kind: 'turn', actorId: actor, rulings: slowed ? ['R-H12'] : [],
-        text: `${name(actor)} moves ${plural(cost, 'square')}${where}${event.note ? ` (${event.note})` : ''}${extras.length ? `; ${extras.join('; ')}` : ''}. ${plural(left, 'square')} of movement left.`,
+        text: `${name(actor)} ${verb}${event.note ? ` (${event.note})` : ''}${extras.length ? `; ${extras.join('; ')}` : ''}. ${plural(left, 'square')} of movement left.`,
+      };
+    }
+    case 'FORCED_MOVE': {
+      const plan = combat.planForcedMove(before, event);
+      const a = after.combatants[event.id]!;
+      const distance = event.path?.length ?? event.squares ?? 0;
+      const where = event.path?.length ? ` to ${squareLabel(event.path.at(-1)!)}` : '';
+      const drops = plan.drops.map((d) => {
+        const levels = d.levels === null ? 'two or more levels' : `${d.levels} levels`;
+        const against = d.levels === null ? 'the height difference' : String(d.levels);
+        return `drops ${levels}${d.at ? ` into ${squareLabel(d.at)}` : ''}: Endurance or Reflex against ${against} ${d.result === 'success' ? 'succeeds' : 'fails, +1 Slowed'}`;
+      });
+      if (plan.dazed) drops.push(`movement spent this turn reaches the lowered Speed ${combat.speedOf(a, after)}: +${plan.dazed} Dazed${rules.activeId(after) === a.id ? ' and no further movement' : ''}`);
+      return {
+        round, kind: 'damage', actorId: a.id, rulings: plan.slowed ? ['R-H11', 'R-H12'] : plan.drops.length ? ['R-H11'] : [],
+        text: `${a.name} is moved ${plural(distance, 'square')}${where}${event.source ? ` by ${event.source}` : ''}${drops.length ? `; ${drops.join('; ')}` : ''}.`,
       };
     }
     case 'ATTACK': {
@@ -252,7 +293,13 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       if (attack.ranged && attack.adjacentEnemies) parts.push(`+${attack.adjacentEnemies} Bane for adjacent enemies`);
       if (covered.length) parts.push(`cover on ${covered.join(', ')}: +1 Bane`);
       const effect = [event.fatigue ? `${event.fatigue} Fatigue` : null, event.stress ? `${event.stress} Stress` : null, ...(event.statuses ?? []).map((s) => `${s.stacks} ${combat.statusName(s.status)}`)].filter(Boolean).join(', ');
-      return { round, kind: 'attack', actorId: event.attackerId, rulings: ['R-H11', 'R-H12b', ...(covered.length ? ['R-H13', 'R-H14'] : [])], text: `${parts.join('; ')}. Effect: ${effect}.` };
+      const allies = event.area ? event.targets.map((t) => before.combatants[t.targetId]!).filter((t) => t.side === before.combatants[event.attackerId]!.side) : [];
+      const undefended = attack.targets.filter((t) => t.undefended).map((t) => name(t.targetId));
+      if (undefended.length) parts.push(`${undefended.join(', ')} ${undefended.length === 1 ? 'is' : 'are'} Incapacitated and do${undefended.length === 1 ? 'es' : ''} not defend under this campaign's ruling: the effect lands`);
+      if (allies.length) parts.push(`the area hits allies too (${names(before, allies.map((c) => c.id))})`);
+      const boardCover = Boolean(before.board && before.combatants[event.attackerId]!.position);
+      const rulings = ['R-H11', 'R-H12b', ...(covered.length && boardCover ? ['R-H13', 'R-H14'] : []), ...(allies.length ? ['R-H10'] : []), ...(undefended.length ? ['R-H16'] : [])];
+      return { round, kind: 'attack', actorId: event.attackerId, rulings, text: `${parts.join('; ')}. Effect: ${effect}.` };
     }
     case 'DEFENSE_CHOICE': {
       const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
@@ -261,7 +308,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const counts = combat.rollCounts(before, attack, { ...target, defence: event.id });
       const boons = counts.defenceBoons.length ? `, +${counts.defenceBoons.length} Boon (${counts.defenceBoons.join(', ')})` : '';
       const banes = counts.defenceBanes.length ? `, +${counts.defenceBanes.length} Bane (${counts.defenceBanes.join(', ')})` : '';
-      return { round, kind: 'decision', actorId: defender.id, text: `${defender.name} defends with ${combat.defenceLabel(event.id)} (${signed(combat.defenceModifier(defender, event.id))}${boons}${banes}), chosen before the attack is rolled.` };
+      return { round, kind: 'decision', actorId: defender.id, rulings: defender.incapacitated ? ['R-H16'] : [], text: `${defender.incapacitated ? 'Though Incapacitated, ' : ''}${defender.name} defends with ${combat.defenceLabel(event.id)} (${signed(combat.defenceModifier(defender, event.id))}${boons}${banes}), chosen before the attack is rolled.` };
     }
     case 'DEFENSE_RESULT': {
       const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
@@ -299,7 +346,11 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       return { round, kind: 'turn', actorId: actor, text: `${name(actor)} takes a starting square at ${squareLabel(event.square)}.` };
     case 'TRIGGER': {
       const queued = after.stack.slice(before.stack.length).reverse() as Extract<Frame, { kind: 'trigger' }>[];
-      return { round, kind: 'decision', text: `Trigger: ${event.trigger}. ${queued.length > 1 ? 'In initiative order: ' : ''}${queued.map((f) => `${name(f.ownerId)} (${f.effect})`).join(', ')}${before.stack.length ? ', before what it interrupts resolves' : ''}.` };
+      const interrupted = before.stack.at(-1);
+      return {
+        round, kind: 'decision',
+        text: `Trigger: ${event.trigger}. ${queued.length > 1 ? 'In initiative order: ' : ''}${queued.map((f) => `${name(f.ownerId)} (${f.effect})`).join(', ')}${interrupted ? `, before ${combat.stackEntry(before, interrupted)} (last in, first out)` : ''}.`,
+      };
     }
     case 'RESOLVE_TRIGGER': {
       const frame = top as Extract<Frame, { kind: 'trigger' }>;
@@ -480,13 +531,15 @@ function combatantView(ctx: ThrumContext, id: string, status: CombatantView['sta
   const c = ctx.combatants[id]!;
   const tags: string[] = [];
   if (c.incapacitated) tags.push('Incapacitated');
-  if (rules.isFrayed(c)) tags.push('Frayed');
-  if (rules.isExhausted(c)) tags.push('Exhausted');
+  // Derived from the loads, never stored (§5.5): the tag says why.
+  if (rules.isFrayed(c)) tags.push(`Frayed (Stress ${c.stressLoad} > ${c.stressTolerance})`);
+  if (rules.isExhausted(c)) tags.push(`Exhausted (Fatigue ${c.fatigueLoad} > ${c.fatigueTolerance})`);
   for (const [name, s] of Object.entries(c.statuses)) tags.push(`${name} ${s.stacks}`);
   if (c.stance) tags.push(`Stance: ${c.stance}`);
   if (c.buff) tags.push(`Buff: ${c.buff.name}`);
   if (c.wounds) tags.push(`Wounds ${c.wounds}/3`);
-  if (c.delayedThisRound) tags.push('delayed this round');
+  if (c.delayedThisRound) tags.push('Delayed this round');
+  else if (c.hasDelayed) tags.push('Delayed earlier: keeps the later slot');
   if (c.fatigueTolerance < c.baseFatigueTolerance) tags.push(`Fatigue Tolerance ${c.fatigueTolerance} (base ${c.baseFatigueTolerance})`);
   if (c.stressTolerance < c.baseStressTolerance) tags.push(`Stress Tolerance ${c.stressTolerance} (base ${c.baseStressTolerance})`);
   return {
@@ -525,6 +578,7 @@ function combatantView(ctx: ThrumContext, id: string, status: CombatantView['sta
       terrainEffect: c.terrainEffect,
       position: c.position,
       delayedThisRound: c.delayedThisRound,
+      hasDelayed: c.hasDelayed,
       resilience: c.resilience,
       evasion: c.evasion,
       resolve: c.resolve,
@@ -577,13 +631,17 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         details: { notation: '2d6', modifier: panic ? c.resolve : c.resilience, mustExceed: panic ? c.stressLoad : c.fatigueLoad, reason: frame.reason },
       };
     }
-    case 'trigger':
+    case 'trigger': {
+      // The whole stack, top first: what resolves now, then what waits under it (last in, first out, §5.2 rule 6).
+      const stack = [...ctx.stack].reverse().map((f) => combat.stackEntry(ctx, f));
+      const waiting = stack.slice(1);
       return {
         kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: frame.ownerId,
-        text: `Trigger (${frame.trigger}): resolve ${possessive(rules.nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.`,
-        choices: [{ id: frame.ownerId, label: 'Resolved' }],
-        details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length },
+        text: `Trigger (${frame.trigger}): resolve ${possessive(rules.nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.${waiting.length ? ` Then, last in first out: ${waiting.map((w, i) => `${i + 2}. ${w}`).join('; ')}.` : ''}`,
+        choices: [{ id: frame.ownerId, label: `${rules.nameOf(ctx, frame.ownerId)}: resolved` }],
+        details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length, stack },
       };
+    }
     case 'buff': {
       const target = ctx.combatants[frame.targetId]!;
       return {
@@ -631,7 +689,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
       attack: top.kind === 'attack' && top.attack.targets[top.attack.current]?.defence === null ? ['DEFENSE_CHOICE', 'TRIGGER'] : ['DEFENSE_RESULT', 'TRIGGER'],
       roll: [top.kind === 'roll' && top.roll === 'panic' ? 'PANIC_ROLL' : 'INCAPACITY_ROLL'],
       buff: ['BUFF_CHOICE'],
-      trigger: ['RESOLVE_TRIGGER', 'TRIGGER', 'ATTACK', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION'],
+      trigger: ['RESOLVE_TRIGGER', 'TRIGGER', 'ATTACK', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'FORCED_MOVE'],
     };
     const delay = active && delayRefusal(ctx, active, null) === null && ctx.order.length > 1 ? ['DELAY'] : [];
     return [...answers[top.kind], ...delay, 'OVERRIDE'];
@@ -652,7 +710,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     list.push('END_TURN');
   }
   const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'OVERRIDE'];
-  if (stage === 'rounds') anytime.push('TRIGGER');
+  if (stage === 'rounds') anytime.push('TRIGGER', 'FORCED_MOVE');
   return [...list, ...anytime];
 }
 
@@ -682,6 +740,20 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   }
   const triggers = ctx.stack.filter((f) => f.kind === 'trigger').length;
   if (triggers) counters.push({ key: 'triggers', label: 'Triggered effects waiting', value: triggers });
+  const aside: NonNullable<EncounterView['aside']> = [];
+  if (stage === 'roundZero' || stage === 'rounds') {
+    // The order as it stands, with each initiative total and who has moved it by a Delay (§5.2 rule 3).
+    const entry = (id: string) => {
+      const c = ctx.combatants[id]!;
+      const delayed = c.delayedThisRound ? ', delayed this round' : c.hasDelayed ? ', delayed' : '';
+      return `${c.name} ${c.initiative?.total ?? '—'}${delayed}`;
+    };
+    aside.push({ title: 'Initiative order', text: ctx.order.map(entry).join(' · ') || 'nobody left' });
+  }
+  if (ctx.board) {
+    const placed = ctx.roster.filter((id) => ctx.combatants[id]!.position);
+    aside.push({ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${placed.map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` });
+  }
   return {
     phase,
     round: ctx.round,
@@ -691,7 +763,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     turn: active ? { actionsLeft: ctx.turn.acted || stage === 'roundZero' ? 0 : 1, actionsPerTurn: stage === 'roundZero' ? 0 : 1 } : null,
     prompt: prompt(snapshot),
     allowed: allowedEvents(snapshot),
-    ...(ctx.board ? { aside: [{ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${ctx.roster.filter((id) => ctx.combatants[id]!.position).map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` }] } : {}),
+    ...(aside.length ? { aside } : {}),
     setup: {
       partyOrder: ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party'),
       gmOrder: null,

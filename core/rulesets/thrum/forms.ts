@@ -1,22 +1,42 @@
 // Thrum's action forms for the runner (RULES.md §5.3–§5.5): what a person enters by hand. Prompt answers
-// (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, triggers) come as prompt buttons.
+// (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, resolving a triggered effect) come as
+// prompt buttons. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
 import type { ActionForm } from '../../encounter/types.ts';
 
 const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
 
 export const thrumActionForms: readonly ActionForm[] = [
+  { type: 'SET_SIDE', label: 'Side', help: 'Before combat: an allied NPC fights with the party.',
+    fields: [
+      { key: 'id', label: 'Who', kind: 'combatant' },
+      { key: 'side', label: 'Side', kind: 'choice', choices: [{ value: 'party', label: 'Party' }, { value: 'foes', label: 'Foes' }] },
+    ] },
   { type: 'MOVE', label: 'Move', shortcut: 'm', help: 'Up to Speed (less Slowed); no moving on after the Action unless it allows it.',
-    fields: [{ key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 }, note] },
+    fields: [
+      { key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 },
+      { key: 'teleport', label: 'Teleport', kind: 'flag', optional: true, help: 'Crosses nothing between: no terrain, elevation or enemies on the way; still costs its distance.' },
+      note,
+    ] },
+  { type: 'FORCED_MOVE', label: 'Forced move', shortcut: 'f', help: 'Someone moves a character: a drop of two or more levels is rolled for (Endurance or Reflex against the height); a failure is +1 Slowed, and +1 Dazed if the movement it spent this turn reaches its lowered Speed.',
+    fields: [
+      { key: 'id', label: 'Who is moved', kind: 'combatant', who: 'any' },
+      { key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 },
+      { key: 'drop', label: 'Drop of 2+ levels', kind: 'choice', choices: [{ value: 'none', label: 'No such drop' }, { value: 'success', label: 'Drop roll succeeds' }, { value: 'failure', label: 'Drop roll fails' }] },
+      { key: 'levels', label: 'Levels dropped', kind: 'integer', min: 2, max: 40, optional: true, default: '', help: 'The height difference, the roll\'s opposition.' },
+      { key: 'source', label: 'Moved by', kind: 'text', default: '', optional: true },
+    ] },
   { type: 'ATTACK', label: 'Attack', shortcut: 'a', help: 'The defender chooses Resilience, Evasion or Resolve before the roll; declare Overexert before rolling.',
     fields: [
       { key: 'attackerId', label: 'Attacker', kind: 'combatant', defaultActive: true },
       { key: 'ability', label: 'Ability', kind: 'text', default: 'Basic Attack' },
+      { key: 'art', label: 'Art modifier', kind: 'integer', min: -5, max: 10, optional: true, default: '', help: 'Empty: a Basic Attack, with the highest Art modifier.' },
       { key: 'attackType', label: 'Type', kind: 'choice', choices: [{ value: 'physical', label: 'Physical' }, { value: 'mental', label: 'Mental' }] },
-      { key: 'targets', label: 'Targets', kind: 'combatants', who: 'foes', wrap: 'targetId' },
+      { key: 'targets', label: 'Targets', kind: 'combatants', who: 'notActive', wrap: 'targetId', initial: 'none', help: 'Allies too for an area (R-H10).' },
+      { key: 'covered', label: 'Targets in cover (no map)', kind: 'combatants', who: 'notActive', initial: 'none', optional: true, help: '+1 Bane each; on the map cover is computed.' },
       { key: 'fatigue', label: 'Fatigue on a hit', kind: 'integer', min: 0, max: 20, default: 1 },
       { key: 'stress', label: 'Stress on a hit', kind: 'integer', min: 0, max: 20, default: 0 },
       { key: 'ranged', label: 'Ranged', kind: 'flag', optional: true },
-      { key: 'range', label: 'Range', kind: 'integer', min: 0, max: 200, optional: true },
+      { key: 'range', label: 'Range', kind: 'integer', min: 0, max: 200, optional: true, default: '', help: 'Checked against the map; without one the GM judges it.' },
       { key: 'area', label: 'Area', kind: 'flag', optional: true },
       { key: 'finisher', label: 'Finisher', kind: 'flag', optional: true },
       { key: 'adjacentEnemies', label: 'Adjacent enemies', kind: 'integer', min: 0, max: 10, optional: true, help: '+1 bane each on a ranged attack' },
@@ -31,7 +51,13 @@ export const thrumActionForms: readonly ActionForm[] = [
     fields: [{ key: 'stance', label: 'Stance', kind: 'text', default: '' }] },
   { type: 'DELAY', label: 'Delay', shortcut: 'y', help: 'Once per round, permanently: act after the chosen character, or at the end of the round.',
     fields: [{ key: 'id', label: 'Who delays', kind: 'combatant', defaultActive: true }, { key: 'afterId', label: 'After', kind: 'combatant', optional: true, emptyAs: 'null', help: 'empty: the end of the round' }] },
-  { type: 'RESUSCITATE', label: 'Resuscitate', fields: [{ key: 'targetId', label: 'Whom', kind: 'combatant', who: 'allies' }] },
+  { type: 'RESUSCITATE', label: 'Resuscitate', help: 'Ends Incapacitated. Its range is in Basic Combat Abilities, another chapter: the GM checks it.',
+    fields: [{ key: 'targetId', label: 'Whom', kind: 'combatant', who: 'notActive' }] },
+  { type: 'TRIGGER', label: 'Trigger', shortcut: 't', help: 'A trigger fired: the effects resolve top-down in initiative order; one set off while another resolves goes first (last in, first out).',
+    fields: [
+      { key: 'trigger', label: 'Trigger', kind: 'text', default: '' },
+      { key: 'effects', label: 'Whose effects respond', kind: 'combatants', who: 'any', wrap: 'ownerId', initial: 'none', help: 'Out of turn: the current stance\'s triggered effect.' },
+    ] },
   { type: 'APPLY_LOAD', label: 'Load', shortcut: 'l', help: 'Fatigue or Stress from any source; a negative amount removes load.',
     fields: [
       { key: 'targetId', label: 'Who', kind: 'combatant' },

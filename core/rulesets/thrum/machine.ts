@@ -26,7 +26,7 @@ export type ThrumEvent =
   | { type: 'END_COMBAT'; outcome: string };
 
 export const COMBAT_TYPES = [
-  'PANIC_ROLL', 'INCAPACITY_ROLL', 'MOVE', 'ATTACK', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'USE_ABILITY', 'RESUSCITATE', 'BUFF_CHOICE',
+  'PANIC_ROLL', 'INCAPACITY_ROLL', 'MOVE', 'FORCED_MOVE', 'ATTACK', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'USE_ABILITY', 'RESUSCITATE', 'BUFF_CHOICE',
   'SET_STANCE', 'POSITION', 'TRIGGER', 'RESOLVE_TRIGGER', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'OVERRIDE',
 ] as const;
 export const isCombat = (event: { type: string }): event is CombatEvent => (COMBAT_TYPES as readonly string[]).includes(event.type);

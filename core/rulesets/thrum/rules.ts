@@ -69,6 +69,8 @@ export interface ThrumCombatant {
   terrainEffect: string | null;
   /** R-H3: Delay is allowed once per round. */
   delayedThisRound: boolean;
+  /** Has delayed in some round: its slot is no longer where its initiative put it (the runner shows it). */
+  hasDelayed: boolean;
   /** Out of the order: removed by the GM, or by three Wounds (§5.5). */
   removed: { reason: string; round: number; kind: 'removed' | 'wounds' } | null;
 }
@@ -203,6 +205,7 @@ export function combatantFromSeed(seed: CombatantSeed): ThrumCombatant {
     buff: null,
     terrainEffect: null,
     delayedThisRound: false,
+    hasDelayed: false,
     removed: null,
   };
 }
@@ -324,7 +327,7 @@ export function delay(ctx: ThrumContext, id: string, afterId: string | null): Th
   const without = ctx.order.filter((x) => x !== id);
   const at = afterId === null ? without.length : without.indexOf(afterId) + 1;
   const order = [...without.slice(0, at), id, ...without.slice(at)];
-  return update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true });
+  return update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true, hasDelayed: true });
 }
 
 // ---- removal and late arrivals (R-H4) ----

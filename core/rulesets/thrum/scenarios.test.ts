@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { attack, ctx, dice, endTurnsUntil, fight, seed, who } from './testing.ts';
+import { attack, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
@@ -480,33 +480,64 @@ describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
     expect(texts(lines)[0]).toContain('ending Caltrops');
   });
 
-  it('effects on one trigger resolve in initiative order; a trigger set off by a trigger resolves first (LIFO)', () => {
+  // Bo (first in order) and Ana (second) hold stances with triggered effects; Orc acts third.
+  const stances = () => {
+    const e = fight([seed('bo', 'party'), seed('ana', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'SET_STANCE', stance: 'Watch' });
+    e.apply({ type: 'END_TURN' });
+    e.apply({ type: 'SET_STANCE', stance: 'Riposte' });
+    e.apply({ type: 'END_TURN' });
+    return e;
+  };
+
+  it('out of turn only a current stance\'s triggered effect acts; an unnamed effect is the stance\'s', () => {
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'END_TURN' });
-    // Orc's turn: Ana and Bo have stances from... give them stances first.
-    const f = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
-    f.apply({ type: 'SET_STANCE', stance: 'Riposte' });
-    f.apply({ type: 'END_TURN' });
-    f.apply({ type: 'SET_STANCE', stance: 'Watch' });
-    f.apply({ type: 'END_TURN' });
-    expect(() => e.apply({ type: 'TRIGGER', trigger: 'Orc moves', effects: [{ ownerId: 'ana', effect: 'Riposte' }] })).toThrow('Ana has no stance');
-    f.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'bo', effect: 'Watch' }, { ownerId: 'ana', effect: 'Riposte' }] });
-    expect(f.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'ana' });
-    expect(() => f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' })).toThrow("Ana's triggered effect resolves first (last in, first out).");
-    // Ana's Riposte is an attack, which sets off Orc's... (the Orc has no stance) — Bo's Watch triggers again.
-    f.apply(attack('ana', ['orc']));
-    f.apply({ type: 'TRIGGER', trigger: 'an ally attacks', effects: [{ ownerId: 'bo', effect: 'Cheer' }] });
-    expect(f.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'bo', choices: [{ id: 'bo', label: 'Resolved' }] });
-    f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' }); // Cheer
-    expect(f.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'orc' });
-    defend(f, 'resilience', 'failure');
-    f.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
-    f.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
-    expect(f.view().prompt).toBeNull();
-    // The triggered attack did not use Orc's Action, nor Ana's.
-    expect(ctx(f).turn.acted).toBe(false);
-    expect(who(f, 'orc').fatigueLoad).toBe(1);
+    expect(() => e.apply({ type: 'TRIGGER', trigger: 'Orc moves', effects: [{ ownerId: 'ana', effect: 'Riposte' }] })).toThrow('Ana has no stance: out of turn only a current stance\'s triggered effect can act.');
+    const f = stances();
+    f.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'ana' }] });
+    expect(f.view().prompt!.text).toBe('Trigger (Orc moves adjacent): resolve Ana\'s Riposte (stance), then confirm.');
+  });
+
+  it('effects on a common trigger resolve top-down in initiative order, whatever order they are declared in', () => {
+    const e = stances();
+    const lines = e.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'ana', effect: 'Riposte' }, { ownerId: 'bo', effect: 'Warning shout' }] });
+    expect(lines[0]!.text).toBe('Trigger: Orc moves adjacent. In initiative order: Bo (Warning shout), Ana (Riposte).');
+    const prompt = e.view().prompt!;
+    expect(prompt).toMatchObject({ kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: 'bo', choices: [{ id: 'bo', label: 'Bo: resolved' }] });
+    expect(prompt.text).toBe("Trigger (Orc moves adjacent): resolve Bo's Warning shout, then confirm. Then, last in first out: 2. Ana's Riposte (trigger: Orc moves adjacent).");
+    expect(e.view().counters).toContainEqual({ key: 'triggers', label: 'Triggered effects waiting', value: 2 });
+    expect(() => e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' })).toThrow("Bo's triggered effect resolves first (last in, first out).");
+    expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Bo's triggered effect (Warning shout) to resolve.");
+    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    expect(e.view().prompt).toMatchObject({ subjectId: 'ana' });
+    e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
+    expect(e.view().prompt).toBeNull();
+  });
+
+  it('an effect triggered by a triggered effect resolves first (last in, first out), interrupting what set it off', () => {
+    const e = stances();
+    e.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'ana', effect: 'Riposte' }, { ownerId: 'bo', effect: 'Warning shout' }] });
+    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    // Ana's Riposte is an attack; the attack itself sets off Bo's Watch, which pre-empts the rest of the Riposte.
+    e.apply(attack('ana', ['orc']));
+    const lines = e.apply({ type: 'TRIGGER', trigger: 'an ally attacks', effects: [{ ownerId: 'bo', effect: 'Cheer' }] });
+    expect(lines[0]!.text).toBe("Trigger: an ally attacks. Bo (Cheer), before the rest of Ana's Strike (last in, first out).");
+    expect(e.view().prompt!.text).toBe(
+      "Trigger (an ally attacks): resolve Bo's Cheer, then confirm. Then, last in first out: 2. the rest of Ana's Strike; 3. Ana's Riposte (trigger: Orc moves adjacent).",
+    );
+    expect(e.view().prompt!.details!['stack']).toEqual(["Bo's Cheer (trigger: an ally attacks)", "the rest of Ana's Strike", "Ana's Riposte (trigger: Orc moves adjacent)"]);
+    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    expect(e.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'orc' });
+    defend(e, 'resilience', 'failure');
+    expect(e.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'ana' });
+    e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
+    expect(e.view().prompt).toBeNull();
+    // The triggered attack used nobody's Action: Orc's turn is untouched.
+    expect(e.view().activeId).toBe('orc');
+    expect(ctx(e).turn.acted).toBe(false);
+    expect(who(e, 'orc').fatigueLoad).toBe(1);
   });
 });
 
@@ -555,5 +586,178 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const e = fight([seed('ana', 'party', {}, { carried }), seed('orc', 'foes')]);
     expect(e.view().order[0]).toMatchObject({ health: { label: 'Fatigue', current: 0, max: 2 } });
     expect(e.view().order[0]!.tags).toEqual(['Wounds 1/3', 'Fatigue Tolerance 2 (base 5)', 'Stress Tolerance 4 (base 5)']);
+  });
+});
+
+describe('teleport and forced movement (§5.3)', () => {
+  const ground = (elevation: Record<string, number> = {}, difficult: string[] = [], sheet = {}) => {
+    const e = fight([seed('ana', 'party', { speed: 4, ...sheet }), seed('bo', 'party'), seed('orc', 'foes')], {}, [map(elevation, difficult)]);
+    e.apply(place('ana', 0, 0));
+    e.apply(place('bo', 2, 0));
+    e.apply(place('orc', 1, 0));
+    return e;
+  };
+
+  it('a teleport crosses nothing between: past an enemy, ignoring Difficult Terrain and elevation, for its distance', () => {
+    const e = ground({ '3,0': 4 }, ['0,0']);
+    // Walking: Orc blocks (1,0); leaving difficult (0,0) costs +1 and climbing 4 levels +3.
+    const lines = e.apply({ type: 'MOVE', teleport: true, path: [{ x: 3, y: 0 }] });
+    expect(who(e, 'ana').position).toEqual({ x: 3, y: 0 });
+    expect(ctx(e).turn.moved).toBe(3);
+    expect(lines[0]!.text).toBe('Ana teleports 3 squares to (3,0), crossing nothing between (no terrain or elevation costs). 1 square of movement left.');
+  });
+
+  it('a teleport still costs movement, names only its destination and cannot end on anyone', () => {
+    const e = ground();
+    expect(() => e.apply({ type: 'MOVE', teleport: true, path: [{ x: 5, y: 0 }] })).toThrow('A teleport of 5 squares needs that much movement; Ana has 4 left (Speed 4, R-H12).');
+    expect(() => e.apply({ type: 'MOVE', teleport: true, path: [{ x: 1, y: 0 }] })).toThrow("Orc stands on (1,0): no moving into an enemy's square.");
+    expect(() => e.apply({ type: 'MOVE', teleport: true, path: [{ x: 2, y: 0 }] })).toThrow("Bo stands on (2,0): movers cannot stop on an ally's square.");
+    expect(() => e.apply({ type: 'MOVE', teleport: true, path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] })).toThrow('A teleport names only its destination square, not a path.');
+    const bare = fight([seed('ana', 'party', { speed: 4 }), seed('orc', 'foes')]);
+    bare.apply({ type: 'MOVE', teleport: true, squares: 3 });
+    expect(ctx(bare).turn.moved).toBe(3);
+  });
+
+  it('forced movement: a drop of two or more levels is rolled for; a failure is +1 Slowed', () => {
+    const e = ground({ '1,0': 3 });
+    e.apply({ type: 'END_TURN' }); // Bo's turn; Orc (on a ledge at +3) is shoved off it
+    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }] })).toThrow("Orc drops 3 levels into (1,1): give the Endurance or Reflex roll's result against 3.");
+    const lines = e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: ['failure'], source: 'Bo\'s Shove' });
+    expect(who(e, 'orc')).toMatchObject({ position: { x: 1, y: 1 }, statuses: { Slowed: { stacks: 1, ticks: true } } });
+    expect(lines[0]).toMatchObject({ rulings: ['R-H11', 'R-H12'], text: "Orc is moved 1 square to (1,1) by Bo's Shove; drops 3 levels into (1,1): Endurance or Reflex against 3 fails, +1 Slowed." });
+    const safe = ground({ '1,0': 3 });
+    safe.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: ['success'] });
+    expect(who(safe, 'orc').statuses).toEqual({});
+  });
+
+  it('forced movement: +1 Dazed and no more movement when the movement spent reaches the lowered Speed', () => {
+    const e = ground({ '0,2': 2 }, [], { speed: 3 });
+    e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] }); // 1, then 2 for climbing two levels: all 3 spent
+    const lines = e.apply({ type: 'FORCED_MOVE', id: 'ana', path: [{ x: 0, y: 3 }], drops: ['failure'], source: 'a collapsing floor' });
+    expect(who(e, 'ana').statuses).toMatchObject({ Slowed: { stacks: 1 }, Dazed: { stacks: 1 } });
+    expect(lines[0]!.text).toContain('movement spent this turn reaches the lowered Speed 2: +1 Dazed and no further movement');
+    expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act');
+  });
+
+  it('forced movement never ends on another character nor enters an enemy\'s square; without a map the GM gives the drop', () => {
+    const e = ground();
+    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 0 }, { x: 0, y: 1 }] })).toThrow("Orc stands on (1,0): Bo cannot be moved into an enemy's square.");
+    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 1 }, { x: 0, y: 0 }] })).toThrow("Ana stands on (0,0): nobody can be pushed onto another character's square.");
+    const bare = fight([seed('ana', 'party'), seed('orc', 'foes')]);
+    const lines = bare.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 2, drop: 'failure', levels: 3 });
+    expect(lines[0]!.text).toBe('Orc is moved 2 squares; drops 3 levels: Endurance or Reflex against 3 fails, +1 Slowed.');
+    expect(who(bare, 'orc').statuses['Slowed']?.stacks).toBe(1);
+    const zero = rolled([seed('ana', 'party'), seed('orc', 'foes')]);
+    expect(() => zero.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1 })).toThrow('Round Zero has no actions, so nobody is moved by force');
+  });
+
+  it('a voluntary drop is logged with how the mover took it', () => {
+    const e = ground({ '0,0': 3 });
+    expect(e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }] })[0]!.text).toContain('drops 3 levels into (0,1) and pays 2 extra squares');
+    const f = ground({ '0,0': 3 });
+    expect(f.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['success'] })[0]!.text).toContain('drops 3 levels into (0,1): Endurance or Reflex against 3 succeeds, base cost only');
+  });
+});
+
+describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', () => {
+  it('R-H10 an area attack hits allies (logged); with the option off allies cannot be among its targets', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    const lines = e.apply(attack('ana', ['orc', 'bo'], { area: true }));
+    expect(lines[0]!.rulings).toContain('R-H10');
+    expect(lines[0]!.text).toContain('the area hits allies too (Bo)');
+    const spare = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], { areasHitAllies: false });
+    expect(() => spare.apply(attack('ana', ['orc', 'bo'], { area: true }))).toThrow("Bo is Ana's ally, and this campaign's areas spare allies (R-H10).");
+  });
+
+  it('R-H12 the Speed lost per Slowed stack is the option\'s number', () => {
+    const speed = (options = {}) => {
+      const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);
+      e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 1, source: '' });
+      return e.view().order[0]!.details!['speed'];
+    };
+    expect(speed()).toBe(4);
+    expect(speed({ slowedSpeedPerStack: 2 })).toBe(3);
+  });
+
+  it('R-H13 a character as cover counts its square + 2; at height 0 it gives no cover on flat ground', () => {
+    const banes = (options = {}) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')], options, [map()]);
+      e.apply(place('orc', 5, 5));
+      e.apply(place('gob', 4, 5));
+      e.apply(place('ana', 1, 3));
+      const lines = e.apply(attack('ana', ['orc']));
+      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      return { banes: e.view().prompt!.details!['attackBanes'], rulings: lines[0]!.rulings };
+    };
+    expect(banes()).toEqual({ banes: ['cover'], rulings: ['R-H11', 'R-H12b', 'R-H13', 'R-H14'] });
+    expect(banes({ characterCoverHeight: 0 }).banes).toEqual([]);
+  });
+
+  it('R-H14 an attacker on the dividing line: no cover by default, cover with the option', () => {
+    const banes = (options = {}) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options, [map({ '4,5': 2 })]);
+      e.apply(place('orc', 5, 5));
+      e.apply(place('ana', 4, 9));
+      e.apply(attack('ana', ['orc']));
+      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      return e.view().prompt!.details!['attackBanes'];
+    };
+    expect(banes()).toEqual([]);
+    expect(banes({ dividingLineCover: 'cover' })).toEqual(['cover']);
+  });
+
+  it('R-H16 the log names the ruling when an Incapacitated target defends, or takes the effect undefended', () => {
+    const setup = (options = {}) => {
+      const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')], options);
+      e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
+      e.apply({ type: 'OVERRIDE', targetId: 'orc', field: 'incapacitated', value: 1, note: '' });
+      return e;
+    };
+    const e = setup();
+    e.apply(attack('ana', ['orc']));
+    const line = e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' })[0]!;
+    expect(line).toMatchObject({ rulings: ['R-H16'] });
+    expect(line.text).toContain('Though Incapacitated, Orc defends with Resilience');
+    const off = setup({ incapacitatedDefend: false });
+    const lines = off.apply(attack('ana', ['orc']));
+    expect(lines[0]!.rulings).toContain('R-H16');
+    expect(lines[0]!.text).toContain('Orc is Incapacitated and does not defend under this campaign\'s ruling: the effect lands');
+  });
+
+  it('without a map the GM marks which targets have cover; only targets can be marked', () => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')]);
+    expect(() => e.apply(attack('ana', ['orc'], { covered: ['gob'] }))).toThrow('Cover is marked on Gob, who is not a target of this attack.');
+    e.apply(attack('ana', ['orc', 'gob'], { covered: ['gob'], area: true }));
+    defend(e, 'resilience', 'failure');
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
+  });
+});
+
+describe('the runner shows loads, statuses, stance, wounds and the order with delays', () => {
+  it('rows carry Fatigue and Stress against tolerances, Frayed and Exhausted with why, statuses with stacks, stance, wounds, incapacity', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 2, stressTolerance: 1, wounds: 1 }), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'stress', amount: 2, source: '' });
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 2, source: '' });
+    e.apply({ type: 'SET_STANCE', stance: 'Guard' });
+    const row = e.view().order.find((c) => c.id === 'ana')!;
+    expect(row.health).toEqual({ label: 'Fatigue', current: 3, max: 2 });
+    expect(row.stats).toEqual([
+      { label: 'Stress', value: '2/1' }, { label: 'Wounds', value: '1/3' }, { label: 'Speed', value: '3' }, { label: 'Initiative', value: '12' },
+    ]);
+    expect(row.tags).toEqual(['Frayed (Stress 2 > 1)', 'Exhausted (Fatigue 3 > 2)', 'Slowed 2', 'Stance: Guard', 'Wounds 1/3', 'Fatigue Tolerance 2 (base 5)', 'Stress Tolerance 1 (base 5)']);
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: '' });
+    expect(e.view().order.find((c) => c.id === 'ana')!.tags[0]).toBe('Incapacitated');
+  });
+
+  it('the initiative order aside shows each total and who has delayed, this round and earlier', () => {
+    const e = fight([seed('bob', 'party'), seed('alice', 'party'), seed('carol', 'foes')]);
+    e.apply({ type: 'DELAY', id: 'bob', afterId: 'alice' });
+    expect(e.view().aside).toEqual([{ title: 'Initiative order', text: 'Alice 11 · Bob 12, delayed this round · Carol 10' }]);
+    expect(e.view().order.find((c) => c.id === 'bob')!.tags).toContain('Delayed this round');
+    while (e.view().round === 1) e.apply({ type: 'END_TURN' });
+    expect(e.view().aside![0]!.text).toBe('Alice 11 · Bob 12, delayed · Carol 10');
+    expect(e.view().order.find((c) => c.id === 'bob')!.tags).toContain('Delayed earlier: keeps the later slot');
   });
 });
