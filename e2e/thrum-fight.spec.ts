@@ -60,7 +60,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
   await page.keyboard.press('a');
   // Targets start unticked: tick the defender (the first checkbox list is Targets, the second cover without a map).
-  await page.getByRole('form', { name: 'Attack form' }).locator('label label', { hasText: defender }).first().locator('input[type=checkbox]').check();
+  await page.getByRole('form', { name: 'Attack form' }).getByRole('group', { name: 'Targets', exact: true }).getByRole('checkbox', { name: defender }).check();
   await page.getByRole('spinbutton', { name: 'Fatigue on a hit' }).fill('2');
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
