@@ -25,17 +25,18 @@ export type CombatEvent =
   | {
       type: 'ATTACK'; attackerId: string; targetId: string; attribute: Attribute; proficiency: Proficiency;
       via?: 'turn' | 'command' | 'readied'; weapon?: Weapon | null; sneak?: boolean; flanking?: boolean; advantage?: number;
-      nearbyIds?: string[]; testRoll?: Roll | null; luckRoll?: Roll | null; strayRoll?: Roll | null; note?: string;
+      nearbyIds?: string[]; interceptorIds?: string[]; declaredParry?: ItemSlot | null;
+      testRoll?: Roll | null; luckRoll?: Roll | null; strayRoll?: Roll | null; note?: string;
     }
   | ({
       type: 'ACTION'; kind: ActionKind; actorId?: string | null; targetId?: string | null; name?: string; cost?: number;
-      trigger?: string; readied?: string; difficulty?: number | null; testRoll?: Roll | null; luckRoll?: Roll | null; note?: string;
+      hold?: HoldChoice | null; trigger?: string; readied?: string; difficulty?: number | null; testRoll?: Roll | null; luckRoll?: Roll | null; note?: string;
     } & TestInput)
   | {
       type: 'KILLING_STRIKE'; targetId: string; attribute: Attribute; proficiency: Proficiency; weapon?: Weapon | null;
       testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null;
     }
-  | { type: 'FREE_ACTION'; kind: FreeActionKind; note?: string }
+  | { type: 'FREE_ACTION'; kind: FreeActionKind; item?: ItemSlot | null; note?: string }
   | { type: 'FIRE_READIED'; id: string; note?: string }
   | { type: 'EXTENDED'; id: 'continue' | 'abandon'; testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null }
   | { type: 'OPENING_ATTACK'; id: 'waive' }
@@ -47,7 +48,14 @@ export type CombatEvent =
   | { type: 'CONSCIOUSNESS'; id: 'fortify' | 'unconscious'; testRoll?: Roll | null; luckRoll?: Roll | null }
   | { type: 'LUCK_TEST'; id: 'roll'; luckRoll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; damageType?: DamageType | null; nonlethal?: boolean }
+  | { type: 'HEAL'; targetId: string; pool: HealedPool; amount: number; source: string }
   | { type: 'OVERRIDE'; targetId: string; field: OverrideField; value: number; note: string };
+
+/** What Brandish leaves in the hands (§2.3: "choose what items you are holding in your hands"). */
+export const HOLD_CHOICES = ['weaponAndShield', 'weapon', 'shield', 'nothing'] as const;
+export type HoldChoice = (typeof HOLD_CHOICES)[number];
+export const HEALED_POOLS = ['endurance', 'health'] as const;
+export type HealedPool = (typeof HEALED_POOLS)[number];
 
 export const OVERRIDE_FIELDS = ['endurance', 'health', 'stamina', 'focus', 'actionsLeft', 'cheatDeathDifficulty', 'weaponDurability', 'shieldDurability', 'conscious', 'dead', 'prone', 'reaction'] as const;
 export type OverrideField = (typeof OVERRIDE_FIELDS)[number];
@@ -65,7 +73,7 @@ export const ENDS_TURN: readonly ActionKind[] = ['guard', 'wait', 'ready'];
 /** Actions that can be paid over several turns when they cost more than the actions left (R-T10). */
 const EXTENDABLE: readonly ActionKind[] = ['resuscitate', 'shortTask', 'other'];
 /** What a commanded ally may do with its one action (R-T9): a single action that does not end a turn. */
-const COMMANDABLE: readonly ActionKind[] = ['brandish', 'interact', 'move', 'standUp', 'seekCover', 'other'];
+const COMMANDABLE: readonly ActionKind[] = ['brandish', 'interact', 'move', 'sprint', 'standUp', 'seekCover', 'other'];
 export const KILLING_STRIKE_COST = 3;
 const SPRINT_STAMINA = 1;
 const COMMAND_FOCUS = 2;
@@ -307,10 +315,14 @@ export function defenceChoices(ctx: TeamsContext, pa: PendingAttack): DefenceCho
   const choices: DefenceChoice[] = [];
   if (reactionRefusal(ctx, target, 'stamina', pa.freeReaction) === null) {
     const shield = target.items.shield;
-    if (shield && shield.blockValue > 0 && shield.durability > 0) choices.push({ id: 'block', label: `Block with ${shield.name} (block ${shield.blockValue}, 1 stamina)` });
-    for (const slot of ['weapon', 'shield'] as const) {
-      const item = target.items[slot];
-      if (item && item.durability > 0) choices.push({ id: `parry:${slot}`, label: `Parry with ${item.name} (+${item.parryValue || 1}, 1 stamina)` });
+    // Only a wielded item blocks or parries (§2.4 Block, Parry); a broken one cannot.
+    if (shield && target.held.shield && shield.blockValue > 0 && shield.durability > 0) choices.push({ id: 'block', label: `Block with ${shield.name} (block ${shield.blockValue}, 1 stamina)` });
+    // R-T19 off: a parry is declared with the attack, before the hit is known, so the hit window offers none.
+    if (ctx.options['parryAfterHit'] !== false) {
+      for (const slot of ['weapon', 'shield'] as const) {
+        const item = target.items[slot];
+        if (item && target.held[slot] && item.durability > 0) choices.push({ id: `parry:${slot}`, label: `Parry with ${item.name} (+${item.parryValue || 1}, 1 stamina)` });
+      }
     }
     if (!pa.crit && !pa.dodged) choices.push({ id: 'dodge', label: 'Dodge (test, 1 stamina)' });
   }
@@ -318,6 +330,7 @@ export function defenceChoices(ctx: TeamsContext, pa: PendingAttack): DefenceCho
     for (const id of ctx.roster) {
       const ally = ctx.combatants[id]!;
       if (id === target.id || id === pa.attackerId || ally.team !== target.team) continue;
+      if (pa.interceptorIds !== null && !pa.interceptorIds.includes(id)) continue; // the GM said who is close enough
       if (reactionRefusal(ctx, ally, 'stamina') === null) choices.push({ id: `intercept:${id}`, label: `${ally.name} intercepts (1 stamina)` });
     }
   }
@@ -330,6 +343,14 @@ export function defenceRefusal(ctx: TeamsContext, pa: PendingAttack, e: Extract<
   if (!defenceChoices(ctx, pa).some((c) => c.id === e.id)) {
     if (e.id === 'dodge' && pa.crit) return 'A critical hit cannot miss, so it cannot be dodged (R-T18).';
     if (e.id === 'block' && !target.items.shield?.blockValue) return `${target.name} wields nothing that can block.`;
+    if (e.id === 'block' && !target.held.shield) return `${target.name} is not holding ${target.items.shield!.name}: only a wielded item can block.`;
+    if (e.id.startsWith('parry:') && ctx.options['parryAfterHit'] === false) return 'In this campaign a parry is declared with the attack, before the hit is known (R-T19).';
+    if (e.id.startsWith('parry:') && target.items[e.id.slice(6) as ItemSlot] && !target.held[e.id.slice(6) as ItemSlot]) {
+      return `${target.name} is not holding ${target.items[e.id.slice(6) as ItemSlot]!.name}: only a wielded item can parry.`;
+    }
+    if (e.id.startsWith('intercept:') && pa.interceptorIds !== null && !pa.interceptorIds.includes(e.id.slice(10))) {
+      return `${nameOf(ctx, e.id.slice(10))} is not close enough to intercept: the attack named who can.`;
+    }
     if ((e.id === 'block' || e.id.startsWith('parry:')) && target.items[e.id === 'block' ? 'shield' : (e.id.slice(6) as ItemSlot)]?.durability === 0) {
       return 'A broken item cannot block or parry.';
     }
@@ -548,7 +569,7 @@ export function resolveStrike(ctx: TeamsContext, strikerId: string, d: StrikeDet
   const crit = luckOf(rolls.luckRoll!) >= d.weapon.critThreshold;
   const evasion = evasionAgainst(striker, target);
   const hit = crit || sneakTest >= evasion;
-  const pa: PendingAttack = { attackerId: strikerId, targetId: d.targetId, total: sneakTest, unpenalised: sneakTest + penalty, crit, weapon: d.weapon, freeReaction: false, interceptedFrom: null, dodged: false };
+  const pa: PendingAttack = { attackerId: strikerId, targetId: d.targetId, total: sneakTest, unpenalised: sneakTest + penalty, crit, weapon: d.weapon, freeReaction: false, interceptedFrom: null, dodged: false, interceptorIds: null };
   return { test, total, constitution: target.constitution, killed: false, sneak: { total: sneakTest, evasion, crit, hit, damage: hit ? hitDamage(ctx, pa, 'none') : null } };
 }
 
@@ -673,9 +694,12 @@ function attackRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTAC
   }
   const plan = planAttack(ctx, e);
   if (e.weapon === undefined || e.weapon === null) {
+    if (!attacker.held.weapon) return `${attacker.name} is not holding ${plan.weapon.name}: Brandish it first, or name the weapon used.`;
     if (!plan.weapon.attributes.includes(e.attribute)) return `${plan.weapon.name} does not use ${e.attribute}.`;
     if (e.proficiency !== 'none' && !plan.weapon.proficiencies.includes(e.proficiency)) return `${plan.weapon.name} does not allow the ${e.proficiency} proficiency.`;
   }
+  const around = interceptorsRefusal(ctx, e, target) ?? declaredParryRefusal(ctx, e, target);
+  if (around) return around;
   const problem = testProblem(plan.spec, e.testRoll, attacker.name) ?? luckProblem(attacker, e.luckRoll);
   if (problem) return problem;
   const pool = strayPool(ctx, e);
@@ -686,6 +710,30 @@ function attackRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTAC
     }
   }
   return null;
+}
+
+/** Who the GM placed close enough to intercept: the target's allies in the fight, never the attacker. */
+function interceptorsRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, target: TeamsCombatant): string | null {
+  for (const id of e.interceptorIds ?? []) {
+    const c = ctx.combatants[id];
+    if (!c || !inFight(c)) return 'Someone listed as able to intercept is not in the fight.';
+    if (id === e.attackerId) return `${c.name} is the attacker and cannot intercept.`;
+    if (id === target.id) return `${c.name} is the target: list the allies who could intercept for them.`;
+    if (c.team !== target.team) return `${c.name} is not on ${target.name}'s team and cannot intercept for them.`;
+  }
+  return null;
+}
+
+/** R-T19 off: the target declares a parry with the attack, before the hit is known. */
+function declaredParryRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, target: TeamsCombatant): string | null {
+  const slot = e.declaredParry;
+  if (!slot) return null;
+  if (ctx.options['parryAfterHit'] !== false) return 'In this campaign a parry is chosen after the hit is known (R-T19): leave the declared parry empty and answer the defence prompt.';
+  const item = target.items[slot];
+  if (!item) return `${target.name} has no shield to parry with.`;
+  if (!target.held[slot]) return `${target.name} is not holding ${item.name}: only a wielded item can parry.`;
+  if (item.durability === 0) return 'A broken item cannot block or parry.';
+  return reactionRefusal(ctx, target, 'stamina');
 }
 
 function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTION' }>): string | null {
@@ -703,6 +751,15 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
     // R-T9: an ally acting on a Command takes one single action and spends none of its own.
     if (!ctx.turn!.commandTokens.includes(actorId)) return `It is not ${actor.name}'s turn: only a Command lets them act now.`;
     if (!COMMANDABLE.includes(e.kind) || cost !== 1) return `A Command gives ${actor.name} one single action: ${label} is not one.`;
+    // A commanded Move is the ally's Move for this turn (§2.3: once per turn); Sprint would need a Move first.
+    const moved = ctx.turn!.alliesMoved.includes(actorId);
+    if (e.kind === 'move' && moved) return `${actor.name} has already moved this turn: Move is once per turn.`;
+    if (e.kind === 'sprint') {
+      if (!moved) return `${actor.name} has not moved this turn: Sprint needs a Move first, and a Command gives one action.`;
+      if (actor.stamina < SPRINT_STAMINA) return `${actor.name} has no stamina left to Sprint.`;
+    }
+    if (e.kind === 'standUp' && !actor.prone) return `${actor.name} is not prone.`;
+    if (e.kind === 'brandish') return holdRefusal(actor, e.hold);
     return null;
   }
   if (ctx.turn!.actionsLeft === 0) return `${actor.name} has no actions left this turn.`;
@@ -720,6 +777,8 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
       return null;
     case 'standUp':
       return actor.prone ? null : `${actor.name} is not prone.`;
+    case 'brandish':
+      return holdRefusal(actor, e.hold);
     case 'ready':
       if (!e.trigger?.trim() || !e.readied?.trim()) return 'Ready an Action needs a trigger and the action it fires.';
       return null;
@@ -748,6 +807,19 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
   }
 }
 
+/** Brandish: only items the combatant has can be held; without `hold` it is about items the app does not track. */
+function holdRefusal(actor: TeamsCombatant, hold: HoldChoice | null | undefined): string | null {
+  if (!hold) return null;
+  if ((hold === 'shield' || hold === 'weaponAndShield') && !actor.items.shield) return `${actor.name} has no shield to hold.`;
+  return null;
+}
+
+/** The hands after a Brandish. */
+export const heldAfter = (hold: HoldChoice): Record<ItemSlot, boolean> => ({
+  weapon: hold === 'weapon' || hold === 'weaponAndShield',
+  shield: hold === 'shield' || hold === 'weaponAndShield',
+});
+
 function completionRefusal(ctx: TeamsContext, actor: TeamsCombatant, e: Extract<CombatEvent, { type: 'ACTION' }>, cost: number): string | null {
   const spec = gmTestSpec(ACTION_LABELS[e.kind], e);
   if (!spec) return `Say which dice the ${ACTION_LABELS[e.kind]} test rolls.`;
@@ -766,6 +838,7 @@ function strikeRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'KILLI
   if (ctx.turn!.actionsLeft === 0) return `${striker.name} has no actions left this turn.`;
   if (striker.inProgress) return `${striker.name} is already in the middle of ${striker.inProgress.name}.`;
   const weapon = e.weapon ?? striker.weapon;
+  if (!e.weapon && !striker.held.weapon) return `${striker.name} is not holding ${weapon.name}: Brandish it first, or name the weapon used.`;
   const rule = ctx.options['killingStrikeWeapons'];
   if (rule === 'lethalOnly' && weapon.nonlethal) return `This campaign allows killing strikes with lethal weapons only (R-T25): ${weapon.name} is nonlethal.`;
   if (rule === 'nonlethalOnly' && !weapon.nonlethal) return `This campaign follows the literal text (R-T25): a killing strike needs a nonlethal weapon.`;
@@ -827,6 +900,11 @@ export function combatRefusal(ctx: TeamsContext, e: CombatEvent): string | null 
         if (ctx.turn!.moved && ctx.options['stepExcludesMove'] !== false) return `${actor.name} has moved this turn: a Step is instead of a Move (R-T8).`;
       }
       if (e.kind === 'dropProne' && actor.prone) return `${actor.name} is already prone.`;
+      if (e.kind === 'dropItem' && e.item) {
+        const item = actor.items[e.item];
+        if (!item) return `${actor.name} has no shield.`;
+        if (!actor.held[e.item]) return `${actor.name} is not holding ${item.name}.`;
+      }
       return null;
     }
     case 'FIRE_READIED': {
@@ -865,6 +943,8 @@ export function combatRefusal(ctx: TeamsContext, e: CombatEvent): string | null 
       const target = ctx.combatants[e.targetId];
       return target && inFight(target) ? null : 'That combatant is not in the fight.';
     }
+    case 'HEAL':
+      return healRefusal(ctx, e);
     case 'OVERRIDE':
       return overrideRefusal(ctx, e);
   }
@@ -898,12 +978,25 @@ function applyAttack(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTACK'
   }
   const counts = via === 'turn' || ctx.options['multipleAttackPenaltyScope'] !== 'ownTurnOnly';
   if (counts) next = update(next, e.attackerId, { attacksThisRound: next.combatants[e.attackerId]!.attacksThisRound + 1 });
-  if (!outcome.hit) return next;
-  const pa: PendingAttack = {
+  // R-T19 off: the parry declared before the roll is paid whatever happens; the item wears when it parries.
+  const parry = e.declaredParry ?? null;
+  if (parry) next = payReaction(next, e.targetId, 'stamina');
+  if (!outcome.hit || (parry && outcome.targetId !== e.targetId)) {
+    if (parry) next = setItem(next, e.targetId, parry, { durability: Math.max(0, next.combatants[e.targetId]!.items[parry]!.durability - 1) });
+    if (!outcome.hit) return next;
+  }
+  const pa = pendingFrom(e, outcome);
+  if (parry && outcome.targetId === e.targetId) return applyHit(next, pa, `parry:${parry}`);
+  return openDefence(next, pa);
+}
+
+/** The hit waiting for its defence, with who the GM said can intercept (none listed: every ally). */
+export function pendingFrom(e: Extract<CombatEvent, { type: 'ATTACK' }>, outcome: AttackOutcome): PendingAttack {
+  return {
     attackerId: e.attackerId, targetId: outcome.targetId, total: outcome.total, unpenalised: outcome.unpenalised, crit: outcome.crit,
     weapon: outcome.weapon, freeReaction: false, interceptedFrom: null, dodged: false,
+    interceptorIds: e.interceptorIds?.length ? [...new Set(e.interceptorIds)] : null,
   };
-  return openDefence(next, pa);
 }
 
 function applyAction(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTION' }>): TeamsContext {
@@ -911,6 +1004,10 @@ function applyAction(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTION'
   const actorId = e.actorId ?? active;
   if (actorId !== active) {
     const next = { ...ctx, turn: { ...ctx.turn!, commandTokens: ctx.turn!.commandTokens.filter((id) => id !== actorId) } };
+    const ally = ctx.combatants[actorId]!;
+    if (e.kind === 'move') return { ...next, turn: { ...next.turn, alliesMoved: [...next.turn.alliesMoved, actorId] } };
+    if (e.kind === 'sprint') return update(next, actorId, { stamina: ally.stamina - SPRINT_STAMINA });
+    if (e.kind === 'brandish' && e.hold) return update(next, actorId, { held: heldAfter(e.hold) });
     if (e.kind === 'standUp') return update(next, actorId, { prone: false });
     if (e.kind === 'seekCover') return update(next, actorId, { inCover: true });
     return next;
@@ -931,6 +1028,8 @@ function applyAction(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTION'
       return update({ ...next, turn: { ...next.turn!, moved: true } }, active, { stamina: actor.stamina - SPRINT_STAMINA });
     case 'standUp':
       return update(next, active, { prone: false });
+    case 'brandish':
+      return e.hold ? update(next, active, { held: heldAfter(e.hold) }) : next;
     case 'seekCover':
       return update(next, active, { inCover: true });
     case 'guard':
@@ -979,6 +1078,32 @@ export function externalDamage(ctx: TeamsContext, e: Extract<CombatEvent, { type
   return { taken: reduction === null ? e.amount : Math.max(1, e.amount - reduction), reduction };
 }
 
+// ---- healing (the chapter has no healing rules: the GM says how much, the pools' maxima are the limit) ----
+
+function healRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'HEAL' }>): string | null {
+  const c = ctx.combatants[e.targetId];
+  if (!c || c.removed) return 'That combatant is not in the fight.';
+  if (c.dead) return `${c.name} is dead: healing cannot bring them back.`;
+  const [current, max] = e.pool === 'endurance' ? [c.endurance, c.enduranceMax] : [c.health, c.healthMax];
+  if (current >= max) return `${c.name}'s ${e.pool} is already full (${current}/${max}).`;
+  return null;
+}
+
+/** What a heal restores: the amount, capped at the pool's maximum. */
+export const healed = (c: TeamsCombatant, e: { pool: HealedPool; amount: number }): number =>
+  Math.min(e.amount, e.pool === 'endurance' ? c.enduranceMax - c.endurance : c.healthMax - c.health);
+
+/**
+ * Endurance or health back, up to its maximum. Healing does not wake anyone: the chapter returns someone to
+ * consciousness by Resuscitate. Health above zero ends the nonlethal grace (§2.4 step 14: that was "at zero health").
+ */
+function heal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'HEAL' }>): TeamsContext {
+  const c = ctx.combatants[e.targetId]!;
+  const gain = healed(c, e);
+  if (e.pool === 'endurance') return update(ctx, c.id, { endurance: c.endurance + gain });
+  return update(ctx, c.id, { health: c.health + gain, nonlethalZeroed: false });
+}
+
 function applyOverride(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'OVERRIDE' }>): TeamsContext {
   const c = ctx.combatants[e.targetId]!;
   // An override is the way out of a blocking decision about this combatant (RULES.md §6.8).
@@ -1015,6 +1140,7 @@ export function applyCombat(ctx: TeamsContext, e: CombatEvent): TeamsContext {
       const id = ctx.activeId!;
       if (e.kind === 'step') return { ...ctx, turn: { ...ctx.turn!, stepped: true } };
       if (e.kind === 'dropProne') return update(ctx, id, { prone: true });
+      if (e.item) return update(ctx, id, { held: { ...ctx.combatants[id]!.held, [e.item]: false } });
       return ctx;
     }
     case 'FIRE_READIED': {
@@ -1035,6 +1161,8 @@ export function applyCombat(ctx: TeamsContext, e: CombatEvent): TeamsContext {
       return answerDeath(ctx, e);
     case 'APPLY_DAMAGE':
       return takeDamage(ctx, e.targetId, externalDamage(ctx, e).taken, { nonlethal: Boolean(e.nonlethal), source: e.source || 'damage' });
+    case 'HEAL':
+      return heal(ctx, e);
     case 'OVERRIDE':
       return applyOverride(ctx, e);
   }

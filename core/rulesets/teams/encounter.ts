@@ -1,11 +1,12 @@
 // Teams' encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view, the
 // rolls an event needs, and what the fight leaves on the campaign.
 import { z } from 'zod';
-import type { ActionForm, CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, TestSpec } from './combat.ts';
 import { teamsMachine, type TeamsEvent } from './machine.ts';
+import { actionForms } from './forms.ts';
 import * as rules from './rules.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
 
@@ -61,8 +62,20 @@ const carriedSchema = z.strictObject({
   unconscious: z.boolean().optional(),
   items: z.partialRecord(z.enum(['weapon', 'shield']), z.strictObject({ durability: z.number().int().min(0).max(999) })).optional(),
 });
+/** Team keys in initiative order, as a list or as typed in a form ("party, gm, town"); stored as a list. */
+const teamListSchema = z.unknown().transform((value, ctx) => {
+  const list = typeof value === 'string' ? value.split(/[\s,>→]+/).filter(Boolean) : value;
+  const parsed = z.array(keySchema).max(12, { error: 'At most 12 teams.' }).safeParse(list);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'List the team keys in order, like party, gm.' });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
 const seedSchema = combatantSeedSchema.extend({ side: keySchema, carried: carriedSchema.optional() });
 const textSchema = shortTextSchema;
+const itemSlotSchema = z.enum(['weapon', 'shield'], { error: 'The item is the weapon or the shield.' });
+const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(999, { error: 'An amount is at most 999.' });
 const advantageSchema = z.number().int().min(-3, { error: 'At most 3 levels of disadvantage.' }).max(3, { error: 'At most 3 levels of advantage.' });
 
 const eventSchema = z.discriminatedUnion('type', [
@@ -71,7 +84,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_TEAM'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('SET_TEAM'), id: idSchema, team: keySchema }),
   z.strictObject({ type: z.literal('SET_INSTIGATOR'), combatantId: idSchema.nullable(), attackedTeam: keySchema.nullable().optional() }),
-  z.strictObject({ type: z.literal('SET_TEAM_ORDER'), teams: z.array(keySchema).max(12) }),
+  z.strictObject({ type: z.literal('SET_TEAM_ORDER'), teams: teamListSchema }),
   z.strictObject({ type: z.literal('DECLARE_SURPRISE'), team: keySchema.nullable() }),
   z.strictObject({ type: z.literal('SET_UNSURPRISABLE'), id: idSchema, unsurprisable: z.boolean() }),
   z.strictObject({ type: z.literal('SET_OBJECTIVE'), team: keySchema, text: textSchema }),
@@ -83,12 +96,14 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, targetId: idSchema, attribute: attributeSchema, proficiency: proficiencySchema,
     via: z.enum(['turn', 'command', 'readied']).optional(), weapon: weaponSchema.nullable().optional(), sneak: z.boolean().optional(), flanking: z.boolean().optional(),
-    advantage: advantageSchema.optional(), nearbyIds: z.array(idSchema).max(20).optional(), testRoll: optionalRoll, luckRoll: optionalRoll, strayRoll: optionalRoll, note: textSchema.optional(),
+    advantage: advantageSchema.optional(), nearbyIds: z.array(idSchema).max(20).optional(), interceptorIds: z.array(idSchema).max(20).optional(),
+    declaredParry: itemSlotSchema.nullable().optional(), testRoll: optionalRoll, luckRoll: optionalRoll, strayRoll: optionalRoll, note: textSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('ACTION'),
     kind: z.enum(['brandish', 'interact', 'move', 'sprint', 'standUp', 'seekCover', 'guard', 'wait', 'ready', 'command', 'resuscitate', 'shortTask', 'other'], { error: 'That is not an action of the action table.' }),
     actorId: idSchema.nullable().optional(), targetId: idSchema.nullable().optional(), name: textSchema.optional(),
+    hold: z.enum(combat.HOLD_CHOICES, { error: 'Brandish leaves the weapon, the shield, both or nothing in hand.' }).nullable().optional(),
     cost: z.number().int().min(1, { error: 'An action costs at least 1.' }).max(30, { error: 'An action costs at most 30.' }).optional(),
     trigger: textSchema.optional(), readied: textSchema.optional(), difficulty: difficultySchema.nullable().optional(),
     dice: testDiceSchema.optional(), bonus: bonusSchema, testRoll: optionalRoll, luckRoll: optionalRoll, note: textSchema.optional(),
@@ -97,7 +112,7 @@ const eventSchema = z.discriminatedUnion('type', [
     type: z.literal('KILLING_STRIKE'), targetId: idSchema, attribute: attributeSchema, proficiency: proficiencySchema, weapon: weaponSchema.nullable().optional(),
     testRoll: optionalRoll, luckRoll: optionalRoll, sneakRoll: optionalRoll,
   }),
-  z.strictObject({ type: z.literal('FREE_ACTION'), kind: z.enum(['dropItem', 'dropProne', 'step'], { error: 'A free action is Drop Item, Drop Prone or Step.' }), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('FREE_ACTION'), kind: z.enum(['dropItem', 'dropProne', 'step'], { error: 'A free action is Drop Item, Drop Prone or Step.' }), item: itemSlotSchema.nullable().optional(), note: textSchema.optional() }),
   z.strictObject({ type: z.literal('FIRE_READIED'), id: idSchema, note: textSchema.optional() }),
   z.strictObject({ type: z.literal('EXTENDED'), id: z.enum(['continue', 'abandon'], { error: 'Continue or abandon the extended action.' }), testRoll: optionalRoll, luckRoll: optionalRoll, sneakRoll: optionalRoll }),
   z.strictObject({ type: z.literal('OPENING_ATTACK'), id: z.literal('waive') }),
@@ -110,8 +125,10 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('LUCK_TEST'), id: z.literal('roll'), luckRoll: optionalRoll }),
   z.strictObject({
     type: z.literal('APPLY_DAMAGE'), targetId: idSchema,
-    amount: z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(999, { error: 'An amount is at most 999.' }),
-    source: textSchema, damageType: damageTypeSchema.nullable().optional(), nonlethal: z.boolean().optional(),
+    amount: amountSchema, source: textSchema, damageType: damageTypeSchema.nullable().optional(), nonlethal: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal('HEAL'), targetId: idSchema, pool: z.enum(combat.HEALED_POOLS, { error: 'Healing restores endurance or health.' }), amount: amountSchema, source: textSchema,
   }),
   z.strictObject({
     type: z.literal('OVERRIDE'), targetId: idSchema, field: z.enum(combat.OVERRIDE_FIELDS, { error: 'That is not something an override can set.' }),
@@ -124,7 +141,7 @@ const eventSchema = z.discriminatedUnion('type', [
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as TeamsContext;
 const inSetup = (snapshot: EncounterSnapshot) => snapshot.matches('setup');
 const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'ADD_TEAM', 'SET_TEAM', 'SET_INSTIGATOR', 'SET_TEAM_ORDER', 'DECLARE_SURPRISE', 'SET_UNSURPRISABLE', 'START']);
-const COMBAT_EVENTS = new Set(['ATTACK', 'ACTION', 'KILLING_STRIKE', 'FREE_ACTION', 'FIRE_READIED', 'EXTENDED', 'OPENING_ATTACK', 'DEFEND', 'REACTION_TEST', 'CONSCIOUSNESS', 'LUCK_TEST', 'APPLY_DAMAGE', 'OVERRIDE']);
+const COMBAT_EVENTS = new Set(['ATTACK', 'ACTION', 'KILLING_STRIKE', 'FREE_ACTION', 'FIRE_READIED', 'EXTENDED', 'OPENING_ATTACK', 'DEFEND', 'REACTION_TEST', 'CONSCIOUSNESS', 'LUCK_TEST', 'APPLY_DAMAGE', 'HEAL', 'OVERRIDE']);
 
 function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   const event = raw as GmEvent & TeamsEvent;
@@ -305,13 +322,18 @@ function attackLine(event: Extract<CombatEvent, { type: 'ATTACK' }>, before: Tea
   const stray = outcome.strayTo ? ` Luck ${outcome.luck}: the shot strays onto ${target.name}${event.strayRoll ? ` (d${combat.strayPool(before, event).length} ${faces(event.strayRoll)})` : ''}.` : '';
   const luck = outcome.crit ? `luck ${outcome.luck} ≥ ${outcome.weapon.critThreshold}: critical, cannot miss` : `luck ${outcome.luck}`;
   const result = outcome.crit ? 'critical hit' : outcome.hit ? 'hit' : 'miss';
-  let text = `${attacker.name} attacks ${rules.nameOf(before, event.targetId)}${via} with ${outcome.weapon.name}${advantage}: ${testText(outcome.spec, event.testRoll!)}${penalty || !outcome.spec.bonus ? '' : ` = ${outcome.total}`}${penalty}; ${luck}.${stray} Against evasion ${outcome.evasion}${evasionNote ? ` (${evasionNote})` : ''}: ${result}.`;
+  // R-T19 off: the target declared a parry before the roll; it is paid (and wears the item) whatever the roll.
+  const parry = event.declaredParry ?? null;
+  const parryTarget = before.combatants[event.targetId]!;
+  const declared = parry ? ` ${parryTarget.name} parries before the roll with ${parryTarget.items[parry]!.name} (1 stamina, the reaction, R-T19).` : '';
+  let text = `${attacker.name} attacks ${rules.nameOf(before, event.targetId)}${via} with ${outcome.weapon.name}${advantage}:${declared} ${testText(outcome.spec, event.testRoll!)}${penalty || !outcome.spec.bonus ? '' : ` = ${outcome.total}`}${penalty}; ${luck}.${stray} Against evasion ${outcome.evasion}${evasionNote ? ` (${evasionNote})` : ''}: ${result}.`;
+  if (parry) rulings.push('R-T19');
   if (outcome.hit) {
     const waiting = after.pending[0]?.kind === 'defence' && after.pending[0].attack.attackerId === event.attackerId;
     if (!waiting) {
-      const pa: PendingAttack = { attackerId: attacker.id, targetId: outcome.targetId, total: outcome.total, unpenalised: outcome.unpenalised, crit: outcome.crit, weapon: outcome.weapon, freeReaction: false, interceptedFrom: null, dodged: false };
-      text += ` ${hitLine(before, after, pa, 'none')}`;
-      rulings.push('R-T20');
+      const parried = parry && outcome.targetId === event.targetId;
+      text += ` ${hitLine(before, after, combat.pendingFrom(event, outcome), parried ? `parry:${parry}` : 'none')}`;
+      rulings.push('R-T20', ...(parried ? ['R-T21'] : []));
     }
   }
   return { round, kind: 'attack', actorId: attacker.id, rulings, text };
@@ -363,7 +385,9 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
         case 'guard': return { round, kind: 'turn', actorId, rulings: ['R-T12'], text: `${who} guards: +1 to every defence and defensive test until their next turn. The turn ends.` };
         case 'wait': return { round, kind: 'turn', actorId, rulings: ['R-T6'], text: `${who} waits: an extra reaction until their next turn. The turn ends.` };
         case 'ready': return { round, kind: 'turn', actorId, rulings: ['R-T7'], text: `${who} readies "${event.readied}" for when ${event.trigger}. The turn ends.` };
-        case 'sprint': return { round, kind: 'turn', actorId, text: `${who} sprints (1 stamina, ${after.combatants[actorId!]!.stamina} left).${left()}` };
+        case 'sprint': return { round, kind: 'turn', actorId, text: `${who}${commanded} sprints (1 stamina, ${after.combatants[actorId!]!.stamina} left).${left()}` };
+        case 'move': return { round, kind: 'turn', actorId, rulings: commanded ? ['R-T9'] : before.options['stepExcludesMove'] !== false ? ['R-T8'] : [], text: `${who}${commanded}: Move${commanded ? ' (their Move this turn)' : ''}${note}.${left()}` };
+        case 'brandish': return { round, kind: 'turn', actorId, text: `${who}${commanded} brandishes${event.hold ? `: now holding ${holdingText(after.combatants[actorId!]!)}` : ' (weapon and shield stay as they were)'}${note}.${left()}` };
         case 'command': return { round, kind: 'turn', actorId, rulings: ['R-T9'], text: `${who} commands ${name(event.targetId)} (2 focus): ${name(event.targetId)} may take one action now.${left()}` };
         case 'resuscitate': {
           const difficulty = combat.actionDifficulty(before, event)!;
@@ -375,7 +399,7 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
           return { round, kind: 'turn', actorId, text: `${who} performs a short task${event.name ? ` (${event.name})` : ''}: ${testTotalText(combat.gmTestSpec('Short Task', event)!, event.testRoll!, event.luckRoll)} against ${event.difficulty}: ${total >= event.difficulty! ? 'success' : 'failure'}.${left()}` };
         }
         default:
-          return { round, kind: 'turn', actorId, rulings: event.kind === 'move' && before.options['stepExcludesMove'] !== false ? ['R-T8'] : [], text: `${who}${commanded}: ${label}${note}.${left()}` };
+          return { round, kind: 'turn', actorId, text: `${who}${commanded}: ${label}${note}.${left()}` };
       }
     }
     case 'KILLING_STRIKE': {
@@ -383,7 +407,8 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
       return strikeLine(before, after, actor!, { targetId: event.targetId, attribute: event.attribute, proficiency: event.proficiency, weapon: event.weapon ?? before.combatants[actor!]!.weapon }, event, round);
     }
     case 'FREE_ACTION': {
-      const what = event.kind === 'step' ? 'takes a 1 m Step instead of a Move' : event.kind === 'dropProne' ? 'drops prone' : 'drops an item';
+      const dropped = event.item ? before.combatants[actor!]!.items[event.item]!.name : 'an item';
+      const what = event.kind === 'step' ? 'takes a 1 m Step instead of a Move' : event.kind === 'dropProne' ? 'drops prone' : `drops ${dropped}`;
       return { round, kind: 'turn', actorId: actor, rulings: event.kind === 'step' ? ['R-T8'] : [], text: `${name(actor)} ${what}${event.note ? ` (${event.note})` : ''} (free).` };
     }
     case 'FIRE_READIED': {
@@ -435,9 +460,23 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
       const reduced = reduction === null ? '' : ` ${event.damageType} − deflection ${reduction}${event.amount - reduction < 1 ? ', minimum 1' : ''} = ${taken}`;
       return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} takes ${event.amount}${reduced}${event.nonlethal ? ' nonlethal' : ''} damage${event.source ? ` from ${event.source}` : ''}: ${poolsText(before, after, event.targetId)}.` };
     }
+    case 'HEAL': {
+      const c = before.combatants[event.targetId]!;
+      const gain = combat.healed(c, event);
+      const [from, max] = event.pool === 'endurance' ? [c.endurance, c.enduranceMax] : [c.health, c.healthMax];
+      const capped = gain < event.amount ? ` (capped at the maximum ${max})` : '';
+      const asleep = !c.conscious ? `; still unconscious: Resuscitate wakes them` : '';
+      return { round, kind: 'damage', actorId: c.id, text: `${c.name} heals ${event.amount} ${event.pool}${event.source ? ` from ${event.source}` : ''}: ${event.pool} ${from} → ${from + gain}${capped}, ${poolsText(before, after, c.id)}${asleep}.` };
+    }
     case 'OVERRIDE':
       return { round, kind: 'decision', actorId: event.targetId, text: `GM override: ${name(event.targetId)}'s ${event.field} set to ${event.value}${event.note ? ` (${event.note})` : ''}.` };
   }
+}
+
+/** What a combatant has in hand, for the log and the runner. */
+function holdingText(c: TeamsCombatant): string {
+  const items = (['weapon', 'shield'] as const).filter((slot) => c.items[slot] && c.held[slot]).map((slot) => c.items[slot]!.name);
+  return items.length ? items.join(' and ') : 'nothing';
 }
 
 function strikeLine(before: TeamsContext, after: TeamsContext, strikerId: string, d: { targetId: string; attribute: rules.Attribute; proficiency: rules.Proficiency; weapon: rules.Weapon }, rolls: { testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null }, round: number): LogLine {
@@ -544,6 +583,10 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
     if (p.kind === 'death') lines.push({ round: b.round, kind: 'decision', actorId: p.id, rulings: ['R-T24', 'R-T27'], text: `${rules.nameOf(b, p.id)} is at zero health and risks death: luck test against ${b.combatants[p.id]!.cheatDeathDifficulty}.` });
     if (p.kind === 'defence') lines.push({ round: b.round, kind: 'decision', actorId: p.attack.targetId, rulings: ['R-T19'], text: `${rules.nameOf(b, p.attack.targetId)} is hit${p.attack.crit ? ' critically' : ''}: block, parry, dodge, intercept, or take it?` });
   }
+  const standing = rules.teamsStanding(b);
+  if (b.started && standing.length <= 1 && rules.teamsStanding(a).length > 1) {
+    lines.push({ round: b.round, kind: 'decision', rulings: ['R-T11'], text: standing.length === 1 ? `Only ${rules.teamLabel(b, standing[0])} is left standing: the GM may end combat.` : 'No team is left standing: the GM may end combat.' });
+  }
   if (after.matches({ running: 'stalled' }) && !before.matches({ running: 'stalled' })) lines.push({ round: b.round, kind: 'order', text: 'Nobody is able to take a turn.' });
   return lines;
 }
@@ -569,6 +612,10 @@ function combatantTags(ctx: TeamsContext, c: TeamsCombatant): string[] {
   if (rules.isSurprised(ctx, c)) tags.push('surprised');
   if (c.unsurprisable) tags.push('cannot be surprised');
   if (c.inProgress) tags.push(`${c.inProgress.name} ${c.inProgress.paid}/${c.inProgress.cost}`);
+  // What the turn has used up: the active one's Move or Step, an ally's Move on a Command, a Command's action to take.
+  if (ctx.turn && ((ctx.activeId === c.id && ctx.turn.moved) || ctx.turn.alliesMoved.includes(c.id))) tags.push('moved');
+  if (ctx.turn && ctx.activeId === c.id && ctx.turn.stepped) tags.push('stepped');
+  if (ctx.turn?.commandTokens.includes(c.id)) tags.push('commanded: 1 action');
   if (c.nonlethalZeroed && c.health === 0) tags.push('nonlethal grace');
   if (ctx.instigator?.combatantId === c.id) tags.push('instigator');
   for (const item of [c.items.weapon, c.items.shield]) if (item && item.durability === 0) tags.push(`${item.name} broken`);
@@ -593,6 +640,7 @@ function combatantView(ctx: TeamsContext, id: string, status: CombatantView['sta
       { label: 'Stamina', value: `${c.stamina}/${c.staminaMax}` },
       { label: 'Focus', value: `${c.focus}/${c.focusMax}` },
       { label: 'Cheat death', value: `DC ${c.cheatDeathDifficulty}` },
+      { label: 'Holding', value: holdingText(c) },
       ...(c.inProgress ? [{ label: c.inProgress.name, value: `${c.inProgress.paid}/${c.inProgress.cost} actions` }] : []),
     ],
     details: {
@@ -613,6 +661,7 @@ function combatantView(ctx: TeamsContext, id: string, status: CombatantView['sta
       attacksThisRound: c.attacksThisRound,
       inProgress: c.inProgress ? { name: c.inProgress.name, paid: c.inProgress.paid, cost: c.inProgress.cost } : null,
       items: c.items,
+      held: c.held,
     },
   };
 }
@@ -681,7 +730,7 @@ function allowedEvents(snapshot: EncounterSnapshot, ctx: TeamsContext): string[]
   if (snapshot.matches('ended')) return [];
   const head = ctx.pending[0];
   if (head) return [{ defence: 'DEFEND', consciousness: 'CONSCIOUSNESS', death: 'LUCK_TEST' }[head.kind], 'OVERRIDE'];
-  const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'OVERRIDE', 'SET_OBJECTIVE', 'REACTION_TEST'];
+  const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'HEAL', 'OVERRIDE', 'SET_OBJECTIVE', 'REACTION_TEST'];
   if (Object.values(ctx.combatants).some((c) => c.readied)) anytime.push('FIRE_READIED', 'ATTACK');
   if (snapshot.matches({ running: 'teamPick' })) return ['SELECT_MEMBER', ...anytime];
   if (snapshot.matches({ running: 'extendedChoice' })) return ['EXTENDED', ...anytime];
@@ -736,8 +785,19 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       firstSide: ctx.teamOrder[0] ?? 'party',
       sides: ctx.teamOrder.map((t) => ({ key: t, label: rules.teamLabel(ctx, t) })),
     },
+    ...(phase === 'running' && asides(ctx).length ? { aside: asides(ctx) } : {}),
     ...(ctx.outcome !== null ? { outcome: ctx.outcome } : {}),
   };
+}
+
+/** Notes beside the fight: the end of combat when one team is left (R-T11, no prompt: the GM decides), and objectives. */
+function asides(ctx: TeamsContext): { title: string; text: string }[] {
+  const notes: { title: string; text: string }[] = [];
+  const standing = rules.teamsStanding(ctx);
+  if (standing.length <= 1) notes.push({ title: 'End of combat (R-T11)', text: standing.length === 1 ? `Only ${rules.teamLabel(ctx, standing[0])} is left standing: end combat?` : 'No team is left standing: end combat?' });
+  const objectives = ctx.teamOrder.filter((t) => ctx.objectives[t]?.trim()).map((t) => `${rules.teamLabel(ctx, t)}: ${ctx.objectives[t]!.trim()}`);
+  if (objectives.length) notes.push({ title: 'Objectives (R-T11)', text: objectives.join('\n') });
+  return notes;
 }
 
 // ---- what the fight leaves behind (§2.6) ----
@@ -797,93 +857,6 @@ function carriedIn(state: Record<string, unknown>, injuries: Record<string, unkn
   }
   return carried;
 }
-
-// ---- the runner's action panel, drawn from data ----
-
-const attributeChoices = [{ value: 'strength', label: 'Strength' }, { value: 'dexterity', label: 'Dexterity' }] as const;
-const proficiencyChoices = [{ value: 'martial', label: 'Martial' }, { value: 'finesse', label: 'Finesse' }, { value: 'none', label: 'None' }] as const;
-const testDiceField = { key: 'dice', label: 'Test dice', kind: 'text', optional: true, help: 'Like d6+d4: for Resuscitate, Short Task and Resist (the chapter does not name them).' } as const;
-
-const actionForms: readonly ActionForm[] = [
-  {
-    type: 'ATTACK', label: 'Attack', shortcut: 'a', help: 'Attribute + combat skill + proficiency against evasion; 1 action (§2.4).',
-    fields: [
-      { key: 'attackerId', label: 'Attacker', kind: 'combatant', who: 'any', defaultActive: true },
-      { key: 'targetId', label: 'Target', kind: 'combatant', who: 'foes' },
-      { key: 'attribute', label: 'Attribute', kind: 'choice', choices: attributeChoices },
-      { key: 'proficiency', label: 'Proficiency', kind: 'choice', choices: proficiencyChoices },
-      { key: 'via', label: 'As', kind: 'choice', choices: [{ value: 'turn', label: 'An action of the turn' }, { value: 'command', label: 'A commanded action' }, { value: 'readied', label: 'A readied action (reaction)' }] },
-      { key: 'sneak', label: 'Sneak attack (the target cannot see the attacker)', kind: 'flag', optional: true },
-      { key: 'flanking', label: 'Flanking (enemies on two opposite sides)', kind: 'flag', optional: true },
-      { key: 'advantage', label: 'Extra advantage (− for disadvantage)', kind: 'integer', min: -3, max: 3, default: 0 },
-    ],
-  },
-  {
-    type: 'ACTION', label: 'Action', shortcut: 'c', help: 'The action table (§2.3): costs, limits and extended actions.',
-    fields: [
-      {
-        key: 'kind', label: 'Action', kind: 'choice',
-        choices: (['move', 'sprint', 'brandish', 'interact', 'standUp', 'seekCover', 'guard', 'wait', 'ready', 'command', 'resuscitate', 'shortTask', 'other'] as const).map((k) => ({ value: k, label: combat.ACTION_LABELS[k] })),
-      },
-      { key: 'actorId', label: 'Who (a commanded ally, or the active one)', kind: 'combatant', who: 'allies', defaultActive: true },
-      { key: 'targetId', label: 'Target (Command, Resuscitate)', kind: 'combatant', who: 'allies', optional: true },
-      { key: 'name', label: 'Name (Short Task, other)', kind: 'text', optional: true },
-      { key: 'cost', label: 'Actions it takes (other)', kind: 'integer', min: 1, max: 30, optional: true, default: '' },
-      { key: 'trigger', label: 'Trigger (Ready)', kind: 'text', optional: true },
-      { key: 'readied', label: 'Readied action (Ready)', kind: 'text', optional: true },
-      { key: 'difficulty', label: 'Difficulty', kind: 'integer', min: 1, max: 99, optional: true, default: '', help: 'Resuscitate suggests the target\'s missing health (R-T13).' },
-      testDiceField,
-      { key: 'bonus', label: 'Test bonus', kind: 'integer', min: -20, max: 20, optional: true, default: '' },
-      { key: 'note', label: 'Note', kind: 'text', optional: true },
-    ],
-  },
-  {
-    type: 'FREE_ACTION', label: 'Free action', shortcut: 'f',
-    fields: [{ key: 'kind', label: 'Free action', kind: 'choice', choices: [{ value: 'step', label: 'Step (1 m, instead of a Move)' }, { value: 'dropProne', label: 'Drop Prone' }, { value: 'dropItem', label: 'Drop Item' }] }],
-  },
-  {
-    type: 'KILLING_STRIKE', label: 'Killing strike', shortcut: 'k', help: 'Three actions; a test with advantage against the unconscious target\'s constitution (§2.4 step 15).',
-    fields: [
-      { key: 'targetId', label: 'Unconscious target', kind: 'combatant', who: 'notActive' },
-      { key: 'attribute', label: 'Attribute', kind: 'choice', choices: attributeChoices },
-      { key: 'proficiency', label: 'Proficiency', kind: 'choice', choices: proficiencyChoices },
-    ],
-  },
-  {
-    type: 'REACTION_TEST', label: 'Reaction test', shortcut: 'r', help: 'Dodge, Fortify (1 stamina) or Resist (1 focus) against an effect.',
-    fields: [
-      { key: 'reactorId', label: 'Who reacts', kind: 'combatant', who: 'any' },
-      { key: 'reaction', label: 'Reaction', kind: 'choice', choices: [{ value: 'dodge', label: 'Dodge' }, { value: 'fortify', label: 'Fortify' }, { value: 'resist', label: 'Resist' }] },
-      { key: 'difficulty', label: 'Difficulty', kind: 'integer', min: 1, max: 99, default: 10 },
-      { key: 'against', label: 'Against', kind: 'text' },
-      testDiceField,
-      { key: 'bonus', label: 'Test bonus', kind: 'integer', min: -20, max: 20, optional: true, default: '' },
-    ],
-  },
-  {
-    type: 'FIRE_READIED', label: 'Readied action fires', help: 'Uses the reaction (R-T7).',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'note', label: 'Note', kind: 'text', optional: true }],
-  },
-  {
-    type: 'APPLY_DAMAGE', label: 'Damage', shortcut: 'd', help: 'Physical and elemental damage is reduced by deflection (minimum 1); typeless is not.',
-    fields: [
-      { key: 'targetId', label: 'Who', kind: 'combatant', who: 'any' },
-      { key: 'amount', label: 'Damage', kind: 'integer', min: 1, max: 999, default: 1 },
-      { key: 'damageType', label: 'Type', kind: 'choice', optional: true, choices: [{ value: '', label: 'Typeless (not reduced)' }, ...rules.DAMAGE_TYPES.filter((t) => t !== 'typeless').map((t) => ({ value: t, label: t[0]!.toUpperCase() + t.slice(1) }))] },
-      { key: 'nonlethal', label: 'Nonlethal source', kind: 'flag', optional: true },
-      { key: 'source', label: 'Source', kind: 'text' },
-    ],
-  },
-  {
-    type: 'OVERRIDE', label: 'Override', shortcut: 'o', help: 'Logged as a GM override; dismisses a decision about that combatant.',
-    fields: [
-      { key: 'targetId', label: 'Who', kind: 'combatant', who: 'any' },
-      { key: 'field', label: 'What', kind: 'choice', choices: combat.OVERRIDE_FIELDS.map((f) => ({ value: f, label: f })) },
-      { key: 'value', label: 'Value (1 yes, 0 no for flags)', kind: 'integer', min: 0, max: 999 },
-      { key: 'note', label: 'Why', kind: 'text' },
-    ],
-  },
-];
 
 export const teamsEncounter: EncounterRules = {
   machine: teamsMachine,

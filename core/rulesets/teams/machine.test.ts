@@ -51,11 +51,11 @@ describe('setup and initiative (§2.2, R-T1)', () => {
 describe('team alternation (§2.2 rules 1–4)', () => {
   it('a team may only put forward its own eligible members', () => {
     const e = fight(players('roland', 'clementine'), guards('captain'));
-    expect(() => pick(e, 'captain')).toThrow("It is Party's go: Captain is on Enemies.");
+    expect(() => pick(e, 'captain')).toThrow("It is the go of Party: Captain is on Enemies.");
     pick(e, 'roland');
     expect(() => pick(e, 'clementine')).toThrow("Roland's turn is running: end it first.");
     e.apply({ type: 'END_TURN' });
-    expect(() => pick(e, 'roland')).toThrow("It is Enemies's go: Roland is on Party.");
+    expect(() => pick(e, 'roland')).toThrow("It is the go of Enemies: Roland is on Party.");
     pick(e, 'captain');
     e.apply({ type: 'END_TURN' });
     expect(() => pick(e, 'roland')).toThrow('Roland has already taken a turn this round.');
@@ -139,9 +139,33 @@ describe('revival and the end of combat (R-T4, R-T11)', () => {
     e.apply({ type: 'ACTION', kind: 'move' });
     const p1 = e.view().order.find((c) => c.id === 'p1')!;
     expect(e.view().turn).toEqual({ actionsLeft: 2, actionsPerTurn: 3 });
-    expect(p1).toMatchObject({ status: 'active', slot: 1, health: { label: 'Health', current: 12, max: 12 }, tags: ['reaction ready'] });
+    expect(p1).toMatchObject({ status: 'active', slot: 1, health: { label: 'Health', current: 12, max: 12 }, tags: ['moved', 'reaction ready'] });
     expect(p1.details).toMatchObject({ endurance: 12, enduranceMax: 12, stamina: 4, focus: 4, reaction: 'normal', harmed: false, bloodied: false, inProgress: null });
-    expect(e.view().allowed).toEqual(expect.arrayContaining(['END_TURN', 'ATTACK', 'ACTION', 'FREE_ACTION', 'KILLING_STRIKE', 'APPLY_DAMAGE', 'OVERRIDE']));
+    expect(e.view().allowed).toEqual(expect.arrayContaining(['END_TURN', 'ATTACK', 'ACTION', 'FREE_ACTION', 'KILLING_STRIKE', 'APPLY_DAMAGE', 'HEAL', 'OVERRIDE']));
+  });
+
+  it('the runner shows the team cycle, actions and reaction left, every pool, harmed and bloodied, and extended actions', () => {
+    const e = fight(players('p1'), guards('g1', 'g2'));
+    pick(e, 'p1');
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'p1', amount: 14, source: 'a rockfall' });
+    e.apply({ type: 'REACTION_TEST', reactorId: 'g1', reaction: 'dodge', difficulty: 5, against: 'the rockfall', testRoll: app(3, 3), luckRoll: app(4) });
+    e.apply({ type: 'ACTION', kind: 'other', name: 'Reload', cost: 4 });
+    const view = e.view();
+    expect(view.counters[0]).toEqual({ key: 'teamCycle', label: 'Team cycle', value: '[Party] → Enemies' });
+    expect(view.turn).toEqual({ actionsLeft: 0, actionsPerTurn: 3 });
+    expect(view.order.find((c) => c.id === 'g1')!.tags).toContain('reaction spent');
+    expect(view.order.find((c) => c.id === 'g1')!.stats).toContainEqual({ label: 'Stamina', value: '3/4' });
+    const p1 = view.order.find((c) => c.id === 'p1')!;
+    expect(p1.health).toEqual({ label: 'Health', current: 10, max: 12 });
+    expect(p1.stats).toEqual([
+      { label: 'Endurance', value: '0/12' },
+      { label: 'Stamina', value: '4/4' },
+      { label: 'Focus', value: '4/4' },
+      { label: 'Cheat death', value: 'DC 10' },
+      { label: 'Holding', value: 'Weapon' },
+      { label: 'Reload', value: '3/4 actions' },
+    ]);
+    expect(p1.tags).toEqual(['harmed', 'bloodied', 'Reload 3/4', 'reaction ready']);
   });
 });
 
@@ -178,7 +202,23 @@ describe('turn start and the blocking decisions (RULES.md §6.8)', () => {
 
   it('action forms cover the hand-entered events, and typed test dice are stored as sizes', () => {
     const forms = teamsEncounter.actionForms!;
-    expect(forms.map((f) => f.type)).toEqual(['ATTACK', 'ACTION', 'FREE_ACTION', 'KILLING_STRIKE', 'REACTION_TEST', 'FIRE_READIED', 'APPLY_DAMAGE', 'OVERRIDE']);
+    expect(forms.map((f) => f.type)).toEqual([
+      'ADD_TEAM', 'SET_TEAM', 'SET_INSTIGATOR', 'SET_TEAM_ORDER', 'DECLARE_SURPRISE', 'SET_UNSURPRISABLE', 'SET_OBJECTIVE',
+      'ATTACK', 'ACTION', 'FREE_ACTION', 'KILLING_STRIKE', 'REACTION_TEST', 'FIRE_READIED', 'APPLY_DAMAGE', 'EXTENDED', 'HEAL', 'OVERRIDE',
+    ]);
+    // Every event a person enters by hand has a form; the rest are prompt answers, the prep screen's own, or automatic.
+    const byPrompt = ['SELECT_MEMBER', 'OPENING_ATTACK', 'DEFEND', 'CONSCIOUSNESS', 'LUCK_TEST'];
+    const byPrepOrRunner = ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'START', 'END_TURN', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
+    const schemaTypes = (teamsEncounter.eventSchema as unknown as { options: { shape: { type: { value: string } } }[] }).options.map((o) => o.shape.type.value);
+    expect(schemaTypes.filter((t) => !forms.some((f) => f.type === t) && !byPrompt.includes(t) && !byPrepOrRunner.includes(t))).toEqual([]);
+    // Team order typed in a form is stored as a list of keys.
+    expect(parseEvent(teamsEncounter, { type: 'SET_TEAM_ORDER', teams: 'party, gm → town' })).toEqual({ type: 'SET_TEAM_ORDER', teams: ['party', 'gm', 'town'] });
+    expect(() => parseEvent(teamsEncounter, { type: 'SET_TEAM_ORDER', teams: 'Party, GM' })).toThrow('A team key is up to 32 lower-case letters, digits or dashes.');
+    const attackFields = forms.find((f) => f.type === 'ATTACK')!.fields;
+    expect(attackFields.find((f) => f.key === 'nearbyIds')).toMatchObject({ kind: 'combatants', initial: 'none', optional: true });
+    expect(attackFields.find((f) => f.key === 'interceptorIds')).toMatchObject({ kind: 'combatants', initial: 'none', optional: true });
+    // What the runner sends when nobody is ticked parses, and means no stray pool and every ally may intercept.
+    expect(parseEvent(teamsEncounter, { ...attack('a', 'b', [1, 1], 5), nearbyIds: [], interceptorIds: [] })).toMatchObject({ nearbyIds: [], interceptorIds: [] });
     for (const form of forms) expect(() => parseEvent(teamsEncounter, { type: form.type })).not.toThrow('is not an action this ruleset knows');
     expect(parseEvent(teamsEncounter, { type: 'ACTION', kind: 'shortTask', dice: 'D6 + d4' })).toMatchObject({ dice: [6, 4] });
   });

@@ -30,7 +30,7 @@ export type SetupEvent =
 export type TeamsEvent = SetupEvent | CombatEvent;
 
 /** Combat events handled the same way wherever play is; the three answers live on their interrupt states. */
-export const COMBAT_TYPES = ['ATTACK', 'ACTION', 'KILLING_STRIKE', 'FREE_ACTION', 'FIRE_READIED', 'EXTENDED', 'OPENING_ATTACK', 'REACTION_TEST', 'APPLY_DAMAGE', 'OVERRIDE'] as const;
+export const COMBAT_TYPES = ['ATTACK', 'ACTION', 'KILLING_STRIKE', 'FREE_ACTION', 'FIRE_READIED', 'EXTENDED', 'OPENING_ATTACK', 'REACTION_TEST', 'APPLY_DAMAGE', 'HEAL', 'OVERRIDE'] as const;
 export const ANSWER_TYPES = ['DEFEND', 'CONSCIOUSNESS', 'LUCK_TEST'] as const;
 const ALL_COMBAT: readonly string[] = [...COMBAT_TYPES, ...ANSWER_TYPES];
 export const isCombat = (event: TeamsEvent): event is CombatEvent => ALL_COMBAT.includes(event.type);

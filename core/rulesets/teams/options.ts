@@ -118,7 +118,7 @@ export const teamsOptions: readonly RulingOption[] = [
   },
   {
     key: 'parryAfterHit', ruling: 'R-T19', kind: 'flag', default: true, label: 'Parry after the hit is known',
-    description: 'Like Block, Parry may be chosen after the hit is known and before damage is applied.',
+    description: 'Like Block, Parry may be chosen after the hit is known and before damage is applied. Off: a parry is declared with the attack, before the roll, and costs the reaction, 1 stamina and 1 durability even on a miss.',
   },
   {
     key: 'damageUsesPenalisedTest', ruling: 'R-T20', kind: 'flag', default: true, label: 'Damage uses the penalised test',

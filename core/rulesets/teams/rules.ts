@@ -132,6 +132,8 @@ export interface TeamsCombatant {
   nonlethalZeroed: boolean;
   weapon: Weapon;
   items: { weapon: Item; shield: Item | null };
+  /** What is in hand (Brandish, Drop Item): only a wielded item blocks or parries, and a weapon attacks from the hand (§2.3, §2.4). */
+  held: Record<ItemSlot, boolean>;
   /** Cheat-death successes in this encounter, each raising the difficulty by 5. */
   cheatedDeath: number;
 }
@@ -145,6 +147,8 @@ export interface TurnState {
   commanded: string[];
   /** Allies holding an action granted by Command, not yet used. */
   commandTokens: string[];
+  /** Allies who used their Move during this turn on a Command: Move is once per turn (§2.3). */
+  alliesMoved: string[];
   /** The extended action in progress was continued or abandoned (R-T10). */
   extendedDecided: boolean;
   /** R-T1b: the instigator's first turn opens with the attack that started the fight. */
@@ -165,6 +169,8 @@ export interface PendingAttack {
   interceptedFrom: string | null;
   /** A dodge was tried and failed; only block or parry may follow. */
   dodged: boolean;
+  /** The target's allies the GM placed close enough to intercept; null: every ally (§2.3 Intercept). */
+  interceptorIds: string[] | null;
 }
 
 export type Pending =
@@ -318,6 +324,8 @@ export function combatantFromSeed(seed: CombatantSeed): TeamsCombatant {
     nonlethalZeroed: false,
     weapon: sheetWeapon(s),
     items: sheetItems(s, carried),
+    // Everyone comes in with weapon (and shield) in hand; Brandish and Drop Item change it.
+    held: { weapon: true, shield: text(s, 'shieldName', '') !== '' },
     cheatedDeath: 0,
   };
 }
@@ -409,7 +417,7 @@ export function beginTurn(ctx: TeamsContext, id: string): TeamsContext {
     ...next,
     activeId: id,
     openingOffered: next.openingOffered || opening,
-    turn: { actionsLeft: ACTIONS_PER_TURN, moved: false, stepped: false, commanded: [], commandTokens: [], extendedDecided: c.inProgress === null, openingAttack: opening },
+    turn: { actionsLeft: ACTIONS_PER_TURN, moved: false, stepped: false, commanded: [], commandTokens: [], alliesMoved: [], extendedDecided: c.inProgress === null, openingAttack: opening },
   };
 }
 
@@ -545,7 +553,7 @@ export function checkSelectMember(ctx: TeamsContext, id: string): string | null 
   const c = ctx.combatants[id];
   const team = currentTeam(ctx);
   if (!c) return 'That combatant is not in this encounter.';
-  if (c.team !== team) return `It is ${teamLabel(ctx, team)}'s go: ${c.name} is on ${teamLabel(ctx, c.team)}.`;
+  if (c.team !== team) return `It is the go of ${teamLabel(ctx, team)}: ${c.name} is on ${teamLabel(ctx, c.team)}.`;
   if (c.dead) return `${c.name} is dead.`;
   if (c.removed) return `${c.name} has left the fight.`;
   if (!c.conscious) return `${c.name} is unconscious and cannot take a turn.`;

@@ -1,6 +1,7 @@
 // Teams' worked examples (RULES.md §2.7) by their IDs, then the turn, reaction, attack, damage and death rules of
 // §2.3–§2.6 and every R-T ruling whose alternative changes behaviour, all through the event-sourced kernel.
 import { describe, expect, it } from 'vitest';
+import { parseEvent } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { teamsEncounter } from './encounter.ts';
 import { SPEAR, activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './fixtures.ts';
@@ -807,6 +808,163 @@ describe('what the fight leaves behind (§2.6, R-T26)', () => {
   it('no carry before the end', () => {
     const e = fight([seed('hero', 'party', {}, { characterId: 'c' })], [seed('foe', 'gm')]);
     expect(teamsEncounter.consequences!(e.snapshot)).toEqual({ injuries: [], carry: null, party: null });
+  });
+});
+
+describe('healing (no healing rules in the chapter: the GM says how much, the maxima are the limit)', () => {
+  it('HEAL restores endurance or health up to its maximum, logs both pools, and refuses a full pool or the dead', () => {
+    const e = fight([seed('hero', 'party')], [seed('foe', 'gm')]);
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 15, source: 'a trap' });
+    const lines = e.apply({ type: 'HEAL', targetId: 'hero', pool: 'endurance', amount: 4, source: 'a draught' });
+    expect(lines[0]!.text).toBe('Hero heals 4 endurance from a draught: endurance 0 → 4, endurance 4/12, health 9/12 (harmed, bloodied).');
+    const capped = e.apply({ type: 'HEAL', targetId: 'hero', pool: 'health', amount: 10, source: 'a prayer' });
+    expect(capped[0]!.text).toBe('Hero heals 10 health from a prayer: health 9 → 12 (capped at the maximum 12), endurance 4/12, health 12/12 (harmed).');
+    expect(() => e.apply({ type: 'HEAL', targetId: 'hero', pool: 'health', amount: 1, source: '' })).toThrow("Hero's health is already full (12/12).");
+    e.apply({ type: 'OVERRIDE', targetId: 'foe', field: 'dead', value: 1, note: 'slain' });
+    expect(() => e.apply({ type: 'HEAL', targetId: 'foe', pool: 'health', amount: 1, source: '' })).toThrow('Foe is dead: healing cannot bring them back.');
+    expect(() => parseEvent(teamsEncounter, { type: 'HEAL', targetId: 'hero', pool: 'focus', amount: 1, source: '' })).toThrow('Healing restores endurance or health.');
+  });
+
+  it('healing does not wake the unconscious (Resuscitate does) and ends the nonlethal grace; it waits behind a blocking decision', () => {
+    const e = fight([seed('hero', 'party'), seed('friend', 'party')], [seed('foe', 'gm')]);
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 30, source: 'a cudgel', nonlethal: true });
+    expect(who(e, 'hero')).toMatchObject({ health: 0, conscious: false, nonlethalZeroed: true });
+    const lines = e.apply({ type: 'HEAL', targetId: 'hero', pool: 'health', amount: 2, source: 'bandages' });
+    expect(lines[0]!.text).toContain('health 0 → 2');
+    expect(lines[0]!.text).toContain('still unconscious: Resuscitate wakes them.');
+    expect(who(e, 'hero')).toMatchObject({ health: 2, conscious: false, nonlethalZeroed: false });
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'friend', amount: 18, source: 'a boulder' });
+    expect(() => e.apply({ type: 'HEAL', targetId: 'hero', pool: 'health', amount: 1, source: '' })).toThrow('Friend must Fortify or fall unconscious first.');
+  });
+});
+
+describe('who is where: stray shots and Intercept (§2.4 step 3, §2.3 Intercept)', () => {
+  const guarded = (extra: Partial<GmEvent> = {}) => {
+    const e = fight([still('brute', 'party')], [seed('hero', 'gm', { stamina: 0 }), seed('near', 'gm'), seed('far', 'gm')]);
+    pick(e, 'brute');
+    e.apply(attack('brute', 'hero', [6, 6], 5, extra));
+    return e;
+  };
+
+  it('with nobody named every ally of the target may intercept; naming the adjacent ones offers only them', () => {
+    expect(guarded().view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:near', 'intercept:far']);
+    expect(guarded({ interceptorIds: [] }).view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:near', 'intercept:far']);
+    const e = guarded({ interceptorIds: ['near'] });
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:near']);
+    expect(() => e.apply({ type: 'DEFEND', id: 'intercept:far' })).toThrow('Far is not close enough to intercept: the attack named who can.');
+    e.apply({ type: 'DEFEND', id: 'intercept:near' });
+    expect(e.view().prompt).toMatchObject({ subjectId: 'near' });
+  });
+
+  it('refuses interceptors who are not the target\'s allies, with a reason', () => {
+    const e = fight([still('brute', 'party'), seed('mate', 'party')], [seed('hero', 'gm')]);
+    pick(e, 'brute');
+    expect(() => e.apply(attack('brute', 'hero', [6, 6], 5, { interceptorIds: ['mate'] }))).toThrow("Mate is not on Hero's team and cannot intercept for them.");
+    expect(() => e.apply(attack('brute', 'hero', [6, 6], 5, { interceptorIds: ['brute'] }))).toThrow('Brute is the attacker and cannot intercept.');
+  });
+});
+
+describe('Command, Brandish and what is held (§2.3, §2.4 Block and Parry)', () => {
+  it('a commanded Move is the ally\'s Move this turn: shown, logged, and a Sprint after it still needs another action', () => {
+    const e = fight([seed('hero', 'party'), seed('ally', 'party')], [seed('foe', 'gm')]);
+    pick(e, 'hero');
+    e.apply({ type: 'ACTION', kind: 'command', targetId: 'ally' });
+    expect(tagsOf(e, 'ally')).toContain('commanded: 1 action');
+    expect(() => e.apply({ type: 'ACTION', kind: 'sprint', actorId: 'ally' })).toThrow('Ally has not moved this turn: Sprint needs a Move first, and a Command gives one action.');
+    const lines = e.apply({ type: 'ACTION', kind: 'move', actorId: 'ally' });
+    expect(lines[0]!.text).toBe("Ally on Hero's Command: Move (their Move this turn). 2 actions left.");
+    expect(ctx(e).turn!.alliesMoved).toEqual(['ally']);
+    expect(tagsOf(e, 'ally')).toContain('moved');
+    expect(tagsOf(e, 'ally')).not.toContain('commanded: 1 action');
+    // The commander's own Move is still free to take, and the ally's ends with the turn.
+    e.apply({ type: 'ACTION', kind: 'move' });
+    e.apply({ type: 'END_TURN' });
+    expect(tagsOf(e, 'ally')).not.toContain('moved');
+  });
+
+  it('Brandish chooses what is held: only a wielded item blocks or parries, and an attack needs its weapon in hand', () => {
+    const e = fight([still('brute', 'party')], [seed('hero', 'gm', { weaponName: 'Sword', shieldName: 'Shield', shieldBlock: 3 }), seed('friend', 'gm')]);
+    turns(e, ['brute']);
+    pick(e, 'hero');
+    const lines = e.apply({ type: 'ACTION', kind: 'brandish', hold: 'weapon' });
+    expect(lines[0]!.text).toBe('Hero brandishes: now holding Sword. 2 actions left.');
+    expect(e.view().order.find((c) => c.id === 'hero')!.stats).toContainEqual({ label: 'Holding', value: 'Sword' });
+    e.apply({ type: 'FREE_ACTION', kind: 'dropItem', item: 'weapon' });
+    expect(() => e.apply(attack('hero', 'brute', [6, 6], 5))).toThrow('Hero is not holding Sword: Brandish it first, or name the weapon used.');
+    expect(() => e.apply({ type: 'FREE_ACTION', kind: 'dropItem', item: 'weapon' })).toThrow('Hero is not holding Sword.');
+    e.apply({ type: 'END_TURN' });
+    turns(e, ['friend']);
+    // Round 2: the brute hits the empty-handed hero, who can only dodge.
+    pick(e, 'brute');
+    e.apply(attack('brute', 'hero', [6, 6], 5));
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'intercept:friend']);
+    expect(() => e.apply({ type: 'DEFEND', id: 'block' })).toThrow('Hero is not holding Shield: only a wielded item can block.');
+    expect(() => e.apply({ type: 'DEFEND', id: 'parry:weapon' })).toThrow('Hero is not holding Sword: only a wielded item can parry.');
+    const noShield = fight([seed('hero', 'party'), seed('ally', 'party')], [seed('foe', 'gm')]);
+    pick(noShield, 'hero');
+    expect(() => noShield.apply({ type: 'ACTION', kind: 'brandish', hold: 'weaponAndShield' })).toThrow('Hero has no shield to hold.');
+    noShield.apply({ type: 'ACTION', kind: 'command', targetId: 'ally' });
+    noShield.apply({ type: 'ACTION', kind: 'brandish', actorId: 'ally', hold: 'nothing' });
+    expect(who(noShield, 'ally').held).toEqual({ weapon: false, shield: false });
+    // Without a hold it is about items the app does not track: the hands stay as they were.
+    expect(noShield.apply({ type: 'ACTION', kind: 'brandish', note: 'a torch' })[0]!.text).toBe('Hero brandishes (weapon and shield stay as they were) (a torch). 1 action left.');
+    expect(who(noShield, 'hero').held).toEqual({ weapon: true, shield: false });
+  });
+});
+
+describe('R-T19 when a parry is chosen', () => {
+  const duel = (options: Record<string, string | boolean> = {}, extra: Partial<GmEvent> = {}, test: number[] = [6, 6]) => {
+    const e = fight([still('brute', 'party', { weaponName: 'Axe', weaponDamage: 4, weaponDamageType: 'slashing' })], [seed('hero', 'gm', { weaponName: 'Sword', physicalDeflection: 2 })], options);
+    pick(e, 'brute');
+    const lines = e.apply(attack('brute', 'hero', test, 5, extra));
+    return { e, lines };
+  };
+
+  it('default: a parry is offered after the hit is known, and cannot be declared with the attack', () => {
+    expect(duel().e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'parry:weapon', 'dodge']);
+    expect(() => duel({}, { declaredParry: 'weapon' })).toThrow('In this campaign a parry is chosen after the hit is known (R-T19): leave the declared parry empty and answer the defence prompt.');
+  });
+
+  it('off: the parry is declared with the attack, paid even on a miss, and the hit window offers none', () => {
+    expect(duel({ parryAfterHit: false }).e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'dodge']);
+    const hit = duel({ parryAfterHit: false }, { declaredParry: 'weapon' });
+    // 12 + 4 = 16 slashing − (deflection 2 + parry 1) = 13
+    expect(hit.lines[0]!.text).toContain('Hero parries before the roll with Sword (1 stamina, the reaction, R-T19).');
+    expect(hit.lines[0]!.text).toContain('Damage 12 + 4 = 16 slashing − deflection 3 = 13');
+    expect(hit.lines[0]!.rulings).toEqual(expect.arrayContaining(['R-T19', 'R-T21']));
+    expect(who(hit.e, 'hero')).toMatchObject({ stamina: 3, endurance: 0, health: 11, reactionSpent: true });
+    expect(who(hit.e, 'hero').items.weapon.durability).toBe(9);
+    const miss = duel({ parryAfterHit: false }, { declaredParry: 'weapon' }, [1, 1]);
+    expect(miss.lines[0]!.text).toContain(': miss.');
+    expect(who(miss.e, 'hero')).toMatchObject({ stamina: 3, endurance: 12, reactionSpent: true });
+    expect(who(miss.e, 'hero').items.weapon.durability).toBe(9);
+  });
+});
+
+describe('the end of combat (R-T11)', () => {
+  it('when one team is left the runner shows a notice, not a prompt, and the log says it once', () => {
+    const e = fight([seed('hero', 'party')], [seed('g1', 'gm'), seed('g2', 'gm')]);
+    e.apply({ type: 'SET_OBJECTIVE', team: 'gm', text: 'hold the gate' });
+    expect(e.view().aside).toEqual([{ title: 'Objectives (R-T11)', text: 'Enemies: hold the gate' }]);
+    e.apply({ type: 'OVERRIDE', targetId: 'g1', field: 'dead', value: 1, note: 'slain' });
+    const lines = e.apply({ type: 'OVERRIDE', targetId: 'g2', field: 'conscious', value: 0, note: 'knocked out' });
+    expect(lines.map((l) => l.text)).toContain('Only Party is left standing: the GM may end combat.');
+    expect(e.view().aside![0]).toEqual({ title: 'End of combat (R-T11)', text: 'Only Party is left standing: end combat?' });
+    expect(e.view().prompt).toMatchObject({ kind: 'selectMember' });
+    pick(e, 'hero');
+    expect(texts(e.apply({ type: 'END_TURN' }))).not.toContain('Only Party is left standing: the GM may end combat.');
+    e.apply({ type: 'END_COMBAT', outcome: 'The gate is ours' });
+    expect(e.view().aside).toBeUndefined();
+  });
+
+  it('a party member who died carries dead: true onto the character', () => {
+    const e = fight([seed('vic', 'party', {}, { characterId: 'char-vic' })], [seed('foe', 'gm')]);
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 30, source: 'a fall' });
+    e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(2) });
+    e.apply({ type: 'END_COMBAT', outcome: 'A grim day' });
+    const result = teamsEncounter.consequences!(e.snapshot);
+    expect(result.injuries.map((i) => i.category)).toEqual(['death']);
+    expect(result.carry![0]).toMatchObject({ characterId: 'char-vic', state: { dead: true, health: 0, unconscious: true } });
   });
 });
 
