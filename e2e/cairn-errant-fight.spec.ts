@@ -1,5 +1,5 @@
-// A short Cairn-Errant round through the generic runner: intents declared and locked, the round ordered with
-// DEX saves, an attack answered with a defence choice, and the damage rolled by the app.
+// A short Cairn-Errant round through the generic runner: a range band set, intents declared and locked, the round
+// ordered with DEX saves, an attack answered with a defence choice, and the damage rolled by the app.
 import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,15 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
   await page.getByRole('button', { name: 'Add Ghoul' }).click();
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
+  // The GM puts the ghoul Near the party: Wren's strike must close in first, so it is a full turn.
+  await page.getByRole('button', { name: 'Range band', exact: true }).first().click();
+  await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Ghoul 1' });
+  await page.getByRole('combobox', { name: 'Band' }).selectOption('near');
+  await page.getByRole('button', { name: 'Range band', exact: true }).last().click();
+  await expect(log(page).getByText('Ghoul 1 is Near from the party.')).toBeVisible();
+
   await declare(page, 'Player intent', 'Wren', 'Ghoul 1');
+  await expect(log(page).getByText('Wren declares: closes in and attacks Ghoul 1 (from Near) — full turn.')).toBeVisible();
   await declare(page, 'Enemy intent', 'Ghoul 1', 'Wren');
   await page.getByRole('button', { name: 'Lock intents' }).first().click();
   await page.getByRole('button', { name: 'Lock intents' }).last().click();

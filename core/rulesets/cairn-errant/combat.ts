@@ -3,9 +3,9 @@
 // wounds. The machine applies these reducers; the refusal sentences come from the same checks.
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, damages, emptyMoment, mainDie, nameOf, netPosition, overburdened,
-  present, saveResult, slotsUsed, SLOTS, takeOut, update, weaponClass, weaponDice,
-  type Attribute, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
+  anyArmLost, canAct, checkBand, damages, emptyMoment, mainDie, meleeCloses, nameOf, netPosition, overburdened,
+  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, weaponClass, weaponDice,
+  type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
 
@@ -33,6 +33,7 @@ export type CombatEvent =
   | { type: 'RETREAT'; id: string; roll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; attribute?: 'hp' | Attribute; nonLethal?: boolean }
   | { type: 'SET_AWARE'; id: string; aware: boolean }
+  | { type: 'SET_BAND'; id: string; band: Band }
   | { type: 'TREAT'; id: string; note?: string }
   | { type: 'GAIN_WOUND'; id: string; woundType: WoundType; choice?: 'worsen' | 'newSlot' | null; severity?: Severity | null; attribute?: Attribute | null; dropItem?: boolean; source: string }
   | { type: 'OVERRIDE'; targetId: string; field: 'hp' | 'str' | 'dex' | 'wil' | 'fatigue' | 'gearSlots' | 'armor' | 'skipPrompt'; value: number; note: string };
@@ -127,14 +128,18 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   return { attackerId, dice, combine, negated: false, notes, rulings };
 }
 
-/** Checks a roll against the dice it should hold, with a sentence. */
+/** Checks a roll against the dice it should hold, die by die (mixed dice: d8 + d6 + d12), with a sentence. */
 export function rollProblem(dice: DieSpec[] | number[], roll: Roll | null | undefined, what: string): string | null {
   const sizes = dice.map((d) => (typeof d === 'number' ? d : d.size));
+  const listed = sizes.map((size) => `d${size}`).join(' + ');
   if (!roll) return `${what} is missing.`;
-  if (roll.faces.length !== sizes.length) return `${what} needs ${sizes.map((s) => `d${s}`).join(' + ')}: ${roll.faces.length} ${roll.faces.length === 1 ? 'die' : 'dice'} given.`;
+  if (roll.faces.length !== sizes.length) return `${what} needs ${listed}: ${roll.faces.length} ${roll.faces.length === 1 ? 'die' : 'dice'} given.`;
+  const inSentence = what.replace(/^The /, 'the ');
   for (let i = 0; i < sizes.length; i += 1) {
     const face = roll.faces[i]!;
-    if (!Number.isInteger(face) || face < 1 || face > sizes[i]!) return `${face} is not a face of the d${sizes[i]} in ${what}.`;
+    if (Number.isInteger(face) && face >= 1 && face <= sizes[i]!) continue;
+    if (sizes.length === 1) return `${face} is not a face of the d${sizes[i]} (${inSentence}).`;
+    return `${face} is not a face of the d${sizes[i]}: die ${i + 1} of ${inSentence} (${listed}), in that order.`;
   }
   return null;
 }
@@ -228,21 +233,32 @@ export interface DefenceChoice {
   label: string;
 }
 
-/** The options a defender has (§4.4 steps 4–5, R-C18); restrict forbids some. */
-export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
-  const target = ctx.combatants[targetId]!;
-  const attackers = strikeGroup(ctx, targetId);
+/** The options a defender has against these attackers (§4.4 steps 4–5); restrict forbids some. */
+function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: string[], parry: string[]): DefenceChoice[] {
+  const target = ctx.combatants[defenderId]!;
   const choices: DefenceChoice[] = [{ id: 'none', label: 'Take it (no reaction)' }];
   const restrict = ctx.options['blockDodge'] === 'restrict';
   if (!restrict || blockGear(target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
   if (!restrict || !dodgeHampered(target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
-  const fightBackTargets = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
-  for (const id of fightBackTargets) choices.push({ id: `fightBack:${id}`, label: `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)` });
-  for (const id of attackers) {
-    if (ctx.intents[id]?.action === 'melee') choices.push({ id: `parry:${id}`, label: `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}` });
-  }
+  for (const id of fightBack) choices.push({ id: `fightBack:${id}`, label: `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)` });
+  for (const id of parry) choices.push({ id: `parry:${id}`, label: `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}` });
   return choices;
 }
+
+/** The options an attacked defender has in this moment (R-C18: fight back against a gambit only as an option). */
+export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
+  const attackers = strikeGroup(ctx, targetId);
+  const fightBack = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
+  return reactionChoices(ctx, targetId, fightBack, attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
+}
+
+/** R-C17 as an option: the gambit user's options against the attack back (it is a melee blow, so it can be parried). */
+export function attackBackChoices(ctx: CairnContext, step: { by: string; against: string }): DefenceChoice[] {
+  return reactionChoices(ctx, step.against, [step.by], [step.by]);
+}
+
+/** R-C17: the gambit user may react to the attack back only when the option says so (and it could defend at all). */
+export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => ctx.options['noReactionToAttackBack'] === false && mayDefend(ctx, gambiteerId);
 
 const blockGear = (c: CairnCombatant) => Boolean(c.sheet['shield']) || mainDie(c) >= 8;
 const dodgeHampered = (c: CairnCombatant) => c.armor >= 3 || mainDie(c) >= 10;
@@ -287,6 +303,48 @@ export function planStrike(ctx: CairnContext, targetId: string): StrikePlan {
   return { targetId, attacks, defence, parry, dice, notation: notation(dice) };
 }
 
+/** The attack back's dice after the gambit user's reaction (R-C17 option), and the parry dice when it parries. */
+export interface AttackBackPlan {
+  by: string;
+  against: string;
+  defence: Defence;
+  attack: number[];
+  parry: number[] | null;
+  dice: number[];
+  notes: string[];
+}
+
+export function planAttackBack(ctx: CairnContext, step: { by: string; against: string; defence: Defence }): AttackBackPlan {
+  const defender = ctx.combatants[step.against]!;
+  const effects = counterDice(ctx, step.by).map((die) => ({ die, effect: defenceEffect(ctx, defender, step.defence, die) }));
+  const attack = effects.filter((e) => e.effect !== 'negated').map((e) => (e.effect === 'impaired' ? 4 : e.die));
+  const what = step.defence.kind === 'block' ? 'Block' : 'Dodge';
+  const notes = attack.length === 0 ? [`negated by the ${what}`] : effects.some((e) => e.effect === 'impaired') ? [`impaired by the ${what}`] : [];
+  const parry = step.defence.kind === 'parry' && attack.length ? counterDice(ctx, step.against) : null;
+  return { ...step, attack, parry, dice: [...attack, ...(parry ?? [])], notes };
+}
+
+/** A Parry's comparison (§4.4 step 4): the higher roll goes straight to the other's STR, after Armor unless R-C15. */
+function parryResult(ctx: CairnContext, attackerId: string, defenderId: string, theirs: number, ours: number): NonNullable<StrikeOutcome['parry']> {
+  const armorOf = (id: string) => (ctx.options['parryIgnoresArmor'] === true ? 0 : ctx.combatants[id]!.armor);
+  const result = ours > theirs ? 'won' : theirs > ours ? 'lost' : 'twing';
+  const damage = result === 'won' ? Math.max(0, ours - armorOf(attackerId)) : result === 'lost' ? Math.max(0, theirs - armorOf(defenderId)) : 0;
+  return { attackerId, theirs, ours, result, damage };
+}
+
+export interface AttackBackOutcome {
+  total: number | null;
+  parry: StrikeOutcome['parry'];
+  damage: number;
+}
+
+export function resolveAttackBack(ctx: CairnContext, plan: AttackBackPlan, roll: Roll | null | undefined): AttackBackOutcome {
+  if (plan.attack.length === 0 || !roll) return { total: null, parry: null, damage: 0 };
+  const total = Math.max(...roll.faces.slice(0, plan.attack.length));
+  if (plan.parry) return { total, parry: parryResult(ctx, plan.by, plan.against, total, Math.max(...roll.faces.slice(plan.attack.length))), damage: 0 };
+  return { total, parry: null, damage: Math.max(0, total - ctx.combatants[plan.against]!.armor) };
+}
+
 export interface StrikeOutcome {
   plan: StrikePlan;
   totals: { attackerId: string; faces: number[]; total: number; negated: boolean }[];
@@ -311,13 +369,8 @@ export function resolveStrike(ctx: CairnContext, targetId: string, roll: Roll): 
   if (plan.parry) {
     const ours = Math.max(...roll.faces.slice(at, at + plan.parry.dice.length));
     const theirsEntry = totals.find((t) => t.attackerId === plan.parry!.attackerId)!;
-    const theirs = theirsEntry.total;
-    const ignoreArmor = ctx.options['parryIgnoresArmor'] === true;
     rulings.add('R-C15');
-    const result = ours > theirs ? 'won' : theirs > ours ? 'lost' : 'twing';
-    const armorOf = (id: string) => (ignoreArmor ? 0 : ctx.combatants[id]!.armor);
-    const damage = result === 'won' ? Math.max(0, ours - armorOf(plan.parry.attackerId)) : result === 'lost' ? Math.max(0, theirs - armorOf(targetId)) : 0;
-    parry = { attackerId: plan.parry.attackerId, theirs, ours, result, damage };
+    parry = parryResult(ctx, plan.parry.attackerId, targetId, theirsEntry.total, ours);
     pool = pool.filter((t) => t.attackerId !== plan.parry!.attackerId);
   }
   let kept: StrikeOutcome['kept'] = null;
@@ -507,6 +560,7 @@ function stepSubject(step: NextStep): string {
     case 'defence': case 'strike': case 'tie': return step.targetId;
     case 'critSave': case 'critTable': case 'npcCrit': case 'head': return step.id;
     case 'attackBack': return step.by;
+    case 'attackBackDefence': case 'attackBackStrike': return step.against;
     case 'fightBack': return step.defenderId;
   }
 }
@@ -524,6 +578,8 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
     case 'npcCrit': return `${who} failed the Critical Damage save: dead, out of the fight, or does it fight on impaired (R-C23)?`;
     case 'head': return `${who} is hit in the head: most likely fatal. Does ${who} die (R-C22)?`;
     case 'attackBack': return `${who} passed the save against ${nameOf(ctx, step.against)}'s gambit and may attack back at once.`;
+    case 'attackBackDefence': return `${nameOf(ctx, step.by)} attacks ${who} back: how does ${who} react (R-C17)?`;
+    case 'attackBackStrike': return `Roll ${nameOf(ctx, step.by)}'s attack back against ${who}.`;
     case 'fightBack': return `${who} fights back against ${nameOf(ctx, step.attackerId)}: roll ${who}'s damage.`;
   }
 }
@@ -532,6 +588,7 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
 export const STEP_ANSWER: Record<NextStep['kind'], CombatEvent['type']> = {
   redirect: 'REDIRECT', gambit: 'GAMBIT', defence: 'DEFENSE', strike: 'STRIKE', tie: 'TIE_BREAK', critSave: 'STR_SAVE',
   critTable: 'CRIT_D6', npcCrit: 'NPC_CRITICAL', head: 'HEAD_RESULT', attackBack: 'ATTACK_BACK', fightBack: 'FIGHT_BACK',
+  attackBackDefence: 'DEFENSE', attackBackStrike: 'STRIKE',
 };
 export const answerOf = (ctx: CairnContext, step: NextStep) => (step.kind === 'critTable' && ctx.options['hitLocations'] ? 'HIT_LOCATION' : STEP_ANSWER[step.kind]);
 
@@ -563,10 +620,17 @@ export function combatRefusal(ctx: CairnContext, e: CombatEvent): string | null 
   if (isStepEvent(e.type)) {
     if (!step) return 'Nothing is waiting for that answer now.';
     const expected = answerOf(ctx, step);
-    if (e.type === 'DEFENSE' && e.defenderId && (!isStep(step, 'defence') || e.defenderId !== step.targetId)) {
+    const defending = isStep(step, 'defence') ? step.targetId : isStep(step, 'attackBackDefence') ? step.against : null;
+    if (e.type === 'DEFENSE' && e.defenderId && e.defenderId !== defending) {
       const asker = ctx.combatants[e.defenderId];
       if (!asker) return 'That combatant is not in this encounter.';
-      const striking = (isStep(step, 'fightBack') && step.attackerId === e.defenderId) || (isStep(step, 'attackBack') && step.against === e.defenderId)
+      if (isStep(step, 'attackBack') && step.against === e.defenderId) {
+        return reactsToAttackBack(ctx, step.against)
+          ? `${asker.name} reacts once ${nameOf(ctx, step.by)} chooses to attack back (R-C17).`
+          : `${asker.name} made the gambit: it cannot react to ${nameOf(ctx, step.by)}'s attack back (R-C17).`;
+      }
+      const striking = (isStep(step, 'fightBack') && step.attackerId === e.defenderId)
+        || ((isStep(step, 'attackBackDefence') || isStep(step, 'attackBackStrike')) && step.by === e.defenderId)
         || (isStep(step, 'defence') && step.attackers.includes(e.defenderId)) || (isStep(step, 'strike') && step.attackers.includes(e.defenderId));
       if (striking) return `${asker.name} is the attacker here: an attacking creature cannot react (no endless chains of reactions).`;
       return `${asker.name} is not the one being attacked now.`;
@@ -590,6 +654,8 @@ export function combatRefusal(ctx: CairnContext, e: CombatEvent): string | null 
     }
     case 'SET_AWARE':
       return present(ctx.combatants[e.id]) ? null : 'That combatant is not in the fight.';
+    case 'SET_BAND':
+      return checkBand(ctx, e.id);
     case 'TREAT': {
       const c = ctx.combatants[e.id];
       if (!c || dead(c)) return 'Only the living can be treated.';
@@ -633,13 +699,18 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
     }
     case 'ATTACK_BACK':
       if (!isStep(step, 'attackBack') || e.id === 'decline') return null;
+      if (reactsToAttackBack(ctx, step.against)) {
+        return e.roll ? `${nameOf(ctx, step.against)} may react to the attack back first (R-C17): roll it once the reaction is chosen.` : null;
+      }
       return rollProblem(counterDice(ctx, step.by), e.roll, `${nameOf(ctx, step.by)}'s attack back`);
     case 'DEFENSE': {
-      if (!isStep(step, 'defence')) return null;
-      const choice = defenceChoices(ctx, step.targetId).find((c) => c.id === e.id);
-      if (choice) return null;
+      if (!isStep(step, 'defence') && !isStep(step, 'attackBackDefence')) return null;
+      const defenderId = isStep(step, 'defence') ? step.targetId : step.against;
+      const choices = isStep(step, 'defence') ? defenceChoices(ctx, step.targetId) : attackBackChoices(ctx, step);
+      if (choices.some((c) => c.id === e.id)) return null;
       const defence = parseDefence(e.id);
-      const name = nameOf(ctx, step.targetId);
+      const name = nameOf(ctx, defenderId);
+      if (isStep(step, 'attackBackDefence') && (defence?.kind === 'fightBack' || defence?.kind === 'parry')) return `${name} can ${defence.kind === 'parry' ? 'parry' : 'fight back against'} only ${nameOf(ctx, step.by)}, who attacks back.`;
       if (defence?.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
       if (defence?.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
       if (defence?.kind === 'parry') return `${name} can parry only a melee attacker striking now.`;
@@ -647,6 +718,11 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       return `"${e.id}" is not one of ${name}'s options: none, block, dodge, fightBack:<attacker> or parry:<attacker>.`;
     }
     case 'STRIKE': {
+      if (isStep(step, 'attackBackStrike')) {
+        if (e.id !== step.against) return `Roll ${nameOf(ctx, step.by)}'s attack back against ${nameOf(ctx, step.against)} first.`;
+        const plan = planAttackBack(ctx, step);
+        return plan.dice.length ? rollProblem(plan.dice, e.roll, `${nameOf(ctx, step.by)}'s attack back`) : null;
+      }
       if (!isStep(step, 'strike')) return null;
       if (e.id !== step.targetId) return `Resolve the attacks on ${nameOf(ctx, step.targetId)} first.`;
       const plan = planStrike(ctx, step.targetId);
@@ -714,6 +790,20 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
     if (outcome.kept.attackerIds.length > 1) next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds });
   }
   if (defence.kind === 'fightBack' && attackers.includes(defence.attackerId)) next = pushBack(next, { kind: 'fightBack', defenderId: targetId, attackerId: defence.attackerId });
+  for (const id of attackers) next = meleeCloses(next, id, targetId);
+  return next;
+}
+
+/** The attack back lands (R-C17 option: after the gambit user's reaction): a Parry compares, a fight-back follows. */
+function attackBackStrike(ctx: CairnContext, step: Extract<Step, { kind: 'attackBackStrike' }>, roll: Roll | null | undefined): CairnContext {
+  const plan = planAttackBack(ctx, step);
+  const outcome = resolveAttackBack(ctx, plan, roll);
+  let next = popStep(ctx);
+  const p = outcome.parry;
+  if (p?.result === 'won') next = applyDamage(next, step.by, p.damage, { toStr: true, save: false, nonLethal: false });
+  else if (p?.result === 'lost') next = applyDamage(next, step.against, p.damage, { toStr: true, save: false, nonLethal: false });
+  else if (!p && outcome.total !== null) next = counterStrike(next, step.by, step.against, { faces: [outcome.total], source: roll!.source });
+  if (step.defence.kind === 'fightBack') next = pushBack(next, { kind: 'fightBack', defenderId: step.against, attackerId: step.by });
   return next;
 }
 
@@ -726,7 +816,7 @@ export function settle(ctx: CairnContext): CairnContext {
       if (ctx.options['downedCannotFightBack'] !== false ? !canAct(d, ctx.options) : !present(d)) return false;
       return present(ctx.combatants[step.attackerId]);
     }
-    if (step.kind === 'attackBack') return canAct(ctx.combatants[step.by], ctx.options) && present(ctx.combatants[step.against]);
+    if (step.kind === 'attackBack' || step.kind === 'attackBackDefence' || step.kind === 'attackBackStrike') return canAct(ctx.combatants[step.by], ctx.options) && present(ctx.combatants[step.against]);
     if (step.kind === 'critSave' || step.kind === 'critTable' || step.kind === 'npcCrit' || step.kind === 'head') return present(ctx.combatants[step.id]);
     return true;
   });
@@ -750,7 +840,7 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       const target = ctx.combatants[step.targetId]!;
       const difficulty = gambitDifficulty(Math.max(...e.roll!.faces), ctx.options);
       const passes = gambitSavePasses(e.saveRoll!.faces[0]!, target[e.id], difficulty, ctx.options);
-      let next = markDone(ctx, [step.attackerId]);
+      let next = meleeCloses(markDone(ctx, [step.attackerId]), step.attackerId, step.targetId);
       if (passes && canAct(target, ctx.options)) next = pushFront(next, { kind: 'attackBack', by: step.targetId, against: step.attackerId });
       const defence = ctx.moment.defences[step.targetId];
       if (defence?.kind === 'fightBack' && defence.attackerId === step.attackerId) next = pushBack(next, { kind: 'fightBack', defenderId: step.targetId, attackerId: step.attackerId });
@@ -759,17 +849,21 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     case 'ATTACK_BACK': {
       if (!isStep(step, 'attackBack')) return ctx;
       const next = popStep(ctx);
-      // R-C17: the gambit user cannot react to the attack back.
-      return e.id === 'decline' ? next : counterStrike(next, step.by, step.against, e.roll!);
+      if (e.id === 'decline') return next;
+      // R-C17: the gambit user cannot react to the attack back, unless the option lets it (its window comes first).
+      if (reactsToAttackBack(ctx, step.against)) return pushFront(next, { kind: 'attackBackDefence', by: step.by, against: step.against });
+      return counterStrike(next, step.by, step.against, e.roll!);
     }
     case 'DEFENSE': {
-      if (!isStep(step, 'defence')) return ctx;
+      if (!isStep(step, 'defence') && !isStep(step, 'attackBackDefence')) return ctx;
       const defence = parseDefence(e.id)!;
-      const c = ctx.combatants[step.targetId]!;
+      const c = ctx.combatants[isStep(step, 'defence') ? step.targetId : step.against]!;
       const next = update(ctx, c.id, { fatigue: c.fatigue + defenceFatigue(defence, ctx.options) });
-      return { ...next, moment: { ...next.moment, defences: { ...next.moment.defences, [step.targetId]: defence } } };
+      if (isStep(step, 'attackBackDefence')) return pushFront(popStep(next), { kind: 'attackBackStrike', by: step.by, against: step.against, defence });
+      return { ...next, moment: { ...next.moment, defences: { ...next.moment.defences, [c.id]: defence } } };
     }
     case 'STRIKE':
+      if (isStep(step, 'attackBackStrike')) return attackBackStrike(ctx, step, e.roll);
       return isStep(step, 'strike') ? strike(ctx, step.targetId, e.roll) : ctx;
     case 'TIE_BREAK': {
       if (!isStep(step, 'tie')) return ctx;
@@ -816,6 +910,8 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     }
     case 'SET_AWARE':
       return update(ctx, e.id, { aware: e.aware });
+    case 'SET_BAND':
+      return rederiveIntents(update(ctx, e.id, { band: e.band }));
     case 'TREAT': {
       // R-C27: treatment stops the clock; the PC stays out of the fight until healed unless the option says otherwise.
       const staysOut = ctx.options['treatedStaysOut'] !== false;

@@ -38,17 +38,20 @@ const carriedSchema = z.strictObject({
 });
 const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
 
+/** The runner's choice fields send numbers as text ('8'); the stored event holds the number. */
+const fromText = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
 const intentFields = {
   id: idSchema,
   action: z.enum(['melee', 'gambit', 'ranged', 'retreat', 'move', 'spell', 'other'], { error: 'An intent is melee, gambit, ranged, retreat, move, spell or other.' }),
   targetId: idSchema.nullable().optional(),
   move: z.enum(['none', 'before', 'after'], { error: 'Movement is none, before or after the action.' }).optional(),
-  bands: z.literal([1, 2], { error: 'A move covers 1 or 2 range bands.' }).optional(),
+  bands: z.preprocess(fromText, z.literal([1, 2], { error: 'A move covers 1 or 2 range bands.' })).optional(),
   fromClose: z.boolean().optional(),
   fast: z.boolean().optional(),
   weapon: z.enum(['main', 'offhand', 'dual', 'unarmed', 'improvised'], { error: 'The weapon is main, offhand, dual, unarmed or improvised.' }).optional(),
-  die: z.literal([4, 6, 8, 10, 12], { error: 'A weapon die is d4, d6, d8, d10 or d12.' }).nullable().optional(),
-  improvisedSize: z.literal([6, 8, 10], { error: 'An improvised weapon is bottle (d6), chair (d8) or table (d10) sized.' }).nullable().optional(),
+  die: z.preprocess(fromText, z.literal([4, 6, 8, 10, 12], { error: 'A weapon die is d4, d6, d8, d10 or d12.' }).nullable()).optional(),
+  improvisedSize: z.preprocess(fromText, z.literal([6, 8, 10], { error: 'An improvised weapon is bottle (d6), chair (d8) or table (d10) sized.' }).nullable()).optional(),
   position: z.enum(['normal', 'enhanced', 'impaired'], { error: 'The position is normal, enhanced or impaired.' }).optional(),
   nonLethal: z.boolean().optional(),
   note: textSchema.optional(),
@@ -86,6 +89,7 @@ const eventSchema = z.discriminatedUnion('type', [
     source: textSchema, attribute: z.enum(['hp', 'str', 'dex', 'wil'], { error: 'Damage goes to HP, STR, DEX or WIL.' }).optional(), nonLethal: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal('SET_AWARE'), id: idSchema, aware: z.boolean() }),
+  z.strictObject({ type: z.literal('SET_BAND'), id: idSchema, band: z.enum(['close', 'near', 'far', 'distant'], { error: 'A range band is close, near, far or distant.' }) }),
   z.strictObject({ type: z.literal('TREAT'), id: idSchema, note: textSchema.optional() }),
   z.strictObject({
     type: z.literal('GAIN_WOUND'), id: idSchema, woundType: z.enum(['burns', 'nerveDamage', 'frostbite', 'poisoning', 'other'], { error: 'A wound is burns, nerve damage, frostbite, poisoning or other.' }),
@@ -117,8 +121,10 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
 
 // ---- rolls an event needs (the app rolls them, or the GM types the faces) ----
 
+/** A roll request; mixed dice (d8 + d6 + d12) list each die's sides in order, so typed faces are checked one by one. */
 const request = (path: (string | number)[], label: string, sizes: number[], keepWorse = false): RollRequest => ({
   path, label, notation: keepWorse ? `${sizes.length}d20kh1` : combat.notation(sizes), count: sizes.length, sides: Math.max(...sizes),
+  ...(new Set(sizes).size > 1 ? { dice: [...sizes] } : {}),
 });
 
 function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
@@ -145,8 +151,15 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
           ? [request(['roll'], `${name(step.attackerId)}: gambit roll`, combat.gambitDice(ctx, step.attackerId)), request(['saveRoll'], `${name(step.targetId)}: ${event.id.toUpperCase()} save`, [20])]
           : [];
       case 'ATTACK_BACK':
-        return step?.kind === 'attackBack' && event.id === 'strike' ? [request(['roll'], `${name(step.by)}: attack back`, combat.counterDice(ctx, step.by))] : [];
+        // R-C17 option: when the gambit user may react, the attack back is rolled after its reaction (STRIKE).
+        return step?.kind === 'attackBack' && event.id === 'strike' && !combat.reactsToAttackBack(ctx, step.against) ? [request(['roll'], `${name(step.by)}: attack back`, combat.counterDice(ctx, step.by))] : [];
       case 'STRIKE': {
+        if (step?.kind === 'attackBackStrike') {
+          const plan = combat.planAttackBack(ctx, step);
+          if (plan.dice.length === 0) return [];
+          const parts = [`${name(step.by)} ${plan.attack.map((d) => `d${d}`).join('+')}`, ...(plan.parry ? [`${name(step.against)}'s parry ${plan.parry.map((d) => `d${d}`).join('+')}`] : [])];
+          return [request(['roll'], `Attack back on ${name(step.against)}: ${parts.join(', ')}`, plan.dice)];
+        }
         if (step?.kind !== 'strike') return [];
         const plan = combat.planStrike(ctx, step.targetId);
         if (plan.dice.length === 0) return [];
@@ -233,6 +246,28 @@ function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: Cai
   return { round, kind: 'attack', actorId: event.id, rulings: [...rulings], text: sentences.join(' ') };
 }
 
+/** The attack back after the gambit user's reaction (R-C17 option): dice, the reaction's effect, a Parry's comparison. */
+function attackBackLine(step: Extract<rules.Step, { kind: 'attackBackStrike' }>, event: Extract<CombatEvent, { type: 'STRIKE' }>, before: CairnContext, after: CairnContext): LogLine {
+  const name = (id: string) => rules.nameOf(before, id);
+  const plan = combat.planAttackBack(before, step);
+  const outcome = combat.resolveAttackBack(before, plan, event.roll);
+  const rulings = ['R-C17'];
+  if (outcome.total === null) return { round: after.round, kind: 'attack', actorId: step.by, rulings, text: `${name(step.by)}'s attack back is ${plan.notes.join(', ')}: no damage.` };
+  const attackFaces = event.roll!.faces.slice(0, plan.attack.length);
+  const sentences = [`${name(step.by)} attacks back: ${plan.attack.map((d) => `d${d}`).join('+')} [${attackFaces.join(', ')}] → ${outcome.total}${plan.notes.length ? ` (${plan.notes.join(', ')})` : ''}.`];
+  const p = outcome.parry;
+  if (p) {
+    rulings.push('R-C15');
+    const armorNote = before.options['parryIgnoresArmor'] === true ? 'Armor ignored' : 'after Armor';
+    if (p.result === 'won') sentences.push(`Parry: ${name(step.against)} ${p.ours} beats ${p.theirs}: ${p.damage} straight to ${name(step.by)}'s STR (${armorNote}, no save).`);
+    else if (p.result === 'lost') sentences.push(`Parry: ${p.theirs} beats ${name(step.against)}'s ${p.ours}: ${p.damage} straight to ${name(step.against)}'s STR (${armorNote}, no save).`);
+    else sentences.push(`Parry: ${p.ours} against ${p.theirs}, twing! No damage either way.`);
+  } else sentences.push(`${outcome.total} − ${name(step.against)}'s Armor ${before.combatants[step.against]!.armor} = ${outcome.damage}.`);
+  const touched = p?.result === 'won' ? [step.by] : [step.against];
+  sentences.push(`${touched.map((id) => damageLine(before, after, id)).join('; ')}.`);
+  return { round: after.round, kind: 'attack', actorId: step.by, rulings, text: sentences.join(' ') };
+}
+
 function combatLine(event: CombatEvent, before: CairnContext, after: CairnContext): LogLine | null {
   const round = after.round;
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
@@ -257,14 +292,16 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     case 'ATTACK_BACK': {
       if (step?.kind !== 'attackBack') return null;
       if (event.id === 'decline') return { round, kind: 'decision', actorId: step.by, text: `${name(step.by)} does not attack back.` };
+      if (combat.reactsToAttackBack(before, step.against)) return { round, kind: 'decision', actorId: step.by, rulings: ['R-C17'], text: `${name(step.by)} attacks ${name(step.against)} back; ${name(step.against)} may react first (the gambit user's reaction is allowed in this campaign).` };
       const total = Math.max(...event.roll!.faces);
       const armor = before.combatants[step.against]!.armor;
-      return { round, kind: 'attack', actorId: step.by, rulings: ['R-C17'], text: `${name(step.by)} attacks back: ${faces(event.roll)} → ${total} − Armor ${armor} = ${Math.max(0, total - armor)}; ${name(step.against)} cannot react. ${damageLine(before, after, step.against)}.` };
+      return { round, kind: 'attack', actorId: step.by, rulings: ['R-C17'], text: `${name(step.by)} attacks back: ${combat.counterDice(before, step.by).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − Armor ${armor} = ${Math.max(0, total - armor)}; ${name(step.against)} cannot react. ${damageLine(before, after, step.against)}.` };
     }
     case 'DEFENSE': {
-      if (step?.kind !== 'defence') return null;
+      if (step?.kind !== 'defence' && step?.kind !== 'attackBackDefence') return null;
       const defence = combat.parseDefence(event.id)!;
-      const c = after.combatants[step.targetId]!;
+      const defenderId = step.kind === 'defence' ? step.targetId : step.against;
+      const c = after.combatants[defenderId]!;
       const fatigue = combat.defenceFatigue(defence, before.options);
       const cost = fatigue ? ` (+1 Fatigue: ${c.fatigue} Fatigue, ${rules.slotsUsed(c)}/${rules.SLOTS} slots${rules.overburdened(c) ? ', overburdened' : ''})` : '';
       const what = {
@@ -276,9 +313,12 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       }[defence.kind];
       const rulings = defence.kind === 'parry' ? ['R-C8'] : defence.kind === 'none' ? [] : ['R-C9'];
       if ((defence.kind === 'block' || defence.kind === 'dodge') && before.options['blockDodge'] !== 'default') rulings.push('R-C9');
-      return { round, kind: 'decision', actorId: step.targetId, rulings: [...new Set(rulings)], text: `${what}${cost}.` };
+      if (step.kind === 'attackBackDefence') rulings.unshift('R-C17');
+      const against = step.kind === 'attackBackDefence' ? ` (against ${name(step.by)}'s attack back)` : '';
+      return { round, kind: 'decision', actorId: defenderId, rulings: [...new Set(rulings)], text: `${what}${against}${cost}.` };
     }
     case 'STRIKE':
+      if (step?.kind === 'attackBackStrike') return attackBackLine(step, event, before, after);
       return step?.kind === 'strike' ? strikeLine(event, before, after) : null;
     case 'TIE_BREAK':
       return { round, kind: 'decision', actorId: event.id, rulings: ['R-C20'], text: `The highest dice are tied: the GM picks ${name(event.id)}'s weapon, so only its tags and effects apply.` };
@@ -294,7 +334,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       const face = event.roll!.faces[0]!;
       const c = after.combatants[id]!;
       const result = combat.critD6Result(face);
-      const text = result === 'dies' ? `${c.name} dies.` : result === 'incapacitated' ? `${c.name} is incapacitated and dies within the hour unless treated (death clock ${combat.DEATH_CLOCK_MINUTES} minutes).` : `No. Not today: ${c.name} regains d4 ${faces(event.hpRoll)} HP (HP ${c.hp}).`;
+      const text = result === 'dies' ? `${c.name} dies.` : result === 'incapacitated' ? `${c.name} is incapacitated and dies within the hour unless treated: the death clock starts at ${combat.DEATH_CLOCK_MINUTES} minutes of in-game time (TREAT stops it).` : `No. Not today: ${c.name} regains d4 ${faces(event.hpRoll)} HP (HP ${c.hp}).`;
       return { round, kind: 'decision', actorId: id, text: `Critical damage d6 ${faces(event.roll)}: ${text}` };
     }
     case 'HIT_LOCATION': {
@@ -346,6 +386,14 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     }
     case 'SET_AWARE':
       return { round, kind: 'decision', actorId: event.id, rulings: ['R-C13'], text: event.aware ? `${name(event.id)} is aware again.` : `The GM rules ${name(event.id)} unaware: no defence, and damage after Armor goes straight to STR.` };
+    case 'SET_BAND': {
+      const c = before.combatants[event.id]!;
+      const from = c.band ? `${rules.bandLabel(c.band)} → ` : '';
+      const reference = c.side === 'enemies' ? 'from the party' : 'from the nearest foe';
+      const retiered = Object.keys(after.intents).filter((id) => before.intents[id] && after.intents[id]!.tier !== before.intents[id]!.tier);
+      const changed = retiered.length ? ` ${retiered.map((id) => `${rules.nameOf(after, id)}'s intent is now a ${after.intents[id]!.tier} turn`).join('; ')}.` : '';
+      return { round, kind: 'decision', actorId: event.id, text: `${c.name} is ${from}${rules.bandLabel(event.band)} ${reference}.${changed}` };
+    }
     case 'TREAT':
       return { round, kind: 'decision', actorId: event.id, rulings: ['R-C27'], text: `${name(event.id)} is treated${event.note ? ` (${event.note})` : ''}: the death clock stops${before.options['treatedStaysOut'] !== false ? `; ${name(event.id)} stays out of the fight until healed` : ''}.` };
     case 'GAIN_WOUND': {
@@ -380,8 +428,12 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
       if (before.phase === 'setup') return { round, kind: 'setup', text: `${name} was taken off the roster.` };
       return { round, kind: 'removal', actorId: event.id, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
     }
-    case 'START':
-      return { round: 1, kind: 'round', rulings: ['R-C1'], text: `The fight begins (${before.options['initiativeMode'] === 'simpleDex' ? 'base Cairn initiative: one DEX save at the start' : 'declared intents, quick turns before full turns'}).` };
+    case 'START': {
+      // A PC carried in while dying: its death clock keeps running in in-game minutes (§4.4 step 10).
+      const dying = before.roster.map((id) => before.combatants[id]!).filter((c) => c.deathClock !== null);
+      const clocks = dying.map((c) => ` ${c.name} is dying: ${c.deathClock} minutes left on the death clock unless treated.`).join('');
+      return { round: 1, kind: 'round', rulings: ['R-C1'], text: `The fight begins (${before.options['initiativeMode'] === 'simpleDex' ? 'base Cairn initiative: one DEX save at the start' : 'declared intents, quick turns before full turns'}).${clocks}` };
+    }
     case 'DECLARE_INTENT':
     case 'SET_NPC_INTENT': {
       const c = after.combatants[event.id]!;
@@ -524,11 +576,14 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
     stats: [
       { label: 'STR', value: `${c.str}/${c.strMax}` }, { label: 'DEX', value: `${c.dex}/${c.dexMax}` }, { label: 'WIL', value: `${c.wil}/${c.wilMax}` },
       { label: 'Armor', value: String(c.armor) }, { label: 'Fatigue', value: String(c.fatigue) }, { label: 'Slots', value: `${rules.slotsUsed(c)}/${rules.SLOTS}` },
+      ...(intent ? [{ label: 'Turn', value: intent.tier }] : []),
+      ...(c.band ? [{ label: 'Band', value: rules.bandLabel(c.band) }] : []),
+      ...(c.deathClock !== null ? [{ label: 'Death clock', value: `${c.deathClock} min` }] : []),
     ],
     details: {
       str: c.str, strMax: c.strMax, dex: c.dex, dexMax: c.dexMax, wil: c.wil, wilMax: c.wilMax, armor: c.armor,
       fatigue: c.fatigue, slotsUsed: rules.slotsUsed(c), slots: rules.SLOTS, gearSlots: c.gearSlots,
-      items: running, intent: intent ? { ...intent } : null, tier: intent?.tier ?? null, deathClock: c.deathClock,
+      items: running, intent: intent ? { ...intent } : null, tier: intent?.tier ?? null, deathClock: c.deathClock, band: c.band,
       legHits: rules.legHits(c),
     },
     ...(c.out ? { removedReason: c.out.reason } : {}),
@@ -543,7 +598,7 @@ function activeOf(snapshot: EncounterSnapshot): string | null {
       case 'redirect': return step.actorId;
       case 'gambit': return step.attackerId;
       case 'defence': case 'strike': return step.attackers[0] ?? step.targetId;
-      case 'attackBack': return step.by;
+      case 'attackBack': case 'attackBackDefence': case 'attackBackStrike': return step.by;
       case 'fightBack': return step.defenderId;
       default: return 'id' in step ? step.id : step.targetId;
     }
@@ -591,6 +646,10 @@ function prompt(ctx: CairnContext): EncounterView['prompt'] {
       return { kind: 'head', text, answer, subjectId: step.id, choices: [{ id: 'dies', label: 'Dies' }, { id: 'survives', label: 'Survives' }] };
     case 'attackBack':
       return { kind: 'attackBack', text, answer, subjectId: step.by, choices: [{ id: 'strike', label: `Attack ${rules.nameOf(ctx, step.against)} back` }, { id: 'decline', label: 'Decline' }] };
+    case 'attackBackDefence':
+      return { kind: 'defence', text, answer, subjectId: step.against, choices: combat.attackBackChoices(ctx, step), details: { attackers: [step.by], attackBack: true } };
+    case 'attackBackStrike':
+      return { kind: 'strike', text, answer, subjectId: step.against, choices: one(step.against, 'Roll the attack back') };
     case 'fightBack':
       return { kind: 'fightBack', text, answer, subjectId: step.defenderId, choices: one(step.defenderId, 'Roll the fight-back damage') };
   }
@@ -651,7 +710,10 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     round: ctx.round,
     counters: phase === 'setup' ? [] : [
       { key: 'step', label: 'Step', value: stepLabel },
-      ...(ctx.phase === 'resolve' && ctx.moments.length ? [{ key: 'moment', label: 'Moment', value: `${Math.min(ctx.cursor + 1, ctx.moments.length)} / ${ctx.moments.length}` }] : []),
+      ...(ctx.phase === 'resolve' && ctx.moments[ctx.cursor] ? [
+        { key: 'moment', label: 'Moment', value: `${ctx.cursor + 1} / ${ctx.moments.length}` },
+        { key: 'now', label: 'Acting', value: momentLabel(ctx, ctx.cursor) },
+      ] : []),
     ],
     order,
     activeId: active,

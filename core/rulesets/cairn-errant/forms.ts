@@ -1,5 +1,5 @@
-// Cairn-Errant's action forms for the runner (RULES.md §4.2–§4.6): declarations, retreat, awareness, wounds and
-// overrides. Everything the round asks of a person one at a time (DEX saves, defences, saves, critical tables)
+// Cairn-Errant's action forms for the runner (RULES.md §4.2–§4.6): declarations, retreat, range bands, awareness,
+// damage, wounds, treatment and overrides. Everything the round asks of a person one at a time (DEX saves, defences, saves, critical tables)
 // comes as prompt buttons.
 import type { ActionField, ActionForm } from '../../encounter/types.ts';
 
@@ -10,13 +10,18 @@ const intentFields: readonly ActionField[] = [
     { value: 'retreat', label: 'Retreat' }, { value: 'move', label: 'Move' }, { value: 'spell', label: 'Spell' }, { value: 'other', label: 'Something else' },
   ] },
   { key: 'targetId', label: 'Target', kind: 'combatant', optional: true, emptyAs: 'null' },
-  { key: 'move', label: 'Movement', kind: 'choice', optional: true, choices: [{ value: 'none', label: 'None' }, { value: 'before', label: 'Before the action' }, { value: 'after', label: 'After the action' }] },
+  { key: 'move', label: 'Movement', kind: 'choice', optional: true, choices: [{ value: 'none', label: 'None' }, { value: 'before', label: 'Before the action' }, { value: 'after', label: 'After the action' }],
+    help: 'Left empty, the range bands decide: a melee strike at someone not Close closes in first (a full turn).' },
+  { key: 'bands', label: 'Bands moved', kind: 'choice', optional: true, choices: [{ value: '1', label: 'One band' }, { value: '2', label: 'Two bands (a full turn)' }] },
+  { key: 'fast', label: 'Fast spell or trick', kind: 'flag', optional: true },
   { key: 'weapon', label: 'Weapon', kind: 'choice', optional: true, choices: [
     { value: 'main', label: 'Main hand' }, { value: 'offhand', label: 'Off hand' }, { value: 'dual', label: 'Both (keep the higher die)' },
     { value: 'unarmed', label: 'Unarmed (d4)' }, { value: 'improvised', label: 'Improvised' },
   ] },
+  { key: 'improvisedSize', label: 'Improvised weapon', kind: 'choice', optional: true, choices: [{ value: '6', label: 'Bottle-sized (d6)' }, { value: '8', label: 'Chair-sized (d8)' }, { value: '10', label: 'Table-sized (d10)' }] },
+  { key: 'die', label: 'Another weapon (a bow...)', kind: 'choice', optional: true, choices: ['4', '6', '8', '10', '12'].map((size) => ({ value: size, label: `d${size}` })) },
   { key: 'position', label: 'Position', kind: 'choice', optional: true, choices: [{ value: 'normal', label: 'Normal' }, { value: 'enhanced', label: 'Enhanced (+d12)' }, { value: 'impaired', label: 'Impaired (d4)' }] },
-  { key: 'fromClose', label: 'Starts close to an enemy', kind: 'flag', optional: true },
+  { key: 'fromClose', label: 'Retreats from a Close foe', kind: 'flag', optional: true, help: 'Only when no range band is set; otherwise the bands decide.' },
   { key: 'nonLethal', label: 'Non-lethal', kind: 'flag', optional: true },
   { key: 'note', label: 'Note', kind: 'text', optional: true },
 ];
@@ -27,7 +32,12 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
   { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'id', label: 'Enemy', kind: 'combatant' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
   { type: 'CONFIRM_TIER', label: 'Quick or full', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'tier', label: 'Turn', kind: 'choice', choices: [{ value: 'quick', label: 'Quick' }, { value: 'full', label: 'Full' }] }] },
   { type: 'LOCK_INTENTS', label: 'Lock intents', shortcut: 'l', help: 'Declarations are fixed; the round is ordered: quick turns before full, DEX saves inside each tier.', fields: [] },
-  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'One action from a non-close enemy; from a close one a full turn with a DEX save.', fields: [{ key: 'id', label: 'Who', kind: 'combatant', defaultActive: true }] },
+  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [{ key: 'id', label: 'Who', kind: 'combatant', defaultActive: true }] },
+  { type: 'SET_BAND', label: 'Range band', shortcut: 'b', help: 'How far an enemy is from the party (or a PC away from the party from its nearest foe): Close, Near, Far or Distant.',
+    fields: [
+      { key: 'id', label: 'Who', kind: 'combatant' },
+      { key: 'band', label: 'Band', kind: 'choice', choices: [{ value: 'close', label: 'Close (within reach)' }, { value: 'near', label: 'Near (one move)' }, { value: 'far', label: 'Far (a few rooms)' }, { value: 'distant', label: 'Distant (out of range)' }] },
+    ] },
   { type: 'APPLY_DAMAGE', label: 'Damage', shortcut: 'd', help: 'An amount after Armor; HP first, the rest to STR (or straight to an attribute).',
     fields: [
       { key: 'targetId', label: 'Who', kind: 'combatant' },
@@ -44,6 +54,8 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
       { key: 'woundType', label: 'Wound', kind: 'choice', choices: [{ value: 'burns', label: 'Burns' }, { value: 'nerveDamage', label: 'Nerve damage' }, { value: 'frostbite', label: 'Frostbite' }, { value: 'poisoning', label: 'Poisoning' }, { value: 'other', label: 'Other' }] },
       { key: 'severity', label: 'Severity', kind: 'choice', optional: true, choices: [{ value: 'light', label: 'Light' }, { value: 'severe', label: 'Severe' }, { value: 'permanent', label: 'Permanent' }] },
       { key: 'choice', label: 'On a wounded slot', kind: 'choice', optional: true, choices: [{ value: 'worsen', label: 'Worsen it' }, { value: 'newSlot', label: 'A new slot' }] },
+      { key: 'attribute', label: 'A permanent wound lowers', kind: 'choice', optional: true, choices: [{ value: 'str', label: 'STR' }, { value: 'dex', label: 'DEX' }, { value: 'wil', label: 'WIL' }] },
+      { key: 'dropItem', label: 'Drop an item to make room', kind: 'flag', optional: true },
       { key: 'source', label: 'Source', kind: 'text', default: '' },
     ] },
   { type: 'TREAT', label: 'Treat', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'note', label: 'With what', kind: 'text', optional: true }] },
@@ -52,7 +64,7 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
       { key: 'targetId', label: 'Who', kind: 'combatant' },
       { key: 'field', label: 'What', kind: 'choice', choices: [
         { value: 'hp', label: 'HP' }, { value: 'str', label: 'STR' }, { value: 'dex', label: 'DEX' }, { value: 'wil', label: 'WIL' },
-        { value: 'fatigue', label: 'Fatigue' }, { value: 'armor', label: 'Armor' }, { value: 'skipPrompt', label: 'Set the waiting question aside' },
+        { value: 'fatigue', label: 'Fatigue' }, { value: 'gearSlots', label: 'Gear slots' }, { value: 'armor', label: 'Armor' }, { value: 'skipPrompt', label: 'Set the waiting question aside' },
       ] },
       { key: 'value', label: 'Value', kind: 'integer', min: 0, max: 20, default: 0 },
       { key: 'note', label: 'Why', kind: 'text', default: '' },

@@ -50,7 +50,15 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     const last = e.apply({ type: 'DEX_SAVE', id: 'cy', roll: app(20) }); // 20 always fails
     expect(buckets(e)).toEqual(['quick:pcPass:ana', 'quick:npc:orc', 'quick:pcFail:bo', 'full:npc:gob', 'full:pcFail:cy']);
     expect(texts(last)).toContain('Order for round 1: 1. quick, PCs who won the DEX save: Ana; 2. quick, enemies: Orc; 3. quick, PCs who lost the DEX save: Bo; 4. full, enemies: Gob; 5. full, PCs who lost the DEX save: Cy.');
-    expect(e.view().counters).toEqual([{ key: 'step', label: 'Step', value: 'Resolve' }, { key: 'moment', label: 'Moment', value: '1 / 5' }]);
+    expect(e.view().counters).toEqual([
+      { key: 'step', label: 'Step', value: 'Resolve' }, { key: 'moment', label: 'Moment', value: '1 / 5' },
+      { key: 'now', label: 'Acting', value: 'quick, PCs who won the DEX save' },
+    ]);
+    // Each row shows the declared intent with its tier, HP, the attributes, Fatigue and slots.
+    const ana = e.view().order.find((c) => c.id === 'ana')!;
+    expect(ana.health).toEqual({ label: 'HP', current: 4, max: 4 });
+    expect(ana.stats!.map((s) => `${s.label} ${s.value}`)).toEqual(['STR 10/10', 'DEX 12/12', 'WIL 10/10', 'Armor 0', 'Fatigue 0', 'Slots 0/10', 'Turn quick']);
+    expect(ana.tags[0]).toBe('quick: attacks Orc');
   });
 
   it('a 1 always passes the DEX save; a tier with one side only needs no save', () => {
@@ -100,6 +108,64 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     // The orc's moment is settled; Ana's full-turn moment opens and she can no longer act; the round turns over.
     expect(texts(lines).some((t) => t.includes('Ana can no longer act'))).toBe(true);
     expect(e.view().round).toBe(2);
+  });
+});
+
+describe('range bands (source "Range Bands" and "Retreat")', () => {
+  it('with no band set the intent\'s own flags decide; the GM sets a band per combatant, shown on its row', () => {
+    const e = fight([seed('mira', 'party'), seed('orc', 'enemies')]);
+    intend(e, 'mira', 'retreat');
+    expect(ctx(e).intents['mira']).toMatchObject({ tier: 'quick', fromClose: false, bandNote: null });
+    const set = e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    expect(set[0]!.text).toBe('Orc is Near from the party.');
+    expect(e.view().order.find((c) => c.id === 'orc')!.stats).toContainEqual({ label: 'Band', value: 'Near' });
+    expect(e.view().order.find((c) => c.id === 'mira')!.stats!.some((s) => s.label === 'Band')).toBe(false);
+  });
+
+  it('retreat: one action (quick) from a foe Near or farther, a full turn from a Close one, re-derived when the band changes', () => {
+    const e = fight([seed('mira', 'party', { dex: 12 }), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'mira', 'retreat');
+    expect(ctx(e).intents['mira']).toMatchObject({ tier: 'quick', fromClose: false, bandNote: 'nearest foe Near' });
+    expect(() => intend(e, 'mira', 'retreat', null, { fromClose: true })).toThrow('Mira\'s nearest foe is Near by the range bands: this is not a retreat from Close (set the band first if it changed).');
+    const closer = e.apply({ type: 'SET_BAND', id: 'orc', band: 'close' });
+    expect(closer[0]!.text).toBe("Orc is Near → Close from the party. Mira's intent is now a full turn.");
+    expect(ctx(e).intents['mira']).toMatchObject({ tier: 'full', fromClose: true, bandNote: 'nearest foe Close' });
+    intend(e, 'orc', 'spell');
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'mira', roll: app(3) });
+    // Either way the retreat is a DEX save (source "Retreat": as in base Cairn).
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'RETREAT', id: 'mira' })[0]!.label).toBe('Mira: DEX save to retreat (d20 ≤ 12)');
+    e.apply({ type: 'RETREAT', id: 'mira', roll: app(4) });
+    expect(who(e, 'mira').out).toMatchObject({ kind: 'retreated' });
+  });
+
+  it('a melee strike at someone not Close closes in first (a full turn, entering Close); afterwards both are Close', () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies', { hpMax: 8, hp: 8 })]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    const declared = intend(e, 'bram', 'melee', 'orc');
+    expect(declared[0]!.text).toBe('Bram declares: closes in and attacks Orc (from Near) — full turn.');
+    expect(ctx(e).intents['bram']).toMatchObject({ move: 'before', tier: 'full', declared: { move: 'none', fromClose: null } });
+    intend(e, 'orc', 'other', null, { note: 'waits' });
+    lock(e);
+    e.apply({ type: 'END_TURN' }); // the orc's quick moment
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect([who(e, 'bram').band, who(e, 'orc').band]).toEqual(['close', 'close']);
+    // Round 2: already Close, the same strike is a quick turn.
+    intend(e, 'bram', 'melee', 'orc');
+    expect(ctx(e).intents['bram']).toMatchObject({ move: 'none', tier: 'quick', bandNote: null });
+  });
+
+  it('a Distant target is beyond every ranged weapon and out of reach for a strike', () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'distant' });
+    expect(() => intend(e, 'bram', 'ranged', 'orc')).toThrow('Orc is Distant: beyond the range of every ranged weapon.');
+    expect(() => intend(e, 'bram', 'melee', 'orc')).toThrow('Orc is Distant: too many moves away to strike this round.');
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    intend(e, 'bram', 'ranged', 'orc');
+    expect(ctx(e).intents['bram']!.tier).toBe('quick');
+    e.apply({ type: 'REMOVE_COMBATANT', id: 'orc', reason: 'fled' });
+    expect(() => e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' })).toThrow('This encounter has ended.');
   });
 });
 
@@ -229,6 +295,10 @@ describe('refusals change nothing and say why', () => {
     expect(parse({ type: 'DECLARE_INTENT', id: 'a', action: 'dance' })).toThrow('An intent is melee, gambit, ranged, retreat, move, spell or other.');
     expect(parse({ type: 'DECLARE_INTENT', id: 'a', action: 'move', bands: 3 })).toThrow('A move covers 1 or 2 range bands.');
     expect(parse({ type: 'END_TURN', extra: 1 })).toThrow(RuleRefusal);
+    expect(parse({ type: 'SET_BAND', id: 'a', band: 'beside' })).toThrow('A range band is close, near, far or distant.');
+    // The runner's choice fields send numbers as text; the stored event holds numbers.
+    expect(parseEvent(cairnErrantEncounter, { type: 'DECLARE_INTENT', id: 'a', action: 'melee', die: '8', improvisedSize: '10', bands: '2' }))
+      .toEqual({ type: 'DECLARE_INTENT', id: 'a', action: 'melee', die: 8, improvisedSize: 10, bands: 2 });
     expect(parseEvent(cairnErrantEncounter, { type: 'DEFENSE', id: 'block' })).toEqual({ type: 'DEFENSE', id: 'block' });
   });
 });

@@ -12,7 +12,7 @@ import type { CairnContext } from './rules.ts';
 
 /** Events answering a blocking question, and events the GM may send at any time of a running fight. */
 export const STEP_TYPES = ['REDIRECT', 'GAMBIT', 'ATTACK_BACK', 'DEFENSE', 'STRIKE', 'TIE_BREAK', 'STR_SAVE', 'CRIT_D6', 'HIT_LOCATION', 'NPC_CRITICAL', 'HEAD_RESULT', 'FIGHT_BACK'] as const;
-export const ANYTIME_TYPES = ['APPLY_DAMAGE', 'SET_AWARE', 'TREAT', 'GAIN_WOUND', 'OVERRIDE'] as const;
+export const ANYTIME_TYPES = ['APPLY_DAMAGE', 'SET_AWARE', 'SET_BAND', 'TREAT', 'GAIN_WOUND', 'OVERRIDE'] as const;
 
 const combatAllowed = ({ context, event }: { context: CairnContext; event: CairnEvent }) => combat.combatRefusal(context, event as CombatEvent) === null;
 

@@ -113,7 +113,7 @@ export const cairnErrantOptions: readonly RulingOption[] = [
   },
   {
     key: 'noReactionToAttackBack', ruling: 'R-C17', kind: 'flag', default: true, label: 'No reaction to an attack back',
-    description: 'The gambit user cannot react to the attack back from a target that passed its save.',
+    description: 'The gambit user cannot react to the attack back from a target that passed its save. Off: if it could defend at all, it picks a reaction (Block, Dodge, Parry or fight back, with their Fatigue) before the attack back is rolled.',
   },
   {
     key: 'fightBackAgainstGambits', ruling: 'R-C18', kind: 'flag', default: false, label: 'Fight back against gambits',

@@ -19,6 +19,10 @@ export type IntentAction = 'melee' | 'gambit' | 'ranged' | 'retreat' | 'move' | 
 export type WeaponChoice = 'main' | 'offhand' | 'dual' | 'unarmed' | 'improvised';
 export type Position = 'normal' | 'enhanced' | 'impaired';
 export type Movement = 'none' | 'before' | 'after';
+/** Range bands (source "Range Bands"): Close (sword's reach), Near (one move), Far (one or more moves), Distant (beyond every ranged weapon). */
+export type Band = 'close' | 'near' | 'far' | 'distant';
+export const BANDS: readonly Band[] = ['close', 'near', 'far', 'distant'];
+export const bandLabel = (band: Band) => `${band[0]!.toUpperCase()}${band.slice(1)}`;
 
 /** A declared intention for this round (§4.2 step 1). */
 export interface Intent {
@@ -43,6 +47,10 @@ export interface Intent {
   /** The classification: suggested from the intent, or confirmed by the GM. */
   tier: Tier;
   tierConfirmed: boolean;
+  /** What the player or Warden said, before the range bands filled in `move` and `fromClose` (kept to re-derive). */
+  declared: { move: Movement; fromClose: boolean | null };
+  /** How the range bands changed the intent, for the log and the board; null when they did not. */
+  bandNote: string | null;
 }
 
 export type InjuryLocation = 'torso' | 'leftLeg' | 'rightLeg' | 'leftArm' | 'rightArm' | 'head';
@@ -106,6 +114,11 @@ export interface CairnCombatant {
   deathClock: number | null;
   treated: boolean;
   unconscious: boolean;
+  /**
+   * Range band from the party (an enemy), or from the nearest foe (a PC who is not with the party); null when the GM
+   * has not set one. Set by SET_BAND; a melee exchange leaves both Close.
+   */
+  band: Band | null;
   /** Out of the fight for good (dead, defeated NPC, retreated, removed); stays listed for the log. */
   out: { kind: OutKind; reason: string; round: number } | null;
 }
@@ -152,6 +165,9 @@ export type Step =
   | { kind: 'npcCrit'; id: string }
   | { kind: 'head'; id: string }
   | { kind: 'attackBack'; by: string; against: string }
+  /** R-C17 as an option: the gambit user reacts to the attack back before it is rolled. */
+  | { kind: 'attackBackDefence'; by: string; against: string }
+  | { kind: 'attackBackStrike'; by: string; against: string; defence: Defence }
   | { kind: 'fightBack'; defenderId: string; attackerId: string };
 
 export interface MomentState {
@@ -239,6 +255,7 @@ export function combatantFromSeed(seed: CombatantSeed): CairnCombatant {
     deathClock: incapacitated && clock > 0 ? clock : null,
     treated: Boolean(c.treated),
     unconscious: c.unconscious ?? Boolean(s['unconscious']),
+    band: null,
     out: null,
   };
 }
@@ -303,8 +320,11 @@ export function weaponDice(c: CairnCombatant, intent: Pick<Intent, 'weapon' | 'd
 const isAttack = (action: IntentAction) => action === 'melee' || action === 'gambit' || action === 'ranged';
 export const damages = (intent: Intent) => intent.action === 'melee' || intent.action === 'ranged';
 
+/** An intent as declared, before it is classified. */
+export type IntentBase = Omit<Intent, 'tier' | 'tierConfirmed' | 'declared' | 'bandNote'>;
+
 /** Quick = one action; full = a move plus an action, or something slow (§4.2 step 2, R-C6b). */
-export function classify(intent: Omit<Intent, 'tier' | 'tierConfirmed'>, c: CairnCombatant): Tier {
+export function classify(intent: IntentBase, c: CairnCombatant): Tier {
   switch (intent.action) {
     case 'melee': case 'gambit': case 'ranged': case 'other':
       return intent.move === 'none' ? 'quick' : 'full';
@@ -334,7 +354,76 @@ export function describeIntent(ctx: CairnContext, intent: Intent): string {
       case 'other': return intent.note || 'acts';
     }
   })();
-  return `${what}${position}${intent.note && intent.action !== 'other' ? ` — ${intent.note}` : ''}`;
+  return `${what}${position}${intent.note && intent.action !== 'other' ? ` — ${intent.note}` : ''}${intent.bandNote ? ` (${intent.bandNote})` : ''}`;
+}
+
+// ---- range bands (source "Range Bands", "Retreat") ----
+
+const bandIndex = (band: Band) => BANDS.indexOf(band);
+
+/**
+ * How far apart two foes are: bands are distances from the party (an enemy's) or from the nearest foe (a PC away from
+ * the party), so two foes are as far apart as the farther of the two; null when neither band is set.
+ */
+export function distanceBetween(ctx: CairnContext, a: string, b: string): Band | null {
+  const known = [ctx.combatants[a]?.band, ctx.combatants[b]?.band].filter((band): band is Band => Boolean(band));
+  return known.length ? BANDS[Math.max(...known.map(bandIndex))]! : null;
+}
+
+/** The band of a combatant's nearest foe still in the fight; null when no band says. */
+export function nearestFoe(ctx: CairnContext, id: string): Band | null {
+  const side = ctx.combatants[id]!.side;
+  const bands = ctx.roster
+    .filter((other) => ctx.combatants[other]!.side !== side && present(ctx.combatants[other]))
+    .map((other) => distanceBetween(ctx, id, other))
+    .filter((band): band is Band => band !== null);
+  return bands.length ? BANDS[Math.min(...bands.map(bandIndex))]! : null;
+}
+
+/** The range bands fill in what the declaration leaves open: a retreat from Close, closing in before a melee strike. */
+function withBands(ctx: CairnContext, id: string, base: IntentBase): { intent: IntentBase; bandNote: string | null } {
+  if (base.action === 'retreat') {
+    const nearest = nearestFoe(ctx, id);
+    if (nearest === null) return { intent: base, bandNote: null };
+    return { intent: { ...base, fromClose: nearest === 'close' }, bandNote: `nearest foe ${bandLabel(nearest)}` };
+  }
+  if ((base.action === 'melee' || base.action === 'gambit') && base.targetId) {
+    const distance = distanceBetween(ctx, id, base.targetId);
+    if (distance === null || distance === 'close' || base.move !== 'none') return { intent: base, bandNote: null };
+    // Not Close: "moving close to an enemy before making a melee attack" is a full turn.
+    return { intent: { ...base, move: 'before' }, bandNote: `from ${bandLabel(distance)}` };
+  }
+  return { intent: base, bandNote: null };
+}
+
+function deriveIntent(ctx: CairnContext, id: string, base: IntentBase, declared: Intent['declared'], confirmed: Tier | null): Intent {
+  const { intent, bandNote } = withBands(ctx, id, { ...base, move: declared.move, fromClose: declared.fromClose ?? false });
+  return { ...intent, tier: confirmed ?? classify(intent, ctx.combatants[id]!), tierConfirmed: confirmed !== null, declared, bandNote };
+}
+
+/** Bands changed while intents are open: every intent is derived again (a tier the GM confirmed stays). */
+export function rederiveIntents(ctx: CairnContext): CairnContext {
+  if (ctx.phase !== 'declare') return ctx;
+  const intents = Object.fromEntries(Object.entries(ctx.intents).map(([id, intent]) => {
+    const { tier: _tier, tierConfirmed: _confirmed, declared, bandNote: _note, ...base } = intent;
+    return [id, deriveIntent(ctx, id, base, declared, intent.tierConfirmed ? intent.tier : null)];
+  }));
+  return { ...ctx, intents };
+}
+
+/** Why a band change is refused, or null. */
+export function checkBand(ctx: CairnContext, id: string): string | null {
+  const c = ctx.combatants[id];
+  if (!c) return 'That combatant is not in this encounter.';
+  return present(c) ? null : `${c.name} is no longer in the fight.`;
+}
+
+/** A melee exchange leaves both Close, once bands are tracked for them (a strike-and-leave moves the striker off). */
+export function meleeCloses(ctx: CairnContext, attackerId: string, targetId: string): CairnContext {
+  const intent = ctx.intents[attackerId];
+  if (!intent || (intent.action !== 'melee' && intent.action !== 'gambit') || intent.move === 'after') return ctx;
+  if (distanceBetween(ctx, attackerId, targetId) === null) return ctx;
+  return update(update(ctx, attackerId, { band: 'close' }), targetId, { band: 'close' });
 }
 
 // ---- order: DEX saves, clashes, moments (§4.2 step 3–5) ----
@@ -542,9 +631,9 @@ export function checkStart(ctx: CairnContext): string | null {
   return null;
 }
 
-export type IntentInput = Partial<Omit<Intent, 'tier' | 'tierConfirmed'>> & { action: IntentAction; id: string };
+export type IntentInput = Partial<IntentBase> & { action: IntentAction; id: string };
 
-export function intentFrom(input: IntentInput): Omit<Intent, 'tier' | 'tierConfirmed'> {
+export function intentFrom(input: IntentInput): IntentBase {
   return {
     action: input.action,
     targetId: input.targetId ?? null,
@@ -575,6 +664,14 @@ export function checkIntent(ctx: CairnContext, input: IntentInput, as: 'pc' | 'n
     if (!target) return `${c.name}'s ${intent.action === 'gambit' ? 'gambit' : 'attack'} needs a target.`;
     if (!present(target)) return `${target.name} is no longer in the fight.`;
     if (target.side === c.side) return `${target.name} is on ${c.name}'s own side.`;
+    // Source "Range Bands": Distant is beyond every ranged weapon, and many moves away.
+    if (distanceBetween(ctx, c.id, target.id) === 'distant') {
+      return intent.action === 'ranged' ? `${target.name} is Distant: beyond the range of every ranged weapon.` : `${target.name} is Distant: too many moves away to strike this round.`;
+    }
+  }
+  if (intent.action === 'retreat' && input.fromClose === true) {
+    const nearest = nearestFoe(ctx, c.id);
+    if (nearest !== null && nearest !== 'close') return `${c.name}'s nearest foe is ${bandLabel(nearest)} by the range bands: this is not a retreat from Close (set the band first if it changed).`;
   }
   if (intent.weapon === 'improvised' && intent.improvisedSize === null) return 'Say how big the improvised weapon is: bottle (d6), chair (d8) or table (d10).';
   if ((intent.weapon === 'offhand' || intent.weapon === 'dual') && offhandDie(c) === null) return `${c.name} carries no second weapon.`;
@@ -596,8 +693,8 @@ export function whyCannotAct(c: CairnCombatant, options: OptionValues): string {
 
 export function declare(ctx: CairnContext, input: IntentInput): CairnContext {
   const base = intentFrom(input);
-  const c = ctx.combatants[input.id]!;
-  return { ...ctx, intents: { ...ctx.intents, [input.id]: { ...base, tier: classify(base, c), tierConfirmed: false } } };
+  const intent = deriveIntent(ctx, input.id, base, { move: base.move, fromClose: input.fromClose ?? null }, null);
+  return { ...ctx, intents: { ...ctx.intents, [input.id]: intent } };
 }
 
 /** CAIRN-01: the order is settled only once every PC who can act has declared. */

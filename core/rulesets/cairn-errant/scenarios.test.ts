@@ -1,7 +1,7 @@
 // Cairn-Errant's worked examples (RULES.md §4.7) by their IDs, and the attack, defence, damage, critical and wound
 // rules of §4.3–§4.6 with their rulings, through the event-sourced kernel.
 import { describe, expect, it } from 'vitest';
-import { app, ctx, fight, finishRound, intend, lock, seed, texts, who } from './testing.ts';
+import { app, ctx, encounter, fight, finishRound, intend, lock, seed, texts, who } from './testing.ts';
 
 describe('worked examples (§4.7)', () => {
   it('CAIRN-01 declaration and telegraph: LOCK_INTENTS is refused until every PC has declared', () => {
@@ -133,7 +133,7 @@ describe('attack and damage pipeline (§4.4)', () => {
       return e;
     };
     const e = three();
-    expect(e.rules.rollsFor!(e.snapshot, { type: 'STRIKE', id: 'bram' })).toEqual([{ path: ['roll'], label: 'Damage on Bram: G1 d6, G2 d10', notation: '1d6+1d10', count: 2, sides: 10 }]);
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'STRIKE', id: 'bram' })).toEqual([{ path: ['roll'], label: 'Damage on Bram: G1 d6, G2 d10', notation: '1d6+1d10', count: 2, sides: 10, dice: [6, 10] }]);
     const lines = e.apply({ type: 'STRIKE', id: 'bram', roll: app(5, 3) });
     expect(lines[0]!.text).toContain('keeps the highest, 5 from G1 − Armor 0 = 5');
     expect(lines[0]!.rulings).toContain('R-C1');
@@ -144,6 +144,24 @@ describe('attack and damage pipeline (§4.4)', () => {
     apart.apply({ type: 'DEFENSE', id: 'none' });
     apart.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
     expect(who(apart, 'bram').hp).toBe(0);
+  });
+
+  it('mixed dice in one damage roll: the request lists each die in order and typed faces are checked one by one', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 20, hp: 20 }), seed('g1', 'enemies', { weaponDie: 8 }), seed('g2', 'enemies', { weaponDie: 6 })]);
+    intend(e, 'bram', 'spell');
+    intend(e, 'g1', 'melee', 'bram', { position: 'enhanced' });
+    intend(e, 'g2', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'STRIKE', id: 'bram' })).toEqual([
+      { path: ['roll'], label: 'Damage on Bram: G1 d8+d12, G2 d6', notation: '1d8+1d12+1d6', count: 3, sides: 12, dice: [8, 12, 6] },
+    ]);
+    const typed = (...faces: number[]) => ({ type: 'STRIKE', id: 'bram', roll: { faces, source: 'manual' as const } });
+    expect(() => e.apply(typed(9, 5, 3))).toThrow('9 is not a face of the d8: die 1 of the damage roll against Bram (d8 + d12 + d6), in that order.');
+    expect(() => e.apply(typed(8, 12, 7))).toThrow('7 is not a face of the d6: die 3 of the damage roll against Bram (d8 + d12 + d6), in that order.');
+    expect(() => e.apply(typed(8, 12))).toThrow('The damage roll against Bram needs d8 + d12 + d6: 2 dice given.');
+    const lines = e.apply(typed(3, 11, 6));
+    expect(lines[0]!.text).toBe('Damage on Bram: G1 d8+d12 [3, 11] → 11 (enhanced: d12 too, keep the higher); G2 d6 [6] → 6. keeps the highest, 11 from G1 − Armor 0 = 11. Bram: HP 20→9.');
   });
 
   it('R-C20 a tie for the highest die: the GM picks whose tags apply (a non-lethal fist knocks out instead)', () => {
@@ -301,20 +319,28 @@ describe('reactions (§4.4 steps 4–5)', () => {
     expect([who(e, 'bram').hp, who(e, 'bram').str]).toEqual([2, 2]);
   });
 
-  it('R-C14 a PC downed by the incoming damage does not fight back', () => {
-    const e = orcAttacks({ hp: 0, str: 4 });
-    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
-    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(18) });
-    const lines = e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3), hpRoll: app(2) });
+  it('R-C14 a PC downed by the incoming damage does not fight back; with the ruling off the blow still lands', () => {
+    const downed = (options: Record<string, string | number | boolean> = {}) => {
+      const e = orcAttacks({ hp: 0, str: 4 }, {}, options);
+      e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
+      e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+      e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(18) });
+      return { e, lines: e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3), hpRoll: app(2) }) };
+    };
+    const { lines } = downed();
     expect(texts(lines)).toContain('Bram is down: the fight-back does not happen.');
     expect(lines.find((l) => l.text.includes('fight-back'))!.rulings).toEqual(['R-C14']);
+    const off = downed({ downedCannotFightBack: false });
+    expect(texts(off.lines)).not.toContain('Bram is down: the fight-back does not happen.');
+    expect(off.e.view().prompt).toMatchObject({ kind: 'fightBack', subjectId: 'bram' });
+    off.e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(4) });
+    expect(who(off.e, 'orc').hp).toBe(2);
   });
 });
 
 describe('gambits (§4.4 step 6)', () => {
-  const gambit = (options: Record<string, string | number | boolean> = {}) => {
-    const e = fight([seed('bram', 'party', { dex: 12, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8, hpMax: 6, hp: 6 })], options);
+  const gambit = (options: Record<string, string | number | boolean> = {}, orc: Record<string, string | number | boolean> = {}) => {
+    const e = fight([seed('bram', 'party', { dex: 12, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8, hpMax: 6, hp: 6, ...orc })], options);
     intend(e, 'bram', 'spell');
     intend(e, 'orc', 'gambit', 'bram', { note: 'trip' });
     lock(e);
@@ -322,15 +348,62 @@ describe('gambits (§4.4 step 6)', () => {
   };
 
   it('asks for the save, turns a 1–3 into the Difficulty (R-C19 literal), and lets a passing target attack back (R-C17)', () => {
-    const e = gambit();
+    const e = gambit({}, { canDefend: true });
     expect(e.view().prompt).toMatchObject({ kind: 'gambit', answer: 'GAMBIT', choices: [{ id: 'str' }, { id: 'dex' }, { id: 'wil' }] });
     expect(e.view().prompt!.choices.some((c) => c.id === 'block')).toBe(false);
     const lines = e.apply({ type: 'GAMBIT', id: 'dex', roll: app(2), saveRoll: app(5) });
     expect(lines[0]!.text).toBe("Orc tries a gambit on Bram (trip): d8 [2] → 2, Difficulty 2. Bram's DEX save [5] against 12 and above 2: passes: the gambit fails and Bram may attack back.");
     expect(e.view().prompt).toMatchObject({ kind: 'attackBack', subjectId: 'bram' });
+    // R-C17 as written: the gambit user cannot react, even an enemy given the reactions.
+    expect(() => e.apply({ type: 'DEFENSE', id: 'block', defenderId: 'orc' })).toThrow("Orc made the gambit: it cannot react to Bram's attack back (R-C17).");
     const back = e.apply({ type: 'ATTACK_BACK', id: 'strike', roll: app(6) });
     expect(back[0]!.rulings).toEqual(['R-C17']);
+    expect(back[0]!.text).toBe('Bram attacks back: d8 [6] → 6 − Armor 0 = 6; Orc cannot react. Orc: HP 6→0.');
     expect(who(e, 'orc').hp).toBe(0);
+  });
+
+  it('R-C17 as an option: the gambit user reacts to the attack back before it is rolled (Block, Parry, fight back)', () => {
+    const open = (orc: Record<string, string | number | boolean> = { canDefend: true }) => {
+      const e = gambit({ noReactionToAttackBack: false }, orc);
+      e.apply({ type: 'GAMBIT', id: 'dex', roll: app(2), saveRoll: app(5) });
+      return e;
+    };
+    const e = open();
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'ATTACK_BACK', id: 'strike' })).toEqual([]);
+    expect(() => e.apply({ type: 'ATTACK_BACK', id: 'strike', roll: app(6) })).toThrow('Orc may react to the attack back first (R-C17): roll it once the reaction is chosen.');
+    const line = e.apply({ type: 'ATTACK_BACK', id: 'strike' });
+    expect(line[0]).toMatchObject({ rulings: ['R-C17'], text: "Bram attacks Orc back; Orc may react first (the gambit user's reaction is allowed in this campaign)." });
+    expect(e.view().prompt).toMatchObject({ kind: 'defence', answer: 'DEFENSE', subjectId: 'orc' });
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'block', 'dodge', 'fightBack:bram', 'parry:bram']);
+    expect(() => e.apply({ type: 'DEFENSE', id: 'parry:orc' })).toThrow('Orc can parry only Bram, who attacks back.');
+    expect(() => e.apply({ type: 'DEFENSE', id: 'dodge', defenderId: 'bram' })).toThrow('Bram is the attacker here: an attacking creature cannot react');
+    const block = e.apply({ type: 'DEFENSE', id: 'block' });
+    expect(block[0]!.text).toBe("Orc blocks: fast and balanced attacks become impaired (against Bram's attack back) (+1 Fatigue: 1 Fatigue, 1/10 slots).");
+    expect(block[0]!.rulings).toEqual(['R-C17', 'R-C9']);
+    expect(e.view().prompt).toMatchObject({ kind: 'strike', answer: 'STRIKE', subjectId: 'orc' });
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'STRIKE', id: 'orc' })).toEqual([{ path: ['roll'], label: 'Attack back on Orc: Bram d4', notation: '1d4', count: 1, sides: 4 }]);
+    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(hit[0]!.text).toBe("Bram attacks back: d4 [3] → 3 (impaired by the Block). 3 − Orc's Armor 0 = 3. Orc: HP 6→3.");
+    expect(who(e, 'orc').hp).toBe(3);
+
+    const parry = open();
+    parry.apply({ type: 'ATTACK_BACK', id: 'strike' });
+    parry.apply({ type: 'DEFENSE', id: 'parry:bram' });
+    expect(parry.rules.rollsFor!(parry.snapshot, { type: 'STRIKE', id: 'orc' })[0]!.notation).toBe('1d8+1d8');
+    const parried = parry.apply({ type: 'STRIKE', id: 'orc', roll: app(5, 7) });
+    expect(parried[0]!.text).toContain("Parry: Orc 7 beats 5: 7 straight to Bram's STR (after Armor, no save).");
+    expect([who(parry, 'bram').hp, who(parry, 'bram').str]).toEqual([4, 3]);
+    expect(parry.view().prompt).toBeNull();
+
+    const fightBack = open();
+    fightBack.apply({ type: 'ATTACK_BACK', id: 'strike' });
+    fightBack.apply({ type: 'DEFENSE', id: 'fightBack:bram' });
+    fightBack.apply({ type: 'STRIKE', id: 'orc', roll: app(2) });
+    expect(fightBack.view().prompt).toMatchObject({ kind: 'fightBack', subjectId: 'orc' });
+
+    // An enemy without the reactions has no window even then: the attack back is rolled at once.
+    const plain = open({});
+    expect(plain.apply({ type: 'ATTACK_BACK', id: 'strike', roll: app(4) })[0]!.text).toContain('Orc cannot react');
   });
 
   it('a save at or below the Difficulty fails; a natural 1 fails against one (R-C16) unless the option says it passes', () => {
@@ -369,12 +442,21 @@ describe('critical damage and ability loss (§4.4 steps 10–11)', () => {
     dies.apply({ type: 'CRIT_D6', id: 'bram', roll: app(1), hpRoll: app(2) });
     expect(who(dies, 'bram').out).toMatchObject({ kind: 'dead' });
     const down = critical();
-    expect(down.apply({ type: 'CRIT_D6', id: 'bram', roll: app(4), hpRoll: app(2) })[0]!.text).toBe('Critical damage d6 [4]: Bram is incapacitated and dies within the hour unless treated (death clock 60 minutes).');
+    expect(down.apply({ type: 'CRIT_D6', id: 'bram', roll: app(4), hpRoll: app(2) })[0]!.text).toBe('Critical damage d6 [4]: Bram is incapacitated and dies within the hour unless treated: the death clock starts at 60 minutes of in-game time (TREAT stops it).');
     expect(down.view().order.find((c) => c.id === 'bram')!.tags).toContain('incapacitated: dies in 60 min unless treated');
+    expect(down.view().order.find((c) => c.id === 'bram')!.stats).toContainEqual({ label: 'Death clock', value: '60 min' });
     const lucky = critical();
     lucky.apply({ type: 'CRIT_D6', id: 'bram', roll: app(6), hpRoll: app(3) });
     expect(who(lucky, 'bram').hp).toBe(3);
     expect(lucky.view().order.find((c) => c.id === 'bram')!.tags).toContain('impaired attacks; attacks against: likely enhanced');
+  });
+
+  it('a PC carried in while dying: the log says how long the death clock has left', () => {
+    const e = encounter();
+    e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('bram', 'party', {}, { incapacitated: true, deathClockMinutes: 40 }), seed('ally', 'party'), seed('orc', 'enemies')] });
+    const lines = e.apply({ type: 'START' });
+    expect(lines[0]!.text).toBe('The fight begins (declared intents, quick turns before full turns). Bram is dying: 40 minutes left on the death clock unless treated.');
+    expect(who(e, 'bram').deathClock).toBe(40);
   });
 
   it('TREAT stops the death clock; the PC stays out until healed (R-C27)', () => {
@@ -491,6 +573,11 @@ describe('wounds (§4.6)', () => {
     const lines = e.apply({ type: 'GAIN_WOUND', id: 'bram', woundType: 'nerveDamage', choice: 'worsen', attribute: 'wil', source: 'trap' });
     expect(lines[0]!.text).toBe("Bram's nerve damage worsens to permanent (trap): 1/10 slots. WIL −1 (9/9); the slot is lost for good.");
     expect(() => e.apply({ type: 'GAIN_WOUND', id: 'bram', woundType: 'nerveDamage', choice: 'worsen', attribute: 'wil', source: 'x' })).toThrow("Bram's nerve damage is already permanent: take a new Light wound instead.");
+  });
+
+  it('R-C26 the wounds module is an option: without it GAIN_WOUND is refused', () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], { wounds: false });
+    expect(() => e.apply({ type: 'GAIN_WOUND', id: 'bram', woundType: 'burns', source: 'fire' })).toThrow('This campaign does not use the wounds module.');
   });
 
   it('R-C26 with no free slot a repeated wound must worsen; a permanent one makes the player drop an item', () => {
