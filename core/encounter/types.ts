@@ -167,6 +167,8 @@ export interface ActionForm {
   label: string;
   /** A single letter; shown in the tooltip. */
   shortcut?: string;
+  /** `setup`: offered on the prep screen only (teams, factions, sides...), hidden from the runner. */
+  phase?: 'setup';
   help?: string;
   fields: readonly ActionField[];
 }

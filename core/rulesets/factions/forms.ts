@@ -9,20 +9,20 @@ const flag = (key: string, label: string, help?: string) => ({ key, label, kind:
 
 export const factionsActionForms: readonly ActionForm[] = [
   // setup (the prep screen draws these while the encounter is in setup; faction keys or labels are typed in)
-  { type: 'ADD_FACTION', label: 'Add a faction', help: 'A third (or further) faction joins the end of the cycle (R-F1).',
+  { type: 'ADD_FACTION', phase: 'setup', label: 'Add a faction', help: 'A third (or further) faction joins the end of the cycle (R-F1).',
     fields: [{ key: 'key', label: 'Key', kind: 'text', default: '', help: 'Lower-case letters, digits, - or _ (e.g. wolves).' }, { key: 'label', label: 'Name', kind: 'text', default: '' }] },
-  { type: 'RENAME_FACTION', label: 'Rename a faction', fields: [{ key: 'key', label: 'Faction', kind: 'text', default: '' }, { key: 'label', label: 'New name', kind: 'text', default: '' }] },
-  { type: 'SET_FACTION', label: 'Move to a faction', help: 'The combatant joins that faction and its morale group.',
+  { type: 'RENAME_FACTION', phase: 'setup', label: 'Rename a faction', fields: [{ key: 'key', label: 'Faction', kind: 'text', default: '' }, { key: 'label', label: 'New name', kind: 'text', default: '' }] },
+  { type: 'SET_FACTION', phase: 'setup', label: 'Move to a faction', help: 'The combatant joins that faction and its morale group.',
     fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'faction', label: 'Faction', kind: 'text', default: '' }] },
-  { type: 'SET_FACTION_CYCLE', label: 'Faction cycle', help: 'With three or more factions: every faction once, in the order they take their goes (R-F1).',
+  { type: 'SET_FACTION_CYCLE', phase: 'setup', label: 'Faction cycle', help: 'With three or more factions: every faction once, in the order they take their goes (R-F1).',
     fields: [{ key: 'keys', label: 'Cycle', kind: 'text', default: '', help: 'Factions separated by commas: party, bandits, wolves.' }] },
-  { type: 'SET_GROUP', label: 'Morale group', help: 'A GM-defined group inside one faction checks morale on its own (R-F7, R-F8); by default each faction is one group.',
+  { type: 'SET_GROUP', phase: 'setup', label: 'Morale group', help: 'A GM-defined group inside one faction checks morale on its own (R-F7, R-F8); by default each faction is one group.',
     fields: [{ key: 'label', label: 'Group name', kind: 'text', default: '' }, { key: 'ids', label: 'Members', kind: 'combatants', initial: 'none' }] },
-  { type: 'SET_INITIATIVE', label: 'Who started it', help: 'The faction that started the fight holds the initiative; leave it unset to be asked (or roll) at the start.',
+  { type: 'SET_INITIATIVE', phase: 'setup', label: 'Who started it', help: 'The faction that started the fight holds the initiative; leave it unset to be asked (or roll) at the start.',
     fields: [{ key: 'id', label: 'Faction', kind: 'text', default: '' }] },
-  { type: 'SET_CONCEALED', label: 'Ambusher', help: 'Characters concealed at the start play a bonus turn before round 1 (§3.2 rule 8, R-F2).',
+  { type: 'SET_CONCEALED', phase: 'setup', label: 'Ambusher', help: 'Characters concealed at the start play a bonus turn before round 1 (§3.2 rule 8, R-F2).',
     fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'concealed', label: 'Concealed', kind: 'flag', default: true }] },
-  { type: 'SET_OPTIONAL_RULES', label: 'Optional rules', help: 'Murdham\'s optional rules for this fight.',
+  { type: 'SET_OPTIONAL_RULES', phase: 'setup', label: 'Optional rules', help: 'Murdham\'s optional rules for this fight.',
     fields: [
       { key: 'fastSlow', label: 'Fast action threshold (a d20 each round: fast and slow phases)', kind: 'flag', default: false },
       { key: 'chaos', label: 'Chaos of combat (15 seconds to declare a turn)', kind: 'flag', default: false },

@@ -142,4 +142,13 @@ export const factionsOptions: readonly RulingOption[] = [
       { value: 'destroyed', label: 'Is destroyed' },
     ],
   },
+  // Murdham's optional rules are not rulings on gaps, but campaigns choose them the same way (RULES.md §3.2).
+  {
+    key: 'fastSlow', ruling: 'Optional rule', kind: 'flag', default: false, label: 'Fast and slow activations',
+    description: 'Each round rolls FAT: characters with WIT at or above it act in a fast phase, everyone left in a slow phase.',
+  },
+  {
+    key: 'chaosOfCombat', ruling: 'Optional rule', kind: 'flag', default: false, label: 'Chaos of combat',
+    description: 'A player who has not declared a turn within 15 seconds loses it.',
+  },
 ];

@@ -1,6 +1,9 @@
 // Factions' worked example (RULES.md §3.7) by its ID, and the turn, attack, health and morale rules of §3.3–§3.6.
 import { describe, expect, it } from 'vitest';
 import { factionsEncounter } from './encounter.ts';
+import { EncounterEngine } from '../../encounter/kernel.ts';
+import { defaultOptions } from '../options.ts';
+import { factionsOptions } from './options.ts';
 import { app, ctx, damage, encounter, fight, melee, seed, texts, who } from './testkit.ts';
 
 describe('FACTIONS-01 fast action threshold (the text\'s example)', () => {
@@ -878,5 +881,15 @@ describe('the runner\'s view', () => {
     expect(view.order.map((c) => [c.name, c.status])).toEqual([['Hero', 'acted'], ['Ally', 'waiting'], ['Foe', 'waiting'], ['Imp', 'waiting']]);
     expect(view.order[0]!.tags).toContain('zone hall');
     expect(view.allowed).toEqual(expect.arrayContaining(['SELECT_CHARACTER', 'PASS', 'APPLY_DAMAGE', 'END_COMBAT']));
+  });
+});
+
+describe('optional rules as campaign options', () => {
+  it('turns on fast and slow activations and the chaos of combat from the campaign options', () => {
+    const e = EncounterEngine.create(factionsEncounter, { options: { ...defaultOptions(factionsOptions), fastSlow: true, chaosOfCombat: true }, carried: {} });
+    const ctx = e.snapshot.context as { fastSlow: boolean; chaos: boolean };
+    expect([ctx.fastSlow, ctx.chaos]).toEqual([true, true]);
+    const plain = EncounterEngine.create(factionsEncounter, { options: defaultOptions(factionsOptions), carried: {} });
+    expect((plain.snapshot.context as { fastSlow: boolean }).fastSlow).toBe(false);
   });
 });

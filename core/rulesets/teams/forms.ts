@@ -15,33 +15,33 @@ const teamKeyHelp = 'A team key: party, gm, or one added with Add team.';
 /** The prep screen's setup tools (§2.2 initiative, surprise, objectives): drawn when their event is allowed. */
 const setupForms: readonly ActionForm[] = [
   {
-    type: 'ADD_TEAM', label: 'Add team', help: 'A third (or further) team; it comes last in initiative until the order is set.',
+    type: 'ADD_TEAM', phase: 'setup', label: 'Add team', help: 'A third (or further) team; it comes last in initiative until the order is set.',
     fields: [
       { key: 'label', label: 'Team name', kind: 'text' },
       { key: 'key', label: 'Key', kind: 'text', help: 'Lower-case letters, digits or dashes, e.g. town.' },
     ],
   },
   {
-    type: 'SET_TEAM', label: 'Move to a team',
+    type: 'SET_TEAM', phase: 'setup', label: 'Move to a team',
     fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'team', label: 'Team', kind: 'text', help: teamKeyHelp }],
   },
   {
-    type: 'SET_INSTIGATOR', label: 'Who started it', help: 'Their team goes first, the team they attacked second (§2.2); their first turn opens with that attack (R-T1b).',
+    type: 'SET_INSTIGATOR', phase: 'setup', label: 'Who started it', help: 'Their team goes first, the team they attacked second (§2.2); their first turn opens with that attack (R-T1b).',
     fields: [
       { key: 'combatantId', label: 'Instigator (none: the GM sets the order)', kind: 'combatant', who: 'any', optional: true, emptyAs: 'null' },
       { key: 'attackedTeam', label: 'Team attacked (needed with three or more teams)', kind: 'text', optional: true, help: teamKeyHelp },
     ],
   },
   {
-    type: 'SET_TEAM_ORDER', label: 'Team order', help: 'Every team key once, first to act first, e.g. party, gm, town (R-T1).',
+    type: 'SET_TEAM_ORDER', phase: 'setup', label: 'Team order', help: 'Every team key once, first to act first, e.g. party, gm, town (R-T1).',
     fields: [{ key: 'teams', label: 'Teams in order', kind: 'text' }],
   },
   {
-    type: 'DECLARE_SURPRISE', label: 'Surprise', help: 'The surprising team acts alone in round 0, with anyone who cannot be surprised.',
+    type: 'DECLARE_SURPRISE', phase: 'setup', label: 'Surprise', help: 'The surprising team acts alone in round 0, with anyone who cannot be surprised.',
     fields: [{ key: 'team', label: 'Team with surprise (empty: none)', kind: 'text', optional: true, emptyAs: 'null', help: teamKeyHelp }],
   },
   {
-    type: 'SET_UNSURPRISABLE', label: 'Cannot be surprised',
+    type: 'SET_UNSURPRISABLE', phase: 'setup', label: 'Cannot be surprised',
     fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'unsurprisable', label: 'Cannot be surprised (danger sense...)', kind: 'flag', default: true }],
   },
   {

@@ -6,7 +6,7 @@ import type { ActionForm } from '../../encounter/types.ts';
 const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
 
 export const thrumActionForms: readonly ActionForm[] = [
-  { type: 'SET_SIDE', label: 'Side', help: 'Before combat: an allied NPC fights with the party.',
+  { type: 'SET_SIDE', phase: 'setup', label: 'Side', help: 'Before combat: an allied NPC fights with the party.',
     fields: [
       { key: 'id', label: 'Who', kind: 'combatant' },
       { key: 'side', label: 'Side', kind: 'choice', choices: [{ value: 'party', label: 'Party' }, { value: 'foes', label: 'Foes' }] },
