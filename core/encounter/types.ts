@@ -97,7 +97,7 @@ export interface EncounterView {
   phase: EncounterPhase;
   round: number;
   /** Big figures for the header (Escalation, ...). */
-  counters: { key: string; label: string; value: number | string }[];
+  counters: { key: string; label: string; value: number | string; countdown?: number }[];
   /** Combatants in order of battle; not-yet-placed ones after the placed ones. */
   order: CombatantView[];
   /** Combatants not in the order (removed, or not placed). */

@@ -441,7 +441,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     counters.push({ key: 'initiative', label: 'Initiative', value: rules.factionLabel(ctx, ctx.initiative) });
     if (ctx.fastSlow) counters.push({ key: 'fat', label: 'FAT', value: ctx.fat ?? '—' });
     if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
-    if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s' });
+    if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15 });
   }
   const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);
   return {
