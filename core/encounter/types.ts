@@ -80,6 +80,18 @@ export interface EncounterPrompt {
   details?: Record<string, unknown>;
 }
 
+/** A square grid for rulesets that fight on one (Thrum): terrain, who stands where, and what cover needs. */
+export interface BoardView {
+  width: number;
+  height: number;
+  /** "x,y" → elevation; absent squares are at 0. */
+  elevation: Record<string, number>;
+  difficult: string[];
+  startingArea: string[];
+  pieces: { id: string; name: string; side: string; x: number; y: number }[];
+  cover?: { characterHeight: number; onLineGivesCover: boolean };
+}
+
 /** A roll an event needs: the app rolls it, or the GM types the faces in. `path` locates it in the event. */
 export interface RollRequest {
   path: (string | number)[];
@@ -107,6 +119,8 @@ export interface EncounterView {
   prompt: EncounterPrompt | null;
   /** Event types the GM may send now (the runner enables its controls from this). */
   allowed: string[];
+  /** The grid, for rulesets that use one (null: none yet; absent: the ruleset has no grid). */
+  board?: BoardView | null;
   /** Small reference notes beside the fight (Enigma: the spotlight order, R-E10). */
   aside?: { title: string; text: string }[];
   /** Setup facts the prep screen needs. */

@@ -764,6 +764,16 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     prompt: prompt(snapshot),
     allowed: allowedEvents(snapshot),
     ...(aside.length ? { aside } : {}),
+    board: ctx.board
+      ? {
+          ...ctx.board,
+          pieces: ctx.roster.flatMap((id) => {
+            const c = ctx.combatants[id]!;
+            return c.position && !c.removed ? [{ id, name: c.name, side: c.side, x: c.position.x, y: c.position.y }] : [];
+          }),
+          cover: { characterHeight: Number(ctx.options['characterCoverHeight'] ?? 2), onLineGivesCover: ctx.options['dividingLineCover'] === 'cover' },
+        }
+      : null,
     setup: {
       partyOrder: ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party'),
       gmOrder: null,
