@@ -74,5 +74,9 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await expect(square(page, 3, 1)).toHaveAccessibleName('(3,1): Ash');
   await square(page, 6, 2).hover();
   await expect(page.getByText(/^\(6,2\) · elevation 0 · 3 from Ash · Husk 1/)).toBeVisible();
+  // Aura 1 around the Husk outlines the 8 squares around it.
+  await page.getByRole('combobox', { name: 'Show an area shape' }).selectOption('aura');
+  await square(page, 6, 2).hover();
+  await expect(page.locator('.cell.lit')).toHaveCount(8);
   await page.screenshot({ path: 'e2e/screenshots/thrum-board.png' });
 });
