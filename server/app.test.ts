@@ -214,8 +214,9 @@ describe('encounters', () => {
     app.onChange((n) => notices.push(n));
     const { encounter } = await prepared();
     notices.length = 0;
-    await append(encounter.id, { type: 'START' });
-    expect(notices).toContainEqual({ area: 'encounters', id: encounter.id });
+    const started = await append(encounter.id, { type: 'START' });
+    // The notice carries the version the writer already shows, so its screen need not fetch again.
+    expect(notices).toContainEqual({ area: 'encounters', id: encounter.id, version: started.encounter.updatedAt });
     notices.length = 0;
     await refused('encounters:append', { id: encounter.id, event: { type: 'START' } });
     expect(notices).toEqual([]);

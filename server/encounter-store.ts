@@ -79,7 +79,7 @@ export class EncounterStore {
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
       const engine = this.engine({ ...row, event_count: row.event_count - 1 });
-      this.writeHead(row.id, engine, row.event_count - 1, now);
+      this.writeHead(row, engine, row.event_count - 1, now);
     });
   }
 
@@ -117,21 +117,22 @@ export class EncounterStore {
     const seq = row.event_count + 1;
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    this.writeHead(row.id, engine, seq, now);
+    this.writeHead(row, engine, seq, now);
   }
 
-  private writeHead(id: string, engine: EncounterEngine, seq: number, now: string): void {
+  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
+    const id = row.id;
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
-    this.syncConsequences(id, engine, seq, now);
+    this.syncConsequences(row, engine, seq, now);
     this.warm.set(id, { engine, seq });
   }
 
   /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
-  private syncConsequences(id: string, engine: EncounterEngine, seq: number, now: string): void {
+  private syncConsequences(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
+    const { id, campaign_id: campaignId } = row;
     const result = engine.rules.consequences?.(engine.snapshot);
     if (!result) return;
-    const campaignId = store.getEncounter(this.db, id)!.campaign_id;
     consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
     if (result.carry) consequences.applyCarry(this.db, id, campaignId, result.carry, result.party ?? {}, now);
     else consequences.revertCarry(this.db, id, campaignId, now);

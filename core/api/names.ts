@@ -18,4 +18,6 @@ export const CHANGED_CHANNEL = 'app:changed';
 export interface ChangeNotice {
   area: 'campaigns' | 'encounters' | 'backups';
   id: string;
+  /** The changed thing's version (an encounter's updatedAt), so a screen that already shows it need not re-fetch. */
+  version?: string;
 }

@@ -35,10 +35,10 @@ function detail(ctx: HandlerContext, id: string): EncounterDetail {
   };
 }
 
-/** After a write: the campaign's lists change too. */
+/** After a write: the campaign's lists change too. The notice carries the new version (see ChangeNotice). */
 function touched(ctx: HandlerContext, row: EncounterRow): void {
   touchCampaign(ctx.db, row.campaign_id, ctx.now());
-  ctx.changed({ area: 'encounters', id: row.id });
+  ctx.changed({ area: 'encounters', id: row.id, version: requireEncounter(ctx, row.id).updated_at });
   ctx.changed({ area: 'campaigns', id: row.campaign_id });
 }
 

@@ -14,7 +14,10 @@ export class EncounterState {
   constructor(readonly id: string) {
     void this.#run(() => send('encounters:get', { id }), true);
     this.#stop = onChanged((notice) => {
-      if (notice.area === 'encounters' && notice.id === id && this.#pending === 0) void this.refresh();
+      // Our own writes come back as notices too: skip those whose version this screen already shows.
+      if (notice.area !== 'encounters' || notice.id !== id || this.#pending > 0) return;
+      if (notice.version !== undefined && notice.version === this.#detail?.encounter.updatedAt) return;
+      void this.refresh();
     });
   }
 
