@@ -1,44 +1,17 @@
 // The handler table end to end against a real temporary SQLite file: what every transport relies on.
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Envelope, HandlerName, HandlerResults } from '../core/api/contract.ts';
+import { describe, expect, it } from 'vitest';
+import type { HandlerResults } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
 import { SNAPSHOT_EVERY } from '../db/encounters.ts';
-import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
-import { openApp, type AppService } from './app.ts';
+import { useTestApp } from './testing/harness.ts';
 
-let dir: TempDir;
-let app: AppService;
-const open = () => openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
-
-beforeEach(() => {
-  dir = tempDir();
-  app = open();
-});
-afterEach(() => {
-  app.close();
-  dir.remove();
-});
-
-async function ok<N extends HandlerName>(name: N, input: unknown): Promise<HandlerResults[N]> {
-  const envelope = await app.dispatch(name, input);
-  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result as HandlerResults[N];
-}
-
-async function refused(name: string, input: unknown): Promise<string> {
-  const envelope = (await app.dispatch(name, input)) as Envelope<unknown>;
-  expect('error' in envelope, `${name} should be refused`).toBe(true);
-  return (envelope as { error: { message: string } }).error.message;
-}
+const t = useTestApp();
+const { ok, refused } = t;
 
 /** Row counts of every table: "nothing written" means these do not move. */
 function counts(): Record<string, number> {
-  const db = new Database(dir.file(), { readonly: true });
   const tables = ['campaigns', 'characters', 'encounters', 'encounter_events', 'encounter_redo', 'encounter_snapshots'];
-  const result = Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
-  db.close();
-  return result;
+  return Object.fromEntries(tables.map((table) => [table, Number(t.rows(`SELECT count(*) AS n FROM ${table}`)[0]!['n'])]));
 }
 
 async function prepared() {
@@ -154,8 +127,7 @@ describe('encounters', () => {
     await append(encounter.id, { type: 'CHOOSE_NPC', id: d.view.prompt!.choices[1]!.id });
     d = await append(encounter.id, { type: 'END_TURN' });
     const before = d;
-    app.close();
-    app = open();
+    t.reopen();
     const after = await ok('encounters:get', { id: encounter.id });
     expect(after.view).toEqual(before.view);
     expect(after.log).toEqual(before.log);
@@ -200,8 +172,7 @@ describe('encounters', () => {
     for (let i = 0; i < SNAPSHOT_EVERY * 2 + 7; i += 1) await append(encounter.id, { type: 'END_TURN' });
     const live = await ok('encounters:get', { id: encounter.id });
     expect(counts().encounter_snapshots).toBe(2);
-    app.close();
-    app = open();
+    t.reopen();
     const resumed = await ok('encounters:get', { id: encounter.id });
     expect(resumed.view).toEqual(live.view);
     // undo across a snapshot boundary replays from the previous snapshot
@@ -211,7 +182,7 @@ describe('encounters', () => {
 
   it('pushes a change notice after each committed write, none after a refusal', async () => {
     const notices: ChangeNotice[] = [];
-    app.onChange((n) => notices.push(n));
+    t.app.onChange((n) => notices.push(n));
     const { encounter } = await prepared();
     notices.length = 0;
     const started = await append(encounter.id, { type: 'START' });

@@ -1,35 +1,19 @@
 // Backups through the online backup API: verified copies, the retention rule, and a restore that backs up first.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HandlerName, HandlerResults } from '../core/api/contract.ts';
+import { describe, expect, it } from 'vitest';
 import { backupDir, backupsToKeep, listBackups, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
-import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
-import { openApp, type AppService } from './app.ts';
+import { useTestApp } from './testing/harness.ts';
 
-let dir: TempDir;
-let app: AppService;
-beforeEach(() => {
-  dir = tempDir();
-  app = openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
-});
-afterEach(() => {
-  app.close();
-  dir.remove();
-});
-
-async function ok<N extends HandlerName>(name: N, input: unknown): Promise<HandlerResults[N]> {
-  const envelope = await app.dispatch(name, input);
-  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result as HandlerResults[N];
-}
+const t = useTestApp();
+const { ok } = t;
 
 describe('backups', () => {
   it('makes a verified copy of the open database without closing it', async () => {
     await ok('campaigns:create', { name: 'Kept', rulesetId: 'enigma' });
     const backup = await ok('backups:create', {});
     expect(backup.reason).toBe('manual');
-    expect(verifyDatabaseFile(join(backupDir(dir.file()), backup.name))).toBe(true);
+    expect(verifyDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
     expect((await ok('backups:list', {})).map((b) => b.name)).toEqual([backup.name]);
     await ok('campaigns:create', { name: 'Still writable', rulesetId: 'enigma' });
   });
@@ -49,16 +33,16 @@ describe('backups', () => {
 
   it('refuses names that are not its own backups', async () => {
     for (const name of ['../gm-workstation.sqlite', 'nope.sqlite', 'gm-workstation-20260101T000000000Z-manual.sqlite']) {
-      const answer = await app.dispatch('backups:restore', { name });
+      const answer = await t.app.dispatch('backups:restore', { name });
       expect(answer).toEqual({ error: { message: 'That backup does not exist (it may have been pruned).', kind: 'notFound' } });
     }
   });
 
   it('does not take a file that fails quick_check for a database', () => {
-    const fake = join(dir.path, 'not-a-db.sqlite');
+    const fake = join(t.dir.path, 'not-a-db.sqlite');
     writeFileSync(fake, '{"this":"is json"}');
     expect(verifyDatabaseFile(fake)).toBe(false);
-    expect(verifyDatabaseFile(join(dir.path, 'missing.sqlite'))).toBe(false);
+    expect(verifyDatabaseFile(join(t.dir.path, 'missing.sqlite'))).toBe(false);
   });
 
   it('keeps the ten newest plus the newest of each of the last ten days', () => {
@@ -77,12 +61,11 @@ describe('backups', () => {
   });
 
   it('backs up on start and after changes when automatic backups are on', async () => {
-    app.close();
-    app = openApp({ databasePath: dir.file(), transport: 'web', version: 'test', autoBackup: true, autoBackupEveryMs: 0 });
+    t.reopen({ transport: 'web', autoBackup: true, autoBackupEveryMs: 0 });
     await ok('campaigns:create', { name: 'Auto', rulesetId: 'enigma' });
     await ok('backups:list', {});
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const reasons = listBackups(dir.file()).map((b) => b.reason);
+    const reasons = listBackups(t.dir.file()).map((b) => b.reason);
     expect(reasons).toContain('start');
     expect(reasons).toContain('auto');
   });

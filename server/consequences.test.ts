@@ -1,33 +1,10 @@
 // What an Enigma fight leaves on the campaign: injuries the moment they happen (linked to their event, gone when
 // it is undone), condition and Escalation carried over when the encounter ends, and the app's own dice rolls.
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HandlerName, HandlerResults } from '../core/api/contract.ts';
-import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
-import { openApp, type AppService } from './app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './testing/harness.ts';
 
-let dir: TempDir;
-let app: AppService;
-beforeEach(() => {
-  dir = tempDir();
-  app = openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
-});
-afterEach(() => {
-  app.close();
-  dir.remove();
-});
-
-async function ok<N extends HandlerName>(name: N, input: unknown): Promise<HandlerResults[N]> {
-  const envelope = await app.dispatch(name, input);
-  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result as HandlerResults[N];
-}
-const rows = (sql: string, ...args: unknown[]) => {
-  const db = new Database(dir.file(), { readonly: true });
-  const result = db.prepare(sql).all(...args);
-  db.close();
-  return result as Record<string, unknown>[];
-};
+const t = useTestApp();
+const { ok, rows } = t;
 
 async function campaignWithFight(name = 'First blood') {
   const campaign = await ok('campaigns:create', { name: 'Vault', rulesetId: 'enigma' });
@@ -97,7 +74,7 @@ describe('consequences of an Enigma fight', () => {
     const home = await ok('campaigns:get', { id: campaign.id });
     expect(home.characters.find((c) => c.id === berrik.id)!.condition).toMatchObject({ dead: true, legacy: 'holds the gate' });
     const later = await ok('encounters:create', { campaignId: campaign.id, name: 'Later' });
-    const refused = await app.dispatch('encounters:addFromCampaign', { id: later.id, pcIds: [berrik.id], npcs: [] });
+    const refused = await t.app.dispatch('encounters:addFromCampaign', { id: later.id, pcIds: [berrik.id], npcs: [] });
     expect(refused).toEqual({ error: { message: 'Berrik is dead and cannot join a fight.', kind: 'refused' } });
   });
 
