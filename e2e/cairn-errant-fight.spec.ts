@@ -1,47 +1,21 @@
 // A short Cairn-Errant round through the generic runner: a range band set, intents declared and locked, the round
 // ordered with DEX saves, an attack answered with a defence choice, and the damage rolled by the app.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { encounterLog, prepareFight, useServer } from './fixtures.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-cairn-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('cairn');
 
-const log = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
 
 async function declare(page: Page, form: 'Player intent' | 'Enemy intent', who: string, target: string) {
   await page.getByRole('button', { name: form, exact: true }).first().click();
   await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: who });
   await page.getByRole('combobox', { name: 'Target' }).selectOption({ label: target });
   await page.getByRole('button', { name: form, exact: true }).last().click();
-  await expect(log(page).getByText(new RegExp(`${who}('s intent| declares)`)).first()).toBeVisible();
+  await expect(encounterLog(page).getByText(new RegExp(`${who}('s intent| declares)`)).first()).toBeVisible();
 }
 
 test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page }) => {
-  server = await startServer(join(dir, 'cairn.sqlite'));
-  await page.goto(server.launchUrl);
-  await page.getByRole('textbox', { name: 'Campaign name' }).fill('Blackwood');
-  await page.getByRole('combobox', { name: 'Ruleset' }).selectOption('cairn-errant');
-  await page.getByRole('button', { name: 'Create campaign' }).click();
-  await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Wren');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('link', { name: '+ NPC template' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Ghoul');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('textbox', { name: 'Encounter name' }).fill('Barrow');
-  await page.getByRole('button', { name: 'Prepare encounter' }).click();
-  await page.getByRole('button', { name: 'Add Wren' }).click();
-  await page.getByRole('button', { name: 'Add Ghoul' }).click();
+  await prepareFight(page, await gmw.start('cairn.sqlite'), { campaign: 'Blackwood', ruleset: 'cairn-errant', pc: 'Wren', npc: 'Ghoul', encounter: 'Barrow' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
   // The GM puts the ghoul Near the party: Wren's strike must close in first, so it is a full turn.
@@ -49,10 +23,10 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
   await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Ghoul 1' });
   await page.getByRole('combobox', { name: 'Band' }).selectOption('near');
   await page.getByRole('button', { name: 'Range band', exact: true }).last().click();
-  await expect(log(page).getByText('Ghoul 1 is Near from the party.')).toBeVisible();
+  await expect(encounterLog(page).getByText('Ghoul 1 is Near from the party.')).toBeVisible();
 
   await declare(page, 'Player intent', 'Wren', 'Ghoul 1');
-  await expect(log(page).getByText('Wren declares: closes in and attacks Ghoul 1 (from Near) — full turn.')).toBeVisible();
+  await expect(encounterLog(page).getByText('Wren declares: closes in and attacks Ghoul 1 (from Near) — full turn.')).toBeVisible();
   await declare(page, 'Enemy intent', 'Ghoul 1', 'Wren');
   await page.getByRole('button', { name: 'Lock intents' }).first().click();
   await page.getByRole('button', { name: 'Lock intents' }).last().click();
@@ -65,5 +39,5 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
     await page.waitForTimeout(150);
   }
   await page.screenshot({ path: 'e2e/screenshots/cairn-errant-fight.png' });
-  await expect(log(page).getByText(/^Damage on (Ghoul 1|Wren): .* d6 \[\d\]/).first()).toBeVisible();
+  await expect(encounterLog(page).getByText(/^Damage on (Ghoul 1|Wren): .* d6 \[\d\]/).first()).toBeVisible();
 });

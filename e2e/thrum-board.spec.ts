@@ -1,40 +1,14 @@
 // Thrum's board: build a map in prep, place an NPC, take a starting square in Round Zero, move by clicking, and read
 // distance and cover off the board.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { encounterLog, prepareFight, useServer } from './fixtures.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-board-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('board');
 
 const square = (page: Page, x: number, y: number) => page.getByRole('group', { name: 'Board' }).getByRole('button', { name: new RegExp(`^\\(${x},${y}\\)`) });
-const log = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
 
 test('a Thrum board: map, placement, Round Zero square, a move by click, distance', async ({ page }) => {
-  server = await startServer(join(dir, 'board.sqlite'));
-  await page.goto(server.launchUrl);
-  await page.getByRole('textbox', { name: 'Campaign name' }).fill('Board test');
-  await page.getByRole('combobox', { name: 'Ruleset' }).selectOption('thrum');
-  await page.getByRole('button', { name: 'Create campaign' }).click();
-  await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Ash');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('link', { name: '+ NPC template' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Husk');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('textbox', { name: 'Encounter name' }).fill('Ruins');
-  await page.getByRole('button', { name: 'Prepare encounter' }).click();
-  await page.getByRole('button', { name: 'Add Ash' }).click();
-  await page.getByRole('button', { name: 'Add Husk' }).click();
+  await prepareFight(page, await gmw.start('board.sqlite'), { campaign: 'Board test', ruleset: 'thrum', pc: 'Ash', npc: 'Husk', encounter: 'Ruins' });
 
   // Build the map: 8 × 6, a raised square and difficult terrain; place the Husk.
   await page.getByRole('spinbutton', { name: 'Board width' }).fill('8');
@@ -45,7 +19,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await expect(square(page, 3, 3)).toHaveAccessibleName('(3,3) elevation 1');
   await page.getByRole('radio', { name: 'Difficult terrain' }).check();
   await square(page, 2, 2).click();
-  await expect(log(page).getByText(/map/i).last()).toBeVisible();
+  await expect(encounterLog(page).getByText(/map/i).last()).toBeVisible();
   await page.getByRole('radio', { name: 'Place' }).check();
   await page.getByRole('combobox', { name: 'Whom to place' }).selectOption({ label: 'Husk 1' });
   await square(page, 6, 2).click();

@@ -1,40 +1,14 @@
 // A short Thrum fight through the generic runner: initiative rolled by the app from the prompt, Round Zero stances,
 // an attack on a ticked target whose defence and outcome the GM answers from prompt buttons, and the resulting
 // Fatigue load against the tolerance on the row.
-import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { expect, test } from '@playwright/test';
+import { activeName, prepareFight, useServer } from './fixtures.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-thrum-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('thrum');
 
-const active = (page: Page) => page.getByTestId('active-name');
 
 test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and its load', async ({ page }) => {
-  server = await startServer(join(dir, 'thrum.sqlite'));
-  await page.goto(server.launchUrl);
-  await page.getByRole('textbox', { name: 'Campaign name' }).fill('Hollow Roads');
-  await page.getByRole('combobox', { name: 'Ruleset' }).selectOption('thrum');
-  await page.getByRole('button', { name: 'Create campaign' }).click();
-  await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Ash');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('link', { name: '+ NPC template' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Husk');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('textbox', { name: 'Encounter name' }).fill('Ruins');
-  await page.getByRole('button', { name: 'Prepare encounter' }).click();
-  await page.getByRole('button', { name: 'Add Ash' }).click();
-  await page.getByRole('button', { name: 'Add Husk' }).click();
+  await prepareFight(page, await gmw.start('thrum.sqlite'), { campaign: 'Hollow Roads', ruleset: 'thrum', pc: 'Ash', npc: 'Husk', encounter: 'Ruins' });
   await expect(page.getByRole('radiogroup', { name: 'Who takes the first slot' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
@@ -44,9 +18,9 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
 
   // Round Zero: a first stance each, no actions.
-  const firstInRoundZero = (await active(page).textContent())!;
+  const firstInRoundZero = (await activeName(page).textContent())!;
   for (const name of [firstInRoundZero, firstInRoundZero === 'Ash' ? 'Husk 1' : 'Ash']) {
-    await expect(active(page)).toHaveText(name);
+    await expect(activeName(page)).toHaveText(name);
     await page.keyboard.press('s');
     await page.getByRole('textbox', { name: 'Stance' }).fill('Guarded');
     await page.getByRole('button', { name: 'Stance', exact: true }).last().click();
@@ -56,7 +30,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
 
   // Whoever acts first attacks the other; the defender chooses Resilience, the GM reports a failure.
-  const attacker = (await active(page).textContent())!;
+  const attacker = (await activeName(page).textContent())!;
   const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
   await page.keyboard.press('a');
   // Targets start unticked: tick the defender (the first checkbox list is Targets, the second cover without a map).

@@ -1,0 +1,56 @@
+// What the specs share: a web-mode server on a temporary database per spec file, the usual way to prepare a fight
+// through the UI, and the locators every runner spec reads.
+import { test, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from './server.ts';
+
+/** Registers a temporary folder for the spec file; `start(file)` launches web mode on a database in it. */
+export function useServer(label: string) {
+  let dir = '';
+  let server: RunningServer | undefined;
+  test.beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), `gmw-e2e-${label}-`));
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    async start(file: string): Promise<RunningServer> {
+      server = await startServer(join(dir, file));
+      return server;
+    },
+  };
+}
+
+export interface FightPlan {
+  campaign: string;
+  ruleset: string;
+  pc: string;
+  npc: string;
+  npcCount?: number;
+  encounter: string;
+}
+
+/** Opens the app, creates the campaign, one party member and one NPC template, and prepares the encounter. */
+export async function prepareFight(page: Page, server: RunningServer, plan: FightPlan): Promise<void> {
+  await page.goto(server.launchUrl);
+  await page.getByRole('textbox', { name: 'Campaign name' }).fill(plan.campaign);
+  await page.getByRole('combobox', { name: 'Ruleset' }).selectOption(plan.ruleset);
+  await page.getByRole('button', { name: 'Create campaign' }).click();
+  for (const [link, name] of [['+ Party member', plan.pc], ['+ NPC template', plan.npc]] as const) {
+    await page.getByRole('link', { name: link }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('button', { name: 'Save' }).click();
+  }
+  await page.getByRole('textbox', { name: 'Encounter name' }).fill(plan.encounter);
+  await page.getByRole('button', { name: 'Prepare encounter' }).click();
+  await page.getByRole('button', { name: `Add ${plan.pc}` }).click();
+  if (plan.npcCount && plan.npcCount !== 1) await page.getByRole('spinbutton', { name: `How many ${plan.npc}` }).fill(String(plan.npcCount));
+  await page.getByRole('button', { name: `Add ${plan.npc}` }).click();
+}
+
+export const activeName = (page: Page) => page.getByTestId('active-name');
+export const encounterLog = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
