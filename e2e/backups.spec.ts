@@ -1,22 +1,11 @@
 // The backups screen: a backup made on start, one made by hand, and a restore that brings back the earlier state.
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { useServer } from './fixtures.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-backups-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('backups');
 
 test('back up by hand, change something, restore', async ({ page }) => {
-  server = await startServer(join(dir, 'backups.sqlite'));
+  const server = await gmw.start('backups.sqlite');
   await page.goto(server.launchUrl);
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('Kept campaign');
   await page.getByRole('button', { name: 'Create campaign' }).click();

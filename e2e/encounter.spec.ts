@@ -2,22 +2,10 @@
 // create an Enigma campaign, add two PCs and three NPCs, run two rounds with one removal and one undo,
 // stop and restart the server, and find the encounter at the same turn.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { useServer } from './fixtures.ts';
 import { expectEveryControlNamed } from './a11y.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('encounter');
 
 async function createCharacter(page: Page, button: string, name: string, endure?: string) {
   await page.getByRole('link', { name: button }).click();
@@ -30,8 +18,7 @@ async function createCharacter(page: Page, button: string, name: string, endure?
 const activeName = (page: Page) => page.getByTestId('active-name');
 
 test('create, prepare, run two rounds with a removal and an undo, restart, resume', async ({ page }) => {
-  const db = join(dir, 'campaign.sqlite');
-  server = await startServer(db);
+  let server = await gmw.start('campaign.sqlite');
   await page.goto(server.launchUrl);
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
   await expectEveryControlNamed(page, 'campaign list');
@@ -108,7 +95,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   // Stop and restart the server: the encounter is at the same turn.
   const encounterHash = new URL(page.url()).hash;
   await server.stop();
-  server = await startServer(db);
+  server = await gmw.start('campaign.sqlite');
   await page.goto(server.launchUrl);
   await page.getByRole('link', { name: 'The Drowned Vault' }).click();
   await page.getByRole('link', { name: 'Ambush at the ford' }).click();

@@ -1,20 +1,9 @@
 // A short Enigma fight through the UI: movement, an attack with dice typed in, a defeat, a reaction, Mortal Peril
 // answered with Survive and an injury, the end of combat, and the consequences on the campaign home.
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.ts';
+import { useServer } from './fixtures.ts';
 
-let dir: string;
-let server: RunningServer | undefined;
-test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gmw-e2e-enigma-'));
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const gmw = useServer('enigma');
 
 async function character(page: Page, link: string, name: string, dice: Record<string, string>) {
   await page.getByRole('link', { name: link }).click();
@@ -28,7 +17,7 @@ const active = (page: Page) => page.getByTestId('active-name');
 const logLine = (page: Page, text: string | RegExp) => page.getByRole('list', { name: 'Encounter log' }).getByText(text);
 
 test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, injury, carry-over', async ({ page }) => {
-  server = await startServer(join(dir, 'enigma.sqlite'));
+  const server = await gmw.start('enigma.sqlite');
   await page.goto(server.launchUrl);
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('Nexus Nights');
   await page.getByRole('button', { name: 'Create campaign' }).click();
