@@ -82,5 +82,10 @@ export function typingInField(event: KeyboardEvent): boolean {
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.isContentEditable;
 }
 
+/** A single-key shortcut (N, A, 1…) may fire: no text field has the key, no modifier is held, no dialog is open. */
+export function plainShortcut(event: KeyboardEvent): boolean {
+  return !typingInField(event) && !event.ctrlKey && !event.metaKey && !event.altKey && !document.querySelector('dialog[open]');
+}
+
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const modKey = isMac ? '⌘' : 'Ctrl';
