@@ -1,4 +1,5 @@
 import type { EncounterRules } from '../encounter/types.ts';
+import type { RecoveryRules } from '../ledger/types.ts';
 import type { RulingOption } from './options.ts';
 import type { SheetSchema } from './sheet.ts';
 
@@ -14,4 +15,6 @@ export interface RulesetDefinition {
   options: readonly RulingOption[];
   /** Present once the ruleset's encounter flow is implemented. */
   encounter?: EncounterRules;
+  /** Recovery between fights: the actions of the campaign ledger and the recovery screen. */
+  recovery?: RecoveryRules;
 }
