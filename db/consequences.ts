@@ -2,6 +2,7 @@
 // encounter carried onto characters and the party (kept so that undoing the end puts the old values back).
 import type { Consequences } from '../core/encounter/types.ts';
 import type { Db } from './connection.ts';
+import { GmError } from '../core/api/contract.ts';
 
 export interface InjuryRow {
   id: string;
@@ -15,6 +16,11 @@ export interface InjuryRow {
   created_at: string;
   updated_at: string;
   healed_at: string | null;
+  day_gained?: number | null;
+  session_gained?: string | null;
+  day_healed?: number | null;
+  session_healed?: string | null;
+  ledger_seq?: number | null;
 }
 
 export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
@@ -30,20 +36,31 @@ export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
  * ones (an extended injury) updated, and ones whose event was undone deleted.
  */
 export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: Consequences['injuries'], seq: number, now: string): void {
-  const existing = new Map((db.prepare('SELECT id, data_json FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; data_json: string }[]).map((r) => [r.id, r.data_json]));
+  const existing = new Map((db.prepare('SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
+  const clock = db.prepare('SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
   const wanted = new Set<string>();
+  // A record the ledger has treated since belongs to the campaign now: the fight may no longer rewrite it.
+  const treated = (row: { name: string; ledger_seq: number | null }) => {
+    if (row.ledger_seq !== null) throw new GmError(`${row.name} has been treated in the ledger since; undo those treatments first.`);
+  };
   for (const injury of injuries) {
     const id = `${encounterId}:${injury.key}`;
     wanted.add(id);
     const data = JSON.stringify(injury.data);
-    if (!existing.has(id)) {
-      db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, now, now);
-    } else if (existing.get(id) !== data) {
+    const row = existing.get(id);
+    if (!row) {
+      db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.session_id, now, now);
+    } else if (row.data_json !== data) {
+      treated(row);
       db.prepare('UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
     }
   }
-  for (const id of existing.keys()) if (!wanted.has(id)) db.prepare('DELETE FROM injuries WHERE id = ?').run(id);
+  for (const [id, row] of existing) {
+    if (wanted.has(id)) continue;
+    treated(row);
+    db.prepare('DELETE FROM injuries WHERE id = ?').run(id);
+  }
 }
 
 /** Writes an ended encounter's carry-over once, remembering the values it replaced. */

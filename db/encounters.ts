@@ -15,8 +15,8 @@ export function getEncounter(db: Db, id: string): EncounterRow | undefined {
 }
 
 export function insertEncounter(db: Db, row: EncounterRow): void {
-  db.prepare(`INSERT INTO encounters (id, campaign_id, name, ruleset_id, input_json, phase, round, event_count, created_at, updated_at)
-    VALUES (@id, @campaign_id, @name, @ruleset_id, @input_json, @phase, @round, @event_count, @created_at, @updated_at)`).run(row);
+  db.prepare(`INSERT INTO encounters (id, campaign_id, name, ruleset_id, input_json, phase, round, event_count, session_id, day, created_at, updated_at)
+    VALUES (@id, @campaign_id, @name, @ruleset_id, @input_json, @phase, @round, @event_count, @session_id, @day, @created_at, @updated_at)`).run({ session_id: null, day: null, ...row });
 }
 
 export interface EncounterHead {

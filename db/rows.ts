@@ -9,6 +9,8 @@ export interface CampaignRow {
   ruleset_id: string;
   options_json: string;
   party_json: string;
+  day?: number;
+  session_id?: string | null;
   archived_at: string | null;
   created_at: string;
   updated_at: string;
@@ -37,6 +39,8 @@ export interface EncounterRow {
   phase: 'setup' | 'running' | 'ended';
   round: number;
   event_count: number;
+  session_id?: string | null;
+  day?: number | null;
   created_at: string;
   updated_at: string;
 }

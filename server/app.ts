@@ -13,6 +13,7 @@ import { campaignHandlers } from './handlers/campaigns.ts';
 import { encounterHandlers } from './handlers/encounters.ts';
 import { infoHandlers } from './handlers/info.ts';
 import { backupHandlers } from './handlers/backups.ts';
+import { ledgerHandlers } from './handlers/ledger.ts';
 
 export { resolveDatabasePath } from './paths.ts';
 
@@ -56,7 +57,7 @@ type Inputs = { [N in HandlerName]: z.output<(typeof inputSchemas)[N]> };
 export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs[N]) => HandlerResults[N] | Promise<HandlerResults[N]>;
 export type HandlerTable = { [N in HandlerName]: Handler<N> };
 
-export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...backupHandlers };
+export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...ledgerHandlers, ...backupHandlers };
 
 /** The first schema problem as a sentence a GM can read. */
 export function describeInvalid(error: z.ZodError): string {

@@ -2,12 +2,13 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
+import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import type { Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
-import { roll } from '../core/dice/dice.ts';
+import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
 import type { EncounterRow } from '../db/rows.ts';
 
@@ -20,6 +21,21 @@ export function rulesFor(rulesetId: string) {
   const rules = findRuleset(rulesetId)?.encounter;
   if (!rules) throw new GmError(`${findRuleset(rulesetId)?.name ?? rulesetId} encounters cannot be run yet: only the character sheets are ready.`);
   return rules;
+}
+
+export interface CarryAdjustment {
+  adjust: { characterId: string; key: string; value: number }[];
+  reason?: string | undefined;
+}
+
+/** The carry-over with the GM's adjustments from the ending event applied. */
+function adjusted(carry: NonNullable<Consequences['carry']>, event: GmEvent | null): NonNullable<Consequences['carry']> {
+  const adjust = (event?.['carryAdjust'] ?? []) as CarryAdjustment['adjust'];
+  if (adjust.length === 0) return carry;
+  return carry.map(({ characterId, state }) => {
+    const mine = adjust.filter((a) => a.characterId === characterId);
+    return { characterId, state: mine.length ? { ...state, ...Object.fromEntries(mine.map((a) => [a.key, a.value])) } : state };
+  });
 }
 
 const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
@@ -41,12 +57,56 @@ export class EncounterStore {
     return engine;
   }
 
-  append(row: EncounterRow, raw: unknown, now: string): void {
+  /**
+   * Appends one event. `carry` holds the GM's adjustments to what an ending event carries onto the characters:
+   * they travel inside the stored event (so a redo or a replay writes the same) and are logged as overrides.
+   */
+  append(row: EncounterRow, raw: unknown, now: string, carry?: CarryAdjustment): void {
     this.guarded(row.id, () => {
       const engine = this.engine(row);
-      const event = this.fillRolls(engine, this.parse(engine, raw));
-      this.commit(row, engine, event, engine.apply(event), now);
+      let event = this.fillRolls(engine, this.parse(engine, raw));
+      if (carry && carry.adjust.length) {
+        this.checkAdjustment(engine, event, carry);
+        event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
+      }
+      this.commit(row, engine, event, [...engine.apply(event), ...this.overrideLines(row, engine, event)], now);
       store.clearRedo(this.db, row.id);
+    });
+  }
+
+  /** What the fight would leave on the campaign if this event were applied now, without applying it. */
+  trial(row: EncounterRow, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
+    const engine = this.engine(row);
+    const event = this.parse(engine, raw);
+    const reason = engine.refusal(event);
+    if (reason !== null) throw new GmError(reason);
+    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [this.fillRolls(engine, event)]);
+    return { consequences: copy.rules.consequences?.(copy.snapshot) ?? null, event };
+  }
+
+  private checkAdjustment(engine: EncounterEngine, event: GmEvent, carry: CarryAdjustment): void {
+    if (engine.rules.consequences?.(engine.snapshot).carry) throw new GmError('This encounter has already ended; its carry-over can no longer be adjusted here.');
+    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [event]);
+    const after = copy.rules.consequences?.(copy.snapshot).carry;
+    if (!after) throw new GmError('Only the action that ends the encounter can adjust what it carries onto the characters.');
+    for (const { characterId, key } of carry.adjust) {
+      const state = after.find((c) => c.characterId === characterId)?.state;
+      if (!state) throw new GmError('That character is not carried out of this encounter.');
+      if (typeof state[key] !== 'number') throw new GmError(`“${key.slice(0, 40)}” is not a number this encounter carries onto the character.`);
+    }
+  }
+
+  /** Log lines for the GM's carry-over adjustments, after the event's own lines. */
+  private overrideLines(row: EncounterRow, engine: EncounterEngine, event: GmEvent): LogLine[] {
+    const adjust = event['carryAdjust'] as CarryAdjustment['adjust'] | undefined;
+    if (!adjust?.length) return [];
+    const reason = typeof event['carryReason'] === 'string' && event['carryReason'] ? ` (${event['carryReason']})` : '';
+    const carry = engine.rules.consequences?.(engine.snapshot).carry ?? [];
+    const round = engine.view().round;
+    return adjust.map(({ characterId, key, value }) => {
+      const name = (this.db.prepare('SELECT name FROM characters WHERE id = ?').get(characterId) as { name: string } | undefined)?.name ?? 'A character';
+      const was = carry.find((c) => c.characterId === characterId)?.state[key];
+      return { round, kind: 'decision' as const, text: `GM override: ${name}'s ${carryLabel(key)} is carried as ${value} instead of ${String(was)}${reason}.` };
     });
   }
 
@@ -57,19 +117,8 @@ export class EncounterStore {
     return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
   }
 
-  /** Rolls the dice an event asks the app to roll (a roll with no faces); typed-in faces are kept as they are. */
   private fillRolls(engine: EncounterEngine, event: GmEvent): GmEvent {
-    const requests = engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
-    if (requests.length === 0) return event;
-    const filled = structuredClone(event) as Record<string | number, unknown>;
-    for (const request of requests) {
-      let parent: Record<string | number, unknown> = filled;
-      for (const key of request.path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-      const key = request.path.at(-1)!;
-      const current = parent[key] as { faces?: number[] } | null | undefined;
-      if (!current || !current.faces || current.faces.length === 0) parent[key] = { faces: roll(request.notation).faces, source: 'app' };
-    }
-    return filled as GmEvent;
+    return fillRolls(engine.rules.rollsFor?.(engine.snapshot, event) ?? [], event);
   }
 
   undo(row: EncounterRow, now: string): void {
@@ -134,8 +183,14 @@ export class EncounterStore {
     const result = engine.rules.consequences?.(engine.snapshot);
     if (!result) return;
     consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
-    if (result.carry) consequences.applyCarry(this.db, id, campaignId, result.carry, result.party ?? {}, now);
+    if (result.carry) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
     else consequences.revertCarry(this.db, id, campaignId, now);
+  }
+
+  /** The newest stored event, which is the one that ended the fight when the carry-over is first written. */
+  private endingEvent(encounterId: string): GmEvent | null {
+    const row = this.db.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { payload_json: string } | undefined;
+    return row ? (JSON.parse(row.payload_json) as GmEvent) : null;
   }
 
   /** Forget every warm engine: after a failed commit, memory must not run ahead of the database. */

@@ -5,6 +5,7 @@ import { idSchema, nameSchema } from '../encounter/schemas.ts';
 import type { ActionForm, EncounterView, LogLine, RollRequest } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
+import type { LedgerForm, RecoveryCard } from '../ledger/types.ts';
 import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
 import { RULESET_IDS, type RulesetId } from '../rulesets/types.ts';
 import type { HandlerName } from './names.ts';
@@ -34,10 +35,34 @@ export const inputSchemas = {
     position: z.number().int().min(0).max(500).nullable().optional(),
     npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
   }),
-  'encounters:append': z.strictObject({ id: idSchema, event: z.unknown() }),
+  'encounters:append': z.strictObject({
+    id: idSchema,
+    event: z.unknown(),
+    /** When the event ends the fight: the GM's changes to what is carried onto the characters, logged as overrides. */
+    carryAdjust: z.array(z.strictObject({
+      characterId: idSchema,
+      key: z.string().min(1).max(64),
+      value: z.number({ error: 'A carried value must be a number.' }).int({ error: 'A carried value must be a whole number.' }).min(-999).max(9999),
+    })).max(500).optional(),
+    carryReason: z.string().trim().max(200, { error: 'A reason has at most 200 characters.' }).optional(),
+  }),
   'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'encounters:undo': z.strictObject({ id: idSchema }),
   'encounters:redo': z.strictObject({ id: idSchema }),
+  'encounters:carryPreview': z.strictObject({ id: idSchema, event: z.unknown() }),
+  'ledger:get': z.strictObject({ campaignId: idSchema }),
+  'ledger:append': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
+  'ledger:preview': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
+  'ledger:undo': z.strictObject({ campaignId: idSchema }),
+  'ledger:redo': z.strictObject({ campaignId: idSchema }),
+  'sessions:update': z.strictObject({
+    id: idSchema,
+    title: z.string().trim().min(1, { error: 'A session title cannot be empty.' }).max(120, { error: 'A session title has at most 120 characters.' }).optional(),
+    notes: z.string().max(10_000, { error: 'Session notes have at most 10,000 characters.' }).optional(),
+    date: z.iso.date({ error: 'The session date must be a date like 2026-11-22.' }).optional(),
+  }),
+  'campaigns:timeline': z.strictObject({ id: idSchema }),
+  'characters:history': z.strictObject({ id: idSchema }),
   'backups:list': z.strictObject({}),
   'backups:create': z.strictObject({}),
   'backups:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
@@ -62,6 +87,8 @@ export interface RulesetInfo {
   playable: boolean;
   /** The runner's action forms for this ruleset's GM events. */
   actionForms: readonly ActionForm[];
+  /** The recovery screen's forms (empty when the ruleset has no recovery rules). */
+  recoveryForms: readonly LedgerForm[];
 }
 
 export interface AppInfo {
@@ -124,6 +151,100 @@ export interface CampaignDetail extends CampaignSummary {
   characters: Character[];
   encounters: EncounterSummary[];
   injuries: InjuryRecord[];
+  /** The campaign clock: the in-game day and the session being played (null between sessions). */
+  day: number;
+  session: SessionSummary | null;
+  sessions: SessionSummary[];
+}
+
+export interface SessionSummary {
+  id: string;
+  number: number;
+  title: string;
+  /** The real date it was played (YYYY-MM-DD). */
+  date: string;
+  notes: string;
+  startDay: number;
+  endDay: number | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+/** One ledger entry as the recovery screen lists it. */
+export interface LedgerEntryView {
+  seq: number;
+  type: string;
+  day: number;
+  sessionNumber: number | null;
+  log: string[];
+  state: 'done' | 'undone' | 'dropped';
+  recordedAt: string;
+  characterIds: string[];
+}
+
+export interface RecoveryDetail {
+  campaignId: string;
+  campaignName: string;
+  rulesetId: RulesetId;
+  day: number;
+  session: SessionSummary | null;
+  party: { label: string; value: string }[];
+  characters: { id: string; name: string; card: RecoveryCard }[];
+  /** Newest first. */
+  entries: LedgerEntryView[];
+  canUndo: boolean;
+  canRedo: boolean;
+  undoLabel: string | null;
+  redoLabel: string | null;
+}
+
+/** One thing that happened, for a character's history or the campaign timeline. */
+export interface HistoryItem {
+  kind: 'encounter' | 'gained' | 'treated' | 'healed' | 'recovery' | 'clock' | 'carried' | 'override';
+  at: string;
+  day: number | null;
+  sessionNumber: number | null;
+  text: string;
+  characterId?: string | null;
+  /** For a ledger entry: every character it concerned. */
+  characterIds?: string[];
+  recordId?: string;
+  encounterId?: string;
+  /** The encounter event or ledger entry behind it. */
+  seq?: number;
+}
+
+export interface CharacterHistory {
+  character: { id: string; name: string; campaignId: string; campaignName: string; rulesetId: RulesetId };
+  /** Every record ever gained, with where it came from and when it healed. */
+  records: {
+    id: string; name: string; category: string; permanent: boolean;
+    source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
+    dayGained: number | null; sessionGained: number | null; dayHealed: number | null; sessionHealed: number | null;
+    treatments: { seq: number; day: number; text: string }[];
+  }[];
+  /** Everything in time order, oldest first. */
+  items: HistoryItem[];
+}
+
+export interface CampaignTimeline {
+  campaignId: string;
+  campaignName: string;
+  /** In order; the last group (session null) holds what happened outside any session. */
+  groups: { session: SessionSummary | null; items: HistoryItem[] }[];
+  /** Open injuries and wounds at the end of each session (or now, for the one being played). */
+  chart: { sessionNumber: number; label: string; open: number; gained: number; healed: number }[];
+}
+
+/** What ending an encounter will write onto each character, shown before it is committed. */
+export interface CarryPreview {
+  characters: {
+    characterId: string;
+    name: string;
+    fields: { key: string; label: string; before: unknown; after: unknown; editable: boolean }[];
+    newRecords: { name: string; category: string }[];
+  }[];
+  party: { key: string; label: string; before: unknown; after: unknown }[];
 }
 
 export interface LogEntry extends LogLine {
@@ -159,6 +280,15 @@ export interface HandlerResults {
   'encounters:preview': { rolls: RollRequest[] };
   'encounters:undo': EncounterDetail;
   'encounters:redo': EncounterDetail;
+  'encounters:carryPreview': CarryPreview | null;
+  'ledger:get': RecoveryDetail;
+  'ledger:append': RecoveryDetail;
+  'ledger:preview': { rolls: RollRequest[] };
+  'ledger:undo': RecoveryDetail;
+  'ledger:redo': RecoveryDetail;
+  'sessions:update': SessionSummary;
+  'campaigns:timeline': CampaignTimeline;
+  'characters:history': CharacterHistory;
   'backups:list': BackupSummary[];
   'backups:create': BackupSummary;
   'backups:restore': { restored: string; safetyBackup: string };
@@ -199,4 +329,5 @@ export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([
   'campaigns:create', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
+  'ledger:append', 'ledger:undo', 'ledger:redo', 'sessions:update',
 ]);

@@ -4,6 +4,9 @@ export const HANDLER_NAMES = [
   'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:get', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
+  'encounters:carryPreview',
+  'ledger:get', 'ledger:append', 'ledger:preview', 'ledger:undo', 'ledger:redo', 'sessions:update',
+  'campaigns:timeline', 'characters:history',
   'backups:list', 'backups:create', 'backups:restore',
 ] as const;
 
@@ -16,7 +19,7 @@ export const isHandlerName = (name: unknown): name is HandlerName =>
 export const CHANGED_CHANNEL = 'app:changed';
 
 export interface ChangeNotice {
-  area: 'campaigns' | 'encounters' | 'backups';
+  area: 'campaigns' | 'encounters' | 'backups' | 'ledger';
   id: string;
   /** The changed thing's version (an encounter's updatedAt), so a screen that already shows it need not re-fetch. */
   version?: string;

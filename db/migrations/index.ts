@@ -2,6 +2,7 @@
 // transaction, and recorded in schema_migrations. Never edit a released migration: add the next number.
 import initial from './0001_initial.sql';
 import consequences from './0002_consequences.sql';
+import ledger from './0003_ledger.sql';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'consequences', sql: consequences },
+  { version: 3, name: 'ledger', sql: ledger },
 ];

@@ -10,6 +10,7 @@ import { listEncounters } from '../../db/encounters.ts';
 import { toCampaignSummary, toCharacter, toEncounterSummary, toInjuryRecord, type CampaignRow, type CharacterRow } from '../../db/rows.ts';
 import { campaignInjuries } from '../../db/consequences.ts';
 import { describeInvalid } from '../app.ts';
+import { clockOf } from './ledger.ts';
 
 export function requireCampaign(ctx: HandlerContext, id: string): CampaignRow {
   const row = campaigns.getCampaign(ctx.db, id);
@@ -53,6 +54,7 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map(toEncounterSummary),
     injuries: campaignInjuries(ctx.db, id).map(toInjuryRecord),
+    ...clockOf(ctx, id),
   };
 }
 

@@ -1,6 +1,6 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
-import { GmError, type EncounterDetail } from '../../core/api/contract.ts';
+import { GmError, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
 import type { CombatantSeed, EncounterInput } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -9,7 +9,9 @@ import { getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts'
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
-import { rulesFor } from '../encounter-store.ts';
+import { rulesFor, type CarryAdjustment } from '../encounter-store.ts';
+import { carryFields, carryLabel } from '../../core/ledger/carry.ts';
+import { sessionForEncounter } from './ledger.ts';
 import { requireCampaign, rulesetOf } from './campaigns.ts';
 
 function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
@@ -63,9 +65,10 @@ export const encounterHandlers = {
       carried: { escalation: party['escalation'] ?? null },
     };
     const now = ctx.now();
+    const { sessionId, day } = sessionForEncounter(ctx, campaign);
     const row: EncounterRow = {
       id: ctx.newId(), campaign_id: campaign.id, name: input.name, ruleset_id: ruleset.id,
-      input_json: JSON.stringify(encounterInput), phase: 'setup', round: 0, event_count: 0, created_at: now, updated_at: now,
+      input_json: JSON.stringify(encounterInput), phase: 'setup', round: 0, event_count: 0, session_id: sessionId, day, created_at: now, updated_at: now,
     };
     store.insertEncounter(ctx.db, row);
     touched(ctx, row);
@@ -124,9 +127,9 @@ export const encounterHandlers = {
     return detail(ctx, row.id);
   },
 
-  'encounters:append': (ctx: HandlerContext, input: { id: string; event?: unknown }) => {
+  'encounters:append': (ctx: HandlerContext, input: { id: string; event?: unknown; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined }) => {
     const row = requireEncounter(ctx, input.id);
-    ctx.encounters.append(row, input.event, ctx.now());
+    ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined);
     touched(ctx, row);
     return detail(ctx, row.id);
   },
@@ -134,6 +137,28 @@ export const encounterHandlers = {
   'encounters:preview': (ctx: HandlerContext, input: { id: string; event?: unknown }) => ({
     rolls: ctx.encounters.rollsFor(requireEncounter(ctx, input.id), input.event),
   }),
+
+  /** What the event would carry onto the campaign if it ends the fight (null when it does not end it). */
+  'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): CarryPreview | null => {
+    const row = requireEncounter(ctx, input.id);
+    const engine = ctx.encounters.engine(row);
+    if (engine.rules.consequences?.(engine.snapshot).carry) return null;
+    const { consequences } = ctx.encounters.trial(row, input.event);
+    if (!consequences?.carry) return null;
+    const campaign = getCampaign(ctx.db, row.campaign_id)!;
+    const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
+    return {
+      characters: consequences.carry.map(({ characterId, state }) => {
+        const character = getCharacter(ctx.db, characterId)!;
+        return {
+          characterId, name: character.name,
+          fields: carryFields(JSON.parse(character.state_json ?? '{}') as Record<string, unknown>, state),
+          newRecords: consequences.injuries.filter((i) => i.characterId === characterId).map((i) => ({ name: i.name, category: i.category })),
+        };
+      }),
+      party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
+    };
+  },
 
   'encounters:undo': (ctx: HandlerContext, input: { id: string }) => {
     const row = requireEncounter(ctx, input.id);

@@ -1,0 +1,187 @@
+// Between fights: the campaign clock and sessions, the recovery ledger, a character's history and the campaign
+// timeline.
+import type { HandlerContext } from '../app.ts';
+import { GmError, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
+import { isHarm, isPermanentRecord } from '../../core/ledger/records.ts';
+import * as ledger from '../../db/ledger.ts';
+import type { InjuryRow } from '../../db/consequences.ts';
+import { listEncounters } from '../../db/encounters.ts';
+import { touchCampaign } from '../../db/campaigns.ts';
+import type { CampaignRow } from '../../db/rows.ts';
+import * as store from '../ledger-store.ts';
+import { requireCampaign, requireCharacter, rulesetOf } from './campaigns.ts';
+
+export const toSession = (row: ledger.SessionRow): SessionSummary => ({
+  id: row.id, number: row.number, title: row.title, date: row.real_date, notes: row.notes,
+  startDay: row.start_day, endDay: row.end_day, startedAt: row.started_at, endedAt: row.ended_at,
+});
+
+/** The campaign clock for the campaign detail. */
+export function clockOf(ctx: HandlerContext, campaignId: string): { day: number; session: SessionSummary | null; sessions: SessionSummary[] } {
+  const clock = ledger.readClock(ctx.db, campaignId);
+  const sessions = ledger.listSessions(ctx.db, campaignId).map(toSession);
+  return { day: clock.day, session: sessions.find((s) => s.id === clock.sessionId) ?? null, sessions };
+}
+
+/** Encounters belong to a session: creating one between sessions starts the next session (an entry in the ledger). */
+export function sessionForEncounter(ctx: HandlerContext, campaign: CampaignRow): { sessionId: string; day: number } {
+  let clock = ledger.readClock(ctx.db, campaign.id);
+  if (!clock.sessionId) {
+    store.appendLedger(write(ctx, campaign), { type: 'SESSION_START' });
+    clock = ledger.readClock(ctx.db, campaign.id);
+    ctx.changed({ area: 'ledger', id: campaign.id });
+  }
+  return { sessionId: clock.sessionId!, day: clock.day };
+}
+
+const write = (ctx: HandlerContext, campaign: CampaignRow): store.LedgerWrite => ({ db: ctx.db, campaign, now: ctx.now(), newId: ctx.newId });
+
+function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
+  const campaign = requireCampaign(ctx, campaignId);
+  const ruleset = rulesetOf(campaign);
+  const rules = ruleset.recovery;
+  const world = store.loadWorld(ctx.db, campaign);
+  const { day, session } = clockOf(ctx, campaignId);
+  const numbers = new Map(ledger.listSessions(ctx.db, campaignId).map((s) => [s.id, s.number]));
+  const undoLabel = store.undoLabel(ctx.db, campaignId);
+  const redoLabel = store.redoLabel(ctx.db, campaignId);
+  return {
+    campaignId, campaignName: campaign.name, rulesetId: ruleset.id, day, session,
+    party: rules?.partyStats?.(world) ?? [],
+    characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules?.card(world, c.id) ?? { stats: [], marks: [], records: [] } })),
+    entries: ledger.listEntries(ctx.db, campaignId, 200).map((e) => toEntry(e, numbers)),
+    canUndo: undoLabel !== null, canRedo: redoLabel !== null, undoLabel, redoLabel,
+  };
+}
+
+const toEntry = (e: ledger.LedgerEntryRow, numbers: Map<string, number>): LedgerEntryView => ({
+  seq: e.seq, type: e.type, day: e.day, sessionNumber: e.session_id ? (numbers.get(e.session_id) ?? null) : null,
+  log: JSON.parse(e.log_json) as string[], state: e.state, recordedAt: e.recorded_at, characterIds: JSON.parse(e.subjects_json) as string[],
+});
+
+function changed(ctx: HandlerContext, campaignId: string): void {
+  touchCampaign(ctx.db, campaignId, ctx.now());
+  ctx.changed({ area: 'ledger', id: campaignId });
+  ctx.changed({ area: 'campaigns', id: campaignId });
+}
+
+/** A write that changes the ledger: run it, announce it, return the new detail. */
+function ledgerWrite(ctx: HandlerContext, campaignId: string, work: (w: store.LedgerWrite) => unknown): RecoveryDetail {
+  const campaign = requireCampaign(ctx, campaignId);
+  if (campaign.archived_at) throw new GmError(`${campaign.name} is archived; restore it first.`);
+  work(write(ctx, campaign));
+  changed(ctx, campaignId);
+  return detail(ctx, campaignId);
+}
+
+export const ledgerHandlers = {
+  'ledger:get': (ctx: HandlerContext, input: { campaignId: string }) => detail(ctx, input.campaignId),
+  'ledger:append': (ctx: HandlerContext, input: { campaignId: string; event?: unknown }) => ledgerWrite(ctx, input.campaignId, (w) => store.appendLedger(w, input.event)),
+  'ledger:preview': (ctx: HandlerContext, input: { campaignId: string; event?: unknown }) => ({ rolls: store.ledgerRolls(ctx.db, requireCampaign(ctx, input.campaignId), input.event) }),
+  'ledger:undo': (ctx: HandlerContext, input: { campaignId: string }) => ledgerWrite(ctx, input.campaignId, store.undoLedger),
+  'ledger:redo': (ctx: HandlerContext, input: { campaignId: string }) => ledgerWrite(ctx, input.campaignId, store.redoLedger),
+
+  'sessions:update': (ctx: HandlerContext, input: { id: string; title?: string | undefined; notes?: string | undefined; date?: string | undefined }) => {
+    const row = ledger.getSession(ctx.db, input.id);
+    if (!row) throw new GmError('That session does not exist.', 'notFound');
+    ledger.updateSessionText(ctx.db, row.id, {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+      ...(input.date !== undefined ? { real_date: input.date } : {}),
+    });
+    changed(ctx, row.campaign_id);
+    return toSession(ledger.getSession(ctx.db, row.id)!);
+  },
+
+  'characters:history': (ctx: HandlerContext, input: { id: string }): CharacterHistory => {
+    const character = requireCharacter(ctx, input.id);
+    const campaign = requireCampaign(ctx, character.campaign_id);
+    const facts = campaignFacts(ctx, campaign);
+    const records = facts.records.filter((r) => r.character_id === character.id);
+    return {
+      character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
+      records: records.map((r) => {
+        const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
+        return {
+          id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
+          source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? facts.eventText(source.id, r.source_seq) : null } : null,
+          dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
+          treatments: facts.entries.filter((e) => e.state === 'done' && e.recordIds.includes(r.id)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
+        };
+      }),
+      items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id)),
+    };
+  },
+
+  'campaigns:timeline': (ctx: HandlerContext, input: { id: string }): CampaignTimeline => {
+    const campaign = requireCampaign(ctx, input.id);
+    const facts = campaignFacts(ctx, campaign);
+    const sessions = ledger.listSessions(ctx.db, campaign.id);
+    const groups: CampaignTimeline['groups'] = sessions.map((s) => ({ session: toSession(s), items: facts.items.filter((i) => i.sessionNumber === s.number) }));
+    const outside = facts.items.filter((i) => i.sessionNumber === null);
+    if (outside.length) groups.push({ session: null, items: outside });
+    const harm = facts.records.filter((r) => isHarm(r.category));
+    const chart = sessions.map((s) => {
+      // Everything up to the session's end: gained before it and not healed by then.
+      const end = s.ended_at ?? '\uffff';
+      return {
+        sessionNumber: s.number,
+        label: `S${s.number}`,
+        open: harm.filter((r) => r.created_at <= end && (r.healed_at === null || r.healed_at > end)).length,
+        gained: harm.filter((r) => r.session_gained === s.id).length,
+        healed: harm.filter((r) => r.session_healed === s.id).length,
+      };
+    });
+    return { campaignId: campaign.id, campaignName: campaign.name, groups, chart };
+  },
+};
+
+/** Everything the history and the timeline read, gathered once: records, encounters, ledger entries, as items. */
+function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
+  const sessions = ledger.listSessions(ctx.db, campaign.id);
+  const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
+  const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
+  const records = ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id) as InjuryRow[];
+  const encounterRows = listEncounters(ctx.db, campaign.id);
+  const encounters = new Map(encounterRows.map((e) => [e.id, e]));
+  const names = new Map((ctx.db.prepare('SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
+  const eventText = (encounterId: string, seq: number): string | null => {
+    const row = ctx.db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, seq) as { log_json: string } | undefined;
+    return row ? ((JSON.parse(row.log_json) as { text: string }[])[0]?.text ?? null) : null;
+  };
+  const entries = (ctx.db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq").all(campaign.id) as ledger.LedgerEntryRow[]).map((e) => ({
+    ...e,
+    log: JSON.parse(e.log_json) as string[],
+    characterIds: JSON.parse(e.subjects_json) as string[],
+    recordIds: Object.keys(JSON.parse(e.after_json) as object).filter((k) => k.startsWith('record:')).map((k) => k.slice('record:'.length)),
+  }));
+  const carried = ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+    WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id) as { encounter_id: string; subject: string }[];
+
+  const items: HistoryItem[] = [];
+  for (const e of encounterRows) {
+    items.push({ kind: 'encounter', at: e.created_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
+  }
+  for (const c of carried) {
+    const e = encounters.get(c.encounter_id)!;
+    const who = c.subject.slice('character:'.length);
+    items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
+  }
+  for (const r of records) {
+    const source = r.source_encounter_id ? encounters.get(r.source_encounter_id) : undefined;
+    const who = names.get(r.character_id) ?? 'A character';
+    items.push({
+      kind: 'gained', at: r.created_at, day: r.day_gained ?? null, sessionNumber: number(r.session_gained),
+      text: `${who} gained ${r.name}${source ? ` in “${source.name}”` : ''}.`, characterId: r.character_id, recordId: r.id,
+      ...(source ? { encounterId: source.id } : {}), ...(r.source_seq ? { seq: r.source_seq } : {}),
+    });
+    if (r.healed_at) items.push({ kind: 'healed', at: r.healed_at, day: r.day_healed ?? null, sessionNumber: number(r.session_healed), text: `${who}'s ${r.name} healed.`, characterId: r.character_id, recordId: r.id });
+  }
+  for (const e of entries) {
+    const clock = e.type === 'SESSION_START' || e.type === 'SESSION_END' || e.type === 'ADVANCE_DAYS';
+    const base = { at: e.recorded_at, day: e.day, sessionNumber: number(e.session_id), text: e.log.join(' '), seq: e.seq };
+    items.push({ kind: clock ? 'clock' : e.recordIds.length ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
+  }
+  items.sort((a, b) => a.at.localeCompare(b.at) || (a.seq ?? 0) - (b.seq ?? 0));
+  return { records, encounters, entries, items, number, eventText };
+}

@@ -1,0 +1,293 @@
+// The campaign ledger: recovery and clock actions applied to the campaign inside the caller's write transaction,
+// each stored with the exact values it replaced and wrote, so it is committed before it is shown and undo puts
+// back the exact previous state (GUIDE §2, same principles as encounters).
+import { z } from 'zod';
+import { GmError } from '../core/api/contract.ts';
+import { fillRolls } from '../core/dice/fill-rolls.ts';
+import type { GmEvent, RollRequest } from '../core/encounter/types.ts';
+import { applyRecovery, parseRecoveryEvent } from '../core/ledger/kernel.ts';
+import { isRefusal, type CampaignWorld, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../core/ledger/types.ts';
+import { resolveOptions } from '../core/rulesets/options.ts';
+import { findRuleset } from '../core/rulesets/registry.ts';
+import { normalizeSheet } from '../core/rulesets/sheet.ts';
+import { listCharacters } from '../db/campaigns.ts';
+import type { Db } from '../db/connection.ts';
+import { runningInjuries } from '../db/consequences.ts';
+import * as ledger from '../db/ledger.ts';
+import type { CampaignRow } from '../db/rows.ts';
+
+export const SESSION_TITLE_MAX = 120;
+export const NOTES_MAX = 10_000;
+
+/** The campaign clock's own events, the same for every ruleset. */
+export const clockEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('SESSION_START'),
+    title: z.string().trim().min(1, { error: 'A session title cannot be empty.' }).max(SESSION_TITLE_MAX, { error: `A session title has at most ${SESSION_TITLE_MAX} characters.` }).optional(),
+    date: z.iso.date({ error: 'The session date must be a date like 2026-11-22.' }).optional(),
+    notes: z.string().max(NOTES_MAX, { error: `Session notes have at most ${NOTES_MAX.toLocaleString('en')} characters.` }).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('SESSION_END'),
+    notes: z.string().max(NOTES_MAX, { error: `Session notes have at most ${NOTES_MAX.toLocaleString('en')} characters.` }).optional(),
+  }),
+  z.strictObject({
+    type: z.literal('ADVANCE_DAYS'),
+    days: z.number({ error: 'Say how many days pass.' }).int({ error: 'Days pass in whole numbers.' }).min(1, { error: 'At least one day must pass.' }).max(365, { error: 'Advance at most 365 days at once.' }),
+  }),
+]);
+const CLOCK_EVENTS = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
+
+export function recoveryRulesFor(rulesetId: string): RecoveryRules {
+  const ruleset = findRuleset(rulesetId);
+  if (!ruleset?.recovery) throw new GmError(`${ruleset?.name ?? rulesetId} has no recovery rules yet.`);
+  return ruleset.recovery;
+}
+
+/** The campaign as recovery sees it: clock, options, party values, party members with running records. */
+export function loadWorld(db: Db, campaign: CampaignRow): CampaignWorld {
+  const ruleset = findRuleset(campaign.ruleset_id)!;
+  return {
+    day: ledger.readClock(db, campaign.id).day,
+    options: resolveOptions(ruleset.options, JSON.parse(campaign.options_json)),
+    party: JSON.parse(campaign.party_json) as Record<string, unknown>,
+    characters: listCharacters(db, campaign.id)
+      .filter((c) => c.role === 'pc' && c.archived_at === null)
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        role: c.role,
+        sheet: normalizeSheet(ruleset.sheet, JSON.parse(c.sheet_json)) as Record<string, unknown>,
+        state: JSON.parse(c.state_json ?? '{}') as Record<string, unknown>,
+        records: runningInjuries(db, c.id).map((r) => ({
+          id: r.id, characterId: r.character_id, name: r.name, category: r.category,
+          data: JSON.parse(r.data_json) as Record<string, unknown>, dayGained: r.day_gained ?? null,
+        })),
+      })),
+  };
+}
+
+export interface LedgerWrite {
+  db: Db;
+  campaign: CampaignRow;
+  now: string;
+  newId: () => string;
+}
+
+/** Parses an untrusted ledger event: a clock event or one of the ruleset's recovery events. */
+export function parseLedgerEvent(rulesetId: string, raw: unknown): GmEvent {
+  const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+  if (typeof type === 'string' && CLOCK_EVENTS.has(type)) {
+    const parsed = clockEventSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new GmError(issue.code === 'unrecognized_keys' ? `The ${type.toLowerCase().replace('_', ' ')} has fields this app does not know: ${issue.keys.join(', ')}.` : issue.message, 'invalid');
+    }
+    return parsed.data as GmEvent;
+  }
+  try {
+    return parseRecoveryEvent(recoveryRulesFor(rulesetId), raw);
+  } catch (error) {
+    if (isRefusal(error)) throw new GmError(error.message, 'invalid');
+    throw error;
+  }
+}
+
+/** The rolls a recovery event would need now, so the GM can type physical dice in. */
+export function ledgerRolls(db: Db, campaign: CampaignRow, raw: unknown): RollRequest[] {
+  const event = parseLedgerEvent(campaign.ruleset_id, raw);
+  if (CLOCK_EVENTS.has(event.type) || event.type === 'PARTY') return [];
+  return recoveryRulesFor(campaign.ruleset_id).rollsFor?.(loadWorld(db, campaign), event) ?? [];
+}
+
+/** Appends one ledger event: applied, written, and recorded with its images, in the caller's transaction. */
+export function appendLedger(w: LedgerWrite, raw: unknown): number {
+  const event = parseLedgerEvent(w.campaign.ruleset_id, raw);
+  const clock = ledger.readClock(w.db, w.campaign.id);
+  const seq = nextSeq(w.db, w.campaign.id);
+
+  if (event.type === 'SESSION_START' || event.type === 'SESSION_END') return sessionEvent(w, event, clock);
+  const rules = findRuleset(w.campaign.ruleset_id)?.recovery ?? null;
+
+  const world = loadWorld(w.db, w.campaign);
+  let outcome: RecoveryOutcome;
+  const keys = new Set<string>();
+  let newClock: ledger.Clock | null = null;
+  if (event.type === 'ADVANCE_DAYS') {
+    const days = event['days'] as number;
+    newClock = { ...clock, day: clock.day + days };
+    keys.add('clock');
+    const passed = guard(() => rules?.daysPassed?.({ ...world, day: newClock!.day }, days) ?? null);
+    const from = clock.day;
+    outcome = {
+      change: passed?.change ?? {},
+      log: [`${days === 1 ? 'A day passes' : `${days} days pass`}: day ${from} → day ${newClock.day}.`, ...(passed?.log ?? [])],
+    };
+  } else {
+    const recovery = recoveryRulesFor(w.campaign.ruleset_id);
+    const filled = fillRolls(recovery.rollsFor?.(world, event) ?? [], event);
+    outcome = guard(() => applyRecovery(recovery, world, filled));
+    Object.assign(event, filled);
+  }
+
+  const recordOwner = new Map(world.characters.flatMap((c) => c.records.map((r) => [r.id, c.id] as const)));
+  for (const c of outcome.change.characters ?? []) keys.add(`character:${c.id}`);
+  for (const r of outcome.change.records ?? []) {
+    if (!recordOwner.has(r.id)) throw new Error(`Recovery changed record ${r.id}, which is not running in this campaign.`);
+    keys.add(`record:${r.id}`);
+  }
+  if (outcome.change.party) keys.add('party');
+
+  const before = ledger.readImages(w.db, w.campaign.id, keys);
+  if (newClock) ledger.writeImage(w.db, w.campaign.id, 'clock', newClock, w.now);
+  writeChange(w, outcome.change, newClock?.day ?? clock.day, clock.sessionId, seq);
+  const after = ledger.readImages(w.db, w.campaign.id, keys);
+
+  const subjects = new Set<string>([
+    ...(outcome.change.characters ?? []).map((c) => c.id),
+    ...(outcome.change.records ?? []).map((r) => recordOwner.get(r.id)!),
+    ...(event.type === 'PARTY' ? (event['characterIds'] as string[]) : typeof event['characterId'] === 'string' ? [event['characterId']] : []),
+  ]);
+  return ledger.insertEntry(w.db, {
+    campaign_id: w.campaign.id, type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify(outcome.log),
+    day: clock.day, session_id: clock.sessionId, subjects_json: JSON.stringify([...subjects]),
+    before_json: JSON.stringify(before), after_json: JSON.stringify(after), recorded_at: w.now,
+  });
+}
+
+function sessionEvent(w: LedgerWrite, event: GmEvent, clock: ledger.Clock): number {
+  let log: string;
+  let sessionKey: string;
+  let write: () => void;
+  if (event.type === 'SESSION_START') {
+    if (clock.sessionId) {
+      const open = ledger.getSession(w.db, clock.sessionId)!;
+      throw new GmError(`${open.title} is still being played: end it before starting another.`);
+    }
+    const number = ledger.nextSessionNumber(w.db, w.campaign.id);
+    const row: ledger.SessionRow = {
+      id: w.newId(), campaign_id: w.campaign.id, number, title: (event['title'] as string | undefined) ?? `Session ${number}`,
+      real_date: (event['date'] as string | undefined) ?? w.now.slice(0, 10), notes: (event['notes'] as string | undefined) ?? '',
+      start_day: clock.day, end_day: null, started_at: w.now, ended_at: null,
+    };
+    sessionKey = `session:${row.id}`;
+    log = `${row.title} starts (${row.real_date}) on day ${clock.day}.`;
+    event['sessionId'] = row.id;
+    write = () => {
+      ledger.writeImage(w.db, w.campaign.id, sessionKey, row, w.now);
+      ledger.writeImage(w.db, w.campaign.id, 'clock', { ...clock, sessionId: row.id }, w.now);
+    };
+  } else {
+    if (!clock.sessionId) throw new GmError('No session is being played: there is nothing to end.');
+    const open = ledger.getSession(w.db, clock.sessionId)!;
+    sessionKey = `session:${open.id}`;
+    const notes = event['notes'] as string | undefined;
+    log = `${open.title} ends on day ${clock.day}.`;
+    write = () => {
+      ledger.writeImage(w.db, w.campaign.id, sessionKey, { ...open, end_day: clock.day, ended_at: w.now, ...(notes !== undefined ? { notes } : {}) }, w.now);
+      ledger.writeImage(w.db, w.campaign.id, 'clock', { ...clock, sessionId: null }, w.now);
+    };
+  }
+  const keys = ['clock', sessionKey];
+  const before = ledger.readImages(w.db, w.campaign.id, keys);
+  write();
+  const after = ledger.readImages(w.db, w.campaign.id, keys);
+  const sessionId = event.type === 'SESSION_START' ? (event['sessionId'] as string) : clock.sessionId;
+  return ledger.insertEntry(w.db, {
+    campaign_id: w.campaign.id, type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify([log]),
+    day: clock.day, session_id: sessionId, subjects_json: '[]', before_json: JSON.stringify(before), after_json: JSON.stringify(after), recorded_at: w.now,
+  });
+}
+
+function writeChange(w: LedgerWrite, change: RecoveryChange, day: number, sessionId: string | null, seq: number): void {
+  for (const { id, state } of change.characters ?? []) {
+    w.db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(JSON.stringify(state), w.now, id, w.campaign.id);
+  }
+  for (const record of change.records ?? []) {
+    w.db.prepare(`UPDATE injuries SET data_json = @data, name = coalesce(@name, name), ledger_seq = @seq, updated_at = @now,
+        healed_at = CASE WHEN @healed THEN @now ELSE healed_at END,
+        day_healed = CASE WHEN @healed THEN @day ELSE day_healed END,
+        session_healed = CASE WHEN @healed THEN @sessionId ELSE session_healed END
+      WHERE id = @id AND campaign_id = @campaignId`).run({
+      data: JSON.stringify(record.data), name: record.name ?? null, seq, now: w.now, healed: record.healed ? 1 : 0, day, sessionId, id: record.id, campaignId: w.campaign.id,
+    });
+  }
+  if (change.party) w.db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify(change.party), w.campaign.id);
+}
+
+/** Takes back the newest entry, if nothing it wrote has changed since (a fight, or a later edit). */
+export function undoLedger(w: LedgerWrite): void {
+  const entry = ledger.lastDone(w.db, w.campaign.id);
+  if (!entry) throw new GmError('There is nothing to undo in the ledger.');
+  const after = JSON.parse(entry.after_json) as ledger.Images;
+  const moved = ledger.changedSince(w.db, w.campaign.id, after);
+  if (moved.length) throw new GmError(`${describeKeys(w.db, moved)} changed after “${firstLine(entry)}”, so it can no longer be undone.`);
+  const before = JSON.parse(entry.before_json) as ledger.Images;
+  for (const [key, value] of Object.entries(before)) {
+    if (key.startsWith('session:') && value === null && ledger.sessionHasEncounters(w.db, key.slice('session:'.length))) {
+      throw new GmError('That session already has encounters, so its start can no longer be undone.');
+    }
+  }
+  restore(w, before);
+  ledger.setEntryState(w.db, w.campaign.id, entry.seq, 'undone');
+}
+
+/** Brings back the oldest undone entry, if everything it changes is still as it was before it. */
+export function redoLedger(w: LedgerWrite): void {
+  const entry = ledger.nextUndone(w.db, w.campaign.id);
+  if (!entry) throw new GmError('There is nothing to redo in the ledger.');
+  const before = JSON.parse(entry.before_json) as ledger.Images;
+  const moved = ledger.changedSince(w.db, w.campaign.id, before);
+  if (moved.length) throw new GmError(`The undone action no longer fits: ${describeKeys(w.db, moved)} changed since.`);
+  restore(w, JSON.parse(entry.after_json) as ledger.Images);
+  ledger.setEntryState(w.db, w.campaign.id, entry.seq, 'done');
+}
+
+/** Sessions first when they come back (the clock names them), last when they go (nothing may name them). */
+function restore(w: LedgerWrite, images: ledger.Images): void {
+  const entries = Object.entries(images);
+  const sessions = entries.filter(([key]) => key.startsWith('session:'));
+  for (const [key, value] of sessions) if (value !== null) ledger.writeImage(w.db, w.campaign.id, key, value, w.now);
+  for (const [key, value] of entries) if (!key.startsWith('session:')) ledger.writeImage(w.db, w.campaign.id, key, value, w.now);
+  for (const [key, value] of sessions) if (value === null) ledger.writeImage(w.db, w.campaign.id, key, value, w.now);
+}
+
+export function undoLabel(db: Db, campaignId: string): string | null {
+  const entry = ledger.lastDone(db, campaignId);
+  return entry ? firstLine(entry) : null;
+}
+
+export function redoLabel(db: Db, campaignId: string): string | null {
+  const entry = ledger.nextUndone(db, campaignId);
+  return entry ? firstLine(entry) : null;
+}
+
+const firstLine = (entry: ledger.LedgerEntryRow) => (JSON.parse(entry.log_json) as string[])[0] ?? entry.type;
+
+function describeKeys(db: Db, keys: string[]): string {
+  const names = keys.map((key) => {
+    if (key.startsWith('character:')) return (db.prepare('SELECT name FROM characters WHERE id = ?').get(key.slice(10)) as { name: string } | undefined)?.name ?? 'A character';
+    if (key.startsWith('record:')) {
+      const row = db.prepare('SELECT i.name, c.name AS who FROM injuries i JOIN characters c ON c.id = i.character_id WHERE i.id = ?').get(key.slice(7)) as { name: string; who: string } | undefined;
+      return row ? `${row.who}'s ${row.name}` : 'A record';
+    }
+    if (key === 'party') return 'The party';
+    if (key === 'clock') return 'The campaign clock';
+    return 'A session';
+  });
+  const unique = [...new Set(names)];
+  return unique.length === 1 ? unique[0]! : `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
+}
+
+function nextSeq(db: Db, campaignId: string): number {
+  return ((db.prepare('SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
+}
+
+function guard<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (isRefusal(error)) throw new GmError(error.message);
+    throw error;
+  }
+}
