@@ -77,11 +77,11 @@ export class EncounterStore {
   /** What the fight would leave on the campaign if this event were applied now, without applying it. */
   trial(row: EncounterRow, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
     const engine = this.engine(row);
-    const event = this.parse(engine, raw);
-    const reason = engine.refusal(event);
+    const filled = this.fillRolls(engine, this.parse(engine, raw));
+    const reason = engine.refusal(filled);
     if (reason !== null) throw new GmError(reason);
-    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [this.fillRolls(engine, event)]);
-    return { consequences: copy.rules.consequences?.(copy.snapshot) ?? null, event };
+    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [filled]);
+    return { consequences: copy.rules.consequences?.(copy.snapshot) ?? null, event: filled };
   }
 
   private checkAdjustment(engine: EncounterEngine, event: GmEvent, carry: CarryAdjustment): void {

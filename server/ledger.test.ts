@@ -138,9 +138,11 @@ describe('the carry-over check at the end of a fight', () => {
 
   it('shows what ending writes onto each character before it is committed, and writes nothing to show it', async () => {
     const { c, berrik, encounter } = await foughtEnigma();
-    expect(await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'RAISE_ESCALATION', by: 1, source: 'drums' } })).toBeNull();
+    expect(await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'RAISE_ESCALATION', by: 1, source: 'drums' } })).toEqual({ event: { type: 'RAISE_ESCALATION', by: 1, source: 'drums' }, carry: null });
     const before = world();
-    const preview = await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+    const events = rows('SELECT count(*) AS n FROM encounter_events');
+    const preview = (await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } })).carry;
+    expect(rows('SELECT count(*) AS n FROM encounter_events')).toEqual(events);
     expect(world()).toEqual(before);
     expect(preview!.characters).toEqual([expect.objectContaining({
       characterId: berrik.id, name: 'Berrik', newRecords: [{ name: 'Sprained Ankle', category: 'speed' }],
@@ -176,5 +178,22 @@ describe('the carry-over check at the end of a fight', () => {
     // The encounter still ends normally afterwards: the refused attempts left no trace in memory either.
     const ended = await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
     expect(ended.view.phase).toBe('ended');
+  });
+});
+
+describe('trying an event before sending it', () => {
+  it('rolls the dice once: the tried event carries them, and appending it keeps them', async () => {
+    const { campaign: c, berrik, goblin } = await campaign();
+    const encounter = await ok('encounters:create', { campaignId: c.id, name: 'Dice' });
+    await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+    const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+    const tried = await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin 1'], mode: 'melee', sight: 'clear', damage: 'full' } });
+    expect(tried.event['attackRoll']).toMatchObject({ source: 'app', faces: [expect.any(Number)] });
+    await ok('encounters:append', { id: encounter.id, event: tried.event });
+    const stored = JSON.parse(String(rows("SELECT payload_json FROM encounter_events WHERE type = 'ATTACK'")[0]!['payload_json']));
+    expect(stored.attackRoll).toEqual(tried.event['attackRoll']);
+    expect(stored.defenceRoll).toEqual(tried.event['defenceRoll']);
+    expect(await refused('encounters:carryPreview', { id: encounter.id, event: { type: 'START' } })).toMatch(/fixed once combat/);
   });
 });

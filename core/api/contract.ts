@@ -2,7 +2,7 @@
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
 import { z } from 'zod';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
-import type { ActionForm, EncounterView, LogLine, RollRequest } from '../encounter/types.ts';
+import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
 import type { LedgerForm, RecoveryCard } from '../ledger/types.ts';
@@ -280,7 +280,7 @@ export interface HandlerResults {
   'encounters:preview': { rolls: RollRequest[] };
   'encounters:undo': EncounterDetail;
   'encounters:redo': EncounterDetail;
-  'encounters:carryPreview': CarryPreview | null;
+  'encounters:carryPreview': { event: GmEvent; carry: CarryPreview | null };
   'ledger:get': RecoveryDetail;
   'ledger:append': RecoveryDetail;
   'ledger:preview': { rolls: RollRequest[] };

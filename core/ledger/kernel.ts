@@ -30,6 +30,7 @@ function parseOne(rules: RecoveryRules, raw: unknown): GmEvent {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : '';
+  if (issue?.code === 'unrecognized_keys') refuse(`The ${type || 'recovery action'} has fields this app does not know: ${issue.keys.join(', ').slice(0, 200)}.`);
   if (!issue || issue.path.length === 0 || issue.path[0] === 'type') {
     refuse(type ? `"${type}" is not a recovery action this ruleset knows.` : 'The recovery action is missing its type.');
   }

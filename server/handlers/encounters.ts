@@ -1,7 +1,7 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
 import { GmError, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
-import type { CombatantSeed, EncounterInput } from '../../core/encounter/types.ts';
+import type { CombatantSeed, EncounterInput, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
@@ -138,16 +138,19 @@ export const encounterHandlers = {
     rolls: ctx.encounters.rollsFor(requireEncounter(ctx, input.id), input.event),
   }),
 
-  /** What the event would carry onto the campaign if it ends the fight (null when it does not end it). */
-  'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): CarryPreview | null => {
+  /**
+   * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
+   * dice are rolled once), and what it would carry onto the campaign if it ends the fight (null when it does not).
+   */
+  'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): { event: GmEvent; carry: CarryPreview | null } => {
     const row = requireEncounter(ctx, input.id);
     const engine = ctx.encounters.engine(row);
-    if (engine.rules.consequences?.(engine.snapshot).carry) return null;
-    const { consequences } = ctx.encounters.trial(row, input.event);
-    if (!consequences?.carry) return null;
+    const alreadyEnded = Boolean(engine.rules.consequences?.(engine.snapshot).carry);
+    const { consequences, event } = ctx.encounters.trial(row, input.event);
+    if (alreadyEnded || !consequences?.carry) return { event, carry: null };
     const campaign = getCampaign(ctx.db, row.campaign_id)!;
     const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
-    return {
+    return { event, carry: {
       characters: consequences.carry.map(({ characterId, state }) => {
         const character = getCharacter(ctx.db, characterId)!;
         return {
@@ -157,7 +160,7 @@ export const encounterHandlers = {
         };
       }),
       party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
-    };
+    } };
   },
 
   'encounters:undo': (ctx: HandlerContext, input: { id: string }) => {

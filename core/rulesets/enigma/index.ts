@@ -1,5 +1,6 @@
 import type { RulesetDefinition } from '../types.ts';
 import { enigmaEncounter } from './encounter.ts';
+import { enigmaRecovery } from './ledger.ts';
 import { enigmaOptions } from './options.ts';
 import { enigmaSheet } from './sheet.ts';
 
@@ -10,4 +11,5 @@ export const enigma: RulesetDefinition = {
   sheet: enigmaSheet,
   options: enigmaOptions,
   encounter: enigmaEncounter,
+  recovery: enigmaRecovery,
 };

@@ -10,6 +10,9 @@ import {
   characterMaxLp,
   dayRecord,
   markCureMet,
+  meetCure,
+  mostDiminishedDie,
+  passDays,
   payHealing,
   resetEscalation,
   rest,
@@ -101,7 +104,7 @@ describe('Breather', () => {
     const first = breather(berrik(), null, defaults).character;
     const second = breather(first, null, defaults).character;
     expect(second.day.breathersTaken).toBe(2);
-    expect(refusal(() => breather(second, null, defaults))).toBe('Berrik has already taken two Breathers today.');
+    expect(refusal(() => breather(second, null, defaults))).toBe('Berrik has already taken two Breathers today (day 1).');
     expect(() => breather({ ...second, day: dayRecord(2, second.day) }, null, defaults)).not.toThrow();
   });
 
@@ -175,7 +178,7 @@ describe('Rest', () => {
   it('one Rest a day', () => {
     const rested = rest(berrik(), defaults).character;
     expect(rested.day.restTaken).toBe(true);
-    expect(refusal(() => rest(rested, defaults))).toBe('Berrik has already rested today.');
+    expect(refusal(() => rest(rested, defaults))).toBe('Berrik has already rested today (day 1).');
     expect(() => rest({ ...rested, day: dayRecord(2, rested.day) }, defaults)).not.toThrow();
   });
 
@@ -197,7 +200,7 @@ describe('Stitcher treatment (R-E30)', () => {
     const slept = rest(treated.patient, defaults).character;
     expect(slept.injuries[0]!.restsRemaining).toBe(1);
     expect(refusal(() => stitcherTreat(slept, flynn, 'ankle', 'natural', defaults))).toBe(
-      "Berrik's Sprained Ankle has already been treated today: Stitchers take off at most one rest per injury a day.",
+      "Berrik's Sprained Ankle has already been treated today (day 1): Stitchers take off at most one rest per injury a day (R-E30).",
     );
     expect(refusal(() => stitcherTreat(slept, { ...lotty, day: treated.stitcherDay }, 'ankle', 'natural', defaults))).toMatch(/already been treated today/);
   });
@@ -219,7 +222,7 @@ describe('Stitcher treatment (R-E30)', () => {
     const options = withOptions({ stitcherSeveralInjuries: false });
     const first = stitcherTreat(hurt(), lotty, 'ankle', 'natural', options);
     expect(refusal(() => stitcherTreat(first.patient, { ...lotty, day: first.stitcherDay }, 'ribs', 'natural', options))).toBe(
-      'Lotty has already treated an injury today.',
+      'Lotty has already treated an injury today (day 1): one injury a day per Stitcher (R-E30).',
     );
     // Another Stitcher may still take the other injury.
     expect(stitcherTreat(first.patient, flynn, 'ribs', 'natural', options).patient.injuries[1]!.restsRemaining).toBe(1);
@@ -233,7 +236,7 @@ describe('Stitcher treatment (R-E30)', () => {
     expect(result.stitcherDay).toEqual(result.patient.day);
     expect(result.log).toBe('Berrik treats their own Sprained Ankle: 3 → 2 rests left.');
     expect(refusal(() => stitcherTreat(result.patient, { id: self.id, name: self.name, day: result.stitcherDay }, 'ribs', 'natural', options))).toBe(
-      'Berrik has already treated an injury today.',
+      'Berrik has already treated an injury today (day 1): one injury a day per Stitcher (R-E30).',
     );
   });
 
@@ -337,5 +340,72 @@ describe('healing restrictions (ENIGMA-18)', () => {
     const cursed = berrik({ healingRestriction: 'fixesOnly' });
     expect(breather(cursed, null, defaults).character.condition.lp).toBe(6);
     expect(rest(cursed, defaults).character.condition.lp).toBe(9);
+  });
+});
+
+describe('the party Escalation in the log (R-E20)', () => {
+  it('names the value it resets when the party gives it', () => {
+    expect(breather(berrik(), null, defaults, 4).log).toBe('Berrik takes a Breather: +2 LP (4 → 6 of 10); Escalation 4 → 1 (R-E20).');
+    expect(rest(berrik(), defaults, null).log).toBe('Berrik rests: +5 LP (4 → 9 of 10), all capacity dice back to base; Escalation stays at 1.');
+    expect(rest(berrik(), defaults, 1).log).toMatch(/Escalation stays at 1\.$/);
+  });
+});
+
+describe('the most diminished die', () => {
+  it('picks the die furthest below its base, the first in sheet order on a tie, or none', () => {
+    const base = { ...allD8, endure: 10 };
+    expect(mostDiminishedDie(base, { ...base, glean: 6, attack: 4 })).toBe('attack');
+    expect(mostDiminishedDie(base, { ...base, endure: 8, manifest: 6 })).toBe('endure');
+    expect(mostDiminishedDie(base, base)).toBeNull();
+  });
+});
+
+describe('a cure met', () => {
+  const cursed = () => berrik({ injuries: [injury('nerve', 'Nerve Damage', 'endure', 2, { cureCondition: 'an Exaltium graft' })] });
+
+  it('marks the cure and says how long the injury has left', () => {
+    const result = meetCure(cursed(), 'nerve', ' grafted ');
+    expect(result.character.injuries[0]!.cureMet).toBe(true);
+    expect(result.log).toBe("Berrik's Nerve Damage: its cure (an Exaltium graft) is met: grafted; it now heals in 2 rests.");
+    expect(cursed().injuries[0]!.cureMet).toBeUndefined();
+  });
+
+  it('refuses injuries without a cure, already cured, permanent or healed', () => {
+    expect(refusal(() => meetCure(meetCure(cursed(), 'nerve').character, 'nerve'))).toBe("Berrik's Nerve Damage's cure (an Exaltium graft) is already marked as met.");
+    expect(refusal(() => meetCure(berrik({ injuries: [injury('ankle', 'Sprained Ankle', 'speed', 2)] }), 'ankle'))).toBe("Berrik's Sprained Ankle needs no special cure: it heals with rests.");
+    expect(refusal(() => meetCure(berrik({ injuries: [injury('eye', 'Blind Eye', 'glean', 2, { permanent: true, cureCondition: 'a miracle' })] }), 'eye'))).toBe("Berrik's Blind Eye is permanent: no cure heals it.");
+    expect(refusal(() => meetCure(berrik({ injuries: [injury('old', 'Migraine', 'glean', 0, { cureCondition: 'rest' })] }), 'old'))).toBe("Berrik's Migraine has already healed.");
+  });
+});
+
+describe('R-E31 option restsAreDays', () => {
+  const hurt = () => berrik({ injuries: [injury('ankle', 'Sprained Ankle', 'speed', 3), injury('eye', 'Blind Eye', 'glean', 2, { permanent: true })] });
+  const off = withOptions({ restsAreDays: false });
+
+  it('on (the default): a Rest counts injuries down and days passing change nothing', () => {
+    expect(rest(hurt(), defaults).character.injuries[0]!.restsRemaining).toBe(2);
+    expect(passDays(hurt(), 2, defaults)).toBeNull();
+  });
+
+  it('off: a Rest leaves injuries alone and each day passing takes one off, never below 0', () => {
+    const rested = rest(hurt(), off);
+    expect(rested.character.injuries[0]!.restsRemaining).toBe(3);
+    expect(rested.log).toBe('Berrik rests: +5 LP (4 → 9 of 10), all capacity dice back to base; Escalation back to 1; injuries count days, not Rests (R-E31).');
+    const oneDay = passDays(hurt(), 1, off)!;
+    expect(oneDay.character.injuries.map((i) => i.restsRemaining)).toEqual([2, 2]);
+    expect(oneDay.log).toBe('1 day passes for Berrik (R-E31: injuries count days): Sprained Ankle 3 → 2 days.');
+    const week = passDays(hurt(), 7, off)!;
+    expect(week.character.injuries[0]!.restsRemaining).toBe(0);
+    expect(week.healedInjuryIds).toEqual(['ankle']);
+    expect(passDays(week.character, 1, off)).toBeNull();
+    expect(passDays(hurt(), 0, off)).toBeNull();
+  });
+});
+
+describe('paid healing without a Wealth check', () => {
+  it('spends what the GM says when the Wealth available is not given', () => {
+    const hurt = berrik({ injuries: [injury('ankle', 'Sprained Ankle', 'speed', 4)] });
+    const result = payHealing(hurt, { injuryId: 'ankle', rests: 4, wealthAvailable: null, settlement: { name: 'Nexus City', major: true }, healingKind: 'natural' });
+    expect(result).toMatchObject({ wealthSpent: 4, wealthLeft: null, healed: true });
   });
 });

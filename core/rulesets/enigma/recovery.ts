@@ -5,6 +5,8 @@
 // Days: the campaign keeps the day counter; each character keeps one RecoveryDay for the current day. Use
 // `dayRecord(today, previous)` to get it, so a new day starts with fresh limits. "Rests" and "days" are one
 // counter (R-E31): injuries count down on a Rest, a day of Stitcher treatment or paid healing, never on a Breather.
+// With restsAreDays off the counter is the calendar instead: each in-game day that passes takes one off
+// (`passDays`) and a Rest no longer does.
 import type { OptionValues } from '../options.ts';
 import { injuryEffects, isActiveInjury, maxLp, type Injury } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
@@ -107,6 +109,11 @@ export function characterMaxLp(character: Pick<RecoveringCharacter, 'base' | 'co
 const capacityLabel = (capacity: Capacity) => capacity[0]!.toUpperCase() + capacity.slice(1);
 const restsText = (n: number) => `${n} ${n === 1 ? 'rest' : 'rests'}`;
 const points = (n: number) => `${n} Wealth ${n === 1 ? 'Point' : 'Points'}`;
+/** R-E20: how the log names the party's Escalation reset; `before` is the stored party value (undefined: not known). */
+function escalationText(before: number | null | undefined): string {
+  if (before === undefined) return 'Escalation back to 1';
+  return before !== null && before > 1 ? `Escalation ${before} → 1 (R-E20)` : 'Escalation stays at 1';
+}
 function lpText(before: number, after: number, max: number): string {
   if (after > before) return `+${after - before} LP (${before} → ${after} of ${max})`;
   return after < before ? `LP capped at ${after} of ${max}` : `LP stays at ${after} of ${max}`;
@@ -116,6 +123,22 @@ function raiseDie(current: number, base: number, steps: number): number {
   const from = DIE_SIZES.indexOf(current as (typeof DIE_SIZES)[number]);
   const to = DIE_SIZES[Math.min(from + steps, DIE_SIZES.length - 1)]!;
   return Math.min(to, base); // never above the base
+}
+
+/** The diminished die furthest below its base (the first in sheet order on a tie), or null when none is diminished. */
+export function mostDiminishedDie(base: Record<Capacity, number>, dice: Record<Capacity, number>): Capacity | null {
+  let best: Capacity | null = null;
+  let bestGap = 0;
+  for (const capacity of CAPACITIES) {
+    const from = DIE_SIZES.indexOf(dice[capacity] as (typeof DIE_SIZES)[number]);
+    const to = DIE_SIZES.indexOf(base[capacity] as (typeof DIE_SIZES)[number]);
+    if (from < 0 || to < 0) continue;
+    if (to - from > bestGap) {
+      best = capacity;
+      bestGap = to - from;
+    }
+  }
+  return best;
 }
 
 function findInjury(character: RecoveringCharacter, injuryId: string): RecoveringInjury {
@@ -141,6 +164,30 @@ export function markCureMet(injury: RecoveringInjury): RecoveringInjury {
   return { ...injury, cureMet: true };
 }
 
+export interface CureResult {
+  character: RecoveringCharacter;
+  log: string;
+}
+
+/**
+ * The GM marks a semi-permanent injury's cure (its cureCondition) as met: from now on Rests, Stitchers and paid
+ * healing shorten it (RULES.md §1.6 "Permanent and semi-permanent injuries"). `note` says how it was cured.
+ */
+export function meetCure(character: RecoveringCharacter, injuryId: string, note = ''): CureResult {
+  const injury = findInjury(character, injuryId);
+  const what = `${character.name}'s ${injury.name}`;
+  if (injury.permanent) refuse(`${what} is permanent: no cure heals it.`);
+  if (!isActiveInjury(injury)) refuse(`${what} has already healed.`);
+  if (injury.cureCondition === null) refuse(`${what} needs no special cure: it heals with rests.`);
+  if (injury.cureMet) refuse(`${what}'s cure (${injury.cureCondition}) is already marked as met.`);
+  const cured = markCureMet(injury);
+  const how = note.trim() ? `: ${note.trim()}` : '';
+  return {
+    character: { ...character, injuries: replaceInjury(character.injuries, cured) },
+    log: `${what}: its cure (${injury.cureCondition}) is met${how}; it now heals in ${restsText(injury.restsRemaining)}.`,
+  };
+}
+
 // ---- Breather ----
 
 export interface BreatherResult {
@@ -158,9 +205,9 @@ export interface BreatherResult {
  * by `breatherDieSteps` steps towards its base (R-E29), or none; Escalation back to 1 (R-E20). Injuries do not
  * count down (R-E31).
  */
-export function breather(character: RecoveringCharacter, raise: Capacity | null, options: OptionValues): BreatherResult {
+export function breather(character: RecoveringCharacter, raise: Capacity | null, options: OptionValues, escalationBefore?: number | null): BreatherResult {
   const { name, condition, day } = character;
-  if (day.breathersTaken >= BREATHERS_PER_DAY) refuse(`${name} has already taken two Breathers today.`);
+  if (day.breathersTaken >= BREATHERS_PER_DAY) refuse(`${name} has already taken two Breathers today (day ${day.day}).`);
   let dice = condition.dice;
   let raised: BreatherResult['raised'] = null;
   if (raise !== null) {
@@ -188,7 +235,7 @@ export function breather(character: RecoveringCharacter, raise: Capacity | null,
     ...resetEscalation(),
     lpGained: Math.max(0, lp - condition.lp),
     raised,
-    log: `${name} takes a Breather: ${lpText(condition.lp, lp, max)}${dieText}; Escalation back to 1.`,
+    log: `${name} takes a Breather: ${lpText(condition.lp, lp, max)}${dieText}; ${escalationText(escalationBefore)}.`,
   };
 }
 
@@ -207,21 +254,16 @@ export interface RestResult {
 /**
  * A Rest (at least 8 hours of sleep): one a day; + half the BASE Endure die's highest face in LP, rounded down
  * (base d10 → +5 even while diminished), capped at max LP; all capacity dice back to base; Escalation back to 1;
- * every running, non-permanent injury −1 rest (an injury waiting for its cure does not count down).
+ * every running, non-permanent injury −1 rest (an injury waiting for its cure does not count down). With
+ * restsAreDays off (R-E31) injuries count calendar days instead (`passDays`) and a Rest leaves them alone.
  */
-export function rest(character: RecoveringCharacter, options: OptionValues): RestResult {
+export function rest(character: RecoveringCharacter, options: OptionValues, escalationBefore?: number | null): RestResult {
   const { name, condition, day } = character;
-  if (day.restTaken) refuse(`${name} has already rested today.`);
-  const healedInjuryIds: string[] = [];
-  const progress: string[] = [];
-  const injuries = character.injuries.map((injury) => {
-    if (!isActiveInjury(injury) || injury.permanent) return injury;
-    if (injury.cureCondition !== null && !injury.cureMet) return injury;
-    const restsRemaining = injury.restsRemaining - 1;
-    if (restsRemaining === 0) healedInjuryIds.push(injury.id);
-    progress.push(restsRemaining === 0 ? `${injury.name} healed` : `${injury.name} ${injury.restsRemaining} → ${restsText(restsRemaining)}`);
-    return { ...injury, restsRemaining };
-  });
+  if (day.restTaken) refuse(`${name} has already rested today (day ${day.day}).`);
+  const countsInjuries = options['restsAreDays'] !== false;
+  const { injuries, healedInjuryIds, progress } = countsInjuries
+    ? countDown(character.injuries, 1, 'rest')
+    : { injuries: character.injuries, healedInjuryIds: [], progress: [] };
   // The cap is taken after the Rest: dice are back to base and an LP-reducing injury healed tonight no longer counts.
   const next: RecoveringCharacter = {
     ...character,
@@ -231,13 +273,58 @@ export function rest(character: RecoveringCharacter, options: OptionValues): Res
   };
   const max = characterMaxLp(next, options);
   const lp = Math.min(condition.lp + Math.floor(character.base.endure / 2), max);
-  const injuryText = progress.length ? `; ${progress.join(', ')}` : '';
+  const waiting = !countsInjuries && character.injuries.some(isCountingDown);
+  const injuryText = progress.length ? `; ${progress.join(', ')}` : waiting ? '; injuries count days, not Rests (R-E31)' : '';
   return {
     character: { ...next, condition: { ...next.condition, lp } },
     ...resetEscalation(),
     lpGained: Math.max(0, lp - condition.lp),
     healedInjuryIds,
-    log: `${name} rests: ${lpText(condition.lp, lp, max)}, all capacity dice back to base; Escalation back to 1${injuryText}.`,
+    log: `${name} rests: ${lpText(condition.lp, lp, max)}, all capacity dice back to base; ${escalationText(escalationBefore)}${injuryText}.`,
+  };
+}
+
+/** Running, not permanent, and not waiting for its cure: the injuries that time shortens. */
+const isCountingDown = (injury: RecoveringInjury) =>
+  isActiveInjury(injury) && !injury.permanent && (injury.cureCondition === null || Boolean(injury.cureMet));
+
+/** Takes `by` off every injury that is counting down (never below 0), with the log fragments. */
+function countDown(injuries: readonly RecoveringInjury[], by: number, unit: 'rest' | 'day') {
+  const healedInjuryIds: string[] = [];
+  const progress: string[] = [];
+  const counted = injuries.map((injury) => {
+    if (!isCountingDown(injury)) return injury;
+    const restsRemaining = Math.max(0, injury.restsRemaining - by);
+    if (restsRemaining === 0) healedInjuryIds.push(injury.id);
+    const left = unit === 'rest' ? restsText(restsRemaining) : daysText(restsRemaining);
+    progress.push(restsRemaining === 0 ? `${injury.name} healed` : `${injury.name} ${injury.restsRemaining} → ${left}`);
+    return { ...injury, restsRemaining };
+  });
+  return { injuries: counted, healedInjuryIds, progress };
+}
+
+const daysText = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+// ---- days passing ----
+
+export interface DaysResult {
+  character: RecoveringCharacter;
+  healedInjuryIds: string[];
+  log: string;
+}
+
+/**
+ * R-E31 with restsAreDays off: the injury counter counts calendar days, so each in-game day that passes takes one
+ * off every injury that is counting down. Null when nothing changes (the option is on, or nothing counts down).
+ */
+export function passDays(character: RecoveringCharacter, days: number, options: OptionValues): DaysResult | null {
+  if (options['restsAreDays'] !== false || !Number.isInteger(days) || days < 1) return null;
+  if (!character.injuries.some(isCountingDown)) return null;
+  const { injuries, healedInjuryIds, progress } = countDown(character.injuries, days, 'day');
+  return {
+    character: { ...character, injuries },
+    healedInjuryIds,
+    log: `${daysText(days)} ${days === 1 ? 'passes' : 'pass'} for ${character.name} (R-E31: injuries count days): ${progress.join(', ')}.`,
   };
 }
 
@@ -272,12 +359,12 @@ export function stitcherTreat(
   const blocked = treatmentRefusal(patient, injury);
   if (blocked) refuse(blocked);
   if (patient.day.treatedInjuryIds.includes(injuryId)) {
-    refuse(`${patient.name}'s ${injury.name} has already been treated today: Stitchers take off at most one rest per injury a day.`);
+    refuse(`${patient.name}'s ${injury.name} has already been treated today (day ${patient.day.day}): Stitchers take off at most one rest per injury a day (R-E30).`);
   }
   const self = stitcher.id === patient.id;
   const stitcherDay = self ? patient.day : stitcher.day;
   if (options['stitcherSeveralInjuries'] === false && stitcherDay.stitchedInjuryIds.length > 0) {
-    refuse(`${stitcher.name} has already treated an injury today.`);
+    refuse(`${stitcher.name} has already treated an injury today (day ${stitcherDay.day}): one injury a day per Stitcher (R-E30).`);
   }
   const restsRemaining = injury.restsRemaining - 1;
   const treated: RecoveringInjury = { ...injury, restsRemaining };
@@ -303,8 +390,8 @@ export interface PaidHealing {
   injuryId: string;
   /** Rests to take off: one per Wealth Point at the ordinary price. */
   rests: number;
-  /** Wealth Points the character can spend. */
-  wealthAvailable: number;
+  /** Wealth Points the character can spend; null when the GM keeps Wealth elsewhere (no check). */
+  wealthAvailable: number | null;
   /** Where the healing is bought; only major settlements (Nexus City, medical facilities, corporate labs) offer it. */
   settlement: { name: string; major: boolean };
   /** The GM's call on whether this treatment is healing magic, a Fix or mundane care. */
@@ -316,7 +403,8 @@ export interface PaidHealing {
 export interface PaidHealingResult {
   character: RecoveringCharacter;
   wealthSpent: number;
-  wealthLeft: number;
+  /** Null when the Wealth available was not given. */
+  wealthLeft: number | null;
   /** The illegal clinic's complication, for the GM to play out; null at a legal service. */
   complication: string | null;
   healed: boolean;
@@ -342,7 +430,7 @@ export function payHealing(character: RecoveringCharacter, purchase: PaidHealing
     refuse("The clinic's price multiplier must be a positive number.");
   }
   const cost = clinic === null ? rests : Math.ceil(rests * clinic.priceMultiplier);
-  if (cost > wealthAvailable) refuse(`${name} has ${points(wealthAvailable)}; this healing costs ${cost}.`);
+  if (wealthAvailable !== null && cost > wealthAvailable) refuse(`${name} has ${points(wealthAvailable)}; this healing costs ${cost}.`);
   const restsRemaining = injury.restsRemaining - rests;
   const where = clinic === null ? `in ${settlement.name}` : `at an illegal clinic in ${settlement.name} (price ×${clinic.priceMultiplier})`;
   const outcome = restsRemaining === 0 ? 'healed' : `${injury.restsRemaining} → ${restsText(restsRemaining)} left`;
@@ -350,7 +438,7 @@ export function payHealing(character: RecoveringCharacter, purchase: PaidHealing
   return {
     character: { ...character, injuries: replaceInjury(character.injuries, { ...injury, restsRemaining }) },
     wealthSpent: cost,
-    wealthLeft: wealthAvailable - cost,
+    wealthLeft: wealthAvailable === null ? null : wealthAvailable - cost,
     complication,
     healed: restsRemaining === 0,
     log: `${name} pays ${points(cost)} ${where}: ${injury.name} ${outcome}.${complication ? ` Complication: ${complication}` : ''}`,

@@ -1,5 +1,6 @@
 import type { RulesetDefinition } from '../types.ts';
 import { factionsEncounter } from './encounter.ts';
+import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { factionsSheet } from './sheet.ts';
 
@@ -10,4 +11,5 @@ export const factions: RulesetDefinition = {
   sheet: factionsSheet,
   options: factionsOptions,
   encounter: factionsEncounter,
+  recovery: factionsRecovery,
 };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultOptions } from '../options.ts';
 import { factionsOptions } from './options.ts';
-import { IMPROVISED_WEAPON_STATE, applyDurability, durabilityRefusal, endStretch, groupSave, inventoryAfterFight, resolveChase, setHealth } from './recovery.ts';
+import { IMPROVISED_WEAPON_STATE, applyDurability, durabilityRefusal, endStretch, groupSave, inventoryAfterFight, repairGear, replaceGear, resolveChase, setHealth } from './recovery.ts';
 
 const options = defaultOptions(factionsOptions);
 
@@ -53,14 +53,46 @@ describe('long chases (§3.6)', () => {
 
 describe('the end of a stretch and health between fights', () => {
   it('lifts morale immunity and a failed check when the stretch ends (R-F8)', () => {
-    expect(endStretch({ health: 5, moraleImmune: true })).toEqual({ health: 5, moraleImmune: false, moraleFailed: false });
-    expect(endStretch({ health: 5 })).toBe('Nothing to clear: this character has no morale flag from this stretch.');
-    expect(endStretch({ dead: true, moraleImmune: true })).toBe('A dead character has no stretch to end.');
+    expect(endStretch('Hero', { health: 5, moraleImmune: true })).toEqual({ health: 5, moraleImmune: false, moraleFailed: false });
+    expect(endStretch('Hero', { health: 5, moraleFailed: true })).toEqual({ health: 5, moraleImmune: false, moraleFailed: false });
+    expect(endStretch('Hero', { health: 5 })).toBe('Hero has no morale flag to clear: no morale check was passed or failed this stretch.');
+    expect(endStretch('Hero', { dead: true, moraleImmune: true })).toBe('Hero is dead: nothing recovers.');
   });
 
-  it('sets health within 0 and the maximum; health above 0 ends dying', () => {
-    expect(setHealth({ health: 0, dying: true }, 3, 10)).toEqual({ health: 3, dying: false });
-    expect(setHealth({ health: 0 }, 11, 10)).toBe('Health is a whole number from 0 to 10.');
-    expect(setHealth({ dead: true }, 3, 10)).toBe('A dead character cannot recover.');
+  const hero = (state: Parameters<typeof setHealth>[0]['state']) => ({ name: 'Hero', state, healthMax: 10 });
+
+  it('sets health within 0 and the maximum; health above 0 ends dying and incapacitation', () => {
+    expect(setHealth(hero({ health: 0, dying: true, incapacitated: true }), 3, options)).toEqual({ health: 3, dying: false, incapacitated: false });
+    expect(setHealth(hero({ health: 4, incapacitated: true }), 4, options, true)).toBe('Hero already has 4 health and is incapacitated: nothing changes.');
+    expect(setHealth(hero({ health: 0 }), 11, options)).toBe("Hero's health is a whole number from 0 to 10.");
+    expect(setHealth(hero({ health: 0 }), -1, options)).toBe("Hero's health is a whole number from 0 to 10.");
+    expect(setHealth(hero({ dead: true }), 3, options)).toBe('Hero is dead: nothing recovers.');
+  });
+
+  it('at 0 health the character is incapacitated and dying stays as it was', () => {
+    expect(setHealth(hero({ health: 6 }), 0, options)).toEqual({ health: 0, incapacitated: true, dying: false });
+    expect(setHealth(hero({ health: 2, dying: true }), 0, options)).toEqual({ health: 0, incapacitated: true, dying: true });
+  });
+
+  it('R-F20: Murdham lets the GM keep a character incapacitated above 0; plain HP does not', () => {
+    expect(setHealth(hero({ health: 1, incapacitated: true }), 5, options, true)).toEqual({ health: 5, incapacitated: true, dying: false });
+    expect(setHealth(hero({ health: 1, incapacitated: true }), 5, { ...options, healthModel: 'hpZeroIncapacitates' }, true)).toBe('With plain HP (R-F20) Hero is incapacitated only at 0 health.');
+    expect(setHealth(hero({ health: 1, incapacitated: true }), 5, { ...options, healthModel: 'hpZeroIncapacitates' })).toEqual({ health: 5, incapacitated: false, dying: false });
+  });
+});
+
+describe('repair and replacement between fights', () => {
+  it('repairs only a damaged item', () => {
+    expect(repairGear('Hero', 'weapon', 'damaged')).toEqual({ state: 'intact' });
+    expect(repairGear('Hero', 'weapon', 'intact')).toBe("Hero's weapon is not damaged.");
+    expect(repairGear('Hero', 'shield', 'destroyed')).toBe("Hero's shield was destroyed and has left the inventory: replace it instead.");
+    expect(repairGear('Hero', 'armour', 'none')).toBe('Hero has no armour.');
+  });
+
+  it('replaces a damaged or destroyed item', () => {
+    expect(replaceGear('Hero', 'shield', 'destroyed')).toEqual({ state: 'intact' });
+    expect(replaceGear('Hero', 'weapon', 'damaged')).toEqual({ state: 'intact' });
+    expect(replaceGear('Hero', 'weapon', 'intact')).toBe("Hero's weapon is intact: there is nothing to replace.");
+    expect(replaceGear('Hero', 'armour', 'none')).toBe('Hero has no armour on the character sheet: add it there first.');
   });
 });

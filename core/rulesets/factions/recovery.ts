@@ -1,7 +1,7 @@
 // Factions' rules for after the fight and between fights (RULES.md §3.6; the game is Murdham): group saves, gear
-// durability (R-F21, R-F22), improvised weapons, long chases, and the end of a stretch that lifts morale immunity.
-// Health recovery, injuries and rests are not in this chapter: the GM sets health directly. Pure functions: each
-// refusal is a sentence a GM understands.
+// durability (R-F21, R-F22), improvised weapons, long chases, the end of a stretch that lifts morale immunity, and
+// the GM's repairs and replacements of gear. Health recovery, injuries and rests are not in this chapter: the GM
+// sets health directly. Pure functions: each refusal is a sentence a GM understands.
 import type { OptionValues } from '../options.ts';
 import type { Gear, GearItem, GearState } from './rules.ts';
 
@@ -65,15 +65,47 @@ export interface FactionsState {
 }
 
 /** The stretch ends (R-F8): immunity from passing a morale check lapses, and a failed check is behind them. */
-export function endStretch(state: FactionsState): FactionsState | string {
-  if (state.dead) return 'A dead character has no stretch to end.';
-  if (!state.moraleImmune && !state.moraleFailed) return 'Nothing to clear: this character has no morale flag from this stretch.';
+export function endStretch(name: string, state: FactionsState): FactionsState | string {
+  if (state.dead) return `${name} is dead: nothing recovers.`;
+  if (!state.moraleImmune && !state.moraleFailed) return `${name} has no morale flag to clear: no morale check was passed or failed this stretch.`;
   return { ...state, moraleImmune: false, moraleFailed: false };
 }
 
-/** The GM sets health between fights (how health returns is outside this chapter); 0 to the maximum. */
-export function setHealth(state: FactionsState, health: number, healthMax: number): FactionsState | string {
-  if (state.dead) return 'A dead character cannot recover.';
-  if (!Number.isInteger(health) || health < 0 || health > healthMax) return `Health is a whole number from 0 to ${healthMax}.`;
-  return { ...state, health, dying: health > 0 ? false : Boolean(state.dying) };
+/**
+ * The GM sets health between fights (how health returns is outside this chapter); 0 to the maximum. Health above 0
+ * ends dying and, unless the GM says the character is still incapacitated, incapacitation; at 0 the character is
+ * incapacitated. With plain HP (R-F20 alternative) incapacitation is exactly health 0, so it cannot be kept above 0.
+ */
+export function setHealth(
+  character: { name: string; state: FactionsState; healthMax: number },
+  health: number,
+  options: OptionValues,
+  stillIncapacitated = false,
+): FactionsState | string {
+  const { name, state, healthMax } = character;
+  if (state.dead) return `${name} is dead: nothing recovers.`;
+  if (!Number.isInteger(health) || health < 0 || health > healthMax) return `${name}'s health is a whole number from 0 to ${healthMax}.`;
+  if (stillIncapacitated && health > 0 && options['healthModel'] === 'hpZeroIncapacitates') {
+    return `With plain HP (R-F20) ${name} is incapacitated only at 0 health.`;
+  }
+  const next: FactionsState = { ...state, health, incapacitated: health === 0 || stillIncapacitated, dying: health > 0 ? false : Boolean(state.dying) };
+  if (next.health === state.health && next.incapacitated === Boolean(state.incapacitated) && next.dying === Boolean(state.dying)) {
+    return `${name} already has ${health} health${next.incapacitated ? ' and is incapacitated' : ''}: nothing changes.`;
+  }
+  return next;
+}
+
+/** A repair between fights (the chapter gives no repair rules or cost: the GM notes them): a damaged item is whole. */
+export function repairGear(name: string, item: GearItem, state: GearState): { state: GearState } | string {
+  if (state === 'none') return `${name} has no ${item}.`;
+  if (state === 'destroyed') return `${name}'s ${item} was destroyed and has left the inventory: replace it instead.`;
+  if (state === 'intact') return `${name}'s ${item} is not damaged.`;
+  return { state: 'intact' };
+}
+
+/** A replacement between fights for a damaged or destroyed item (new gear of the same kind; the GM notes the cost). */
+export function replaceGear(name: string, item: GearItem, state: GearState): { state: GearState } | string {
+  if (state === 'none') return `${name} has no ${item} on the character sheet: add it there first.`;
+  if (state === 'intact') return `${name}'s ${item} is intact: there is nothing to replace.`;
+  return { state: 'intact' };
 }

@@ -1,5 +1,6 @@
 import type { RulesetDefinition } from '../types.ts';
 import { teamsEncounter } from './encounter.ts';
+import { teamsRecovery } from './ledger.ts';
 import { teamsOptions } from './options.ts';
 import { teamsSheet } from './sheet.ts';
 
@@ -10,4 +11,5 @@ export const teams: RulesetDefinition = {
   sheet: teamsSheet,
   options: teamsOptions,
   encounter: teamsEncounter,
+  recovery: teamsRecovery,
 };

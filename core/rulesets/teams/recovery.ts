@@ -90,15 +90,35 @@ export function restorePools(character: RecoveringCharacter, amounts: Partial<Re
     condition[pool] = next;
   }
   if (wake && condition.health > 0) condition.unconscious = false;
-  return { condition, text: `${character.name} recovers: ${parts.join(', ')}${wake && character.condition.unconscious && !condition.unconscious ? '; conscious again' : ''}.` };
+  const woke = character.condition.unconscious && !condition.unconscious;
+  if (!woke && entries.every(([pool]) => condition[pool] === character.condition[pool])) {
+    refuse(`${character.name}'s ${listPools(entries.map(([pool]) => pool))} ${entries.length === 1 ? 'is' : 'are'} already at ${entries.length === 1 ? 'its' : 'their'} maximum.`);
+  }
+  const after = woke ? '; conscious again' : condition.unconscious ? `; still unconscious${condition.health > 0 ? ' (wake them to bring them round)' : ' at zero health'}` : '';
+  return { condition, text: `${character.name} recovers: ${parts.join(', ')}${after}.` };
 }
 
-/** R-T26 "reset": every pool back to its maximum and conscious; items and the cheat-death difficulty are untouched. */
+/**
+ * R-T26 "reset": every pool back to its maximum and conscious; items and the cheat-death difficulty are untouched.
+ * Refused when there is nothing to reset.
+ */
 export function resetPools(character: RecoveringCharacter): RecoveryResult {
   alive(character);
   const condition: TeamsCondition = { ...character.condition, unconscious: false };
-  for (const pool of POOLS) condition[pool] = poolMax(character.sheet, pool);
-  return { condition, text: `${character.name}'s endurance, health, stamina and focus are back to their maximum (R-T26).` };
+  const parts: string[] = [];
+  for (const pool of POOLS) {
+    const max = poolMax(character.sheet, pool);
+    if (character.condition[pool] !== max) parts.push(`${pool} ${character.condition[pool]} → ${max}/${max}`);
+    condition[pool] = max;
+  }
+  if (character.condition.unconscious) parts.push('conscious again');
+  if (parts.length === 0) refuse(`${character.name} has nothing to recover: endurance, health, stamina and focus are at their maximum.`);
+  return { condition, text: `${character.name} rests, pools back to their maximum (R-T26): ${parts.join(', ')}.` };
+}
+
+/** "endurance", "endurance and health", "endurance, health and focus". */
+function listPools(pools: readonly Pool[]): string {
+  return pools.length <= 1 ? (pools[0] ?? '') : `${pools.slice(0, -1).join(', ')} and ${pools[pools.length - 1]}`;
 }
 
 /** Brings an unconscious character round outside combat (someone tends them); at zero health it needs health first. */
@@ -109,14 +129,15 @@ export function wake(character: RecoveringCharacter): RecoveryResult {
   return { condition: { ...character.condition, unconscious: false }, text: `${character.name} comes round.` };
 }
 
-/** Repairs an item's durability, up to its maximum; a broken item (0) can be repaired too. */
-export function repairItem(character: RecoveringCharacter, slot: ItemSlot, amount: number): RecoveryResult {
+/** Repairs an item's durability by `amount` (all the way when not given), up to its maximum; a broken item (0) can be repaired too. */
+export function repairItem(character: RecoveringCharacter, slot: ItemSlot, amount?: number): RecoveryResult {
+  alive(character);
   const max = itemMax(character.sheet, slot);
   if (max === null) refuse(`${character.name} has no shield to repair.`);
-  if (!Number.isInteger(amount) || amount < 1) refuse('Durability is repaired by a whole number of at least 1.');
-  const current = character.condition.items[slot]?.durability ?? max;
+  if (amount !== undefined && (!Number.isInteger(amount) || amount < 1)) refuse('Durability is repaired by a whole number of at least 1.');
+  const current = Math.min(max, character.condition.items[slot]?.durability ?? max);
   if (current >= max) refuse(`${character.name}'s ${slot} is not damaged.`);
-  const durability = Math.min(max, current + amount);
+  const durability = Math.min(max, current + (amount ?? max));
   return {
     condition: { ...character.condition, items: { ...character.condition.items, [slot]: { durability } } },
     text: `${character.name}'s ${slot} is repaired: durability ${current} → ${durability}/${max}${current === 0 ? ' (no longer broken)' : ''}.`,
