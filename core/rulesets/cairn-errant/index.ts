@@ -1,6 +1,7 @@
 import type { RulesetDefinition } from '../types.ts';
 import { cairnErrantEncounter } from './encounter.ts';
 import { cairnErrantActionForms } from './forms.ts';
+import { cairnErrantRecovery } from './ledger.ts';
 import { cairnErrantOptions } from './options.ts';
 import { cairnErrantSheet } from './sheet.ts';
 
@@ -11,4 +12,5 @@ export const cairnErrant: RulesetDefinition = {
   sheet: cairnErrantSheet,
   options: cairnErrantOptions,
   encounter: { ...cairnErrantEncounter, actionForms: cairnErrantActionForms },
+  recovery: cairnErrantRecovery,
 };

@@ -30,10 +30,22 @@ describe('rests', () => {
     expect(rested.rulings).toEqual(['R-C25']);
   });
 
-  it('an extended rest restores DEX and WIL (R-C24)', () => {
+  it('an extended rest restores DEX and WIL (R-C24) and does what a safe night does; STR only with a healer', () => {
     const rested = extendedRest(bram());
-    expect([rested.character.dex, rested.character.wil]).toEqual([11, 9]);
-    expect(() => extendedRest(bram({ dex: 11, wil: 9 }))).toThrow("Bram's DEX and WIL are already at their maximum.");
+    expect([rested.character.dex, rested.character.wil, rested.character.str, rested.character.hp, rested.character.fatigue]).toEqual([11, 9, 8, 6, 0]);
+    expect(rested.text).toBe('Bram takes an extended rest: DEX 0 → 11, WIL 7 → 9, HP 1 → 6, Fatigue 3 → 0.');
+    expect(rested.rulings).toEqual(['R-C24', 'R-C25']);
+    expect(extendedRest(bram(), { healer: true }).character.str).toBe(12);
+    expect(() => extendedRest(bram({ dex: 11, wil: 9, hp: 6, fatigue: 0 }))).toThrow("Bram's DEX and WIL are already at their maximum; only a healer's care restores STR 8/12.");
+    expect(() => extendedRest(bram({ dex: 11, wil: 9, hp: 6, fatigue: 0, str: 12 }))).toThrow("Bram's DEX and WIL are already at their maximum, and an extended rest has nothing else to restore.");
+    expect(() => extendedRest(bram({ incapacitated: true, deathClockMinutes: 20 }))).toThrow('Bram is dying: treat the wounds before resting.');
+  });
+
+  it('a treated but incapacitated PC gets no HP back from a breather or a night (R-C27)', () => {
+    const treated = bram({ incapacitated: true, treated: true, fatigue: 0 });
+    expect(() => catchBreath(treated)).toThrow('Bram is incapacitated and stays out until healed: a breather does not help until they recover (R-C27).');
+    expect(() => nightRest(treated, { safe: true })).toThrow("Bram has nothing a night's rest restores: HP return only once they recover (R-C27) and no Fatigue.");
+    expect(() => catchBreath(bram({ unconscious: true }))).toThrow("Bram is unconscious: a safe night's rest wakes them.");
   });
 });
 
@@ -45,6 +57,12 @@ describe('the death clock (§4.4 step 10, R-C27)', () => {
     expect(half.character.deathClockMinutes).toBe(30);
     expect(advanceDeathClock(half.character, 30).character.dead).toBe(true);
     expect(() => advanceDeathClock(bram(), 5)).toThrow('Bram is not dying: no death clock runs.');
+  });
+
+  it('with R-C27 off, treatment stops the clock and the PC acts again at once', () => {
+    const treated = treat(dying(), { treatedStaysOut: false });
+    expect([treated.character.deathClockMinutes, treated.character.incapacitated, treated.character.treated]).toEqual([0, false, true]);
+    expect(treated.text).toBe('Bram is treated: the death clock stops; Bram can act again.');
   });
 
   it('treatment stops the clock; the PC stays out until healed, then recovers', () => {

@@ -2,6 +2,7 @@
 // rests, the death clock and its treatment, wound care and training, healing hit-location Injuries. Pure: each
 // function takes a character's recovery state and returns a new one with a log sentence and the records it healed,
 // or throws RecoveryRefusal (changing nothing).
+import { WOUND_TYPES } from './combat.ts';
 import type { Attribute, HitInjury, Wound } from './rules.ts';
 
 export class RecoveryRefusal extends Error {
@@ -63,47 +64,73 @@ export function recoveringCharacter(id: string, name: string, sheet: Record<stri
     treated: Boolean(state['treated']),
     unconscious: Boolean(state['unconscious'] ?? sheet['unconscious']),
     failedCriticalSave: Boolean(state['failedCriticalSave'] ?? sheet['failedCriticalSave']),
-    dead: Boolean(state['dead']),
+    // §4.4 step 11: STR 0 is death, whether a fight or the sheet put it there.
+    dead: Boolean(state['dead']) || pick('str', 10) <= 0,
     injuries: live.filter((r) => r['kind'] === 'injury') as unknown as HitInjury[],
     wounds: live.filter((r) => r['kind'] === 'wound') as unknown as Wound[],
   };
 }
 
 const living = (c: RecoveringCharacter) => {
-  if (c.dead) refuse(`${c.name} is dead.`);
+  if (c.dead) refuse(`${c.name} is dead. Nothing heals the dead.`);
 };
+/** Incapacitated with the death clock running: dies within the hour unless treated (§4.4 step 10). */
+export const dying = (c: RecoveringCharacter) => c.incapacitated && c.deathClockMinutes > 0 && !c.treated;
 
 const result = (character: RecoveringCharacter, text: string, rulings: string[] = [], healed: string[] = []): RecoveryResult => ({ character, text, rulings, healed });
 
 // ---- rests ----
 
-/** [base Cairn] A few moments' rest and a drink of water restore lost HP (not while dying). */
+/** [base Cairn] A few moments' rest and a drink of water restore lost HP (not while dying, down or out, R-C27). */
 export function catchBreath(c: RecoveringCharacter): RecoveryResult {
   living(c);
-  if (c.incapacitated && c.deathClockMinutes > 0) refuse(`${c.name} is dying: treat the wounds first.`);
+  if (dying(c)) refuse(`${c.name} is dying: treat the wounds first.`);
+  if (c.incapacitated) refuse(`${c.name} is incapacitated and stays out until healed: a breather does not help until they recover (R-C27).`);
+  if (c.unconscious) refuse(`${c.name} is unconscious: a safe night's rest wakes them.`);
   if (c.hp === c.hpMax) refuse(`${c.name} has all ${c.hpMax} HP already.`);
   return result({ ...c, hp: c.hpMax }, `${c.name} catches their breath: HP ${c.hp} → ${c.hpMax}.`);
+}
+
+/** What a night (or a week) of rest in a safe place restores: HP (not while incapacitated), Fatigue cleared, awake again. */
+function restedNight(c: RecoveringCharacter): { character: RecoveringCharacter; parts: string[] } {
+  const hp = c.incapacitated ? c.hp : c.hpMax;
+  const parts: string[] = [];
+  if (hp !== c.hp) parts.push(`HP ${c.hp} → ${hp}`);
+  if (c.fatigue) parts.push(`Fatigue ${c.fatigue} → 0`);
+  if (c.unconscious) parts.push('awake again');
+  return { character: { ...c, hp, fatigue: 0, unconscious: false }, parts };
 }
 
 /** R-C25: Fatigue clears only after a full night's rest in a safe place; the night also restores HP and wakes the unconscious. */
 export function nightRest(c: RecoveringCharacter, place: { safe: boolean }): RecoveryResult {
   living(c);
   if (!place.safe) refuse(`Fatigue clears only after a full night's rest in a safe place (R-C25): ${c.name} cannot rest here.`);
-  if (c.incapacitated && c.deathClockMinutes > 0) refuse(`${c.name} is dying: treat the wounds before resting.`);
-  const hp = c.incapacitated ? c.hp : c.hpMax;
-  const cleared = c.fatigue;
-  return result(
-    { ...c, fatigue: 0, hp, unconscious: false },
-    `${c.name} rests the night somewhere safe: ${cleared ? `${cleared} Fatigue cleared` : 'no Fatigue to clear'}, HP ${hp}${c.unconscious ? ', awake again' : ''}.`,
-    ['R-C25'],
-  );
+  if (dying(c)) refuse(`${c.name} is dying: treat the wounds before resting.`);
+  const night = restedNight(c);
+  if (night.parts.length === 0) refuse(`${c.name} has nothing a night's rest restores: ${c.incapacitated ? 'HP return only once they recover (R-C27)' : `all ${c.hpMax} HP`} and no Fatigue.`);
+  return result(night.character, `${c.name} rests the night somewhere safe: ${night.parts.join(', ')}.`, ['R-C25']);
 }
 
-/** §4.4 step 11: DEX and WIL return only with an extended rest (or something extraordinary). */
-export function extendedRest(c: RecoveringCharacter): RecoveryResult {
+/**
+ * §4.4 step 11: DEX and WIL return only with an extended rest (or something extraordinary). The week of rest also
+ * holds safe nights (HP, Fatigue, waking: R-C25), and with a healer it restores STR too [base Cairn: ability loss
+ * heals with a week's rest facilitated by a healer].
+ */
+export function extendedRest(c: RecoveringCharacter, care: { healer?: boolean } = {}): RecoveryResult {
   living(c);
-  if (c.dex === c.dexMax && c.wil === c.wilMax) refuse(`${c.name}'s DEX and WIL are already at their maximum.`);
-  return result({ ...c, dex: c.dexMax, wil: c.wilMax }, `${c.name} takes an extended rest: DEX ${c.dex} → ${c.dexMax}, WIL ${c.wil} → ${c.wilMax}.`, ['R-C24']);
+  if (dying(c)) refuse(`${c.name} is dying: treat the wounds before resting.`);
+  const healer = care.healer === true;
+  const attributes = { str: healer ? c.strMax : c.str, dex: c.dexMax, wil: c.wilMax };
+  const parts = (['str', 'dex', 'wil'] as const).filter((a) => attributes[a] !== c[a]).map((a) => `${a.toUpperCase()} ${c[a]} → ${attributes[a]}`);
+  const night = restedNight({ ...c, ...attributes });
+  parts.push(...night.parts);
+  if (parts.length === 0) {
+    refuse(healer || c.str === c.strMax
+      ? `${c.name}'s DEX and WIL are already at their maximum, and an extended rest has nothing else to restore.`
+      : `${c.name}'s DEX and WIL are already at their maximum; only a healer's care restores STR ${c.str}/${c.strMax}.`);
+  }
+  const rulings = c.dex === 0 || c.wil === 0 ? ['R-C24', 'R-C25'] : ['R-C25'];
+  return result(night.character, `${c.name} takes an extended rest${healer ? ' with a healer' : ''}: ${parts.join(', ')}.`, rulings);
 }
 
 // ---- the death clock and critical damage (§4.4 step 10, R-C27) ----
@@ -118,11 +145,16 @@ export function advanceDeathClock(c: RecoveringCharacter, minutes: number): Reco
   return result({ ...c, deathClockMinutes: left }, `${c.name} is dying: ${left} minutes left unless treated.`);
 }
 
-/** Treatment stops the death clock; R-C27: the character stays out until healed. */
-export function treat(c: RecoveringCharacter): RecoveryResult {
+/** Treatment stops the death clock; R-C27: the character stays out until healed (or, with the ruling off, acts again). */
+export function treat(c: RecoveringCharacter, ruling: { treatedStaysOut?: boolean } = {}): RecoveryResult {
   living(c);
   if (!c.incapacitated || c.deathClockMinutes <= 0) refuse(`${c.name} is not dying: there is no death clock to stop.`);
-  return result({ ...c, deathClockMinutes: 0, treated: true }, `${c.name} is treated: the death clock stops; ${c.name} stays out until healed.`, ['R-C27']);
+  const staysOut = ruling.treatedStaysOut !== false;
+  return result(
+    { ...c, deathClockMinutes: 0, treated: true, incapacitated: staysOut },
+    `${c.name} is treated: the death clock stops; ${staysOut ? `${c.name} stays out until healed` : `${c.name} can act again`}.`,
+    ['R-C27'],
+  );
 }
 
 /** A treated (or unconscious) character is healed enough to act again; the impaired attacks after a failed save end. */
@@ -149,34 +181,36 @@ function woundOf(c: RecoveringCharacter, woundId: string): Wound {
   return wound;
 }
 
-const TYPE_LABEL: Record<Wound['type'], string> = { burns: 'burns', nerveDamage: 'nerve damage', frostbite: 'frostbite', poisoning: 'poisoning', other: 'wound' };
+const typeLabel = (type: Wound['type']) => WOUND_TYPES.find((t) => t.key === type)?.label ?? 'wound';
+/** A wound as a sentence names it: "severe frostbite". */
+export const woundLabel = (wound: Pick<Wound, 'type' | 'severity'>) => `${wound.severity} ${typeLabel(wound.type)}`;
 
 /** Light wounds heal in the field with proper medicine and care (herbs applied overnight). */
 export function fieldTreatment(c: RecoveringCharacter, woundId: string): RecoveryResult {
   living(c);
   const wound = woundOf(c, woundId);
-  if (wound.severity === 'severe') refuse(`Severe ${TYPE_LABEL[wound.type]} needs real medical care, not field treatment.`);
-  if (wound.severity === 'permanent') refuse(`Permanent ${TYPE_LABEL[wound.type]} never heals.`);
-  return result({ ...c, wounds: c.wounds.filter((w) => w.id !== woundId) }, `${c.name}'s light ${TYPE_LABEL[wound.type]} is treated overnight and heals: its slot is free.`, [], [woundId]);
+  if (wound.severity === 'severe') refuse(`Severe ${typeLabel(wound.type)} needs real medical care, not field treatment.`);
+  if (wound.severity === 'permanent') refuse(`Permanent ${typeLabel(wound.type)} never heals.`);
+  return result({ ...c, wounds: c.wounds.filter((w) => w.id !== woundId) }, `Herbs and care overnight heal ${c.name}'s light ${typeLabel(wound.type)}: its slot is free.`, [], [woundId]);
 }
 
 /** Severe (or light) wounds heal with real medical care, about a week (a healing temple). */
 export function medicalCare(c: RecoveringCharacter, woundId: string): RecoveryResult {
   living(c);
   const wound = woundOf(c, woundId);
-  if (wound.severity === 'permanent') refuse(`Permanent ${TYPE_LABEL[wound.type]} never heals; training can win back the attribute point.`);
-  return result({ ...c, wounds: c.wounds.filter((w) => w.id !== woundId) }, `${c.name}'s ${wound.severity} ${TYPE_LABEL[wound.type]} heals after a week of medical care: its slot is free.`, [], [woundId]);
+  if (wound.severity === 'permanent') refuse(`Permanent ${typeLabel(wound.type)} never heals; training can win back the attribute point.`);
+  return result({ ...c, wounds: c.wounds.filter((w) => w.id !== woundId) }, `${c.name}'s ${wound.severity} ${typeLabel(wound.type)} heals after a week of medical care: its slot is free.`, [], [woundId]);
 }
 
 /** Training wins back a permanent wound's attribute point; its slot stays lost for good. */
 export function trainBack(c: RecoveringCharacter, woundId: string): RecoveryResult {
   living(c);
   const wound = woundOf(c, woundId);
-  if (wound.severity !== 'permanent') refuse(`Only a permanent wound's lost point is trained back; this ${TYPE_LABEL[wound.type]} can still heal.`);
-  if (wound.trainedBack) refuse(`${c.name} has already trained back the point lost to this ${TYPE_LABEL[wound.type]}.`);
+  if (wound.severity !== 'permanent') refuse(`Only a permanent wound's lost point is trained back; this ${typeLabel(wound.type)} can still heal.`);
+  if (wound.trainedBack) refuse(`${c.name} has already trained back the point lost to this ${typeLabel(wound.type)}.`);
   if (!wound.attribute) refuse('This wound lowered no attribute.');
   const attribute: Attribute = wound.attribute;
   const maxKey = `${attribute}Max` as const;
   const character = { ...c, [maxKey]: c[maxKey] + 1, [attribute]: c[attribute] + 1, wounds: c.wounds.map((w) => (w.id === woundId ? { ...w, trainedBack: true } : w)) };
-  return result(character, `${c.name} trains back the ${attribute.toUpperCase()} point lost to ${TYPE_LABEL[wound.type]} (${attribute.toUpperCase()} ${character[attribute]}/${character[maxKey]}); the wound's slot stays lost (${slotsUsed(character)}/${SLOTS} slots).`);
+  return result(character, `${c.name} trains back the ${attribute.toUpperCase()} point lost to ${typeLabel(wound.type)} (${attribute.toUpperCase()} ${character[attribute]}/${character[maxKey]}); the wound's slot stays lost (${slotsUsed(character)}/${SLOTS} slots).`);
 }

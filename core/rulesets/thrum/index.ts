@@ -1,6 +1,7 @@
 import type { RulesetDefinition } from '../types.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumActionForms } from './forms.ts';
+import { thrumRecovery } from './ledger.ts';
 import { thrumOptions } from './options.ts';
 import { thrumSheet } from './sheet.ts';
 
@@ -11,4 +12,5 @@ export const thrum: RulesetDefinition = {
   sheet: thrumSheet,
   options: thrumOptions,
   encounter: { ...thrumEncounter, actionForms: thrumActionForms },
+  recovery: thrumRecovery,
 };

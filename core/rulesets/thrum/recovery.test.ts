@@ -68,4 +68,10 @@ describe('stored condition', () => {
     expect(condition).toEqual({ fatigueTolerance: 2, stressTolerance: 4, baseFatigueTolerance: 6, baseStressTolerance: 4, wounds: 1, stillIncapacitated: false, outOfAction: false });
     expect(stateOf(condition)).toEqual({ fatigueTolerance: 2, stressTolerance: 4, wounds: 1, stillIncapacitated: false, outOfAction: false });
   });
+
+  it('a stored "no longer incapacitated" wins over a sheet still marked incapacitated (R-H9)', () => {
+    const sheet = { fatigueTolerance: 0, stillIncapacitated: true };
+    expect(conditionOf(sheet, {}).stillIncapacitated).toBe(true);
+    expect(conditionOf(sheet, { stillIncapacitated: false }).stillIncapacitated).toBe(false);
+  });
 });

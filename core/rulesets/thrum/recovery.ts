@@ -47,7 +47,8 @@ export function conditionOf(sheet: Record<string, unknown>, state: Record<string
     baseFatigueTolerance,
     baseStressTolerance,
     wounds,
-    stillIncapacitated: state['stillIncapacitated'] === true || sheet['stillIncapacitated'] === true,
+    // The stored condition wins over the sheet once recovery or a fight has written it.
+    stillIncapacitated: typeof state['stillIncapacitated'] === 'boolean' ? state['stillIncapacitated'] : sheet['stillIncapacitated'] === true,
     outOfAction: state['outOfAction'] === true || wounds >= MAX_WOUNDS,
   };
 }
