@@ -4,13 +4,21 @@ export type Route =
   | { name: 'campaign'; id: string }
   | { name: 'character'; campaignId: string; id: string | null; role: 'pc' | 'npc' }
   | { name: 'encounter'; id: string }
+  | { name: 'recovery'; campaignId: string }
+  | { name: 'timeline'; campaignId: string }
+  | { name: 'history'; campaignId: string; id: string }
   | { name: 'backups' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'campaign' && parts[1]) {
     if (parts[2] === 'new-character') return { name: 'character', campaignId: parts[1], id: null, role: parts[3] === 'npc' ? 'npc' : 'pc' };
-    if (parts[2] === 'character' && parts[3]) return { name: 'character', campaignId: parts[1], id: parts[3], role: 'pc' };
+    if (parts[2] === 'character' && parts[3]) {
+      if (parts[4] === 'history') return { name: 'history', campaignId: parts[1], id: parts[3] };
+      return { name: 'character', campaignId: parts[1], id: parts[3], role: 'pc' };
+    }
+    if (parts[2] === 'recovery') return { name: 'recovery', campaignId: parts[1] };
+    if (parts[2] === 'timeline') return { name: 'timeline', campaignId: parts[1] };
     return { name: 'campaign', id: parts[1] };
   }
   if (parts[0] === 'encounter' && parts[1]) return { name: 'encounter', id: parts[1] };
@@ -24,6 +32,9 @@ export const href = {
   newCharacter: (campaignId: string, role: 'pc' | 'npc') => `#/campaign/${encodeURIComponent(campaignId)}/new-character/${role}`,
   character: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}`,
   encounter: (id: string) => `#/encounter/${encodeURIComponent(id)}`,
+  recovery: (campaignId: string) => `#/campaign/${encodeURIComponent(campaignId)}/recovery`,
+  timeline: (campaignId: string) => `#/campaign/${encodeURIComponent(campaignId)}/timeline`,
+  history: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}/history`,
   backups: () => '#/backups',
 };
 
