@@ -85,7 +85,11 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
   await page.screenshot({ path: 'e2e/screenshots/enigma-fight.png' });
 
   await page.getByRole('button', { name: 'End combat' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'End combat' }).click();
+  await page.getByRole('dialog', { name: 'End combat' }).getByRole('button', { name: 'End combat' }).click();
+  // The carry-over check: LP 5 and the injury will be written onto Mira; nothing is written until confirmed.
+  const carry = page.getByRole('dialog', { name: /Before the fight ends/ });
+  await expect(carry.getByRole('row', { name: /^LP/ })).toContainText('5');
+  await carry.getByRole('button', { name: 'Write and end' }).click();
   await expect(logLine(page, /Combat ends: Victory/)).toBeVisible();
 
   // The campaign home shows what the fight left: LP 5, the injury, Escalation 1 carried.

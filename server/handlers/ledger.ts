@@ -182,6 +182,8 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
     const base = { at: e.recorded_at, day: e.day, sessionNumber: number(e.session_id), text: e.log.join(' '), seq: e.seq };
     items.push({ kind: clock ? 'clock' : e.recordIds.length ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
   }
-  items.sort((a, b) => a.at.localeCompare(b.at) || (a.seq ?? 0) - (b.seq ?? 0));
+  // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
+  const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
+  items.sort((a, b) => a.at.localeCompare(b.at) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
   return { records, encounters, entries, items, number, eventText };
 }

@@ -1,11 +1,15 @@
 // One encounter on screen: its detail as committed by the app, and the GM's actions on it. Actions are sent one
 // at a time in the order the GM made them; the screen shows only what the app has committed.
-import type { EncounterDetail } from '../../../core/api/contract.ts';
+import type { CarryPreview, EncounterDetail } from '../../../core/api/contract.ts';
 import { send, onChanged } from './api.ts';
 import { toasts } from './toasts.svelte.ts';
 
+/** The GM's answer to the carry-over check: adjustments (logged as overrides), or null to go back to the fight. */
+export type CarryAnswer = { adjust: { characterId: string; key: string; value: number }[]; reason: string } | null;
+
 export class EncounterState {
   #detail = $state.raw<EncounterDetail | undefined>(undefined);
+  #carry = $state.raw<{ preview: CarryPreview; answer: (answer: CarryAnswer) => void } | null>(null);
   #error = $state<string | null>(null);
   #pending = $state(0);
   #queue: Promise<unknown> = Promise.resolve();
@@ -35,8 +39,27 @@ export class EncounterState {
     return this.#run(() => send('encounters:get', { id: this.id }));
   }
 
+  /** While set, the runner shows what ending the fight will write onto each character, before it is committed. */
+  get carry(): { preview: CarryPreview; answer: (answer: CarryAnswer) => void } | null {
+    return this.#carry;
+  }
+
+  /**
+   * Sends one GM event. During the fight it is tried first: if it would end the fight, the GM sees the carry-over
+   * and confirms (or adjusts, or goes back) before anything is written. The tried event carries the dice it was
+   * rolled with, so the dice are rolled once.
+   */
   act(event: { type: string; [key: string]: unknown }): Promise<void> {
-    return this.#run(() => send('encounters:append', { id: this.id, event }));
+    if (this.#detail?.view.phase !== 'running') return this.#run(() => send('encounters:append', { id: this.id, event }));
+    return this.#run(async () => {
+      const tried = await send('encounters:carryPreview', { id: this.id, event });
+      if (!tried.carry) return send('encounters:append', { id: this.id, event: tried.event });
+      const preview = tried.carry;
+      const answer = await new Promise<CarryAnswer>((resolve) => (this.#carry = { preview, answer: resolve }));
+      this.#carry = null;
+      if (!answer) return this.#detail!;
+      return send('encounters:append', { id: this.id, event: tried.event, ...(answer.adjust.length ? { carryAdjust: answer.adjust, carryReason: answer.reason } : {}) });
+    });
   }
 
   undo(): Promise<void> {

@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+// A character's history: every injury and wound as a card that says where it came from (the encounter and the
+// event), what treated it and whether it healed; then everything that happened to them, in order.
+import { cleanup, render, screen, within } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CharacterHistory as History } from '../../../core/api/contract.ts';
+import CharacterHistory from './CharacterHistory.svelte';
+
+const api = vi.hoisted(() => ({ history: null as unknown }));
+vi.mock('../lib/api.ts', () => ({ send: vi.fn(async () => api.history), onChanged: () => () => {} }));
+
+afterEach(cleanup);
+
+const record = (id: string, extra: Partial<History['records'][number]>): History['records'][number] => ({
+  id, name: 'Broken arm', category: 'endure', permanent: false, source: null,
+  dayGained: 3, sessionGained: 2, dayHealed: null, sessionHealed: null, treatments: [], ...extra,
+});
+
+const history: History = {
+  character: { id: 'berrik', name: 'Berrik', campaignId: 'c1', campaignName: 'The Vault', rulesetId: 'enigma' },
+  records: [
+    record('r1', {
+      source: { encounterId: 'e1', encounterName: 'Bridge ambush', seq: 14, text: 'Berrik survives Mortal Peril and takes an injury.' },
+      treatments: [{ seq: 4, day: 4, text: 'Lotty treats Berrik’s Broken arm: 3 → 1 rests.' }],
+      dayHealed: 5, sessionHealed: 3,
+    }),
+    record('r2', { name: 'Lost eye', category: 'glean', permanent: true, dayGained: 3, sessionGained: 2, source: { encounterId: 'e1', encounterName: 'Bridge ambush', seq: 20, text: null } }),
+    record('r3', { name: 'Cracked rib', category: 'maxLp', dayGained: 6, sessionGained: null }),
+    record('r4', { name: 'Cheated death (difficulty 10 → 15)', category: 'cheatDeath', dayGained: 6, sessionGained: null }),
+  ],
+  items: [
+    { kind: 'encounter', at: '2025-03-14T18:10:00.000Z', day: 3, sessionNumber: 2, text: 'Encounter “Bridge ambush” (ended after round 3).', encounterId: 'e1' },
+    { kind: 'gained', at: '2025-03-14T19:00:00.000Z', day: 3, sessionNumber: 2, text: 'Berrik gained Broken arm in “Bridge ambush”.', characterId: 'berrik', recordId: 'r1', encounterId: 'e1', seq: 14 },
+    { kind: 'treated', at: '2025-03-15T10:00:00.000Z', day: 4, sessionNumber: null, text: 'Lotty treats Berrik’s Broken arm: 3 → 1 rests.', seq: 4, characterIds: ['berrik', 'lotty'] },
+    { kind: 'healed', at: '2025-03-16T10:00:00.000Z', day: 5, sessionNumber: 3, text: 'Berrik’s Broken arm healed.', characterId: 'berrik', recordId: 'r1' },
+  ],
+};
+
+const text = (element: Element) => element.textContent!.replace(/\s+/g, ' ').trim();
+
+describe('character history', () => {
+  beforeEach(() => {
+    api.history = history;
+  });
+
+  it('leads with the breadcrumb and the character’s name', async () => {
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Berrik' })).toBeTruthy();
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(text(crumbs)).toBe('Campaigns › The Vault › Berrik › History');
+    expect(within(crumbs).getByRole('link', { name: 'Berrik' }).getAttribute('href')).toBe('#/campaign/c1/character/berrik');
+  });
+
+  it('says where an injury came from, what treated it and when it healed', async () => {
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const arm = await screen.findByRole('listitem', { name: 'Broken arm' });
+    expect(text(arm.querySelector('.gained')!)).toBe('Gained on day 3 in Session 2 — Bridge ambush (Berrik survives Mortal Peril and takes an injury).');
+    expect(within(arm).getByRole('link', { name: 'Bridge ambush' }).getAttribute('href')).toBe('#/encounter/e1');
+    expect(within(arm).getByText('Endure')).toBeTruthy(); // Enigma's category label
+    const treatments = within(arm).getByRole('list', { name: 'What changed Broken arm' });
+    expect(text(within(treatments).getByRole('listitem'))).toBe('Day 4 Lotty treats Berrik’s Broken arm: 3 → 1 rests.');
+    expect(text(arm)).toContain('Healed on day 5 in Session 3');
+    expect(text(arm)).not.toContain('Still open');
+  });
+
+  it('marks a permanent injury and one that is still open, and counts them', async () => {
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const eye = await screen.findByRole('listitem', { name: 'Lost eye' });
+    expect(within(eye).getByText('Permanent')).toBeTruthy();
+    expect(text(eye)).toContain('Never heals');
+    expect(text(eye.querySelector('.gained')!)).toBe('Gained on day 3 in Session 2 — Bridge ambush.');
+    const rib = screen.getByRole('listitem', { name: 'Cracked rib' });
+    expect(text(rib)).toContain('Still open');
+    expect(text(rib.querySelector('.gained')!)).toBe('Gained on day 6 between sessions.');
+    expect(within(rib).getByText('Temporary LP reduction')).toBeTruthy();
+    const section = screen.getByRole('region', { name: 'Injuries and wounds' });
+    expect(text(section)).toContain('2 open · 1 healed');
+  });
+
+  it('keeps marks that are not harm (cheating death) apart from injuries and wounds', async () => {
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const marks = await screen.findByRole('region', { name: 'Other lasting marks' });
+    const mark = within(marks).getByRole('listitem', { name: 'Cheated death (difficulty 10 → 15)' });
+    expect(within(mark).getByText('Cheated death')).toBeTruthy();
+    expect(text(mark)).not.toContain('Still open');
+    expect(within(screen.getByRole('region', { name: 'Injuries and wounds' })).queryByText(/Cheated death/)).toBeNull();
+  });
+
+  it('lists everything that happened in time order, with session and day', async () => {
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const all = await screen.findByRole('region', { name: 'Everything that happened' });
+    const items = within(all).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.tag')!.textContent)).toEqual(['⚔Fight', '✖Gained', '✚Treated', '✔Healed']);
+    expect(items.map((li) => li.querySelector('.day')!.textContent)).toEqual(['S2 · Day 3', 'S2 · Day 3', 'Day 4', 'S3 · Day 5']);
+    expect(within(items[1]!).getByRole('link', { name: 'Open the encounter' }).getAttribute('href')).toBe('#/encounter/e1');
+  });
+
+  it('treats a record healed before the clock kept days as healed', async () => {
+    api.history = {
+      ...history,
+      records: [record('old', { name: 'Sprain', dayHealed: null, sessionHealed: null })],
+      items: [{ kind: 'healed', at: '2025-01-01T00:00:00.000Z', day: null, sessionNumber: null, text: 'Berrik’s Sprain healed.', characterId: 'berrik', recordId: 'old' }],
+    } satisfies History;
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const sprain = await screen.findByRole('listitem', { name: 'Sprain' });
+    expect(text(sprain)).toContain('Healed');
+    expect(text(sprain)).not.toContain('Still open');
+  });
+
+  it('says so when nothing has happened yet', async () => {
+    api.history = { ...history, records: [], items: [] } satisfies History;
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    expect(await screen.findByText('No injuries or wounds so far.')).toBeTruthy();
+    expect(screen.getByText('Nothing recorded yet: Berrik’s story starts with their first encounter.')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Other lasting marks' })).toBeNull();
+  });
+});
