@@ -92,4 +92,10 @@ test('fight with an injury → end → next session → rest twice over two days
   await expect(page.getByText(/Mira gained Sprained Knee in “Alley”/)).toBeVisible();
   await expect(page.getByText(/Mira's Sprained Knee healed/)).toBeVisible();
   await page.screenshot({ path: 'e2e/screenshots/timeline.png', fullPage: true });
+
+  // Notes for the recap, added afterwards.
+  await page.getByRole('button', { name: 'Edit Session 1: title, date and notes' }).click();
+  await page.getByRole('textbox', { name: 'Session notes' }).fill('Mira limped out of the alley.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Mira limped out of the alley.')).toBeVisible();
 });
