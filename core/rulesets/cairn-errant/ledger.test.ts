@@ -1,8 +1,9 @@
 // Cairn-Errant's recovery between fights through the campaign ledger (RULES.md §4.4 steps 10–11, §4.6, R-C24, R-C25,
 // R-C27): parsed, applied and folded as the ledger does it.
 import { describe, expect, it } from 'vitest';
-import { applyRecovery, foldChange, parseRecoveryEvent } from '../../ledger/kernel.ts';
-import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerRecord } from '../../ledger/types.ts';
+import { foldChange } from '../../ledger/kernel.ts';
+import { applyEvent, refusalOf } from '../../ledger/testing.ts';
+import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { CARE_DAYS, cairnErrantRecovery as rules } from './ledger.ts';
@@ -26,23 +27,9 @@ const injury = (id: string, location: string, name: string, characterId = 'bram'
   id: `enc1:${id}`, characterId, name, category: 'injury', data: { id, kind: 'injury', location, name }, dayGained: 1,
 });
 
-function run(w: CampaignWorld, raw: Record<string, unknown>) {
-  const outcome = applyRecovery(rules, w, parseRecoveryEvent(rules, raw));
-  return { outcome, log: outcome.log, world: foldChange(w, outcome.change) };
-}
+const run = (w: CampaignWorld, raw: unknown) => applyEvent(rules, w, raw);
 
-/** The refusal sentence; the world it was given is left exactly as it was. */
-function refusal(w: CampaignWorld, raw: Record<string, unknown>): string {
-  const before = structuredClone(w);
-  try {
-    run(w, raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerRefusal);
-    expect(w).toEqual(before);
-    return (error as Error).message;
-  }
-  throw new Error(`expected ${String(raw['type'])} to be refused`);
-}
+const refusal = (w: CampaignWorld, raw: unknown) => refusalOf(rules, w, raw);
 
 const stateOf = (w: CampaignWorld, id = 'bram') => w.characters.find((c) => c.id === id)!.state;
 const recordsOf = (w: CampaignWorld, id = 'bram') => w.characters.find((c) => c.id === id)!.records.map((r) => r.id);

@@ -1,8 +1,9 @@
 // Enigma's recovery between fights on the campaign ledger (RULES.md §1.6 "Recovery clock", R-E20, R-E29..R-E31):
 // Breathers, Rests, Stitchers, paid healing, cures, the party's Escalation, and what the recovery screen shows.
 import { describe, expect, it } from 'vitest';
-import { applyRecovery, foldChange, parseRecoveryEvent } from '../../ledger/kernel.ts';
-import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerRecord } from '../../ledger/types.ts';
+import { foldChange } from '../../ledger/kernel.ts';
+import { applyEvent, refusalOf } from '../../ledger/testing.ts';
+import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { enigmaEncounter } from './encounter.ts';
@@ -52,24 +53,9 @@ const flynn = () => member('f', 'Flynn', { lp: 8, dice: allD8, healingRestrictio
 /** Null died in the last fight (Sacrifice). */
 const nullPc = () => member('n', 'Null', { lp: 0, dice: allD8, healingRestriction: null, dead: true, legacy: 'sealed the tunnel' });
 
-function run(w: CampaignWorld, raw: unknown) {
-  const outcome = applyRecovery(enigmaRecovery, w, parseRecoveryEvent(enigmaRecovery, raw));
-  return { ...outcome, world: foldChange(w, outcome.change) };
-}
+const run = (w: CampaignWorld, raw: unknown) => applyEvent(enigmaRecovery, w, raw);
 
-/** A refusal: the sentence, proof it is a ledger refusal, and the world exactly as it was. */
-function refusal(w: CampaignWorld, raw: unknown): string {
-  const before = structuredClone(w);
-  let caught: unknown = null;
-  try {
-    run(w, raw);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(LedgerRefusal);
-  expect(w).toEqual(before);
-  return (caught as Error).message;
-}
+const refusal = (w: CampaignWorld, raw: unknown) => refusalOf(enigmaRecovery, w, raw);
 
 const character = (w: CampaignWorld, id: string) => w.characters.find((c) => c.id === id)!;
 const stateOf = (w: CampaignWorld, id: string) => character(w, id).state;

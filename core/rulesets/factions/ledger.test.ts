@@ -1,7 +1,8 @@
 // Factions' recovery between fights on the campaign ledger (RULES.md §3.6, R-F8, R-F20, R-F22): repairing and
 // replacing gear, health set by the GM, the end of a stretch, and the dead who recover nothing.
 import { describe, expect, it } from 'vitest';
-import { applyRecovery, foldChange, parseRecoveryEvent } from '../../ledger/kernel.ts';
+import { parseRecoveryEvent } from '../../ledger/kernel.ts';
+import { applyEvent, refusalOf } from '../../ledger/testing.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
@@ -33,23 +34,9 @@ const balthasar = () =>
 const sybilla = () => member('s', 'Sybilla', { health: 4, incapacitated: false, dying: false, moraleImmune: true, moraleFailed: false, gear: { weapon: 'intact', shield: 'none', armour: 'none' } });
 const theobald = () => member('t', 'Theobald', { health: 0, incapacitated: true, dying: true, moraleImmune: false, moraleFailed: true, gear: { weapon: 'damaged', shield: 'none', armour: 'none' }, dead: true });
 
-function run(w: CampaignWorld, raw: unknown) {
-  const outcome = applyRecovery(factionsRecovery, w, parseRecoveryEvent(factionsRecovery, raw));
-  return { ...outcome, world: foldChange(w, outcome.change) };
-}
+const run = (w: CampaignWorld, raw: unknown) => applyEvent(factionsRecovery, w, raw);
 
-/** A refusal: the sentence, and the world exactly as it was. */
-function refusal(w: CampaignWorld, raw: unknown): string {
-  const before = structuredClone(w);
-  let message = '';
-  try {
-    run(w, raw);
-  } catch (error) {
-    message = (error as Error).message;
-  }
-  expect(w).toEqual(before);
-  return message;
-}
+const refusal = (w: CampaignWorld, raw: unknown) => refusalOf(factionsRecovery, w, raw);
 
 const who = (w: CampaignWorld, id: string) => w.characters.find((c) => c.id === id)!;
 const stat = (w: CampaignWorld, id: string, label: string) => factionsRecovery.card(w, id).stats.find((s) => s.label === label);

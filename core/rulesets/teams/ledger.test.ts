@@ -1,7 +1,8 @@
 // Teams' recovery between fights on the campaign ledger (RULES.md §2.5, §2.6, R-T26): Rest, Restore, Wake, Repair,
 // the cheat-death difficulty that never falls, and the dead who recover nothing.
 import { describe, expect, it } from 'vitest';
-import { applyRecovery, foldChange, parseRecoveryEvent } from '../../ledger/kernel.ts';
+import { parseRecoveryEvent } from '../../ledger/kernel.ts';
+import { applyEvent, refusalOf } from '../../ledger/testing.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
@@ -31,23 +32,9 @@ const boudica = () =>
 const fabian = () => member('f', 'Fabian', { endurance: 9, health: 12, stamina: 0, focus: 4, unconscious: false });
 const cato = () => member('c', 'Cato', { endurance: 0, health: 0, stamina: 0, focus: 0, unconscious: true, dead: true });
 
-function run(w: CampaignWorld, raw: unknown) {
-  const outcome = applyRecovery(teamsRecovery, w, parseRecoveryEvent(teamsRecovery, raw));
-  return { ...outcome, world: foldChange(w, outcome.change) };
-}
+const run = (w: CampaignWorld, raw: unknown) => applyEvent(teamsRecovery, w, raw);
 
-/** A refusal: the sentence, and the world exactly as it was. */
-function refusal(w: CampaignWorld, raw: unknown): string {
-  const before = structuredClone(w);
-  let message = '';
-  try {
-    run(w, raw);
-  } catch (error) {
-    message = (error as Error).message;
-  }
-  expect(w).toEqual(before);
-  return message;
-}
+const refusal = (w: CampaignWorld, raw: unknown) => refusalOf(teamsRecovery, w, raw);
 
 const stat = (w: CampaignWorld, id: string, label: string) => teamsRecovery.card(w, id).stats.find((s) => s.label.startsWith(label));
 const stateOf = (w: CampaignWorld, id: string) => w.characters.find((c) => c.id === id)!.state;

@@ -1,8 +1,8 @@
 // Thrum's recovery between fights through the campaign ledger (RULES.md §5.5, §5.6, R-H9, R-H17): parsed, applied and
 // folded as the ledger does it.
 import { describe, expect, it } from 'vitest';
-import { applyRecovery, foldChange, parseRecoveryEvent } from '../../ledger/kernel.ts';
-import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerRecord } from '../../ledger/types.ts';
+import { applyEvent, refusalOf } from '../../ledger/testing.ts';
+import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { thrumRecovery as rules } from './ledger.ts';
@@ -27,22 +27,9 @@ function world(characters: LedgerCharacter[], options: OptionValues = {}, day = 
 /** Ana after a hard fight: Fatigue Tolerance 0 (R-H9), Stress Tolerance lowered, two Wounds. */
 const worn = (extra: Record<string, unknown> = {}) => pc('ana', 'Ana', { fatigueTolerance: 0, stressTolerance: 2, wounds: 2, stillIncapacitated: true, outOfAction: false, ...extra }, Number(extra['wounds'] ?? 2));
 
-function run(w: CampaignWorld, raw: Record<string, unknown>) {
-  const outcome = applyRecovery(rules, w, parseRecoveryEvent(rules, raw));
-  return { outcome, log: outcome.log, world: foldChange(w, outcome.change) };
-}
+const run = (w: CampaignWorld, raw: unknown) => applyEvent(rules, w, raw);
 
-function refusal(w: CampaignWorld, raw: Record<string, unknown>): string {
-  const before = structuredClone(w);
-  try {
-    run(w, raw);
-  } catch (error) {
-    expect(error).toBeInstanceOf(LedgerRefusal);
-    expect(w).toEqual(before);
-    return (error as Error).message;
-  }
-  throw new Error(`expected ${String(raw['type'])} to be refused`);
-}
+const refusal = (w: CampaignWorld, raw: unknown) => refusalOf(rules, w, raw);
 
 const stateOf = (w: CampaignWorld, id = 'ana') => w.characters.find((c) => c.id === id)!.state;
 const recordsOf = (w: CampaignWorld, id = 'ana') => w.characters.find((c) => c.id === id)!.records.map((r) => r.id);
