@@ -197,3 +197,36 @@ describe('trying an event before sending it', () => {
     expect(await refused('encounters:carryPreview', { id: encounter.id, event: { type: 'START' } })).toMatch(/fixed once combat/);
   });
 });
+
+describe('history and timeline', () => {
+  it('show the injury with its cause and treatments, the carry-over and the GM override, in each session', async () => {
+    const { campaign: c, berrik, goblin } = await campaign();
+    const encounter = await ok('encounters:create', { campaignId: c.id, name: 'Bridge' });
+    await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+    const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' }, carryAdjust: [{ characterId: berrik.id, key: 'lp', value: 6 }], carryReason: 'a draught' });
+    await ledger(c.id, { type: 'SESSION_END' });
+    await ledger(c.id, { type: 'SESSION_START', title: 'Road' });
+    await ledger(c.id, { type: 'REST', characterId: berrik.id });
+
+    const history = await ok('characters:history', { id: berrik.id });
+    expect(history.records).toEqual([expect.objectContaining({
+      name: 'Sprained Ankle', permanent: false, dayGained: 1, sessionGained: 1, dayHealed: 1, sessionHealed: 2,
+      source: expect.objectContaining({ encounterName: 'Bridge', text: expect.stringMatching(/Berrik chooses Survive/) }),
+      treatments: [expect.objectContaining({ day: 1, text: expect.stringMatching(/Sprained Ankle healed/) })],
+    })]);
+    expect(history.items.map((i) => i.kind)).toEqual(['gained', 'override', 'carried', 'treated', 'healed']);
+    expect(history.items.find((i) => i.kind === 'override')!.text).toBe("GM override: Berrik's LP is carried as 6 instead of 5 (a draught).");
+
+    const timeline = await ok('campaigns:timeline', { id: c.id });
+    expect(timeline.groups.map((g) => g.session?.title)).toEqual(['Session 1', 'Road']);
+    expect(timeline.groups[0]!.items.map((i) => i.kind)).toEqual(['clock', 'encounter', 'gained', 'override', 'carried', 'clock']);
+    expect(timeline.chart).toEqual([
+      { sessionNumber: 1, label: 'S1', open: 1, gained: 1, healed: 0 },
+      { sessionNumber: 2, label: 'S2', open: 0, gained: 0, healed: 1 },
+    ]);
+  });
+});

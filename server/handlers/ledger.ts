@@ -167,6 +167,16 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
     const who = c.subject.slice('character:'.length);
     items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
+  // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines.
+  for (const encounterId of new Set(carried.map((c) => c.encounter_id))) {
+    const e = encounters.get(encounterId)!;
+    const last = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { seq: number; payload_json: string; log_json: string } | undefined;
+    const adjust = last ? ((JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? []) : [];
+    const lines = last ? (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:')) : [];
+    adjust.forEach((a, i) => {
+      if (lines[i]) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last!.seq });
+    });
+  }
   for (const r of records) {
     const source = r.source_encounter_id ? encounters.get(r.source_encounter_id) : undefined;
     const who = names.get(r.character_id) ?? 'A character';
