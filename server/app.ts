@@ -14,6 +14,9 @@ import { encounterHandlers } from './handlers/encounters.ts';
 import { infoHandlers } from './handlers/info.ts';
 import { backupHandlers } from './handlers/backups.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
+import { exportHandlers } from './handlers/exports.ts';
+import { importHandlers } from './handlers/imports.ts';
+import { demoHandlers } from './handlers/demo.ts';
 
 export { resolveDatabasePath } from './paths.ts';
 
@@ -57,7 +60,9 @@ type Inputs = { [N in HandlerName]: z.output<(typeof inputSchemas)[N]> };
 export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs[N]) => HandlerResults[N] | Promise<HandlerResults[N]>;
 export type HandlerTable = { [N in HandlerName]: Handler<N> };
 
-export const handlers: HandlerTable = { ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...ledgerHandlers, ...backupHandlers };
+export const handlers: HandlerTable = {
+  ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...ledgerHandlers, ...exportHandlers, ...importHandlers, ...demoHandlers, ...backupHandlers,
+};
 
 /** The first schema problem as a sentence a GM can read. */
 export function describeInvalid(error: z.ZodError): string {

@@ -7,10 +7,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { ErrorKind } from '../core/api/contract.ts';
+import { IMPORT_REQUEST_MAX_BYTES } from '../core/export/campaign.ts';
 import type { AppService } from './app.ts';
 
 export const LOOPBACK = '127.0.0.1';
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Imports carry a whole file (the importer itself refuses files over its own limit with a sentence). */
+const IMPORT_HANDLERS = new Set(['imports:campaign', 'imports:encounter']);
+const bodyLimit = (name: string) => (IMPORT_HANDLERS.has(name) ? IMPORT_REQUEST_MAX_BYTES : MAX_BODY_BYTES);
+const tooLargeMessage = (limit: number) => `The request is larger than ${Math.round(limit / (1024 * 1024))} MB.`;
 
 /** The same policy as the desktop window (core/api/csp.ts). */
 export { CONTENT_SECURITY_POLICY } from '../core/api/csp.ts';
@@ -67,12 +72,12 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, JSON.stringify(value), 'application/json; charset=utf-8');
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new RangeError('too large');
+    if (size > limit) throw new RangeError('too large');
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -123,15 +128,16 @@ export function startWebServer(options: WebServerOptions): Promise<WebServer> {
       sendJson(res, 415, { error: { message: 'Requests must be JSON.', kind: 'invalid' } });
       return;
     }
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    const limit = bodyLimit(name);
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
       res.setHeader('Connection', 'close');
       res.on('finish', () => req.destroy());
-      sendJson(res, 413, { error: { message: 'The request is larger than 1 MB.', kind: 'invalid' } });
+      sendJson(res, 413, { error: { message: tooLargeMessage(limit), kind: 'invalid' } });
       return;
     }
     let input: unknown;
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, limit);
       input = body.length === 0 ? {} : JSON.parse(body);
     } catch (error) {
       const tooLarge = error instanceof RangeError;
@@ -139,7 +145,7 @@ export function startWebServer(options: WebServerOptions): Promise<WebServer> {
         res.setHeader('Connection', 'close');
         res.on('finish', () => req.destroy());
       }
-      const message = tooLarge ? 'The request is larger than 1 MB.' : 'The request is not valid JSON.';
+      const message = tooLarge ? tooLargeMessage(limit) : 'The request is not valid JSON.';
       sendJson(res, error instanceof RangeError ? 413 : 400, { error: { message, kind: 'invalid' } });
       return;
     }

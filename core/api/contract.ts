@@ -6,6 +6,7 @@ import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest } from '.
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
 import type { LedgerForm, RecoveryCard } from '../ledger/types.ts';
+import type { ExportFile, RoundSummary } from '../export/types.ts';
 import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
 import { RULESET_IDS, type RulesetId } from '../rulesets/types.ts';
 import type { HandlerName } from './names.ts';
@@ -63,6 +64,14 @@ export const inputSchemas = {
   }),
   'campaigns:timeline': z.strictObject({ id: idSchema }),
   'characters:history': z.strictObject({ id: idSchema }),
+  'encounters:summary': z.strictObject({ id: idSchema }),
+  'exports:encounter': z.strictObject({ id: idSchema, format: z.enum(['md', 'html', 'json'], { error: 'The format is md, html or json.' }) }),
+  'exports:session': z.strictObject({ id: idSchema, format: z.enum(['md', 'html'], { error: 'A session recap is md or html.' }) }),
+  'exports:campaign': z.strictObject({ id: idSchema }),
+  /** The file's text; the importer checks its size, nesting and content itself so every rejection is a sentence. */
+  'imports:campaign': z.strictObject({ content: z.string({ error: 'Choose a file to import.' }) }),
+  'imports:encounter': z.strictObject({ campaignId: idSchema, content: z.string({ error: 'Choose a file to import.' }) }),
+  'campaigns:demo': z.strictObject({}),
   'backups:list': z.strictObject({}),
   'backups:create': z.strictObject({}),
   'backups:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
@@ -289,6 +298,13 @@ export interface HandlerResults {
   'sessions:update': SessionSummary;
   'campaigns:timeline': CampaignTimeline;
   'characters:history': CharacterHistory;
+  'encounters:summary': RoundSummary[];
+  'exports:encounter': ExportFile;
+  'exports:session': ExportFile;
+  'exports:campaign': ExportFile;
+  'imports:campaign': CampaignSummary;
+  'imports:encounter': EncounterSummary;
+  'campaigns:demo': CampaignSummary[];
   'backups:list': BackupSummary[];
   'backups:create': BackupSummary;
   'backups:restore': { restored: string; safetyBackup: string };
@@ -330,4 +346,5 @@ export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
   'ledger:append', 'ledger:undo', 'ledger:redo', 'sessions:update',
+  'imports:campaign', 'imports:encounter', 'campaigns:demo',
 ]);

@@ -7,6 +7,7 @@ export const HANDLER_NAMES = [
   'encounters:carryPreview',
   'ledger:get', 'ledger:append', 'ledger:preview', 'ledger:undo', 'ledger:redo', 'sessions:update',
   'campaigns:timeline', 'characters:history',
+  'encounters:summary', 'exports:encounter', 'exports:session', 'exports:campaign', 'imports:campaign', 'imports:encounter', 'campaigns:demo',
   'backups:list', 'backups:create', 'backups:restore',
 ] as const;
 
@@ -24,3 +25,10 @@ export interface ChangeNotice {
   /** The changed thing's version (an encounter's updatedAt), so a screen that already shows it need not re-fetch. */
   version?: string;
 }
+
+/** Electron only: the renderer asks main to run one of these exports and save the file through the native dialog. */
+export const EXPORT_CHANNEL = 'app:exportFile';
+export const EXPORT_HANDLERS = ['exports:encounter', 'exports:session', 'exports:campaign'] as const;
+export type ExportHandlerName = (typeof EXPORT_HANDLERS)[number];
+export const isExportHandler = (name: unknown): name is ExportHandlerName =>
+  typeof name === 'string' && (EXPORT_HANDLERS as readonly string[]).includes(name);

@@ -1,0 +1,99 @@
+// An encounter as the versioned JSON export (docs/export-schema.md, "Encounter file"): the frozen machine input, the
+// exact stored events and log lines, and the per-round summary. Replaying `events` from `input` gives the state the
+// app shows, so the file is both an archive and something an importer can rebuild the fight from.
+import type { EncounterInput, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
+import type { RulesetId } from '../rulesets/types.ts';
+import { replayEncounter } from './summary.ts';
+import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport, type ExportFormat } from './types.ts';
+
+/** An encounter as the database holds it: its row's facts and every event with the log lines it wrote. */
+export interface StoredEncounter {
+  id: string;
+  name: string;
+  campaignName: string;
+  rulesetId: RulesetId;
+  createdAt: string;
+  phase: 'setup' | 'running' | 'ended';
+  round: number;
+  input: EncounterInput;
+  events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[] }[];
+}
+
+export interface EncounterDocument {
+  export: EncounterExport;
+  /** The view after the last event (its outcome, once ended, names how the fight went). */
+  view: EncounterView;
+}
+
+/** Builds the export by replaying the stored events; the replay also yields the summary and the final view. */
+export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRules, exportedAt: string): EncounterDocument {
+  const { summary, view } = replayEncounter(rules, stored.rulesetId, stored.input, stored.events.map(({ event, lines }) => ({ event, lines })));
+  return {
+    view,
+    export: {
+      format: ENCOUNTER_FORMAT,
+      version: EXPORT_VERSION,
+      exportedAt,
+      rulesetId: stored.rulesetId,
+      encounter: {
+        id: stored.id,
+        name: stored.name,
+        campaignName: stored.campaignName,
+        createdAt: stored.createdAt,
+        phase: stored.phase,
+        round: stored.round,
+        input: stored.input,
+      },
+      events: stored.events.map(({ event }) => event),
+      log: stored.events.flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))),
+      summary,
+    },
+  };
+}
+
+export const EXTENSION: Record<ExportFormat, string> = { md: 'md', html: 'html', json: 'json' };
+export const MIME = { md: 'text/markdown', html: 'text/html', json: 'application/json' } as const satisfies Record<ExportFormat, string>;
+
+/** Device names Windows refuses as file names, whatever the extension. */
+const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/;
+
+/**
+ * A file name safe on every system: lower-case letters, digits and single hyphens, at most 60 characters, never
+ * empty (`fallback` then) nor a Windows device name, plus the extension.
+ */
+export function exportFilename(name: string, format: ExportFormat, fallback = 'encounter'): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  const base = slug || fallback;
+  return `${RESERVED.test(base) ? `${base}-file` : base}.${EXTENSION[format]}`;
+}
+
+/** How the fight stands, in a few words: its outcome once ended. */
+export function outcomeText(phase: EncounterExport['encounter']['phase'], round: number, outcome: string | null | undefined): string {
+  if (phase === 'setup') return 'in preparation';
+  if (phase === 'running') return `still running (round ${round})`;
+  return outcome ? outcome : 'ended';
+}
+
+/** A round's heading. Round 0 is a real round where a ruleset has one in its summary, and the setup otherwise. */
+export function roundTitle(round: number, summary: readonly { round: number }[]): string {
+  if (round === 0 && !summary.some((s) => s.round === 0)) return 'Before the fight';
+  return `Round ${round}`;
+}
+
+/** The log lines grouped by round in order, every round of the summary included even without lines. */
+export function logByRound(exported: EncounterExport): { round: number; lines: EncounterExport['log'] }[] {
+  const rounds = new Map<number, EncounterExport['log']>();
+  for (const round of exported.summary.map((s) => s.round)) rounds.set(round, []);
+  for (const line of exported.log) {
+    if (!rounds.has(line.round)) rounds.set(line.round, []);
+    rounds.get(line.round)!.push(line);
+  }
+  return [...rounds.entries()].sort(([a], [b]) => a - b).map(([round, lines]) => ({ round, lines }));
+}

@@ -1,0 +1,213 @@
+// The per-round summary of an encounter, computed for every ruleset the same way: replay the stored events through
+// the kernel and compare each combatant's health track between consecutive states. Nothing ruleset-specific is
+// read except which numbers of the view make up the track (TRACKS) and which tags mean "down" (DOWN_TAG).
+import { EncounterEngine, RuleRefusal } from '../encounter/kernel.ts';
+import type { CombatantView, EncounterInput, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
+import type { RoundFigures, RoundSummary } from './types.ts';
+
+/** One stored event with the log lines written when it was applied (replayed lines are used when absent). */
+export interface ReplayStep {
+  event: GmEvent;
+  lines?: readonly LogLine[];
+}
+
+/**
+ * What a ruleset's health track is made of. `health.current` always counts; `pools` are stats of the view that
+ * take the same harm: Teams' damage comes off endurance before health, Cairn-Errant's off HP and then STR. Thrum
+ * has no damage: its track is the Fatigue Load (the view's health) plus the Stress Load, and a rise is what the
+ * combatant took.
+ */
+interface Track {
+  measure: RoundSummary['measure'];
+  pools: readonly string[];
+}
+
+const TRACKS: Record<string, Track> = {
+  teams: { measure: 'damage', pools: ['Endurance'] },
+  'cairn-errant': { measure: 'damage', pools: ['STR'] },
+  thrum: { measure: 'loads', pools: ['Stress'] },
+};
+const DEFAULT_TRACK: Track = { measure: 'damage', pools: [] };
+
+const trackOf = (rulesetId: string): Track => TRACKS[rulesetId] ?? DEFAULT_TRACK;
+
+/** Tags that mean a combatant is out of the fight, whatever the ruleset calls it. */
+const DOWN_TAG = /^(dead|dying|unconscious|incapacitated|defeated|out of action)\b/i;
+
+/** The leading whole number of a stat's value: "7/12" → 7, "9" → 9; null when it does not start with one. */
+function leadingNumber(value: string): number | null {
+  const match = /^\s*(-?\d+)/.exec(value);
+  return match ? Number(match[1]) : null;
+}
+
+function trackValue(c: CombatantView, track: Track): number | null {
+  let total: number | null = c.health ? c.health.current : null;
+  for (const label of track.pools) {
+    const stat = c.stats?.find((s) => s.label === label);
+    const value = stat ? leadingNumber(stat.value) : null;
+    if (value !== null) total = (total ?? 0) + value;
+  }
+  return total;
+}
+
+const isDown = (c: CombatantView, measure: Track['measure']): boolean =>
+  c.status === 'removed' || c.tags.some((tag) => DOWN_TAG.test(tag)) || (measure === 'damage' && c.health !== undefined && c.health.current <= 0);
+
+/** An event payload's own word for who acts: the attacker, or whoever a GM's damage is credited to. */
+function namedActor(event: GmEvent): string | null {
+  for (const key of ['attackerId', 'byId'] as const) {
+    const value = event[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  return null;
+}
+
+/** Applies a stored event; a refusal names the event, since stored events should always replay. */
+function applyStored(engine: EncounterEngine, event: GmEvent, index: number): LogLine[] {
+  try {
+    return engine.apply(event);
+  } catch (error) {
+    if (error instanceof RuleRefusal) throw new RuleRefusal(`Event ${index + 1} (${String(event.type).slice(0, 40)}) no longer replays: ${error.message}`);
+    throw error;
+  }
+}
+
+export interface EncounterReplay {
+  summary: RoundSummary[];
+  /** The view after the last event: what the stored encounter shows now. */
+  view: EncounterView;
+}
+
+/**
+ * Replays `steps` from `input` and sums, per round and combatant, the harm taken (a fall of the track, or a rise of
+ * Thrum's loads), the harm dealt (credited to the event's actor when that is another combatant) and the healing.
+ *
+ * The round of an event is the round it was applied in (the round after START for START itself); events before
+ * combat starts belong to no round. The actor of an event is the combatant its payload names as attacker (or
+ * `byId`), else the first of its log lines that names one; when that is the harmed combatant itself and the event
+ * answers a question the rules asked (a defence, a damage roll), the harm came from whoever acted last before it in
+ * that round. Pools that the end of combat resets (Thrum's loads) are not counted as healing.
+ */
+export function replayEncounter(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): EncounterReplay {
+  const track = trackOf(rulesetId);
+  const engine = EncounterEngine.create(rules, input);
+  let view = engine.view();
+  const rounds = new Map<number, Map<string, RoundFigures>>();
+  const finals = new Map<number, EncounterView>();
+  /** The actor of every log line so far with the round the line is in, newest last. */
+  const recentActors: { round: number; id: string }[] = [];
+
+  const roundTally = (round: number, at: EncounterView): Map<string, RoundFigures> => {
+    let tally = rounds.get(round);
+    if (!tally) {
+      tally = new Map();
+      rounds.set(round, tally);
+    }
+    for (const c of at.order) {
+      if (!tally.has(c.id)) {
+        tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
+      }
+    }
+    return tally;
+  };
+
+  for (const [index, step] of steps.entries()) {
+    const before = view;
+    const replayed = applyStored(engine, step.event, index);
+    const lines = step.lines ?? replayed;
+    view = engine.view();
+    if (before.phase === 'setup' && view.phase === 'setup') continue;
+    const round = before.phase === 'setup' ? view.round : before.round;
+    const tally = roundTally(round, before);
+    roundTally(round, view);
+    finals.set(round, view);
+
+    const known = new Set([...before.order, ...view.order].map((c) => c.id));
+    const lineActor = lines.find((line) => line.actorId)?.actorId ?? null;
+    const actor = namedActor(step.event) ?? lineActor;
+    const answersPrompt = before.prompt !== null && before.prompt.answer === step.event.type;
+    const ending = before.phase !== 'ended' && view.phase === 'ended';
+
+    for (const now of view.order) {
+      const was = before.order.find((c) => c.id === now.id);
+      if (!was) continue;
+      const figures = tally.get(now.id)!;
+      if (!isDown(was, track.measure) && isDown(now, track.measure)) figures.down = true;
+      const from = trackValue(was, track);
+      const to = trackValue(now, track);
+      if (from === null || to === null || from === to) continue;
+      const harm = track.measure === 'loads' ? to - from : from - to;
+      if (harm < 0) {
+        if (!ending) figures.healed += -harm;
+        continue;
+      }
+      figures.taken += harm;
+      let source = actor;
+      if (source === now.id && answersPrompt) source = recentActors.findLast((a) => a.round === round && a.id !== now.id)?.id ?? null;
+      if (source && source !== now.id && known.has(source)) tally.get(source)!.dealt += harm;
+    }
+    for (const line of lines) if (line.actorId) recentActors.push({ round: line.round, id: line.actorId });
+  }
+
+  const summary: RoundSummary[] = [];
+  const numbers = [...rounds.keys()];
+  if (numbers.length) {
+    const first = Math.min(...numbers);
+    const last = Math.max(...numbers);
+    let atEnd: EncounterView | undefined;
+    for (let round = first; round <= last; round += 1) {
+      atEnd = finals.get(round) ?? atEnd;
+      const tally = roundTally(round, atEnd!);
+      const combatants: RoundFigures[] = [];
+      const ordered = [...atEnd!.order.map((c) => c.id), ...[...tally.keys()].filter((id) => !atEnd!.order.some((c) => c.id === id))];
+      for (const id of ordered) {
+        const figures = tally.get(id)!;
+        const shown = atEnd!.order.find((c) => c.id === id);
+        combatants.push(shown ? { ...figures, name: shown.name, side: shown.sideLabel, statuses: [...shown.tags] } : figures);
+      }
+      summary.push({ round, measure: track.measure, combatants });
+    }
+  }
+  return { summary, view };
+}
+
+/** The per-round summary alone. */
+export function summarize(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): RoundSummary[] {
+  return replayEncounter(rules, rulesetId, input, steps).summary;
+}
+
+/** Column headings of a summary table, in the words of its measure. */
+export function measureWords(measure: RoundSummary['measure']): { dealt: string; taken: string; healed: string; chart: string } {
+  return measure === 'loads'
+    ? { dealt: 'Loads dealt', taken: 'Loads taken', healed: 'Loads shed', chart: 'Loads taken per round' }
+    : { dealt: 'Damage dealt', taken: 'Damage taken', healed: 'Healed', chart: 'Damage taken per round' };
+}
+
+/** One combatant's figures over the whole fight, with the rounds in which it went down. */
+export interface FightTotals {
+  id: string;
+  name: string;
+  side: string;
+  dealt: number;
+  taken: number;
+  healed: number;
+  downInRounds: number[];
+}
+
+/** Sums the rounds per combatant, in the order they first appear in the summary. */
+export function totalsOf(summary: readonly RoundSummary[]): FightTotals[] {
+  const totals = new Map<string, FightTotals>();
+  for (const { round, combatants } of summary) {
+    for (const c of combatants) {
+      const total = totals.get(c.id) ?? { id: c.id, name: c.name, side: c.side, dealt: 0, taken: 0, healed: 0, downInRounds: [] };
+      total.name = c.name;
+      total.side = c.side;
+      total.dealt += c.dealt;
+      total.taken += c.taken;
+      total.healed += c.healed;
+      if (c.down) total.downInRounds.push(round);
+      totals.set(c.id, total);
+    }
+  }
+  return [...totals.values()];
+}
