@@ -1,7 +1,7 @@
 // Builds what `npm start`, `npm run web`, the CLI and the E2E tests run: the renderer (Vite) and the Node-side
 // bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/).
 import { build as esbuild } from 'esbuild';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,6 +55,8 @@ await Promise.all([
     banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" } }),
   esbuild({ ...common, entryPoints: ['server/cli.ts'], outfile: 'dist/cli/gmw.cjs', format: 'cjs' }),
 ]);
+// The CLI keeps its entry's `#!/usr/bin/env node` line and is executable, so package.json's "bin" can run it as `gmw`.
+chmodSync(join(root, 'dist/cli/gmw.cjs'), 0o755);
 say(`Built main, preload, web server and CLI in ${Date.now() - started} ms.`);
 const next = { ...stamp, node: sourcesAt };
 
