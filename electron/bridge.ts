@@ -8,5 +8,10 @@ export interface GmwBridge {
   invoke(name: string, input: unknown): Promise<Envelope<unknown>>;
   /** Called with each change notice main pushes; returns the unsubscribe function. */
   onChanged(listener: (notice: ChangeNotice) => void): () => void;
+  /**
+   * Runs one export handler in main and saves its file where the GM chooses in the native save dialog.
+   * `saved` is the path written, or null when the dialog was cancelled.
+   */
+  exportFile(name: string, input: unknown): Promise<Envelope<{ saved: string | null }>>;
   readonly platform: 'electron';
 }

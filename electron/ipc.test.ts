@@ -2,7 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '../core/api/contract.ts';
 import { CHANGED_CHANNEL, HANDLER_NAMES } from '../core/api/names.ts';
-import { INTERNAL_FAILURE, UNTRUSTED_SENDER, createSenderCheck, registerIpc } from './ipc.ts';
+import { INTERNAL_FAILURE, UNTRUSTED_SENDER, createSenderCheck, registerExport, registerIpc } from './ipc.ts';
 
 // ipc.ts imports only types from the server; the mock makes sure no database is ever opened here.
 vi.mock('../server/app.ts', () => ({ openApp: vi.fn(), resolveDatabasePath: vi.fn() }));
@@ -98,5 +98,48 @@ describe('registerIpc', () => {
     dispose();
     expect(handlers.size).toBe(0);
     expect(ipcMain.removeHandler).toHaveBeenCalledTimes(HANDLER_NAMES.length);
+  });
+});
+
+describe('registerExport', () => {
+  const file = { filename: 'ford.md', mime: 'text/markdown' as const, content: '# Ford' };
+  function exportSetup(save = vi.fn(async () => '/home/gm/Documents/ford.md' as string | null)) {
+    const { ipcMain, handlers } = fakeIpcMain();
+    const dispatch = vi.fn(async (): Promise<Envelope<unknown>> => ({ result: file }));
+    registerExport(ipcMain, { dispatch }, createSenderCheck(() => ourContents), save);
+    const call = (ev: IpcMainInvokeEvent, name: unknown, input: unknown) => (handlers.get('app:exportFile') as (e: IpcMainInvokeEvent, n: unknown, i: unknown) => Promise<Envelope<unknown>>)(ev, name, input);
+    return { dispatch, save, call };
+  }
+
+  it('runs the export handler and saves its file where the GM chose', async () => {
+    const { dispatch, save, call } = exportSetup();
+    await expect(call(event(), 'exports:encounter', { id: 'e1', format: 'md' })).resolves.toEqual({ result: { saved: '/home/gm/Documents/ford.md' } });
+    expect(dispatch).toHaveBeenCalledWith('exports:encounter', { id: 'e1', format: 'md' });
+    expect(save).toHaveBeenCalledWith(file);
+  });
+
+  it('says nothing was saved when the dialog is cancelled', async () => {
+    const { call } = exportSetup(vi.fn(async () => null));
+    await expect(call(event(), 'exports:campaign', { id: 'c1' })).resolves.toEqual({ result: { saved: null } });
+  });
+
+  it('refuses other handlers and untrusted pages without running or saving anything', async () => {
+    const { dispatch, save, call } = exportSetup();
+    await expect(call(event(), 'backups:restore', { name: 'x' })).resolves.toMatchObject({ error: { kind: 'invalid' } });
+    for (const untrusted of Object.values(UNTRUSTED_EVENTS)) {
+      await expect(call(untrusted, 'exports:encounter', { id: 'e1', format: 'md' })).resolves.toEqual(UNTRUSTED_SENDER);
+    }
+    expect(dispatch).not.toHaveBeenCalled();
+    expect(save).not.toHaveBeenCalled();
+  });
+
+  it('passes a refused export back as it is, and a failed write as a sentence', async () => {
+    const refusing = exportSetup();
+    refusing.dispatch.mockResolvedValueOnce({ error: { message: 'That encounter does not exist.', kind: 'notFound' } });
+    await expect(refusing.call(event(), 'exports:encounter', { id: 'x', format: 'md' })).resolves.toEqual({ error: { message: 'That encounter does not exist.', kind: 'notFound' } });
+    expect(refusing.save).not.toHaveBeenCalled();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const failing = exportSetup(vi.fn(async () => { throw new Error('EACCES'); }));
+    await expect(failing.call(event(), 'exports:encounter', { id: 'e1', format: 'md' })).resolves.toMatchObject({ error: { kind: 'internal', message: expect.stringMatching(/could not be saved/) } });
   });
 });

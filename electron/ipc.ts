@@ -3,7 +3,8 @@
 // reaches the renderer as an Error whose message carries main-process details.
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { Envelope } from '../core/api/contract.ts';
-import { HANDLER_NAMES } from '../core/api/names.ts';
+import type { ExportFile } from '../core/export/types.ts';
+import { EXPORT_CHANNEL, HANDLER_NAMES, isExportHandler } from '../core/api/names.ts';
 import type { AppService } from '../server/app.ts';
 import { isAppUrl } from './origin.ts';
 
@@ -54,4 +55,29 @@ export function registerIpc(
   return () => {
     for (const name of HANDLER_NAMES) ipcMain.removeHandler(name);
   };
+}
+
+/**
+ * The export channel: a trusted page names one export handler and its input; main runs it and hands the file to
+ * `save` (the native save dialog), so the page never chooses a path or writes a file itself.
+ */
+export function registerExport(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  service: Pick<AppService, 'dispatch'>,
+  isTrustedSender: SenderCheck,
+  save: (file: ExportFile) => Promise<string | null>,
+): () => void {
+  ipcMain.handle(EXPORT_CHANNEL, async (event: IpcMainInvokeEvent, name: unknown, input: unknown): Promise<Envelope<{ saved: string | null }>> => {
+    if (!isTrustedSender(event)) return UNTRUSTED_SENDER;
+    if (!isExportHandler(name)) return { error: { message: 'Unknown request.', kind: 'invalid' } };
+    try {
+      const envelope = (await service.dispatch(name, input)) as Envelope<ExportFile>;
+      if ('error' in envelope) return envelope;
+      return { result: { saved: await save(envelope.result) } };
+    } catch (error) {
+      console.error(`[gmw] saving ${name} failed:`, error);
+      return { error: { message: 'The file could not be saved there. Choose another place and try again.', kind: 'internal' } };
+    }
+  });
+  return () => ipcMain.removeHandler(EXPORT_CHANNEL);
 }

@@ -1,7 +1,7 @@
 // Wiring of main.ts against a fake Electron: the pieces are tested on their own; this checks they are all used.
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANGED_CHANNEL, HANDLER_NAMES, type ChangeNotice } from '../core/api/names.ts';
+import { CHANGED_CHANNEL, EXPORT_CHANNEL, HANDLER_NAMES, type ChangeNotice } from '../core/api/names.ts';
 
 const USER_DATA = path.join('/home/gm/.config/appData', 'GM Workstation');
 const DATABASE = path.join(USER_DATA, 'gm-workstation.sqlite');
@@ -168,7 +168,7 @@ describe('main process start-up', () => {
   it('registers every handler on ipcMain and forwards change notices to the window', async () => {
     await startMain();
     const channels = fake.electron.ipcMain.handle.mock.calls.map((call) => call[0]);
-    expect([...channels].sort()).toEqual([...HANDLER_NAMES].sort());
+    expect([...channels].sort()).toEqual([...HANDLER_NAMES, EXPORT_CHANNEL].sort());
     const listener = fake.service.onChange.mock.calls[0]![0] as (notice: ChangeNotice) => void;
     listener({ area: 'campaigns', id: 'c1' });
     expect(fake.state.windows[0]!.send).toHaveBeenCalledWith(CHANGED_CHANNEL, { area: 'campaigns', id: 'c1' });
@@ -178,7 +178,7 @@ describe('main process start-up', () => {
     await startMain();
     fake.state.appListeners.get('will-quit')!();
     expect(fake.service.close).toHaveBeenCalledTimes(1);
-    expect(fake.electron.ipcMain.removeHandler).toHaveBeenCalledTimes(HANDLER_NAMES.length);
+    expect(fake.electron.ipcMain.removeHandler).toHaveBeenCalledTimes(HANDLER_NAMES.length + 1);
   });
 
   it('shows one sentence and quits, with no stack trace, when the database cannot be opened', async () => {

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, type BrowserWindowConstructorOptions } from 'electron';
 import { CHANGED_CHANNEL } from '../core/api/names.ts';
 import { openApp, resolveDatabasePath, type AppService } from '../server/app.ts';
-import { createSenderCheck, registerIpc } from './ipc.ts';
+import { createSenderCheck, registerExport, registerIpc } from './ipc.ts';
+import { writeFile } from 'node:fs/promises';
+import type { ExportFile } from '../core/export/types.ts';
 import { buildMenuTemplate } from './menu.ts';
 import { APP_ENTRY_URL, APP_SCHEME } from './origin.ts';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './protocol.ts';
@@ -98,6 +100,21 @@ function showAbout(): void {
   promise.catch(() => undefined);
 }
 
+const FILTERS: Record<ExportFile['mime'], { name: string; extensions: string[] }> = {
+  'text/markdown': { name: 'Markdown', extensions: ['md'] },
+  'text/html': { name: 'Web page', extensions: ['html'] },
+  'application/json': { name: 'JSON', extensions: ['json'] },
+};
+
+/** Asks where to save an export (the native dialog, in Documents by default) and writes it; null when cancelled. */
+async function saveWithDialog(file: ExportFile): Promise<string | null> {
+  const options = { defaultPath: path.join(app.getPath('documents'), file.filename), filters: [FILTERS[file.mime]] };
+  const choice = mainWindow && !mainWindow.isDestroyed() ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+  if (choice.canceled || !choice.filePath) return null;
+  await writeFile(choice.filePath, file.content, 'utf8');
+  return choice.filePath;
+}
+
 function start(): void {
   const paths = appPaths(__dirname, app.isPackaged, process.resourcesPath);
   const databasePath = resolveDatabasePath(process.argv, process.env, path.join(app.getPath('userData'), DATABASE_FILE));
@@ -117,11 +134,9 @@ function start(): void {
     Menu.buildFromTemplate(buildMenuTemplate({ isPackaged: app.isPackaged, isMac: process.platform === 'darwin', showAbout })),
   );
 
-  const disposeIpc = registerIpc(
-    ipcMain,
-    service,
-    createSenderCheck(() => (mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents : null)),
-  );
+  const trusted = createSenderCheck(() => (mainWindow && !mainWindow.isDestroyed() ? mainWindow.webContents : null));
+  const disposeIpc = registerIpc(ipcMain, service, trusted);
+  const disposeExport = registerExport(ipcMain, service, trusted, saveWithDialog);
   const unsubscribe = service.onChange((notice) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(CHANGED_CHANNEL, notice);
   });
@@ -140,6 +155,7 @@ function start(): void {
     closed = true;
     unsubscribe();
     disposeIpc();
+    disposeExport();
     service.close();
   });
 }

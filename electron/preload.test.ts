@@ -29,9 +29,9 @@ describe('the bridge', () => {
     expect(exposed[0]![0]).toBe('gmw');
   });
 
-  it('is one frozen object with invoke, onChanged and platform, and no raw ipcRenderer', () => {
+  it('is one frozen object with invoke, onChanged, exportFile and platform, and no raw ipcRenderer', () => {
     expect(Object.isFrozen(gmw)).toBe(true);
-    expect(Object.keys(gmw).sort()).toEqual(['invoke', 'onChanged', 'platform']);
+    expect(Object.keys(gmw).sort()).toEqual(['exportFile', 'invoke', 'onChanged', 'platform']);
     expect(gmw.platform).toBe('electron');
     expect(Object.values(gmw)).not.toContain(electron.ipcRenderer);
     expect(Object.values(gmw)).not.toContain(electron.ipcRenderer.invoke);
@@ -87,5 +87,17 @@ describe('onChanged', () => {
     const [, forward] = electron.ipcRenderer.on.mock.calls[0] as [string, unknown];
     unsubscribe();
     expect(electron.ipcRenderer.removeListener).toHaveBeenCalledExactlyOnceWith(CHANGED_CHANNEL, forward);
+  });
+});
+
+describe('exportFile', () => {
+  it('sends only an export handler to the export channel', async () => {
+    for (const name of ['campaigns:list', 'backups:restore', '__proto__', 'app:exportFile']) {
+      await expect(gmw.exportFile(name, {})).resolves.toEqual({ error: { message: 'Unknown request.', kind: 'invalid' } });
+    }
+    expect(electron.ipcRenderer.invoke).not.toHaveBeenCalled();
+    electron.ipcRenderer.invoke.mockResolvedValueOnce({ result: { saved: '/home/gm/Documents/ford.md' } });
+    await expect(gmw.exportFile('exports:encounter', { id: 'e1', format: 'md' })).resolves.toEqual({ result: { saved: '/home/gm/Documents/ford.md' } });
+    expect(electron.ipcRenderer.invoke).toHaveBeenCalledExactlyOnceWith('app:exportFile', 'exports:encounter', { id: 'e1', format: 'md' });
   });
 });

@@ -2,7 +2,7 @@
 // may require only 'electron'; the allow-list comes from core/api/names.ts, which has no dependencies.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { Envelope } from '../core/api/contract.ts';
-import { CHANGED_CHANNEL, isHandlerName, type ChangeNotice } from '../core/api/names.ts';
+import { CHANGED_CHANNEL, EXPORT_CHANNEL, isExportHandler, isHandlerName, type ChangeNotice } from '../core/api/names.ts';
 import type { GmwBridge } from './bridge.ts';
 
 export type { GmwBridge } from './bridge.ts';
@@ -26,6 +26,10 @@ export const api: GmwBridge = Object.freeze({
     return () => {
       ipcRenderer.removeListener(CHANGED_CHANNEL, forward);
     };
+  },
+  exportFile(name: string, input: unknown): Promise<Envelope<{ saved: string | null }>> {
+    if (!isExportHandler(name)) return Promise.resolve(UNKNOWN_REQUEST);
+    return (ipcRenderer.invoke(EXPORT_CHANNEL, name, input) as Promise<Envelope<{ saved: string | null }>>).catch(() => UNREACHABLE);
   },
   platform: 'electron' as const,
 });
