@@ -4,6 +4,7 @@ export type Route =
   | { name: 'campaign'; id: string }
   | { name: 'character'; campaignId: string; id: string | null; role: 'pc' | 'npc' }
   | { name: 'encounter'; id: string }
+  | { name: 'log'; id: string }
   | { name: 'recovery'; campaignId: string }
   | { name: 'timeline'; campaignId: string }
   | { name: 'history'; campaignId: string; id: string }
@@ -21,7 +22,7 @@ export function parseRoute(hash: string): Route {
     if (parts[2] === 'timeline') return { name: 'timeline', campaignId: parts[1] };
     return { name: 'campaign', id: parts[1] };
   }
-  if (parts[0] === 'encounter' && parts[1]) return { name: 'encounter', id: parts[1] };
+  if (parts[0] === 'encounter' && parts[1]) return parts[2] === 'log' ? { name: 'log', id: parts[1] } : { name: 'encounter', id: parts[1] };
   if (parts[0] === 'backups') return { name: 'backups' };
   return { name: 'campaigns' };
 }
@@ -32,6 +33,7 @@ export const href = {
   newCharacter: (campaignId: string, role: 'pc' | 'npc') => `#/campaign/${encodeURIComponent(campaignId)}/new-character/${role}`,
   character: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}`,
   encounter: (id: string) => `#/encounter/${encodeURIComponent(id)}`,
+  log: (id: string) => `#/encounter/${encodeURIComponent(id)}/log`,
   recovery: (campaignId: string) => `#/campaign/${encodeURIComponent(campaignId)}/recovery`,
   timeline: (campaignId: string) => `#/campaign/${encodeURIComponent(campaignId)}/timeline`,
   history: (campaignId: string, id: string) => `#/campaign/${encodeURIComponent(campaignId)}/character/${encodeURIComponent(id)}/history`,

@@ -1,0 +1,64 @@
+// The full log as rows for a (virtual) list: round headings, turn headings and lines, after the GM's filters
+// (combatant, kind, search). Pure, so it is tested without a browser.
+import type { LogEntry } from '../../../core/api/contract.ts';
+
+export type LogKindFilter = 'all' | 'attacks' | 'damage' | 'decisions' | 'injuries' | 'overrides';
+
+export const KIND_FILTERS: readonly { value: LogKindFilter; label: string }[] = [
+  { value: 'all', label: 'Everything' },
+  { value: 'attacks', label: 'Attacks' },
+  { value: 'damage', label: 'Damage' },
+  { value: 'decisions', label: 'Decisions' },
+  { value: 'injuries', label: 'Injuries' },
+  { value: 'overrides', label: 'GM overrides' },
+];
+
+export interface LogFilter {
+  kind: LogKindFilter;
+  /** A combatant: lines it acts in or that name it. */
+  combatant: { id: string; name: string } | null;
+  query: string;
+}
+
+export type LogRow =
+  | { type: 'round'; key: string; round: number; count: number }
+  | { type: 'turn'; key: string; entry: LogEntry }
+  | { type: 'line'; key: string; entry: LogEntry };
+
+const INJURY = /\b(injur|wound)/i;
+const OVERRIDE = /\b(GM override|override)/i;
+
+function kindMatches(entry: LogEntry, kind: LogKindFilter): boolean {
+  switch (kind) {
+    case 'all': return true;
+    case 'attacks': return entry.kind === 'attack';
+    case 'damage': return entry.kind === 'damage';
+    case 'decisions': return entry.kind === 'decision';
+    case 'injuries': return INJURY.test(entry.text);
+    case 'overrides': return OVERRIDE.test(entry.text);
+  }
+}
+
+export function matches(entry: LogEntry, filter: LogFilter): boolean {
+  if (!kindMatches(entry, filter.kind)) return false;
+  if (filter.combatant && entry.actorId !== filter.combatant.id && !entry.text.includes(filter.combatant.name)) return false;
+  const query = filter.query.trim().toLowerCase();
+  if (query && !entry.text.toLowerCase().includes(query) && !(entry.rulings ?? []).some((r) => r.toLowerCase().includes(query))) return false;
+  return true;
+}
+
+/** Rows in log order: a heading before each round's first shown line (with how many lines it shows), then lines. */
+export function logRows(entries: readonly LogEntry[], filter: LogFilter): LogRow[] {
+  const rows: LogRow[] = [];
+  let heading: Extract<LogRow, { type: 'round' }> | null = null;
+  entries.forEach((entry, i) => {
+    if (!matches(entry, filter)) return;
+    if (!heading || heading.round !== entry.round) {
+      heading = { type: 'round', key: `round-${entry.round}-${i}`, round: entry.round, count: 0 };
+      rows.push(heading);
+    }
+    heading.count += 1;
+    rows.push({ type: entry.kind === 'turn' ? 'turn' : 'line', key: `${entry.seq}-${i}`, entry });
+  });
+  return rows;
+}
