@@ -1,6 +1,7 @@
 // A session recap: what one game session held — its encounters with their figures, the injuries and wounds gained
 // and healed, the recovery and clock entries of the ledger, and the GM's notes — as Markdown or as one printable
 // HTML page. The same escaping as the encounter exports applies to every string a person typed.
+import type { SessionSummary } from '../api/contract.ts';
 import { outcomeText } from './encounter.ts';
 import { chartHtml, factsHtml, htmlPage, htmlText, totalsTableHtml } from './html.ts';
 import { mdText, totalsTableMd } from './markdown.ts';
@@ -10,15 +11,7 @@ export interface SessionRecap {
   campaignName: string;
   rulesetName: string;
   exportedAt: string;
-  session: {
-    number: number;
-    title: string;
-    /** The real date it was played (YYYY-MM-DD). */
-    date: string;
-    notes: string;
-    startDay: number;
-    endDay: number | null;
-  };
+  session: Pick<SessionSummary, 'number' | 'title' | 'date' | 'notes' | 'startDay' | 'endDay'>;
   encounters: {
     name: string;
     phase: 'setup' | 'running' | 'ended';

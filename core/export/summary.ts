@@ -184,13 +184,7 @@ export function measureWords(measure: RoundSummary['measure']): { dealt: string;
 }
 
 /** One combatant's figures over the whole fight, with the rounds in which it went down. */
-export interface FightTotals {
-  id: string;
-  name: string;
-  side: string;
-  dealt: number;
-  taken: number;
-  healed: number;
+export interface FightTotals extends Omit<RoundFigures, 'statuses' | 'down'> {
   downInRounds: number[];
 }
 
