@@ -6,8 +6,11 @@ import type { z } from 'zod';
 import { GmError, WRITE_HANDLERS, inputSchemas, type Envelope, type HandlerName, type HandlerResults } from '../core/api/contract.ts';
 import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import { acquireDatabaseLockSync, type LockHolderKind } from '../db/lock.ts';
 import { backupPath, createBackup, pruneBackups } from '../db/backup.ts';
 import { copyFileSync, rmSync } from 'node:fs';
+import { checkDatabaseHealth, markDatabaseOpened } from '../db/health.ts';
+import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
 import { encounterHandlers } from './handlers/encounters.ts';
@@ -39,6 +42,11 @@ export interface OpenAppOptions {
   /** Clock and id source, replaceable in tests. */
   now?: () => string;
   newId?: () => string;
+  /**
+   * Take the database's process lock (db/lock.ts) as this kind of process: one writer at a time. openApp throws
+   * DatabaseLockedError (its message is the sentence) when another process holds it; close() releases it.
+   */
+  lock?: LockHolderKind;
 }
 
 /** What every handler receives. */
@@ -61,7 +69,7 @@ export type Handler<N extends HandlerName> = (ctx: HandlerContext, input: Inputs
 export type HandlerTable = { [N in HandlerName]: Handler<N> };
 
 export const handlers: HandlerTable = {
-  ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...ledgerHandlers, ...exportHandlers, ...importHandlers, ...demoHandlers, ...backupHandlers,
+  ...infoHandlers, ...campaignHandlers, ...encounterHandlers, ...ledgerHandlers, ...exportHandlers, ...importHandlers, ...demoHandlers, ...backupHandlers, ...recoveryHandlers,
 };
 
 /** The first schema problem as a sentence a GM can read. */
@@ -74,7 +82,47 @@ export function describeInvalid(error: z.ZodError): string {
   return `The request is malformed${where}: ${issue.message}.`;
 }
 
+/**
+ * Opens the app on its database. Before anything migrates, the file's health is checked (db/health.ts): a damaged
+ * database starts the app in recovery mode (server/recovery-mode.ts) in the desktop app and web mode, and is
+ * refused with one sentence by the CLI (DamagedDatabaseError, exit code 4).
+ */
 export function openApp(options: OpenAppOptions): AppService {
+  const lock = options.lock ? acquireDatabaseLockSync(options.databasePath, options.lock) : null;
+  if (!lock) return openChecked(options);
+  let service: AppService;
+  try {
+    service = openChecked(options);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  return {
+    ...service,
+    close() {
+      try {
+        service.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+/** The health check first: a damaged database opens the recovery service, a sound one the handler table. */
+function openChecked(options: OpenAppOptions): AppService {
+  const health = checkDatabaseHealth(options.databasePath, options.nativeBinding);
+  if (health.state === 'damaged') {
+    const status = describeDamage(options.databasePath, health, options.nativeBinding);
+    if (options.transport === 'cli') throw new DamagedDatabaseError(status);
+    console.error(`[gmw] The database is damaged, so the app starts in recovery mode: ${status.sentence} (${health.detail})`);
+    return openRecoveryService(options, status, () => openHealthyApp(options));
+  }
+  return openHealthyApp(options);
+}
+
+/** The handler table on a database that passed the health check (or on a new one). */
+function openHealthyApp(options: OpenAppOptions): AppService {
   const open = () => openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const listeners = new Set<(notice: ChangeNotice) => void>();
   let pending: ChangeNotice[] = [];
@@ -120,6 +168,9 @@ export function openApp(options: OpenAppOptions): AppService {
     },
   };
   ctx.encounters = new EncounterStore(ctx.db);
+  // The desktop app and web mode mark the database as existing (db/health.ts); the CLI, which may be pointed at any
+  // copy by a script, leaves nothing beside the files it opens.
+  if (options.transport !== 'cli') markDatabaseOpened(options.databasePath);
 
   const autoBackup = (reason: string) => {
     if (!options.autoBackup) return;

@@ -1,6 +1,7 @@
 // `npm run web` (and `npm start` where the desktop window cannot open): web mode on 127.0.0.1.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RecoveryStatus } from '../core/api/contract.ts';
 import { openApp } from './app.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
 import { startWebServer } from './web.ts';
@@ -17,7 +18,7 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
   let service;
   try {
-    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true });
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web' });
   } catch (error) {
     console.error(`GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
@@ -26,6 +27,11 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const web = await startWebServer({ service, staticDir, port: portFrom(argv) });
   console.log(`Database: ${databasePath}`);
+  // A damaged database opened the app in recovery mode (server/recovery-mode.ts): the page offers the way out.
+  const recovery = await service.dispatch('recovery:status', {});
+  if ('result' in recovery && (recovery.result as RecoveryStatus).damaged) {
+    console.log(`${(recovery.result as Extract<RecoveryStatus, { damaged: true }>).sentence} Open the address below to restore a backup.`);
+  }
   console.log(`GM Workstation is running in web mode. Open this address in your browser (Ctrl+C stops it):\n\n  ${web.launchUrl}\n`);
   const stop = async () => {
     await web.close();

@@ -75,6 +75,10 @@ export const inputSchemas = {
   'backups:list': z.strictObject({}),
   'backups:create': z.strictObject({}),
   'backups:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
+  /** Recovery mode (a damaged database at start): what happened, and the two ways out. */
+  'recovery:status': z.strictObject({}),
+  'recovery:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
+  'recovery:startEmpty': z.strictObject({}),
 } as const;
 
 export type { HandlerName } from './names.ts';
@@ -308,6 +312,33 @@ export interface HandlerResults {
   'backups:list': BackupSummary[];
   'backups:create': BackupSummary;
   'backups:restore': { restored: string; safetyBackup: string };
+  'recovery:status': RecoveryStatus;
+  'recovery:restore': RecoveryDone;
+  'recovery:startEmpty': RecoveryDone;
+}
+
+/** Whether the app started in recovery mode, and if so what it found (db/health.ts, server/recovery-mode.ts). */
+export type RecoveryStatus =
+  | { damaged: false }
+  | {
+      damaged: true;
+      kind: 'missing' | 'empty' | 'notADatabase' | 'corrupt';
+      /** One sentence for the GM. */
+      sentence: string;
+      /** SQLite's own words, for whoever looks further. */
+      detail: string;
+      databasePath: string;
+      backupsFolder: string;
+      /** The newest backup that passed quick_check; null when none did. */
+      newestGoodBackup: BackupSummary | null;
+      /** How many backups there are in all, good or not. */
+      backupCount: number;
+    };
+
+/** After recovery: where the damaged file was moved (null when there was no file), and the backup put in place. */
+export interface RecoveryDone {
+  damagedKeptAs: string | null;
+  restored: string | null;
 }
 
 export interface BackupSummary {

@@ -141,7 +141,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
         // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
         const { openApp } = await import('../app.ts');
         try {
-          app = openApp({ databasePath, transport: 'cli', version: VERSION });
+          app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli' });
         } catch (error) {
           throw new DatabaseError(`Cannot open the database at ${databasePath}: ${fileReason(error)}.`);
         }

@@ -1,0 +1,167 @@
+// Recovery mode: when the database is damaged at start (db/health.ts), the app does not open its handler table.
+// It answers only what the DamagedDatabase screen needs (what happened, the newest good backup) and the two ways
+// out: restore a backup, or start an empty database. Either way the damaged file is moved aside, never
+// overwritten or deleted, and then the app opens normally behind the same service object, so every transport
+// (IPC, web mode) keeps the reference it already holds.
+import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { GmError, inputSchemas, type BackupSummary, type Envelope, type RecoveryDone, type RecoveryStatus } from '../core/api/contract.ts';
+import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
+import { backupDir, backupPath, listBackups } from '../db/backup.ts';
+import { isGoodDatabaseFile, newestGoodBackup, type DatabaseHealth } from '../db/health.ts';
+import type { AppService, HandlerContext, OpenAppOptions } from './app.ts';
+import { infoHandlers } from './handlers/info.ts';
+
+type Damage = Extract<DatabaseHealth, { state: 'damaged' }>;
+export type DamagedStatus = Extract<RecoveryStatus, { damaged: true }>;
+
+const NOT_DAMAGED = 'The campaign database is not damaged, so there is nothing to recover.';
+
+/** The recovery handlers of a normally opened app: it is not damaged, and recovery is refused. */
+export const recoveryHandlers = {
+  'recovery:status': (): RecoveryStatus => ({ damaged: false }),
+  'recovery:restore': (): RecoveryDone => {
+    throw new GmError(NOT_DAMAGED);
+  },
+  'recovery:startEmpty': (): RecoveryDone => {
+    throw new GmError(NOT_DAMAGED);
+  },
+};
+
+/** Thrown by openApp for the CLI, which has no screen to recover from: one sentence, exit code 4. */
+export class DamagedDatabaseError extends Error {
+  override name = 'DamagedDatabaseError';
+  constructor(readonly status: DamagedStatus) {
+    super(damagedSentence(status));
+  }
+}
+
+const summary = ({ name, createdAt, bytes, reason }: BackupSummary): BackupSummary => ({ name, createdAt, bytes, reason });
+
+/** What the screen shows: the damage, where the file is, and the newest backup that passes quick_check. */
+export function describeDamage(databasePath: string, damage: Damage, nativeBinding?: string): DamagedStatus {
+  const good = newestGoodBackup(databasePath, nativeBinding);
+  return {
+    damaged: true,
+    kind: damage.kind,
+    sentence: damage.sentence,
+    detail: damage.detail,
+    databasePath,
+    backupsFolder: backupDir(databasePath),
+    newestGoodBackup: good ? summary(good) : null,
+    backupCount: listBackups(databasePath).length,
+  };
+}
+
+/** The CLI's sentence: what happened, where, and what can be done about it. */
+export function damagedSentence(status: DamagedStatus): string {
+  const backup = status.newestGoodBackup;
+  const next = backup
+    ? `the newest good backup is ${backup.name} in ${status.backupsFolder}; start the app to restore it`
+    : `no good backup was found in ${status.backupsFolder}`;
+  return `${status.sentence.replace(/\.$/, '')} (${status.databasePath}); ${next}.`;
+}
+
+const stampOf = (date: Date) => date.toISOString().replace(/[-:.]/g, '');
+
+/**
+ * Renames the damaged database and its -wal/-shm to `<name>.damaged-<stamp>` (`-wal`, `-shm` after it, so SQLite
+ * still finds them together if someone opens the kept file). Returns the new path, or null when there was no
+ * database file (a missing database). Nothing is deleted.
+ */
+export function moveDamagedAside(databasePath: string, now: Date): string | null {
+  const aside = `${databasePath}.damaged-${stampOf(now)}`;
+  const moved = existsSync(databasePath);
+  if (moved) renameSync(databasePath, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(`${databasePath}${suffix}`)) renameSync(`${databasePath}${suffix}`, `${aside}${suffix}`);
+  }
+  return moved ? aside : null;
+}
+
+/**
+ * The service of an app in recovery mode. `openNormally` opens the handler table once a good database (or none)
+ * is in place; from then on every call goes to it.
+ */
+export function openRecoveryService(
+  options: OpenAppOptions,
+  status: DamagedStatus,
+  openNormally: () => AppService,
+): AppService {
+  const listeners = new Set<(notice: ChangeNotice) => void>();
+  let normal: AppService | null = null;
+  let unsubscribe = () => {};
+  /** One recovery at a time (a double click must not move a restored database aside). */
+  let working: Promise<unknown> = Promise.resolve();
+  const now = () => new Date(options.now?.() ?? Date.now());
+
+  function finish(done: RecoveryDone): RecoveryDone {
+    normal = openNormally();
+    unsubscribe = normal.onChange((notice) => {
+      for (const listener of listeners) listener(notice);
+    });
+    for (const listener of listeners) listener({ area: 'campaigns', id: '*' });
+    return done;
+  }
+
+  function restore(name: string): RecoveryDone {
+    const source = backupPath(options.databasePath, name);
+    if (!source) throw new GmError('That backup does not exist.', 'notFound');
+    if (!isGoodDatabaseFile(source, options.nativeBinding)) throw new GmError('That backup failed its integrity check too; choose another one.');
+    // Copied under a temporary name before anything moves, so a failed copy leaves everything where it was.
+    const partial = `${options.databasePath}.restoring`;
+    try {
+      copyFileSync(source, partial);
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw error;
+    }
+    const damagedKeptAs = moveDamagedAside(options.databasePath, now());
+    renameSync(partial, options.databasePath);
+    return finish({ damagedKeptAs, restored: name });
+  }
+
+  function startEmpty(): RecoveryDone {
+    return finish({ damagedKeptAs: moveDamagedAside(options.databasePath, now()), restored: null });
+  }
+
+  const refusal = `${status.sentence} Restore a backup or start an empty database first.`;
+
+  async function recover(name: string, input: unknown): Promise<Envelope<unknown>> {
+    if (!isHandlerName(name)) return { error: { message: 'Unknown request.', kind: 'invalid' } };
+    const parsed = inputSchemas[name].safeParse(input ?? {});
+    if (!parsed.success) return { error: { message: 'The request is malformed.', kind: 'invalid' } };
+    if (name === 'recovery:status') return { result: status };
+    if (name === 'app:info') return { result: infoHandlers['app:info']({ options } as HandlerContext) };
+    if (name !== 'recovery:restore' && name !== 'recovery:startEmpty') return { error: { message: refusal, kind: 'refused' } };
+    const job = working.then(() => {
+      // A second click arrives after the first recovery finished: the app is open normally by now.
+      if (normal) return normal.dispatch(name, parsed.data);
+      const done = name === 'recovery:restore' ? restore((parsed.data as { name: string }).name) : startEmpty();
+      return { result: done };
+    });
+    working = job.catch(() => undefined);
+    try {
+      return await job;
+    } catch (error) {
+      if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
+      console.error(`[gmw] ${name} failed:`, error);
+      return { error: { message: 'The recovery failed; the damaged file is kept. The details are in the app log.', kind: 'internal' } };
+    }
+  }
+
+  return {
+    async dispatch(name, input) {
+      await working;
+      return normal ? normal.dispatch(name, input) : recover(name, input);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      listeners.clear();
+      unsubscribe();
+      normal?.close();
+    },
+  };
+}
