@@ -39,7 +39,7 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
   const existing = new Map((db.prepare('SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
   const clock = db.prepare('SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
   const wanted = new Set<string>();
-  // A record the ledger has treated since belongs to the campaign now: the fight may no longer rewrite it.
+  // A record the ledger has treated belongs to the campaign: undoing the fight's event that made it is refused.
   const treated = (row: { name: string; ledger_seq: number | null }) => {
     if (row.ledger_seq !== null) throw new GmError(`${row.name} has been treated in the ledger since; undo those treatments first.`);
   };
@@ -51,8 +51,8 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
     if (!row) {
       db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.session_id, now, now);
-    } else if (row.data_json !== data) {
-      treated(row);
+    } else if (row.data_json !== data && row.ledger_seq === null) {
+      // Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it.
       db.prepare('UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
     }
   }

@@ -230,3 +230,24 @@ describe('history and timeline', () => {
     ]);
   });
 });
+
+describe('recovery while the fight that caused an injury is still running', () => {
+  it('lets the fight go on, keeps the treatment, and refuses only undoing the event that made the injury', async () => {
+    const { campaign: c, berrik, goblin } = await campaign();
+    const encounter = await ok('encounters:create', { campaignId: c.id, name: 'Long fight' });
+    await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+    const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
+    await ledger(c.id, { type: 'REST', characterId: berrik.id });
+    const treated = rows('SELECT data_json FROM injuries');
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RAISE_ESCALATION', by: 1, source: 'drums' } });
+    await ok('encounters:undo', { id: encounter.id });
+    expect(rows('SELECT data_json FROM injuries')).toEqual(treated);
+    expect(await refused('encounters:undo', { id: encounter.id })).toBe('Sprained Ankle has been treated in the ledger since; undo those treatments first.');
+    const ended = await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+    expect(ended.view.phase).toBe('ended');
+    expect(rows('SELECT data_json FROM injuries')).toEqual(treated);
+  });
+});
