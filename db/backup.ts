@@ -37,6 +37,19 @@ export function verifyDatabaseFile(path: string, nativeBinding?: string): boolea
   }
 }
 
+/**
+ * A copy of a WAL database says "WAL" in its header, so every later opening would leave -wal and -shm files beside
+ * it: switch the copy to a rollback journal so a backup is one self-contained file.
+ */
+function selfContained(path: string, nativeBinding?: string): void {
+  const copy = new Database(path, { fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
 /** Copies the live database page by page through the online backup API, then verifies the copy. */
 export async function createBackup(db: Db, databasePath: string, now: Date, reason: string, nativeBinding?: string): Promise<BackupInfo> {
   const dir = backupDir(databasePath);
@@ -45,6 +58,7 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
   const partial = join(dir, `${name}.partial`);
   rmSync(partial, { force: true });
   await db.backup(partial);
+  selfContained(partial, nativeBinding);
   if (!verifyDatabaseFile(partial, nativeBinding)) {
     rmSync(partial, { force: true });
     throw new Error('The backup copy failed its integrity check and was discarded.');

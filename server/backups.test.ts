@@ -1,5 +1,5 @@
 // Backups through the online backup API: verified copies, the retention rule, and a restore that backs up first.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backupDir, backupsToKeep, listBackups, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
@@ -15,6 +15,8 @@ describe('backups', () => {
     expect(backup.reason).toBe('manual');
     expect(verifyDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
     expect((await ok('backups:list', {})).map((b) => b.name)).toEqual([backup.name]);
+    // One self-contained file: checking it left no -wal, -shm or partial files beside it.
+    expect(readdirSync(backupDir(t.dir.file()))).toEqual([backup.name]);
     await ok('campaigns:create', { name: 'Still writable', rulesetId: 'enigma' });
   });
 
