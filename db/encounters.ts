@@ -46,8 +46,9 @@ export function readEvents(db: Db, encounterId: string, afterSeq = 0): GmEvent[]
   return rows.map((row) => JSON.parse(row.payload_json) as GmEvent);
 }
 
-export function readLog(db: Db, encounterId: string): { seq: number; lines: LogLine[] }[] {
-  const rows = db.prepare('SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(encounterId) as { seq: number; log_json: string }[];
+/** The log lines of every event after `afterSeq` (all of them by default), in order. */
+export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
+  const rows = db.prepare('SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
   return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
 }
 

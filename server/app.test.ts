@@ -4,6 +4,7 @@ import type { HandlerResults } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
 import { SNAPSHOT_EVERY } from '../db/encounters.ts';
 import { useTestApp } from './testing/harness.ts';
+import { LOG_TAIL_EVENTS } from './handlers/encounters.ts';
 
 const t = useTestApp();
 const { ok, refused } = t;
@@ -191,5 +192,26 @@ describe('encounters', () => {
     notices.length = 0;
     await refused('encounters:append', { id: encounter.id, event: { type: 'START' } });
     expect(notices).toEqual([]);
+  });
+});
+
+describe('long fights', () => {
+  it('sends the newest events\' log lines with each write, and the whole log on request', async () => {
+    const campaign = await t.ok('campaigns:create', { name: 'Long', rulesetId: 'enigma' });
+    const berrik = await t.ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: {} });
+    const goblin = await t.ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: {} });
+    const encounter = await t.ok('encounters:create', { campaignId: campaign.id, name: 'Siege' });
+    await t.ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+    await t.ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    let detail = await t.ok('encounters:get', { id: encounter.id });
+    for (let i = 0; detail.encounter.eventCount < LOG_TAIL_EVENTS + 10; i += 1) {
+      detail = await t.ok('encounters:append', { id: encounter.id, event: { type: 'RAISE_ESCALATION', by: 1, source: `drum ${i}` } });
+    }
+    expect(detail.logComplete).toBe(false);
+    expect(new Set(detail.log.map((l) => l.seq)).size).toBe(LOG_TAIL_EVENTS);
+    expect(detail.log[0]!.seq).toBe(detail.encounter.eventCount - LOG_TAIL_EVENTS + 1);
+    const whole = await t.ok('encounters:log', { id: encounter.id });
+    expect(new Set(whole.map((l) => l.seq)).size).toBe(detail.encounter.eventCount);
+    expect(whole.slice(-detail.log.length)).toEqual(detail.log);
   });
 });

@@ -29,6 +29,7 @@ export const inputSchemas = {
   'characters:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
   'encounters:create': z.strictObject({ campaignId: idSchema, name: nameSchema }),
   'encounters:get': z.strictObject({ id: idSchema }),
+  'encounters:log': z.strictObject({ id: idSchema }),
   'encounters:addFromCampaign': z.strictObject({
     id: idSchema,
     pcIds: z.array(idSchema).max(100),
@@ -267,7 +268,9 @@ export interface LogEntry extends LogLine {
 export interface EncounterDetail {
   encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
   view: EncounterView;
+  /** The log lines of the newest events (all of them when `logComplete`); encounters:log has the whole log. */
   log: LogEntry[];
+  logComplete: boolean;
   canUndo: boolean;
   canRedo: boolean;
   /** What undo and redo would change, for their tooltips. */
@@ -288,6 +291,7 @@ export interface HandlerResults {
   'characters:archive': Character;
   'encounters:create': EncounterSummary;
   'encounters:get': EncounterDetail;
+  'encounters:log': LogEntry[];
   'encounters:addFromCampaign': EncounterDetail;
   'encounters:append': EncounterDetail;
   'encounters:preview': { rolls: RollRequest[] };

@@ -20,6 +20,12 @@ function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
   return row;
 }
 
+/** How many of the newest events' log lines come with every encounter detail. */
+export const LOG_TAIL_EVENTS = 200;
+
+const logEntries = (ctx: HandlerContext, id: string, afterSeq = 0) =>
+  store.readLog(ctx.db, id, afterSeq).flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq })));
+
 function detail(ctx: HandlerContext, id: string): EncounterDetail {
   const row = requireEncounter(ctx, id);
   const engine = ctx.encounters.engine(row);
@@ -29,7 +35,9 @@ function detail(ctx: HandlerContext, id: string): EncounterDetail {
   return {
     encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign.name },
     view: engine.view(),
-    log: store.readLog(ctx.db, id).flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))),
+    // The runner shows the newest lines: the whole log travels only on request (encounters:log).
+    log: logEntries(ctx, id, Math.max(0, row.event_count - LOG_TAIL_EVENTS)),
+    logComplete: row.event_count <= LOG_TAIL_EVENTS,
     canUndo: undoLabel !== null,
     canRedo: redoLabel !== null,
     undoLabel,
@@ -76,6 +84,9 @@ export const encounterHandlers = {
   },
 
   'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, input.id),
+
+  /** The whole log of an encounter, for the full log screen. */
+  'encounters:log': (ctx: HandlerContext, input: { id: string }) => logEntries(ctx, requireEncounter(ctx, input.id).id),
 
   'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
     const row = requireEncounter(ctx, input.id);

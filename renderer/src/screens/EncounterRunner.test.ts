@@ -22,6 +22,7 @@ function detail(view: Partial<EncounterView>): EncounterDetail {
       activeId: 'g', prompt: null, allowed: ['END_TURN', 'REMOVE_COMBATANT', 'END_COMBAT'], ...view,
     },
     log: [{ seq: 1, round: 2, kind: 'round', text: 'Round 2 begins. Escalation 2.' }],
+    logComplete: true,
     canUndo: true, canRedo: false, undoLabel: 'Berrik ends the turn.', redoLabel: null,
   };
 }
