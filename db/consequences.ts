@@ -3,6 +3,7 @@
 import type { Consequences } from '../core/encounter/types.ts';
 import type { Db } from './connection.ts';
 import { GmError } from '../core/api/contract.ts';
+import { readClock } from './ledger.ts';
 
 export interface InjuryRow {
   id: string;
@@ -37,7 +38,6 @@ export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
  */
 export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: Consequences['injuries'], seq: number, now: string): void {
   const existing = new Map((db.prepare('SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
-  const clock = db.prepare('SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
   const wanted = new Set<string>();
   // A record the ledger has treated belongs to the campaign: undoing the fight's event that made it is refused.
   const treated = (row: { name: string; ledger_seq: number | null }) => {
@@ -49,8 +49,9 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
     const data = JSON.stringify(injury.data);
     const row = existing.get(id);
     if (!row) {
+      const clock = readClock(db, campaignId);
       db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.session_id, now, now);
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.sessionId, now, now);
     } else if (row.data_json !== data && row.ledger_seq === null) {
       // Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it.
       db.prepare('UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
@@ -63,9 +64,14 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
   }
 }
 
+/** Whether an ended encounter's carry-over has already been written. */
+export function carryApplied(db: Db, encounterId: string): boolean {
+  return Boolean(db.prepare('SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId));
+}
+
 /** Writes an ended encounter's carry-over once, remembering the values it replaced. */
 export function applyCarry(db: Db, encounterId: string, campaignId: string, carry: NonNullable<Consequences['carry']>, party: Record<string, unknown>, now: string): void {
-  if (db.prepare('SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId)) return;
+  if (carryApplied(db, encounterId)) return;
   const remember = db.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
   for (const { characterId, state } of carry) {
     const row = db.prepare('SELECT state_json FROM characters WHERE id = ?').get(characterId) as { state_json: string } | undefined;

@@ -123,9 +123,14 @@ function splitKey(key: string): [string, string] {
 
 // ---- entries ----
 
+/** The seq the next entry of the campaign gets. */
+export function nextSeq(db: Db, campaignId: string): number {
+  return ((db.prepare('SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
+}
+
 export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>): number {
   db.prepare("UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND state = 'undone'").run(row.campaign_id);
-  const seq = ((db.prepare('SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(row.campaign_id) as { seq: number | null }).seq ?? 0) + 1;
+  const seq = nextSeq(db, row.campaign_id);
   db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
     VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, 'done', @recorded_at)`).run({ ...row, seq });
   return seq;

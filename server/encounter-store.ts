@@ -183,8 +183,9 @@ export class EncounterStore {
     const result = engine.rules.consequences?.(engine.snapshot);
     if (!result) return;
     consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
-    if (result.carry) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
-    else consequences.revertCarry(this.db, id, campaignId, now);
+    if (!result.carry) consequences.revertCarry(this.db, id, campaignId, now);
+    // Written once, when the fight ends: only then is the ending event (with the GM's adjustments) read.
+    else if (!consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
   }
 
   /** The newest stored event, which is the one that ended the fight when the carry-over is first written. */

@@ -104,7 +104,7 @@ export function ledgerRolls(db: Db, campaign: CampaignRow, raw: unknown): RollRe
 export function appendLedger(w: LedgerWrite, raw: unknown): number {
   const event = parseLedgerEvent(w.campaign.ruleset_id, raw);
   const clock = ledger.readClock(w.db, w.campaign.id);
-  const seq = nextSeq(w.db, w.campaign.id);
+  const seq = ledger.nextSeq(w.db, w.campaign.id);
 
   if (event.type === 'SESSION_START' || event.type === 'SESSION_END') return sessionEvent(w, event, clock);
   const rules = findRuleset(w.campaign.ruleset_id)?.recovery ?? null;
@@ -277,10 +277,6 @@ function describeKeys(db: Db, keys: string[]): string {
   });
   const unique = [...new Set(names)];
   return unique.length === 1 ? unique[0]! : `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
-}
-
-function nextSeq(db: Db, campaignId: string): number {
-  return ((db.prepare('SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
 }
 
 function guard<T>(work: () => T): T {

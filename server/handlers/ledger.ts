@@ -41,8 +41,8 @@ function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
   const ruleset = rulesetOf(campaign);
   const rules = ruleset.recovery;
   const world = store.loadWorld(ctx.db, campaign);
-  const { day, session } = clockOf(ctx, campaignId);
-  const numbers = new Map(ledger.listSessions(ctx.db, campaignId).map((s) => [s.id, s.number]));
+  const { day, session, sessions } = clockOf(ctx, campaignId);
+  const numbers = new Map(sessions.map((s) => [s.id, s.number]));
   const undoLabel = store.undoLabel(ctx.db, campaignId);
   const redoLabel = store.redoLabel(ctx.db, campaignId);
   return {
@@ -116,7 +116,7 @@ export const ledgerHandlers = {
   'campaigns:timeline': (ctx: HandlerContext, input: { id: string }): CampaignTimeline => {
     const campaign = requireCampaign(ctx, input.id);
     const facts = campaignFacts(ctx, campaign);
-    const sessions = ledger.listSessions(ctx.db, campaign.id);
+    const { sessions } = facts;
     const groups: CampaignTimeline['groups'] = sessions.map((s) => ({ session: toSession(s), items: facts.items.filter((i) => i.sessionNumber === s.number) }));
     const outside = facts.items.filter((i) => i.sessionNumber === null);
     if (outside.length) groups.push({ session: null, items: outside });
@@ -195,5 +195,5 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
   // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
   const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
   items.sort((a, b) => a.at.localeCompare(b.at) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
-  return { records, encounters, entries, items, number, eventText };
+  return { sessions, records, encounters, entries, items, number, eventText };
 }

@@ -110,5 +110,13 @@ export function plainShortcut(event: KeyboardEvent): boolean {
   return !typingInField(event) && !event.ctrlKey && !event.metaKey && !event.altKey && !document.querySelector('dialog[open]');
 }
 
+/** Ctrl/⌘+Z undoes; Ctrl/⌘+Shift+Z or Ctrl/⌘+Y redoes; anything else (or typing in a field) is not for undo. */
+export function undoRedoKey(event: KeyboardEvent): 'undo' | 'redo' | null {
+  if (typingInField(event) || !(event.ctrlKey || event.metaKey)) return null;
+  const key = event.key.toLowerCase();
+  if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
+  return key === 'y' ? 'redo' : null;
+}
+
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 export const modKey = isMac ? '⌘' : 'Ctrl';
