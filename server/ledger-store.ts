@@ -138,19 +138,26 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
   }
   if (outcome.change.party) keys.add('party');
 
-  const before = ledger.readImages(w.db, w.campaign.id, keys);
-  if (newClock) ledger.writeImage(w.db, w.campaign.id, 'clock', newClock, w.now);
-  writeChange(w, outcome.change, newClock?.day ?? clock.day, clock.sessionId, seq);
-  const after = ledger.readImages(w.db, w.campaign.id, keys);
-
   const subjects = new Set<string>([
     ...(outcome.change.characters ?? []).map((c) => c.id),
     ...(outcome.change.records ?? []).map((r) => recordOwner.get(r.id)!),
     ...(event.type === 'PARTY' ? (event['characterIds'] as string[]) : typeof event['characterId'] === 'string' ? [event['characterId']] : []),
   ]);
+  return record(w, keys, () => {
+    if (newClock) ledger.writeImage(w.db, w.campaign.id, 'clock', newClock, w.now);
+    writeChange(w, outcome.change, newClock?.day ?? clock.day, clock.sessionId, seq);
+  }, { event, log: outcome.log, day: clock.day, sessionId: clock.sessionId, subjects: [...subjects] });
+}
+
+/** Runs a ledger write between two readings of what it touches, and stores the entry with both. */
+function record(w: LedgerWrite, keys: Iterable<string>, write: () => void, entry: { event: GmEvent; log: string[]; day: number; sessionId: string | null; subjects: string[] }): number {
+  const touched = [...keys];
+  const before = ledger.readImages(w.db, w.campaign.id, touched);
+  write();
+  const after = ledger.readImages(w.db, w.campaign.id, touched);
   return ledger.insertEntry(w.db, {
-    campaign_id: w.campaign.id, type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify(outcome.log),
-    day: clock.day, session_id: clock.sessionId, subjects_json: JSON.stringify([...subjects]),
+    campaign_id: w.campaign.id, type: entry.event.type, payload_json: JSON.stringify(entry.event), log_json: JSON.stringify(entry.log),
+    day: entry.day, session_id: entry.sessionId, subjects_json: JSON.stringify(entry.subjects),
     before_json: JSON.stringify(before), after_json: JSON.stringify(after), recorded_at: w.now,
   });
 }
@@ -188,15 +195,8 @@ function sessionEvent(w: LedgerWrite, event: GmEvent, clock: ledger.Clock): numb
       ledger.writeImage(w.db, w.campaign.id, 'clock', { ...clock, sessionId: null }, w.now);
     };
   }
-  const keys = ['clock', sessionKey];
-  const before = ledger.readImages(w.db, w.campaign.id, keys);
-  write();
-  const after = ledger.readImages(w.db, w.campaign.id, keys);
   const sessionId = event.type === 'SESSION_START' ? (event['sessionId'] as string) : clock.sessionId;
-  return ledger.insertEntry(w.db, {
-    campaign_id: w.campaign.id, type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify([log]),
-    day: clock.day, session_id: sessionId, subjects_json: '[]', before_json: JSON.stringify(before), after_json: JSON.stringify(after), recorded_at: w.now,
-  });
+  return record(w, ['clock', sessionKey], write, { event, log: [log], day: clock.day, sessionId, subjects: [] });
 }
 
 function writeChange(w: LedgerWrite, change: RecoveryChange, day: number, sessionId: string | null, seq: number): void {
