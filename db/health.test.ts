@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupDir } from './backup.ts';
 import { openDatabase, type Db } from './connection.ts';
-import { checkDatabaseHealth, markDatabaseOpened, markerPath, newestGoodBackup } from './health.ts';
+import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath, markerState, newestGoodBackup } from './health.ts';
 import { tempDir, type TempDir } from './testing/temp-db.ts';
 
 let dir: TempDir;
@@ -25,9 +25,10 @@ function addCampaigns(db: Db, from: number, count: number): void {
 function healthyDatabase(name = 'gm-workstation.sqlite'): string {
   const path = dir.file(name);
   const db = openDatabase(path);
+  markDatabaseOpened(path);
   addCampaigns(db, 0, 2000);
   db.close();
-  markDatabaseOpened(path);
+  markDatabaseClosed(path);
   return path;
 }
 
@@ -149,12 +150,47 @@ describe('a WAL that held committed transactions', () => {
     expect(campaignCount(path)).toBe(committed);
   });
 
-  it('with its WAL deleted it is a valid older database: not detectable as damage, the WAL-only rows are gone', () => {
+  it('with its WAL deleted after a crash: detected (the file is sound but older), the WAL-only rows are gone', () => {
     dir = tempDir();
     const { path } = crashedCopy();
     rmSync(`${path}-wal`);
-    expect(checkDatabaseHealth(path)).toEqual({ state: 'ok' });
+    const health = checkDatabaseHealth(path);
+    expect(health).toMatchObject({ state: 'damaged', kind: 'walMissing' });
     expect(campaignCount(path)).toBe(50);
+  });
+
+  it('after a clean close there is no WAL, and that is not damage', () => {
+    dir = tempDir();
+    const path = dir.file();
+    const db = openDatabase(path);
+    markDatabaseOpened(path);
+    expect(markerState(path)).toBe('open');
+    addCampaigns(db, 0, 10);
+    db.close();
+    markDatabaseClosed(path);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(markerState(path)).toBe('closed');
+    expect(checkDatabaseHealth(path)).toEqual({ state: 'ok' });
+  });
+
+  it('the marker keeps the day the database was first opened through every open and close', () => {
+    dir = tempDir();
+    const path = healthyDatabase();
+    const first = readFileSync(markerPath(path), 'utf8').split('\n')[0];
+    markDatabaseOpened(path, new Date('2030-01-01T00:00:00Z'));
+    markDatabaseClosed(path, new Date('2030-01-02T00:00:00Z'));
+    const text = readFileSync(markerPath(path), 'utf8');
+    expect(text.split('\n')[0]).toBe(first);
+    expect(text.match(/^state: /gm)).toHaveLength(1);
+    expect(text).toMatch(/^state: closed 2030-01-02T00:00:00.000Z pid \d+$/m);
+  });
+
+  it('a marker written before the state line existed counts as closed', () => {
+    dir = tempDir();
+    const path = healthyDatabase();
+    writeFileSync(markerPath(path), 'GM Workstation opened gm-workstation.sqlite here first on 2026-01-01T00:00:00.000Z.\n');
+    expect(markerState(path)).toBe('closed');
+    expect(checkDatabaseHealth(path)).toEqual({ state: 'ok' });
   });
 });
 

@@ -1,7 +1,7 @@
 // Start-up health check of the campaign database, run before anything migrates or writes to it: a damaged file is
 // reported, never silently re-created or "repaired" in place. See docs/reliability.md "A damaged database".
 import Database from 'better-sqlite3';
-import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { backupDir, listBackups, type BackupInfo } from './backup.ts';
 
@@ -10,8 +10,10 @@ import { backupDir, listBackups, type BackupInfo } from './backup.ts';
  * existed here; `notADatabase` is SQLITE_NOTADB (a garbled header, another kind of file under the name);
  * `corrupt` is SQLITE_CORRUPT (or a short read of a cut-off file) or a failed quick_check. Other errors (a locked
  * file, no permission) are not damage: they are thrown, and the app reports that it could not open the file.
+ * `walMissing`: the file itself is sound, but the app did not close it and its -wal file is gone, so the commits
+ * that were only in the WAL are lost (the file is a valid, older database).
  */
-export type DamageKind = 'missing' | 'empty' | 'notADatabase' | 'corrupt';
+export type DamageKind = 'missing' | 'empty' | 'notADatabase' | 'corrupt' | 'walMissing';
 
 export type DatabaseHealth =
   | { state: 'new' }
@@ -21,18 +23,54 @@ export type DatabaseHealth =
 /**
  * The marker that tells "a database existed here" from a first launch: a small sidecar file written next to the
  * database after its first successful open. It is per database file (the backups folder is shared by every
- * database in a folder, so it cannot tell them apart).
+ * database in a folder, so it cannot tell them apart). Its last line says whether the app that had the database
+ * open closed it (`state: closed`) or is, or was when it stopped, still using it (`state: open`): SQLite deletes
+ * the -wal file on a clean close and leaves it after a crash, so an `open` state with no -wal beside the database
+ * means the log of its newest commits was lost.
  */
 export const markerPath = (databasePath: string) => `${databasePath}.opened`;
 
-/** Writes the marker once; called after the database opened and migrated cleanly. */
-export function markDatabaseOpened(databasePath: string, now: Date = new Date()): void {
-  if (databasePath === ':memory:' || existsSync(markerPath(databasePath))) return;
-  writeFileSync(
-    markerPath(databasePath),
+export type MarkerState = 'open' | 'closed';
+
+/** The head of the marker: when the app first opened this database, kept as it was on every later rewrite. */
+function markerHead(databasePath: string, now: Date): string {
+  const path = markerPath(databasePath);
+  if (existsSync(path)) {
+    const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line && !line.startsWith('state: '));
+    if (lines.length) return `${lines.join('\n')}\n`;
+  }
+  return (
     `GM Workstation opened ${basename(databasePath)} here first on ${now.toISOString()}.\n` +
-      'While this file exists, a missing or empty database next to it is treated as damage, not as a first launch.\n',
+    'While this file exists, a missing or empty database next to it is treated as damage, not as a first launch.\n'
   );
+}
+
+/** Writes the marker with its state line; replaced in one rename, so a crash leaves the old or the new one. */
+function writeMarker(databasePath: string, state: MarkerState, now: Date): void {
+  if (databasePath === ':memory:') return;
+  const path = markerPath(databasePath);
+  const partial = `${path}.partial`;
+  writeFileSync(partial, `${markerHead(databasePath, now)}state: ${state} ${now.toISOString()} pid ${process.pid}\n`);
+  renameSync(partial, path);
+}
+
+/** Called after the database opened and migrated cleanly: it exists, and it is in use until markDatabaseClosed. */
+export function markDatabaseOpened(databasePath: string, now: Date = new Date()): void {
+  writeMarker(databasePath, 'open', now);
+}
+
+/** Called after the last connection closed cleanly (SQLite checkpointed the WAL into the file and deleted it). */
+export function markDatabaseClosed(databasePath: string, now: Date = new Date()): void {
+  if (databasePath === ':memory:' || !existsSync(markerPath(databasePath))) return;
+  writeMarker(databasePath, 'closed', now);
+}
+
+/** The marker's state line; a marker without one (written by an older version) counts as closed. */
+export function markerState(databasePath: string): MarkerState | null {
+  const path = markerPath(databasePath);
+  if (!existsSync(path)) return null;
+  const match = /^state: (open|closed)\b/m.exec(readFileSync(path, 'utf8'));
+  return (match?.[1] as MarkerState | undefined) ?? 'closed';
 }
 
 const SENTENCES: Record<DamageKind, string> = {
@@ -40,6 +78,8 @@ const SENTENCES: Record<DamageKind, string> = {
   empty: 'The campaign database is empty: the file is there, but it has no data in it (zero bytes).',
   notADatabase: 'The campaign database file is damaged: it is no longer a readable database.',
   corrupt: 'The campaign database file is damaged: its integrity check found broken pages.',
+  walMissing:
+    'The campaign database was not closed normally, and its journal file (-wal) is gone: the newest changes it held are lost, and the file holds an older state.',
 };
 
 function damaged(kind: DamageKind, detail: string): DatabaseHealth {
@@ -67,7 +107,10 @@ export function checkDatabaseHealth(databasePath: string, nativeBinding?: string
   const existedBefore = existsSync(markerPath(databasePath));
   if (!existsSync(databasePath)) return existedBefore ? damaged('missing', `${databasePath} does not exist.`) : { state: 'new' };
   if (statSync(databasePath).size === 0) return existedBefore ? damaged('empty', `${databasePath} is 0 bytes long.`) : { state: 'new' };
-  return quickCheck(databasePath, nativeBinding);
+  const walGone = markerState(databasePath) === 'open' && !existsSync(`${databasePath}-wal`);
+  const health = quickCheck(databasePath, nativeBinding);
+  if (health.state !== 'ok' || !walGone) return health;
+  return damaged('walMissing', `${markerPath(databasePath)} says the app still had the database open, but ${databasePath}-wal does not exist.`);
 }
 
 /** True when the file (a backup) opens and passes quick_check; like the start-up check, it leaves nothing behind. */

@@ -8,8 +8,8 @@ import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import { acquireDatabaseLockSync, type LockHolderKind } from '../db/lock.ts';
 import { backupPath, createBackup, pruneBackups } from '../db/backup.ts';
-import { copyFileSync, rmSync } from 'node:fs';
-import { checkDatabaseHealth, markDatabaseOpened } from '../db/health.ts';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath } from '../db/health.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
@@ -168,9 +168,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     },
   };
   ctx.encounters = new EncounterStore(ctx.db);
-  // The desktop app and web mode mark the database as existing (db/health.ts); the CLI, which may be pointed at any
-  // copy by a script, leaves nothing beside the files it opens.
-  if (options.transport !== 'cli') markDatabaseOpened(options.databasePath);
+  // The desktop app and web mode mark the database as existing and in use (db/health.ts); the CLI, which may be
+  // pointed at any copy by a script, creates nothing beside the files it opens, but keeps an existing marker's
+  // state true (it too leaves a -wal after a crash, and deletes it on a clean close).
+  markInUse(options.databasePath, options.transport !== 'cli');
 
   const autoBackup = (reason: string) => {
     if (!options.autoBackup) return;
@@ -226,6 +227,31 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     close() {
       listeners.clear();
       ctx.db.close();
+      markClosed(options.databasePath);
     },
   };
+}
+
+/**
+ * Databases this process marked as open (db/health.ts). On a normal exit that skipped close(), better-sqlite3
+ * still closes them (and SQLite deletes their -wal), so the exit hook marks them closed first: only a crash leaves
+ * an `open` marker, and a crash leaves the -wal beside it.
+ */
+const inUse = new Set<string>();
+let exitHookInstalled = false;
+
+function markInUse(databasePath: string, create: boolean): void {
+  if (databasePath === ':memory:' || (!create && !existsSync(markerPath(databasePath)))) return;
+  markDatabaseOpened(databasePath);
+  inUse.add(databasePath);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const path of inUse) markDatabaseClosed(path);
+  });
+}
+
+function markClosed(databasePath: string): void {
+  inUse.delete(databasePath);
+  markDatabaseClosed(databasePath);
 }

@@ -159,11 +159,44 @@ describe('recovery mode', () => {
     expect(await names(app)).toEqual([]);
   });
 
+  it('a lost -wal after the app stopped without closing: the sound, older file can be kept as it is', async () => {
+    dir = tempDir();
+    const app0 = start();
+    await ok(app0, 'campaigns:create', { name: 'Checkpointed', rulesetId: 'enigma' });
+    app0.close();
+    open.splice(0);
+    const app1 = start();
+    await ok(app1, 'campaigns:create', { name: 'Only In The WAL', rulesetId: 'enigma' });
+    // What a crash followed by a deleted -wal leaves: the main file as it is on disk now, and the marker saying "open".
+    const copy = join(dir.path, 'copy.sqlite');
+    copyFileSync(dir.file(), copy);
+    copyFileSync(markerPath(dir.file()), markerPath(copy));
+    expect(readFileSync(markerPath(copy), 'utf8')).toMatch(/^state: open /m);
+
+    const app = openApp({ databasePath: copy, transport: 'web', version: 'test' });
+    open.push(app);
+    expect(await ok<RecoveryStatus>(app, 'recovery:status')).toMatchObject({ damaged: true, kind: 'walMissing' });
+    expect(await app.dispatch('campaigns:list', {})).toMatchObject({ error: { kind: 'refused' } });
+    expect(await ok<RecoveryDone>(app, 'recovery:keep')).toEqual({ damagedKeptAs: null, restored: null });
+    expect(await names(app)).toEqual(['Checkpointed']);
+    expect(existsSync(copy)).toBe(true);
+  });
+
+  it('keeping the file as it is is refused for real damage, and changes nothing', async () => {
+    dir = tempDir();
+    const { damagedBytes } = await damagedWithBackups();
+    const app = start();
+    expect(await app.dispatch('recovery:keep', {})).toMatchObject({ error: { message: expect.stringMatching(/cannot be used as it is/) } });
+    expect(readFileSync(dir.file()).equals(damagedBytes)).toBe(true);
+    expect(await ok<RecoveryStatus>(app, 'recovery:status')).toMatchObject({ damaged: true, kind: 'notADatabase' });
+  });
+
   it('a healthy app refuses recovery requests', async () => {
     dir = tempDir();
     const app = start();
     expect(await ok<RecoveryStatus>(app, 'recovery:status')).toEqual({ damaged: false });
     expect(await app.dispatch('recovery:startEmpty', {})).toEqual({ error: { kind: 'refused', message: 'The campaign database is not damaged, so there is nothing to recover.' } });
+    expect(await app.dispatch('recovery:keep', {})).toEqual({ error: { kind: 'refused', message: 'The campaign database is not damaged, so there is nothing to recover.' } });
   });
 });
 

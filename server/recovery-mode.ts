@@ -1,7 +1,7 @@
 // Recovery mode: when the database is damaged at start (db/health.ts), the app does not open its handler table.
-// It answers only what the DamagedDatabase screen needs (what happened, the newest good backup) and the two ways
-// out: restore a backup, or start an empty database. Either way the damaged file is moved aside, never
-// overwritten or deleted, and then the app opens normally behind the same service object, so every transport
+// It answers only what the DamagedDatabase screen needs (what happened, the newest good backup) and the ways out:
+// restore a backup, or start an empty database (and, when only the WAL was lost, go on with the file as it is).
+// Restoring or starting empty moves the damaged file aside, never overwriting or deleting it, and then the app opens normally behind the same service object, so every transport
 // (IPC, web mode) keeps the reference it already holds.
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { GmError, inputSchemas, type BackupSummary, type Envelope, type RecoveryDone, type RecoveryStatus } from '../core/api/contract.ts';
@@ -23,6 +23,9 @@ export const recoveryHandlers = {
     throw new GmError(NOT_DAMAGED);
   },
   'recovery:startEmpty': (): RecoveryDone => {
+    throw new GmError(NOT_DAMAGED);
+  },
+  'recovery:keep': (): RecoveryDone => {
     throw new GmError(NOT_DAMAGED);
   },
 };
@@ -124,6 +127,12 @@ export function openRecoveryService(
     return finish({ damagedKeptAs: moveDamagedAside(options.databasePath, now()), restored: null });
   }
 
+  /** Only a lost WAL leaves a sound file to go on with; damaged pages or a missing file never are. */
+  function keep(): RecoveryDone {
+    if (status.kind !== 'walMissing') throw new GmError(`${status.sentence} It cannot be used as it is: restore a backup or start an empty database.`);
+    return finish({ damagedKeptAs: null, restored: null });
+  }
+
   const refusal = `${status.sentence} Restore a backup or start an empty database first.`;
 
   async function recover(name: string, input: unknown): Promise<Envelope<unknown>> {
@@ -132,11 +141,11 @@ export function openRecoveryService(
     if (!parsed.success) return { error: { message: 'The request is malformed.', kind: 'invalid' } };
     if (name === 'recovery:status') return { result: status };
     if (name === 'app:info') return { result: infoHandlers['app:info']({ options } as HandlerContext) };
-    if (name !== 'recovery:restore' && name !== 'recovery:startEmpty') return { error: { message: refusal, kind: 'refused' } };
+    if (name !== 'recovery:restore' && name !== 'recovery:startEmpty' && name !== 'recovery:keep') return { error: { message: refusal, kind: 'refused' } };
     const job = working.then(() => {
       // A second click arrives after the first recovery finished: the app is open normally by now.
       if (normal) return normal.dispatch(name, parsed.data);
-      const done = name === 'recovery:restore' ? restore((parsed.data as { name: string }).name) : startEmpty();
+      const done = name === 'recovery:restore' ? restore((parsed.data as { name: string }).name) : name === 'recovery:keep' ? keep() : startEmpty();
       return { result: done };
     });
     working = job.catch(() => undefined);

@@ -80,6 +80,8 @@ export const inputSchemas = {
   'recovery:status': z.strictObject({}),
   'recovery:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
   'recovery:startEmpty': z.strictObject({}),
+  /** Only when the file itself is sound and what was lost is its write-ahead log: go on with it as it is. */
+  'recovery:keep': z.strictObject({}),
 } as const;
 
 export type { HandlerName } from './names.ts';
@@ -319,6 +321,7 @@ export interface HandlerResults {
   'recovery:status': RecoveryStatus;
   'recovery:restore': RecoveryDone;
   'recovery:startEmpty': RecoveryDone;
+  'recovery:keep': RecoveryDone;
 }
 
 /** Whether the app started in recovery mode, and if so what it found (db/health.ts, server/recovery-mode.ts). */
@@ -326,7 +329,7 @@ export type RecoveryStatus =
   | { damaged: false }
   | {
       damaged: true;
-      kind: 'missing' | 'empty' | 'notADatabase' | 'corrupt';
+      kind: 'missing' | 'empty' | 'notADatabase' | 'corrupt' | 'walMissing';
       /** One sentence for the GM. */
       sentence: string;
       /** SQLite's own words, for whoever looks further. */

@@ -9,7 +9,7 @@ export const HANDLER_NAMES = [
   'campaigns:timeline', 'characters:history',
   'encounters:summary', 'exports:encounter', 'exports:session', 'exports:campaign', 'imports:campaign', 'imports:encounter', 'campaigns:demo',
   'backups:list', 'backups:create', 'backups:restore',
-  'recovery:status', 'recovery:restore', 'recovery:startEmpty',
+  'recovery:status', 'recovery:restore', 'recovery:startEmpty', 'recovery:keep',
 ] as const;
 
 export type HandlerName = (typeof HANDLER_NAMES)[number];

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { EncounterEngine } from '../../core/encounter/kernel.ts';
 import type { EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { SNAPSHOT_EVERY } from '../../db/encounters.ts';
+import { checkDatabaseHealth, markDatabaseClosed } from '../../db/health.ts';
 import { openApp } from '../app.ts';
 import { rulesFor } from '../encounter-store.ts';
 
@@ -72,12 +73,15 @@ export async function checkDatabase(databasePath: string, replayed: ReadonlyMap<
   const encounters = new Map<string, EncounterFound>();
   const ledger = new Map<string, number>();
   const toReplay: EncounterFacts[] = [];
+  // The app's own start-up check must find a killed writer's file sound (its -wal is still beside it), never damaged.
+  const health = checkDatabaseHealth(databasePath);
+  if (health.state === 'damaged') problems.push(`The start-up check calls the file damaged after the kill: ${health.sentence} (${health.detail})`);
   const raw = new Database(databasePath);
   let counts: { events: number; entries: number; injuries: number };
   try {
     const integrity = raw.pragma('integrity_check') as { integrity_check: string }[];
     if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok') {
-      return { integrity: false, problems: [`integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`], encounters, ledger, eventRows: 0, ledgerRows: 0, injuryRows: 0 };
+      return { integrity: false, problems: [...problems, `integrity_check: ${integrity.map((r) => r.integrity_check).join('; ')}`], encounters, ledger, eventRows: 0, ledgerRows: 0, injuryRows: 0 };
     }
     const foreign = raw.pragma('foreign_key_check') as { table: string }[];
     if (foreign.length) problems.push(`foreign_key_check found ${foreign.length} dangling references (first in ${foreign[0]!.table}).`);
@@ -125,6 +129,8 @@ export async function checkDatabase(databasePath: string, replayed: ReadonlyMap<
     }
   } finally {
     raw.close();
+    // This connection closed cleanly (SQLite folded the WAL into the file and deleted it), as the CLI would.
+    markDatabaseClosed(databasePath);
   }
 
   // The app's own resume (newest snapshot + the events after it) must give the same view as the fresh replay.

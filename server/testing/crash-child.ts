@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   await waitForGo();
   const random = mulberry32(Number(argument('--seed') ?? 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const app = openApp({ databasePath, transport: 'cli', version: 'crash-test' });
+  // As web mode opens it: the database's marker says it is in use until a clean close (db/health.ts).
+  const app = openApp({ databasePath, transport: 'web', version: 'crash-test' });
 
   // Each setup step checks what an earlier, killed run already did, so a kill at any point resumes cleanly.
   let campaign = (await call(app, 'campaigns:list', {})).find((c) => c.name === CAMPAIGN_NAME);

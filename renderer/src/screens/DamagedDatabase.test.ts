@@ -68,4 +68,17 @@ describe('damaged database screen', () => {
     await vi.waitFor(() => expect(onrecovered).toHaveBeenCalledTimes(1));
     expect(api.send).toHaveBeenCalledWith('recovery:startEmpty', {});
   });
+
+  it('a lost journal also offers to keep the database as it is; other damage never does', async () => {
+    api.send.mockResolvedValue({ damagedKeptAs: null, restored: null });
+    const onrecovered = vi.fn();
+    render(DamagedDatabase, { status: status({ kind: 'walMissing', sentence: 'The campaign database was not closed normally, and its journal file (-wal) is gone.' }), onrecovered });
+    expect(screen.getByRole('button', { name: 'Restore this backup' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Keep this database' }));
+    await vi.waitFor(() => expect(onrecovered).toHaveBeenCalledTimes(1));
+    expect(api.send).toHaveBeenCalledWith('recovery:keep', {});
+    cleanup();
+    render(DamagedDatabase, { status: status(), onrecovered: () => {} });
+    expect(screen.queryByRole('button', { name: 'Keep this database' })).toBeNull();
+  });
 });
