@@ -85,6 +85,8 @@ const [undoMs] = await time(() => ok(app, 'encounters:undo', { id: encounter.id 
 const [redoMs] = await time(() => ok(app, 'encounters:redo', { id: encounter.id }));
 const [exportMs, exported] = await time(() => ok(app, 'exports:encounter', { id: encounter.id, format: 'json' }));
 const [markdownMs, markdown] = await time(() => ok(app, 'exports:encounter', { id: encounter.id, format: 'md' }));
+const [campaignMs, campaignFile] = await time(() => ok(app, 'exports:campaign', { id: campaign.id }));
+const [importMs, imported] = await time(() => app.dispatch('imports:campaign', { content: campaignFile.content }));
 app.close();
 
 const rows = [
@@ -101,6 +103,8 @@ const rows = [
   ['redo', `${redoMs.toFixed(0)} ms`],
   ['JSON export', `${exportMs.toFixed(0)} ms (${(exported.content.length / 1024 / 1024).toFixed(1)} MB)`],
   ['Markdown export', `${markdownMs.toFixed(0)} ms (${(markdown.content.length / 1024 / 1024).toFixed(1)} MB)`],
+  ['campaign file export', `${campaignMs.toFixed(0)} ms (${(Buffer.byteLength(campaignFile.content) / 1024 / 1024).toFixed(1)} MB)`],
+  ['campaign file import (a new campaign)', 'error' in imported ? `refused: ${imported.error.message}` : `${importMs.toFixed(0)} ms`],
 ];
 console.log(`Long fight on Node ${process.version}, ${databasePath}`);
 for (const [label, value] of rows) console.log(`${label.padEnd(52)} ${value}`);

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { EncounterDetail } from '../core/api/contract.ts';
-import { IMPORT_MAX_BYTES, IMPORT_MAX_DEPTH } from '../core/export/campaign.ts';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_DEPTH, IMPORT_MAX_MB } from '../core/export/campaign.ts';
 import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport } from '../core/export/types.ts';
 import { useTestApp } from './testing/harness.ts';
 import { startWebServer } from './web.ts';
@@ -303,8 +303,8 @@ describe('refusing a bad campaign file', () => {
   }
 
   it('refuses a file over the size limit, counted in UTF-8 bytes', async () => {
-    expect(await refusedUnchanged(' '.repeat(IMPORT_MAX_BYTES + 1))).toBe('The file is larger than 20 MB, the most this app imports.');
-    expect(await refusedUnchanged('é'.repeat(IMPORT_MAX_BYTES / 2 + 1))).toBe('The file is larger than 20 MB, the most this app imports.');
+    expect(await refusedUnchanged(' '.repeat(IMPORT_MAX_BYTES + 1))).toBe(`The file is larger than ${IMPORT_MAX_MB} MB, the most this app imports.`);
+    expect(await refusedUnchanged('é'.repeat(IMPORT_MAX_BYTES / 2 + 1))).toBe(`The file is larger than ${IMPORT_MAX_MB} MB, the most this app imports.`);
   });
 
   it('refuses nesting deeper than the limit before parsing, even far beyond what JSON.parse survives', async () => {

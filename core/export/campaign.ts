@@ -10,11 +10,17 @@ import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION } from './types.ts';
 
 // ---- limits ----
 
-/** The largest file the importer reads (UTF-8 bytes). */
-export const IMPORT_MAX_MB = 20;
+/**
+ * The largest file the importer reads (UTF-8 bytes). A campaign file takes about 130 bytes per stored event, so
+ * 100 MB holds some 750,000 events; an encounter file with its log and round table about 640 bytes per event.
+ */
+export const IMPORT_MAX_MB = 100;
 export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 /** No export nests deeper than about a dozen levels; a deeper file is refused before it is parsed. */
 export const IMPORT_MAX_DEPTH = 64;
+/** The most events one encounter in a file may hold (the app itself sets no limit; this bounds a hostile file). */
+export const IMPORT_MAX_EVENTS = 1_000_000;
+const tooManyEvents = { error: `An encounter in the file holds more than ${IMPORT_MAX_EVENTS.toLocaleString('en')} events, the most this app imports.` };
 /**
  * A file travels as a JSON string inside a request (web mode), where escaping quotes and backslashes grows it:
  * the request may be twice the file's size.
@@ -244,7 +250,7 @@ const encounterSchema = z.strictObject({
   createdAt: timestamp,
   updatedAt: timestamp,
   input: encounterInputSchema,
-  events: z.array(z.strictObject({ recordedAt: timestamp, event: jsonObject }), { error: 'Events must be a list.' }).max(100_000),
+  events: z.array(z.strictObject({ recordedAt: timestamp, event: jsonObject }), { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
   /** What the encounter's end replaced on the campaign, so undoing the end puts it back. */
   carried: z.array(z.strictObject({ subject: z.union([z.literal('campaign'), characterRef], { error: 'A carry subject is “campaign” or a character reference.' }), previous: jsonObject })).max(10_000),
 });
@@ -743,7 +749,7 @@ export const encounterFileSchema = z.strictObject({
     round: whole(0, 1_000_000, 'A round'),
     input: encounterInputSchema,
   }),
-  events: z.array(jsonObject, { error: 'Events must be a list.' }).max(100_000),
+  events: z.array(jsonObject, { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
   log: z.array(z.strictObject({
     seq: seqNumber,
     round: whole(0, 1_000_000, 'A round'),
@@ -751,7 +757,7 @@ export const encounterFileSchema = z.strictObject({
     text: z.string().max(4000),
     actorId: z.string().max(200).nullable().optional(),
     rulings: z.array(z.string().max(40)).max(100).optional(),
-  })).max(1_000_000),
+  })).max(10 * IMPORT_MAX_EVENTS),
   summary: z.array(z.strictObject({
     round: whole(0, 1_000_000, 'A round'),
     measure: z.enum(['damage', 'loads']),
@@ -759,7 +765,7 @@ export const encounterFileSchema = z.strictObject({
       id: z.string().max(200), name: z.string().max(200), side: z.string().max(64),
       dealt: figure, taken: figure, healed: figure, statuses: z.array(z.string().max(200)).max(200), down: z.boolean(),
     })).max(10_000),
-  })).max(100_000),
+  })).max(IMPORT_MAX_EVENTS),
 });
 
 export type EncounterFile = z.infer<typeof encounterFileSchema>;
