@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSyn
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HANDLER_NAMES } from '../core/api/names.ts';
-import { IMPORT_MAX_BYTES } from '../core/export/campaign.ts';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_MB } from '../core/export/campaign.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp } from './app.ts';
 import { main } from './cli/main.ts';
@@ -375,7 +375,7 @@ describe('gmw import', () => {
     const huge = join(dir.path, 'huge.json');
     writeFileSync(huge, '');
     truncateSync(huge, IMPORT_MAX_BYTES + 1);
-    expect(await gmw(['import', 'huge.json'])).toMatchObject({ code: 3, stdout: '', lines: [`${huge} is larger than 20 MB, the most this app imports.`] });
+    expect(await gmw(['import', 'huge.json'])).toMatchObject({ code: 3, stdout: '', lines: [`${huge} is larger than ${IMPORT_MAX_MB} MB, the most this app imports.`] });
   });
 
   it('passes the importer\'s verdict through: the new id on stdout, or its sentence with exit 1', async () => {
