@@ -40,21 +40,58 @@ function adjusted(carry: NonNullable<Consequences['carry']>, event: GmEvent | nu
 
 const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
+/**
+ * In memory only: every MARK_EVERY events a warm encounter keeps its state (as JSON, so later events cannot touch
+ * it), the newest MARKS_KEPT of them, so an undo replays at most MARK_EVERY - 1 events instead of up to
+ * SNAPSHOT_EVERY - 1 from the stored snapshot. Marks die with the warm engine.
+ */
+const MARK_EVERY = 8;
+const MARKS_KEPT = 8;
+
 export class EncounterStore {
   private warm = new Map<string, Warm>();
+  /** Per encounter: seq → the persisted state after that event (see MARK_EVERY). */
+  private marks = new Map<string, Map<number, string>>();
 
   constructor(private readonly db: Db) {}
 
-  /** The engine at the encounter's head: the cached one, or the newest snapshot plus the events after it. */
+  /**
+   * The engine at the encounter's head: the cached one, or the newest state at or before it (an in-memory mark,
+   * else the stored snapshot) plus the events after it.
+   */
   engine(row: EncounterRow): EncounterEngine {
     const cached = this.warm.get(row.id);
     if (cached && cached.seq === row.event_count) return cached.engine;
     const rules = rulesFor(row.ruleset_id);
     const input = JSON.parse(row.input_json) as EncounterInput;
-    const snapshot = store.latestSnapshot(this.db, row.id, row.event_count);
-    const engine = EncounterEngine.resume(rules, input, snapshot?.snapshot, store.readEvents(this.db, row.id, snapshot?.seq ?? 0));
+    const mark = this.newestMark(row.id, row.event_count);
+    const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
+    const base = stored && (!mark || stored.seq > mark.seq) ? stored : mark;
+    const engine = EncounterEngine.resume(rules, input, base?.snapshot, store.readEvents(this.db, row.id, base?.seq ?? 0));
     this.warm.set(row.id, { engine, seq: row.event_count });
     return engine;
+  }
+
+  private newestMark(id: string, atOrBefore: number): { seq: number; snapshot: unknown } | null {
+    let best = -1;
+    for (const seq of this.marks.get(id)?.keys() ?? []) if (seq <= atOrBefore && seq > best) best = seq;
+    return best < 0 ? null : { seq: best, snapshot: JSON.parse(this.marks.get(id)!.get(best)!) };
+  }
+
+  /** After a commit at `seq`: keep the state every MARK_EVERY events, and only the newest MARKS_KEPT. */
+  private mark(id: string, seq: number, engine: EncounterEngine): void {
+    if (seq % MARK_EVERY !== 0) return;
+    const marks = this.marks.get(id) ?? new Map<number, string>();
+    marks.set(seq, JSON.stringify(engine.persisted()));
+    for (const old of marks.keys()) if (old <= seq - MARK_EVERY * MARKS_KEPT) marks.delete(old);
+    this.marks.set(id, marks);
+  }
+
+  /** Forgets the marks after `seq` (an undo removed those events), or all of them. */
+  private dropMarks(id: string, after = -1): void {
+    const marks = this.marks.get(id);
+    if (!marks) return;
+    for (const seq of marks.keys()) if (seq > after) marks.delete(seq);
   }
 
   /**
@@ -69,7 +106,11 @@ export class EncounterStore {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
       }
-      this.commit(row, engine, event, [...engine.apply(event), ...this.overrideLines(row, engine, event)], now);
+      const lines = engine.apply(event); // a refusal throws here, before the engine changed
+      // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
+      // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
+      this.warm.delete(row.id);
+      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now);
       store.clearRedo(this.db, row.id);
     });
   }
@@ -127,6 +168,7 @@ export class EncounterStore {
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
+      this.dropMarks(row.id, row.event_count - 1);
       const engine = this.engine({ ...row, event_count: row.event_count - 1 });
       this.writeHead(row, engine, row.event_count - 1, now);
     });
@@ -139,7 +181,9 @@ export class EncounterStore {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
-      this.commit(row, engine, top.event, engine.apply(top.event), now);
+      const lines = engine.apply(top.event);
+      this.warm.delete(row.id);
+      this.commit(row, engine, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
     });
   }
@@ -167,6 +211,7 @@ export class EncounterStore {
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
     this.writeHead(row, engine, seq, now);
+    this.mark(row.id, seq, engine);
   }
 
   private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
@@ -197,6 +242,7 @@ export class EncounterStore {
   /** Forget every warm engine: after a failed commit, memory must not run ahead of the database. */
   evictAll(): void {
     this.warm.clear();
+    this.marks.clear();
   }
 
   /**
@@ -208,7 +254,10 @@ export class EncounterStore {
       work();
     } catch (error) {
       if (error instanceof RuleRefusal) throw new GmError(error.message);
-      if (!(error instanceof GmError)) this.warm.delete(id);
+      if (!(error instanceof GmError)) {
+        this.warm.delete(id);
+        this.dropMarks(id);
+      }
       throw error;
     }
   }

@@ -45,7 +45,7 @@ export class EncounterEngine {
   /** Resume: a stored snapshot (or none) plus the events recorded after it. */
   static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly GmEvent[]): EncounterEngine {
     const engine = new EncounterEngine(rules, input, persisted ?? undefined);
-    for (const event of tail) engine.apply(event);
+    for (const event of tail) engine.step(event);
     return engine;
   }
 
@@ -53,9 +53,17 @@ export class EncounterEngine {
     return this.actor.getSnapshot() as unknown as EncounterSnapshot;
   }
 
+  /** The view of the current snapshot, built once per snapshot (a write and its reply both ask for it). */
   view(): EncounterView {
-    return this.rules.view(this.snapshot);
+    const snapshot = this.snapshot;
+    if (this.viewOf !== snapshot) {
+      this.cachedView = this.rules.view(snapshot);
+      this.viewOf = snapshot;
+    }
+    return this.cachedView!;
   }
+  private viewOf: EncounterSnapshot | null = null;
+  private cachedView: EncounterView | null = null;
 
   /** The snapshot in a JSON-safe form, to be stored and restored with `resume`. */
   persisted(): unknown {
@@ -77,12 +85,19 @@ export class EncounterEngine {
 
   /** Applies an already-parsed event; throws RuleRefusal (changing nothing) when the rules forbid it. */
   apply(event: GmEvent): LogLine[] {
+    const before = this.snapshot;
+    this.step(event);
+    return this.rules.describe(event, before, this.snapshot);
+  }
+
+  /**
+   * Applies an event like `apply` without writing its log lines: for replays whose lines are already stored (a
+   * resume, an export) or not wanted.
+   */
+  step(event: GmEvent): void {
     const reason = this.refusal(event);
     if (reason !== null) throw new RuleRefusal(reason);
-    const before = this.snapshot;
     this.actor.send(event);
-    const after = this.snapshot;
-    if (after.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`);
-    return this.rules.describe(event, before, after);
+    if (this.snapshot.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`);
   }
 }

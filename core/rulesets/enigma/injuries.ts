@@ -141,8 +141,16 @@ export const isActiveInjury = (injury: Injury): boolean => injury.permanent || i
 
 const isCapacity = (category: InjuryCategory): category is Capacity => (CAPACITIES as readonly string[]).includes(category);
 
+const NO_EFFECTS: InjuryEffects = Object.freeze({
+  disadvantage: Object.freeze(Object.fromEntries(CAPACITIES.map((c) => [c, 0]))) as Record<Capacity, number>,
+  speedPenalty: 0,
+  maxLpReduction: 0,
+});
+
 /** Effects of the injuries still running (restsRemaining > 0 or permanent) (R-E26 category decides, R-E28 stacking; option injuryStacking false = each effect counts at most once). */
 export function injuryEffects(injuries: readonly Injury[], wearingArmour: boolean, options: OptionValues): InjuryEffects {
+  // Most combatants have no injury, and every view asks for every combatant's effects: one shared, frozen answer.
+  if (injuries.length === 0) return NO_EFFECTS;
   const disadvantage = Object.fromEntries(CAPACITIES.map((c) => [c, 0])) as Record<Capacity, number>;
   let speedPenalty = 0;
   let maxLpReduction = 0;

@@ -168,15 +168,24 @@ function gmSequence(ctx: EnigmaContext): string[] {
 /** Living members of a side not yet placed in round 1, in their side's order. */
 export function unplaced(ctx: EnigmaContext, side: Side): string[] {
   if (ctx.frozen) return [];
+  // A set, not order.includes: guards ask this on every event, and a 200-combatant round 1 made it quadratic.
+  const placed = new Set(ctx.order);
   const sequence = side === 'party' ? ctx.partyOrder : gmSequence(ctx);
-  return sequence.filter((id) => living(ctx, id) && !ctx.order.includes(id));
+  return sequence.filter((id) => !placed.has(id) && living(ctx, id));
+}
+
+/** Whether a side still has someone to place (unplaced(…).length > 0 without building the list). */
+function hasUnplaced(ctx: EnigmaContext, side: Side): boolean {
+  if (ctx.frozen) return false;
+  const placed = new Set(ctx.order);
+  return (side === 'party' ? ctx.partyOrder : gmSequence(ctx)).some((id) => !placed.has(id) && living(ctx, id));
 }
 
 /** Which side owns the next round-1 slot (rules 2–4), or null when everyone is placed. */
 export function nextSlotSide(ctx: EnigmaContext): Side | null {
   const preferred = ctx.lastPlacedSide === null ? ctx.firstSide : other(ctx.lastPlacedSide);
-  if (unplaced(ctx, preferred).length > 0) return preferred;
-  if (unplaced(ctx, other(preferred)).length > 0) return other(preferred);
+  if (hasUnplaced(ctx, preferred)) return preferred;
+  if (hasUnplaced(ctx, other(preferred))) return other(preferred);
   return null;
 }
 
