@@ -14,6 +14,11 @@ import type { HandlerName } from './names.ts';
 const rulesetIdSchema = z.enum(RULESET_IDS, { error: `The ruleset must be one of: ${RULESET_IDS.join(', ')}.` });
 const optionValuesSchema = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]));
 const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]));
+/**
+ * What the screen already shows of an encounter (its event count and version): a write then replies with only the
+ * log lines the screen lacks, when nothing else changed the encounter in between.
+ */
+const logSinceSchema = z.strictObject({ eventCount: z.number().int().min(0), version: z.string().max(64) });
 const roleSchema = z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' });
 
 export const inputSchemas = {
@@ -40,6 +45,12 @@ export const inputSchemas = {
   'encounters:append': z.strictObject({
     id: idSchema,
     event: z.unknown(),
+    /**
+     * The runner's opt-in: if the event would end the fight with something to carry onto the characters, commit
+     * nothing and reply with the event as filled (dice rolled) and the carry-over, so the GM can check it first.
+     */
+    ask: z.boolean().optional(),
+    since: logSinceSchema.optional(),
     /** When the event ends the fight: the GM's changes to what is carried onto the characters, logged as overrides. */
     carryAdjust: z.array(z.strictObject({
       characterId: idSchema,
@@ -49,8 +60,8 @@ export const inputSchemas = {
     carryReason: z.string().trim().max(200, { error: 'A reason has at most 200 characters.' }).optional(),
   }),
   'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
-  'encounters:undo': z.strictObject({ id: idSchema }),
-  'encounters:redo': z.strictObject({ id: idSchema }),
+  'encounters:undo': z.strictObject({ id: idSchema, since: logSinceSchema.optional() }),
+  'encounters:redo': z.strictObject({ id: idSchema, since: logSinceSchema.optional() }),
   'encounters:carryPreview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'ledger:get': z.strictObject({ campaignId: idSchema }),
   'ledger:append': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
@@ -212,6 +223,17 @@ export interface RecoveryDetail {
   canRedo: boolean;
   undoLabel: string | null;
   redoLabel: string | null;
+  /**
+   * Set when the write was asked with `since` and nothing else changed the encounter in between: `log` then holds
+   * only the lines of the events after this seq, to be added to the lines the screen has (after dropping any it
+   * has past `encounter.eventCount`, which an undo removed).
+   */
+  logAfter?: number;
+  /**
+   * Set only by encounters:append with `ask` when the event would end the fight with something to carry onto the
+   * characters: nothing was committed; send `event` again (with any adjustments) to end the fight.
+   */
+  carryCheck?: { event: GmEvent; carry: CarryPreview };
 }
 
 /** One thing that happened, for a character's history or the campaign timeline. */
@@ -267,6 +289,9 @@ export interface LogEntry extends LogLine {
   seq: number;
 }
 
+/** How many of the newest events' log lines come with every encounter detail. */
+export const LOG_TAIL_EVENTS = 200;
+
 export interface EncounterDetail {
   encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
   view: EncounterView;
@@ -278,6 +303,17 @@ export interface EncounterDetail {
   /** What undo and redo would change, for their tooltips. */
   undoLabel: string | null;
   redoLabel: string | null;
+  /**
+   * Set when the write was asked with `since` and nothing else changed the encounter in between: `log` then holds
+   * only the lines of the events after this seq, to be added to the lines the screen has (after dropping any it
+   * has past `encounter.eventCount`, which an undo removed).
+   */
+  logAfter?: number;
+  /**
+   * Set only by encounters:append with `ask` when the event would end the fight with something to carry onto the
+   * characters: nothing was committed; send `event` again (with any adjustments) to end the fight.
+   */
+  carryCheck?: { event: GmEvent; carry: CarryPreview };
 }
 
 export interface HandlerResults {

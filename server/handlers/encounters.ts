@@ -1,6 +1,6 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
-import { GmError, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
+import { GmError, LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
 import type { CombatantSeed, EncounterInput, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -20,29 +20,49 @@ function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
   return row;
 }
 
-/** How many of the newest events' log lines come with every encounter detail. */
-export const LOG_TAIL_EVENTS = 200;
+/** How many of the newest events' log lines come with every encounter detail (the renderer trims to the same). */
+export { LOG_TAIL_EVENTS };
 
 const logEntries = (ctx: HandlerContext, id: string, afterSeq = 0) =>
   store.readLog(ctx.db, id, afterSeq).flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq })));
 
-function detail(ctx: HandlerContext, id: string): EncounterDetail {
+/** What the screen says it shows of the encounter (see logSinceSchema). */
+type LogSince = { eventCount: number; version: string } | undefined;
+
+/**
+ * The encounter as a screen shows it. `logAfter` (a seq) sends only the lines of the events after it: a write
+ * passes it when the screen already has every line up to there (see `shownLog`).
+ */
+function detail(ctx: HandlerContext, id: string, logAfter?: number): EncounterDetail {
   const row = requireEncounter(ctx, id);
   const engine = ctx.encounters.engine(row);
   const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const undoLabel = ctx.encounters.undoLabel(row);
   const redoLabel = ctx.encounters.redoLabel(row);
+  // The runner shows the newest lines: the whole log travels only on request (encounters:log).
+  const tailFrom = Math.max(0, row.event_count - LOG_TAIL_EVENTS);
+  const delta = logAfter !== undefined && logAfter >= tailFrom;
   return {
     encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign.name },
     view: engine.view(),
-    // The runner shows the newest lines: the whole log travels only on request (encounters:log).
-    log: logEntries(ctx, id, Math.max(0, row.event_count - LOG_TAIL_EVENTS)),
+    log: logEntries(ctx, id, delta ? logAfter : tailFrom),
     logComplete: row.event_count <= LOG_TAIL_EVENTS,
     canUndo: undoLabel !== null,
     canRedo: redoLabel !== null,
     undoLabel,
     redoLabel,
+    ...(delta ? { logAfter } : {}),
   };
+}
+
+/**
+ * Before a write: the seq up to which the screen's log lines are still right after this write, or undefined
+ * when the screen may be out of date (another window or the CLI wrote since), so it gets the whole tail.
+ * A write changes at most the newest event: an undo drops it, an append or a redo adds one after it.
+ */
+function shownLog(row: EncounterRow, since: LogSince): number | undefined {
+  if (!since || since.eventCount !== row.event_count || since.version !== row.updated_at) return undefined;
+  return row.event_count;
 }
 
 /** After a write: the campaign's lists change too. The notice carries the new version (see ChangeNotice). */
@@ -60,6 +80,30 @@ function numberedNames(base: string, count: number, taken: ReadonlySet<string>):
     if (!taken.has(name)) names.push(name);
   }
   return names;
+}
+
+/**
+ * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
+ * dice are rolled once), and what it would carry onto the campaign if it ends the fight (null when it does not).
+ */
+function carryPreview(ctx: HandlerContext, row: EncounterRow, raw: unknown): { event: GmEvent; carry: CarryPreview | null } {
+  const engine = ctx.encounters.engine(row);
+  const alreadyEnded = Boolean(engine.rules.consequences?.(engine.snapshot).carry);
+  const { consequences, event } = ctx.encounters.trial(row, raw);
+  if (alreadyEnded || !consequences?.carry) return { event, carry: null };
+  const campaign = getCampaign(ctx.db, row.campaign_id)!;
+  const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
+  return { event, carry: {
+    characters: consequences.carry.map(({ characterId, state }) => {
+      const character = getCharacter(ctx.db, characterId)!;
+      return {
+        characterId, name: character.name,
+        fields: carryFields(JSON.parse(character.state_json ?? '{}') as Record<string, unknown>, state),
+        newRecords: consequences.injuries.filter((i) => i.characterId === characterId).map((i) => ({ name: i.name, category: i.category })),
+      };
+    }),
+    party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
+  } };
 }
 
 export const encounterHandlers = {
@@ -138,53 +182,44 @@ export const encounterHandlers = {
     return detail(ctx, row.id);
   },
 
-  'encounters:append': (ctx: HandlerContext, input: { id: string; event?: unknown; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined }) => {
+  'encounters:append': (ctx: HandlerContext, input: {
+    id: string; event?: unknown; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined; ask?: boolean | undefined; since?: LogSince;
+  }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
-    ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined);
+    const logAfter = shownLog(row, input.since);
+    let event = input.event;
+    if (input.ask) {
+      // One round trip for the runner: the event is tried, and only an ending with a carry-over waits for the GM.
+      const tried = carryPreview(ctx, row, event);
+      if (tried.carry) return { ...detail(ctx, row.id, logAfter), carryCheck: { event: tried.event, carry: tried.carry } };
+      event = tried.event;
+    }
+    ctx.encounters.append(row, event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined);
     touched(ctx, row);
-    return detail(ctx, row.id);
+    return detail(ctx, row.id, logAfter);
   },
 
   'encounters:preview': (ctx: HandlerContext, input: { id: string; event?: unknown }) => ({
     rolls: ctx.encounters.rollsFor(requireEncounter(ctx, input.id), input.event),
   }),
 
-  /**
-   * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
-   * dice are rolled once), and what it would carry onto the campaign if it ends the fight (null when it does not).
-   */
-  'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): { event: GmEvent; carry: CarryPreview | null } => {
-    const row = requireEncounter(ctx, input.id);
-    const engine = ctx.encounters.engine(row);
-    const alreadyEnded = Boolean(engine.rules.consequences?.(engine.snapshot).carry);
-    const { consequences, event } = ctx.encounters.trial(row, input.event);
-    if (alreadyEnded || !consequences?.carry) return { event, carry: null };
-    const campaign = getCampaign(ctx.db, row.campaign_id)!;
-    const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
-    return { event, carry: {
-      characters: consequences.carry.map(({ characterId, state }) => {
-        const character = getCharacter(ctx.db, characterId)!;
-        return {
-          characterId, name: character.name,
-          fields: carryFields(JSON.parse(character.state_json ?? '{}') as Record<string, unknown>, state),
-          newRecords: consequences.injuries.filter((i) => i.characterId === characterId).map((i) => ({ name: i.name, category: i.category })),
-        };
-      }),
-      party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
-    } };
-  },
+  /** Tries the event without committing it (see carryPreview). */
+  'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): { event: GmEvent; carry: CarryPreview | null } =>
+    carryPreview(ctx, requireEncounter(ctx, input.id), input.event),
 
-  'encounters:undo': (ctx: HandlerContext, input: { id: string }) => {
+  'encounters:undo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
     const row = requireEncounter(ctx, input.id);
+    const logAfter = shownLog(row, input.since);
     ctx.encounters.undo(row, ctx.now());
     touched(ctx, row);
-    return detail(ctx, row.id);
+    return detail(ctx, row.id, logAfter === undefined ? undefined : logAfter - 1);
   },
 
-  'encounters:redo': (ctx: HandlerContext, input: { id: string }) => {
+  'encounters:redo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
     const row = requireEncounter(ctx, input.id);
+    const logAfter = shownLog(row, input.since);
     ctx.encounters.redo(row, ctx.now());
     touched(ctx, row);
-    return detail(ctx, row.id);
+    return detail(ctx, row.id, logAfter);
   },
 };

@@ -1,7 +1,8 @@
 // One encounter on screen: its detail as committed by the app, and the GM's actions on it. Actions are sent one
 // at a time in the order the GM made them; the screen shows only what the app has committed.
-import type { CarryPreview, EncounterDetail } from '../../../core/api/contract.ts';
+import { LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail } from '../../../core/api/contract.ts';
 import { send, onChanged } from './api.ts';
+import { reuseUnchanged } from './reuse.ts';
 import { toasts } from './toasts.svelte.ts';
 
 /** The GM's answer to the carry-over check: adjustments (logged as overrides), or null to go back to the fight. */
@@ -50,24 +51,26 @@ export class EncounterState {
    * rolled with, so the dice are rolled once.
    */
   act(event: { type: string; [key: string]: unknown }): Promise<void> {
-    if (this.#detail?.view.phase !== 'running') return this.#run(() => send('encounters:append', { id: this.id, event }));
+    if (this.#detail?.view.phase !== 'running') return this.#run(() => send('encounters:append', { id: this.id, event, since: this.#since() }));
     return this.#run(async () => {
-      const tried = await send('encounters:carryPreview', { id: this.id, event });
-      if (!tried.carry) return send('encounters:append', { id: this.id, event: tried.event });
-      const preview = tried.carry;
+      // One round trip: the app commits the event unless it would end the fight with a carry-over to check.
+      const reply = await send('encounters:append', { id: this.id, event, ask: true, since: this.#since() });
+      if (!reply.carryCheck) return reply;
+      const { event: filled, carry: preview } = reply.carryCheck;
+      this.#detail = this.#merged(reply);
       const answer = await new Promise<CarryAnswer>((resolve) => (this.#carry = { preview, answer: resolve }));
       this.#carry = null;
       if (!answer) return this.#detail!;
-      return send('encounters:append', { id: this.id, event: tried.event, ...(answer.adjust.length ? { carryAdjust: answer.adjust, carryReason: answer.reason } : {}) });
+      return send('encounters:append', { id: this.id, event: filled, since: this.#since(), ...(answer.adjust.length ? { carryAdjust: answer.adjust, carryReason: answer.reason } : {}) });
     });
   }
 
   undo(): Promise<void> {
-    return this.#run(() => send('encounters:undo', { id: this.id }));
+    return this.#run(() => send('encounters:undo', { id: this.id, since: this.#since() }));
   }
 
   redo(): Promise<void> {
-    return this.#run(() => send('encounters:redo', { id: this.id }));
+    return this.#run(() => send('encounters:redo', { id: this.id, since: this.#since() }));
   }
 
   addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[], position: number | null = null): Promise<void> {
@@ -78,12 +81,36 @@ export class EncounterState {
     this.#stop();
   }
 
+  /** What this screen shows, so a write replies with only the log lines it lacks. */
+  #since(): { eventCount: number; version: string } | undefined {
+    const shown = this.#detail?.encounter;
+    return shown && { eventCount: shown.eventCount, version: shown.updatedAt };
+  }
+
+  /**
+   * The reply as the screen keeps it: a log delta joined to the lines already shown, and every part that did not
+   * change kept as the same object, so only the rows that changed are drawn again.
+   */
+  #merged(next: EncounterDetail): EncounterDetail {
+    const previous = this.#detail;
+    if (!previous) return next;
+    let log = next.log;
+    if (next.logAfter !== undefined) {
+      const oldest = next.encounter.eventCount - LOG_TAIL_EVENTS;
+      const kept = previous.log.filter((line) => line.seq <= next.logAfter! && line.seq > oldest);
+      log = next.log.length ? [...kept, ...next.log] : kept;
+    }
+    const { logAfter: _delta, carryCheck: _check, ...shown } = next;
+    return reuseUnchanged(previous, { ...shown, log });
+  }
+
   /** Serialises requests so a fast run of key presses is applied in order. */
   #run(request: () => Promise<EncounterDetail>, initial = false): Promise<void> {
     this.#pending += 1;
     const next = this.#queue.then(async () => {
       try {
-        this.#detail = await request();
+        const reply = await request();
+        if (reply !== this.#detail) this.#detail = this.#merged(reply);
         this.#error = null;
       } catch (error) {
         if (initial) this.#error = error instanceof Error ? error.message : 'This encounter could not be loaded.';
