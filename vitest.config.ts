@@ -13,7 +13,7 @@ export default defineConfig({
   plugins: [svelte(), sqlAsText],
   resolve: { conditions: process.env.VITEST ? ['browser'] : [] },
   test: {
-    include: ['core/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['core/**/*.test.ts', 'db/**/*.test.ts', 'server/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
   },

@@ -62,9 +62,17 @@ function namedActor(event: GmEvent): string | null {
   return null;
 }
 
-/** Applies a stored event; a refusal names the event, since stored events should always replay. */
-function applyStored(engine: EncounterEngine, event: GmEvent, index: number): LogLine[] {
+/**
+ * Applies a stored event; a refusal names the event, since stored events should always replay. The log lines are
+ * written only when the stored ones are missing.
+ */
+function applyStored(engine: EncounterEngine, step: ReplayStep, index: number): readonly LogLine[] {
+  const event = step.event;
   try {
+    if (step.lines) {
+      engine.step(event);
+      return step.lines;
+    }
     return engine.apply(event);
   } catch (error) {
     if (error instanceof RuleRefusal) throw new RuleRefusal(`Event ${index + 1} (${String(event.type).slice(0, 40)}) no longer replays: ${error.message}`);
@@ -113,8 +121,7 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
 
   for (const [index, step] of steps.entries()) {
     const before = view;
-    const replayed = applyStored(engine, step.event, index);
-    const lines = step.lines ?? replayed;
+    const lines = applyStored(engine, step, index);
     view = engine.view();
     if (before.phase === 'setup' && view.phase === 'setup') continue;
     const round = before.phase === 'setup' ? view.round : before.round;
@@ -122,14 +129,14 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
     roundTally(round, view);
     finals.set(round, view);
 
-    const known = new Set([...before.order, ...view.order].map((c) => c.id));
+    const previous = new Map(before.order.map((c) => [c.id, c]));
     const lineActor = lines.find((line) => line.actorId)?.actorId ?? null;
     const actor = namedActor(step.event) ?? lineActor;
     const answersPrompt = before.prompt !== null && before.prompt.answer === step.event.type;
     const ending = before.phase !== 'ended' && view.phase === 'ended';
 
     for (const now of view.order) {
-      const was = before.order.find((c) => c.id === now.id);
+      const was = previous.get(now.id);
       if (!was) continue;
       const figures = tally.get(now.id)!;
       if (!isDown(was, track.measure) && isDown(now, track.measure)) figures.down = true;
@@ -144,7 +151,7 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
       figures.taken += harm;
       let source = actor;
       if (source === now.id && answersPrompt) source = recentActors.findLast((a) => a.round === round && a.id !== now.id)?.id ?? null;
-      if (source && source !== now.id && known.has(source)) tally.get(source)!.dealt += harm;
+      if (source && source !== now.id && (previous.has(source) || view.order.some((c) => c.id === source))) tally.get(source)!.dealt += harm;
     }
     for (const line of lines) if (line.actorId) recentActors.push({ round: line.round, id: line.actorId });
   }

@@ -96,7 +96,7 @@ export const ledgerHandlers = {
   'characters:history': (ctx: HandlerContext, input: { id: string }): CharacterHistory => {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
-    const facts = campaignFacts(ctx, campaign);
+    const facts = campaignFacts(ctx, campaign, character.id);
     const records = facts.records.filter((r) => r.character_id === character.id);
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
@@ -136,17 +136,24 @@ export const ledgerHandlers = {
   },
 };
 
-/** Everything the history and the timeline read, gathered once: records, encounters, ledger entries, as items. */
-function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
+/**
+ * Everything the history and the timeline read, gathered once: records, encounters, ledger entries, as items. With
+ * `characterId` (a character's history) only that character's records, carry-overs and overrides are gathered, and
+ * no encounter items: the history shows nothing else of them.
+ */
+function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?: string) {
   const sessions = ledger.listSessions(ctx.db, campaign.id);
   const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
-  const records = ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id) as InjuryRow[];
+  const records = (characterId
+    ? ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at').all(campaign.id, characterId)
+    : ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as InjuryRow[];
   const encounterRows = listEncounters(ctx.db, campaign.id);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
   const names = new Map((ctx.db.prepare('SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
+  const eventLog = ctx.db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
   const eventText = (encounterId: string, seq: number): string | null => {
-    const row = ctx.db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, seq) as { log_json: string } | undefined;
+    const row = eventLog.get(encounterId, seq) as { log_json: string } | undefined;
     return row ? ((JSON.parse(row.log_json) as { text: string }[])[0]?.text ?? null) : null;
   };
   const entries = (ctx.db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq").all(campaign.id) as ledger.LedgerEntryRow[]).map((e) => ({
@@ -155,11 +162,14 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
     characterIds: JSON.parse(e.subjects_json) as string[],
     recordIds: Object.keys(JSON.parse(e.after_json) as object).filter((k) => k.startsWith('record:')).map((k) => k.slice('record:'.length)),
   }));
-  const carried = ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
-    WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id) as { encounter_id: string; subject: string }[];
+  const carried = (characterId
+    ? ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+        WHERE e.campaign_id = ? AND c.subject = ?`).all(campaign.id, `character:${characterId}`)
+    : ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as { encounter_id: string; subject: string }[];
 
   const items: HistoryItem[] = [];
-  for (const e of encounterRows) {
+  for (const e of characterId ? [] : encounterRows) {
     items.push({ kind: 'encounter', at: e.created_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
   }
   for (const c of carried) {
@@ -168,13 +178,14 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
     items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines.
+  const lastEvent = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1');
   for (const encounterId of new Set(carried.map((c) => c.encounter_id))) {
     const e = encounters.get(encounterId)!;
-    const last = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { seq: number; payload_json: string; log_json: string } | undefined;
+    const last = lastEvent.get(encounterId) as { seq: number; payload_json: string; log_json: string } | undefined;
     const adjust = last ? ((JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? []) : [];
     const lines = last ? (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:')) : [];
     adjust.forEach((a, i) => {
-      if (lines[i]) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last!.seq });
+      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last!.seq });
     });
   }
   for (const r of records) {
@@ -194,6 +205,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
   }
   // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
   const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
-  items.sort((a, b) => a.at.localeCompare(b.at) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
+  // ISO times (all written by toISOString) order as plain strings.
+  items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
   return { sessions, records, encounters, entries, items, number, eventText };
 }

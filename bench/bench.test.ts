@@ -1,0 +1,39 @@
+// The node benchmarks in quick mode: every section runs and yields complete, sane records. Never a time target:
+// the figures themselves are for `npm run bench` to report.
+import { describe, expect, it } from 'vitest';
+import { runNodeBenchmarks, SECTIONS } from './node.ts';
+import { benchResult } from './result.ts';
+
+describe('benchmark records', () => {
+  it('computes the ratio and the pass from the value, the baseline and the target', () => {
+    const base = { section: 'Export', name: 'x', unit: 'ms', baseline: { name: 'bare', value: 50 } };
+    expect(benchResult({ ...base, value: 100 }).ratio).toBe(2);
+    expect(benchResult({ ...base, value: 100, target: { op: '<=', value: 300, of: 'value' } }).pass).toBe(true);
+    expect(benchResult({ ...base, value: 400, target: { op: '<=', value: 300, of: 'value' } }).pass).toBe(false);
+    expect(benchResult({ ...base, value: 10, target: { op: '>=', value: 1 / 3, of: 'ratio' } }).pass).toBe(false);
+    expect(benchResult({ ...base, value: 20, target: { op: '>=', value: 1 / 3, of: 'ratio' } }).pass).toBe(true);
+  });
+
+  it('runs every node section in quick mode with finite positive figures', async () => {
+    const results = await runNodeBenchmarks({ quick: true });
+    expect(new Set(results.map((r) => r.section))).toEqual(new Set(SECTIONS));
+    for (const r of results) {
+      expect(r.name.length, `${r.section}: a name`).toBeGreaterThan(0);
+      expect(r.unit.length, `${r.name}: a unit`).toBeGreaterThan(0);
+      expect(r.baseline.name.length, `${r.name}: a baseline name`).toBeGreaterThan(0);
+      for (const value of [r.value, r.baseline.value, r.ratio]) {
+        expect(Number.isFinite(value) && value > 0, `${r.name}: ${value}`).toBe(true);
+      }
+      expect(r.ratio).toBeCloseTo(r.value / r.baseline.value, 9);
+      if (r.target) {
+        expect(['>=', '<=']).toContain(r.target.op);
+        expect(r.pass).toBe((r.target.op === '>=' ? (x: number, y: number) => x >= y : (x: number, y: number) => x <= y)(r.target.of === 'ratio' ? r.ratio : r.value, r.target.value));
+      } else {
+        expect(r.pass).toBe(true);
+      }
+    }
+    // Every ruleset replays; every export format is measured.
+    expect(results.filter((r) => r.section === 'Replay').map((r) => r.name.split(' ')[0])).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum']);
+    expect(results.filter((r) => r.section === 'Export').map((r) => r.name.split(',')[0])).toEqual(['Markdown', 'HTML', 'JSON', 'Markdown', 'HTML', 'JSON']);
+  }, 300_000);
+});

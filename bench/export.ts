@@ -1,0 +1,81 @@
+// Export: an encounter of 10,000 varied events (attacks, damage, healing, Mortal Peril, many rounds) to Markdown,
+// HTML and JSON through `exports:encounter`, beside JSON.stringify of the same stored events; and the same at
+// 100,000 events, reported without a target.
+import { openDatabase, type Db } from '../db/connection.ts';
+import { generateFight, seeds } from './fight.ts';
+import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
+import { databaseIn, ok, open, prepareCampaign, withDatabase, writeEvents } from './store.ts';
+import { median, sample } from './timing.ts';
+
+const FORMATS = [['md', 'Markdown'], ['html', 'HTML'], ['json', 'JSON']] as const;
+
+/** A campaign whose encounters hold the first `sizes[i]` events of one generated Enigma fight of six combatants. */
+async function exportFixture(options: BenchOptions, sizes: readonly number[]): Promise<{ databasePath: string; encounters: { id: string; events: number }[] }> {
+  const databasePath = databaseIn(options.folder, 'export');
+  const app = open(databasePath);
+  const { campaignId, characterIds } = await prepareCampaign(app, 'enigma', 3, 3);
+  const ids = characterIds.map((_, i) => characterIds[i % 2 === 0 ? i / 2 : 3 + (i - 1) / 2]!);
+  const longest = Math.max(...sizes);
+  options.note(`Export: generating an Enigma fight of ${longest.toLocaleString('en')} events`);
+  const fight = generateFight('enigma', 6, longest, 7, ids);
+  if (fight.events.length < longest) throw new Error(`The generated fight stopped after ${fight.events.length} events.`);
+  if (fight.events[0]?.type !== 'ADD_COMBATANTS' || (fight.events[0]['combatants'] as unknown[]).length !== seeds('enigma', 6).length) throw new Error('The generated fight does not start with its combatants.');
+  const encounters: { id: string; events: number }[] = [];
+  for (const size of sizes) {
+    const encounter = await ok<{ id: string }>(app, 'encounters:create', { campaignId, name: `A fight of ${size} events` });
+    encounters.push({ id: encounter.id, events: size });
+  }
+  app.close();
+  withDatabase(databasePath, (db) => {
+    for (const { id, events } of encounters) {
+      options.note(`Export: writing ${events.toLocaleString('en')} events through EncounterStore`);
+      writeEvents(db, id, fight.events.slice(0, events), new Date().toISOString());
+    }
+  });
+  return { databasePath, encounters };
+}
+
+export async function benchExport(options: BenchOptions): Promise<BenchResult[]> {
+  const small = options.quick ? 500 : 10_000;
+  const large = options.quick ? 2_000 : 100_000;
+  const { databasePath, encounters } = await exportFixture(options, [small, large]);
+  const app = open(databasePath);
+  const reader = openDatabase(databasePath);
+  const results: BenchResult[] = [];
+  try {
+    for (const { id, events } of encounters) {
+      const held = events === small;
+      // The plainest export of the same fight: its stored events read, parsed and written out as JSON.
+      const bare = median(sample(() => storedJson(reader, id), { runs: held ? 5 : 2, warmup: 1 }));
+      for (const [format, label] of FORMATS) {
+        options.note(`Export: ${label} of ${events.toLocaleString('en')} events`);
+        const samples: number[] = [];
+        const runs = held ? 3 : 1;
+        for (let i = 0; i < runs + 1; i++) {
+          const start = performance.now();
+          const file = await ok<{ content: string }>(app, 'exports:encounter', { id, format });
+          if (i > 0) samples.push(performance.now() - start);
+          if (!file.content.length) throw new Error(`The ${label} export is empty.`);
+        }
+        results.push(benchResult({
+          section: 'Export',
+          name: `${label}, ${events.toLocaleString('en')} events`,
+          value: median(samples),
+          unit: 'ms',
+          baseline: { name: 'JSON.stringify of the stored events', value: bare },
+          ...(held ? { target: { op: '<=', value: 300, of: 'value' } } : {}),
+        }));
+      }
+    }
+  } finally {
+    reader.close();
+    app.close();
+  }
+  return results;
+}
+
+/** The stored events of one encounter read straight from the file, parsed, and written out as JSON. */
+function storedJson(db: Db, encounterId: string): string {
+  const rows = db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(encounterId) as { seq: number; payload_json: string; log_json: string }[];
+  return `${JSON.stringify(rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload_json), lines: JSON.parse(r.log_json) })), null, 2)}\n`;
+}

@@ -1,0 +1,33 @@
+// Replay: events per second replayed through each ruleset's machine (the kernel's resume: rules checked, machine
+// stepped, log lines written) with 200 combatants, beside a bare XState 5 machine of similar size doing the same
+// number of transitions in the same run.
+import { EncounterEngine } from '../core/encounter/kernel.ts';
+import { bareEvents, replayBare } from './bare-machine.ts';
+import { generateFight, RULESET_IDS } from './fight.ts';
+import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
+import { median, sample } from './timing.ts';
+
+export const COMBATANTS = 200;
+
+export function benchReplay(options: BenchOptions): BenchResult[] {
+  const length = options.quick ? 150 : 1500;
+  const results: BenchResult[] = [];
+  for (const [index, rulesetId] of RULESET_IDS.entries()) {
+    options.note(`Replay: generating a ${rulesetId} fight of ${length} events with ${COMBATANTS} combatants`);
+    const fight = generateFight(rulesetId, COMBATANTS, length, index + 1);
+    const events = fight.events;
+    const runs = options.quick ? 2 : 5;
+    const ours = median(sample(() => EncounterEngine.resume(fight.rules, fight.input, undefined, events), { runs, warmup: 1 }));
+    const bare = bareEvents(COMBATANTS, events.length);
+    const baseline = median(sample(() => replayBare(COMBATANTS, bare), { runs, warmup: 1 }));
+    results.push(benchResult({
+      section: 'Replay',
+      name: `${rulesetId} events/s (${COMBATANTS} combatants, ${events.length} events, round ${fight.view.round})`,
+      value: (events.length / ours) * 1000,
+      unit: 'events/s',
+      baseline: { name: 'bare XState machine, same transitions', value: (bare.length / baseline) * 1000 },
+      target: { op: '>=', value: 1 / 3, of: 'ratio' },
+    }));
+  }
+  return results;
+}

@@ -1,0 +1,214 @@
+// Append, Resume and Campaign: what the GM waits for on the database side.
+//  - Append: committing one GM event through `encounters:append` (WAL, synchronous FULL as shipped), beside a bare
+//    better-sqlite3 insert of the same row in its own transaction on the same file.
+//  - Resume: the first `encounters:get` of a freshly opened app on an encounter of 10,000 events (newest snapshot
+//    plus the events after it), beside a bare SELECT of the same rows and JSON.parse.
+//  - Campaign: a campaign of 1,000 encounters and 500,000 events with injuries and ledger history; campaign home
+//    ready (`campaigns:get`, all the screen requests on open) and one character's history (`characters:history`),
+//    each beside the bare SQL reading the same rows.
+import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
+import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import { generateFight } from './fight.ts';
+import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
+import { databaseIn, ok, open, prepareCampaign, withDatabase, writeEvents } from './store.ts';
+import { median, percentile } from './timing.ts';
+
+/** Seeds for an Enigma fight of the prepared campaign: party members on even places, NPC templates on odd ones. */
+function combatantIds(characterIds: readonly string[], party: number): string[] {
+  return characterIds.slice(0, party * 2).map((_, i) => characterIds[i % 2 === 0 ? i / 2 : party + (i - 1) / 2]!);
+}
+
+export async function benchAppend(options: BenchOptions): Promise<BenchResult[]> {
+  const count = options.quick ? 100 : 2000;
+  const databasePath = databaseIn(options.folder, 'append');
+  const app = open(databasePath);
+  const { campaignId, characterIds } = await prepareCampaign(app, 'enigma', 3, 3);
+  const encounter = await ok<{ id: string }>(app, 'encounters:create', { campaignId, name: 'Append' });
+  // The events a GM sends, with their dice: a generated fight replayed one request at a time.
+  const fight = generateFight('enigma', 6, count + 10, 3, combatantIds(characterIds, 3));
+  const events = fight.events;
+  const ours: number[] = [];
+  for (const [index, event] of events.entries()) {
+    const start = performance.now();
+    await ok(app, 'encounters:append', { id: encounter.id, event });
+    if (index >= 10) ours.push(performance.now() - start);
+  }
+  app.close();
+
+  // The same rows inserted bare, one transaction each, into a copy of the table on the same file.
+  const db = openDatabase(databasePath);
+  const rows = db.prepare('SELECT type, payload_json, log_json, recorded_at FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(encounter.id) as { type: string; payload_json: string; log_json: string; recorded_at: string }[];
+  db.exec('CREATE TABLE bare_events (encounter_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload_json TEXT NOT NULL, log_json TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (encounter_id, seq)) STRICT');
+  const insert = db.prepare('INSERT INTO bare_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const bare: number[] = [];
+  for (const [index, row] of rows.entries()) {
+    const start = performance.now();
+    writeTransaction(db, () => insert.run(encounter.id, index + 1, row.type, row.payload_json, row.log_json, row.recorded_at));
+    if (index >= 10) bare.push(performance.now() - start);
+  }
+  db.close();
+
+  const figure = (p: number) => benchResult({
+    section: 'Append',
+    name: `p${p} encounters:append, one GM event (${ours.length} events, 6 combatants)`,
+    value: percentile(ours, p),
+    unit: 'ms',
+    baseline: { name: `p${p} bare better-sqlite3 insert of the same row`, value: percentile(bare, p) },
+    ...(p === 99 ? { target: { op: '<=' as const, value: 2, of: 'ratio' as const } } : {}),
+  });
+  const p99 = figure(99);
+  return [
+    figure(50),
+    p99,
+    benchResult({ ...p99, name: `p99 encounters:append under 2 ms (${ours.length} events)`, target: { op: '<=', value: 2, of: 'value' } }),
+  ];
+}
+
+export async function benchResume(options: BenchOptions): Promise<BenchResult[]> {
+  const events = options.quick ? 1000 : 10_000;
+  const databasePath = databaseIn(options.folder, 'resume');
+  let app = open(databasePath);
+  const { campaignId, characterIds } = await prepareCampaign(app, 'enigma', 3, 3);
+  const encounter = await ok<{ id: string }>(app, 'encounters:create', { campaignId, name: 'Resume' });
+  app.close();
+  options.note(`Resume: writing a fight of ${events.toLocaleString('en')} events`);
+  const fight = generateFight('enigma', 6, events, 5, combatantIds(characterIds, 3));
+  withDatabase(databasePath, (db) => writeEvents(db, encounter.id, fight.events, new Date().toISOString()));
+
+  const ours: number[] = [];
+  const bare: number[] = [];
+  for (let run = 0; run < (options.quick ? 3 : 7); run++) {
+    app = open(databasePath);
+    const start = performance.now();
+    const detail = await ok<{ encounter: { eventCount: number } }>(app, 'encounters:get', { id: encounter.id });
+    ours.push(performance.now() - start);
+    app.close();
+    if (detail.encounter.eventCount !== fight.events.length) throw new Error('The resumed encounter lost events.');
+    bare.push(withDatabase(databasePath, (db) => {
+      const begin = performance.now();
+      bareResume(db, encounter.id);
+      return performance.now() - begin;
+    }));
+  }
+  return [benchResult({
+    section: 'Resume',
+    name: `first encounters:get of a freshly opened app, ${events.toLocaleString('en')} events`,
+    value: median(ours),
+    unit: 'ms',
+    baseline: { name: 'bare SELECT of the same rows + JSON.parse', value: median(bare) },
+    target: { op: '<=', value: 50, of: 'value' },
+  })];
+}
+
+/** What a resume reads, the plainest way: the head row, the newest snapshot, the events after it and the log tail. */
+function bareResume(db: Db, encounterId: string): number {
+  const head = db.prepare('SELECT * FROM encounters WHERE id = ?').get(encounterId) as { event_count: number; input_json: string };
+  JSON.parse(head.input_json);
+  const snapshot = db.prepare('SELECT seq, snapshot_json FROM encounter_snapshots WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { seq: number; snapshot_json: string } | undefined;
+  if (snapshot) JSON.parse(snapshot.snapshot_json);
+  const tail = db.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, snapshot?.seq ?? 0) as { payload_json: string }[];
+  const log = db.prepare('SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, Math.max(0, head.event_count - 200)) as { log_json: string }[];
+  return tail.map((r) => JSON.parse(r.payload_json) as GmEvent).length + log.map((r) => JSON.parse(r.log_json)).length;
+}
+
+export async function benchCampaign(options: BenchOptions): Promise<BenchResult[]> {
+  const encounters = options.quick ? 20 : 1000;
+  const perEncounter = 500;
+  const party = 4;
+  const databasePath = databaseIn(options.folder, 'campaign');
+  const app = open(databasePath);
+  const { campaignId, characterIds } = await prepareCampaign(app, 'enigma', party, party);
+  // One fight of 500 events with Mortal Peril and injuries, ended, so every encounter carries onto the party.
+  options.note(`Campaign: generating ${encounters} encounters of ${perEncounter} events`);
+  // Each encounter starts from the Escalation the previous fight left: one fight per distinct machine input.
+  const fights = new Map<string, GmEvent[]>();
+  const fightFor = (inputJson: string): GmEvent[] => {
+    let events = fights.get(inputJson);
+    if (!events) {
+      events = generateFight('enigma', party * 2, perEncounter - 1, 11 + fights.size, combatantIds(characterIds, party), { type: 'END_COMBAT', outcome: 'The raiders scatter' }, JSON.parse(inputJson) as EncounterInput).events;
+      fights.set(inputJson, events);
+    }
+    return events;
+  };
+  const now = new Date().toISOString();
+  // The fights go in through a second connection, one transaction per encounter, while the app records the
+  // encounters and the ledger between them.
+  const writer = openDatabase(databasePath);
+  try {
+    for (let i = 0; i < encounters; i++) {
+      if (i % 100 === 0) options.note(`Campaign: encounter ${i + 1} of ${encounters}`);
+      const { id } = await ok<{ id: string }>(app, 'encounters:create', { campaignId, name: `Skirmish ${i + 1}` });
+      const row = writer.prepare('SELECT input_json FROM encounters WHERE id = ?').get(id) as { input_json: string };
+      writeEvents(writer, id, fightFor(row.input_json), now, perEncounter);
+      // Between fights: a rest (refused when the rules say it cannot be taken today) and a day passes.
+      if (i % 10 === 9) {
+        await ok(app, 'ledger:append', { campaignId, event: { type: 'REST', characterId: characterIds[Math.floor(i / 10) % party] } }).catch(() => undefined);
+        await ok(app, 'ledger:append', { campaignId, event: { type: 'ADVANCE_DAYS', days: 1 } });
+      }
+    }
+  } finally {
+    writer.close();
+    app.close();
+  }
+  options.note(`Campaign: ${fights.size} distinct fights written`);
+  const counts = withDatabase(databasePath, (db) => db.prepare(`SELECT (SELECT count(*) FROM encounter_events) AS events, (SELECT count(*) FROM injuries WHERE campaign_id = ?) AS injuries,
+    (SELECT count(*) FROM ledger_entries WHERE campaign_id = ?) AS entries`).get(campaignId, campaignId) as { events: number; injuries: number; entries: number });
+  if (counts.injuries === 0 || counts.entries === 0) throw new Error('The generated campaign has no injuries or no ledger entries: its history would be empty.');
+
+  const reopened = open(databasePath);
+  const homeMs: number[] = [];
+  const historyMs: number[] = [];
+  try {
+    for (let run = 0; run < (options.quick ? 3 : 7); run++) {
+      let start = performance.now();
+      await ok(reopened, 'campaigns:get', { id: campaignId });
+      homeMs.push(performance.now() - start);
+      start = performance.now();
+      const history = await ok<{ records: unknown[] }>(reopened, 'characters:history', { id: characterIds[0] });
+      historyMs.push(performance.now() - start);
+      if (history.records.length === 0) throw new Error('The character history is empty.');
+    }
+  } finally {
+    reopened.close();
+  }
+  const bare = withDatabase(databasePath, (db) => ({ home: median(repeat(7, () => bareHome(db, campaignId))), history: median(repeat(7, () => bareHistory(db, campaignId, characterIds[0]!))) }));
+  const size = `${encounters.toLocaleString('en')} encounters, ${counts.events.toLocaleString('en')} events, ${counts.injuries} injuries, ${counts.entries} ledger entries`;
+  return [
+    benchResult({ section: 'Campaign', name: `campaign home ready: campaigns:get (${size})`, value: median(homeMs), unit: 'ms', baseline: { name: 'bare SQL reading the same rows', value: bare.home }, target: { op: '<=', value: 100, of: 'value' } }),
+    benchResult({ section: 'Campaign', name: 'one character\'s history: characters:history', value: median(historyMs), unit: 'ms', baseline: { name: 'bare SQL reading the same rows', value: bare.history }, target: { op: '<=', value: 50, of: 'value' } }),
+  ];
+}
+
+function repeat(times: number, work: () => unknown): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    work();
+    out.push(performance.now() - start);
+  }
+  return out;
+}
+
+/** The rows the campaign home shows, read the plainest way. */
+function bareHome(db: Db, campaignId: string): number {
+  const all = (sql: string) => db.prepare(sql).all(campaignId) as Record<string, unknown>[];
+  return [
+    all('SELECT * FROM campaigns WHERE id = ?'),
+    all('SELECT * FROM characters WHERE campaign_id = ?'),
+    all('SELECT * FROM encounters WHERE campaign_id = ?'),
+    all('SELECT * FROM injuries WHERE campaign_id = ?').map((r) => JSON.parse(String(r['data_json']))),
+    all('SELECT * FROM sessions WHERE campaign_id = ?'),
+  ].length;
+}
+
+/** The rows a character's history shows, read the plainest way. */
+function bareHistory(db: Db, campaignId: string, characterId: string): number {
+  const injuries = db.prepare('SELECT * FROM injuries WHERE character_id = ?').all(characterId) as { data_json: string; source_encounter_id: string | null; source_seq: number | null }[];
+  const firstLine = db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
+  for (const injury of injuries) {
+    JSON.parse(injury.data_json);
+    if (injury.source_encounter_id && injury.source_seq) firstLine.get(injury.source_encounter_id, injury.source_seq);
+  }
+  const entries = db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done'").all(campaignId) as { after_json: string }[];
+  return injuries.length + entries.map((e) => JSON.parse(e.after_json)).length;
+}
