@@ -6,8 +6,13 @@ import type { EncounterRow } from './rows.ts';
 /** A snapshot is stored after every SNAPSHOT_EVERY-th event, so resume replays at most that many. */
 export const SNAPSHOT_EVERY = 50;
 
-export function listEncounters(db: Db, campaignId: string): EncounterRow[] {
-  return db.prepare('SELECT * FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC').all(campaignId) as EncounterRow[];
+/** An encounter's row without its input (the combatants' sheets: tens of KB each, read only to run the fight). */
+export type EncounterListRow = Omit<EncounterRow, 'input_json'>;
+
+/** The campaign's encounters, newest first, without their inputs (a campaign of 1,000 fights read 50 MB for them). */
+export function listEncounters(db: Db, campaignId: string): EncounterListRow[] {
+  return db.prepare(`SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at
+    FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaignId) as EncounterListRow[];
 }
 
 export function getEncounter(db: Db, id: string): EncounterRow | undefined {

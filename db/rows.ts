@@ -67,7 +67,7 @@ export const toCharacter = (row: CharacterRow): Character => ({
   updatedAt: row.updated_at,
 });
 
-export const toEncounterSummary = (row: EncounterRow): EncounterSummary => ({
+export const toEncounterSummary = (row: Omit<EncounterRow, 'input_json'>): EncounterSummary => ({
   id: row.id,
   campaignId: row.campaign_id,
   name: row.name,

@@ -14,7 +14,8 @@ import { CAPACITIES, type Capacity } from './sheet.ts';
 const sideSchema = z.enum(['party', 'gm'], { error: 'The side must be the party or the GM.' });
 const capacitySchema = z.enum(CAPACITIES as [Capacity, ...Capacity[]], { error: `A capacity is one of ${CAPACITIES.join(', ')}.` });
 const rollSchema = z.strictObject({
-  faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
+  // One die plus one per stack of advantage or disadvantage (R-E19): injuries stack, so a roll can hold many dice.
+  faces: z.array(z.number().int().min(1).max(100)).max(64, { error: 'At most 64 dice in one roll.' }),
   source: z.enum(['app', 'manual']),
 });
 const stacksSchema = z.number().int().min(-5, { error: 'At most 5 stacks.' }).max(5, { error: 'At most 5 stacks.' });

@@ -149,8 +149,25 @@ const NO_EFFECTS: InjuryEffects = Object.freeze({
 
 /** Effects of the injuries still running (restsRemaining > 0 or permanent) (R-E26 category decides, R-E28 stacking; option injuryStacking false = each effect counts at most once). */
 export function injuryEffects(injuries: readonly Injury[], wearingArmour: boolean, options: OptionValues): InjuryEffects {
-  // Most combatants have no injury, and every view asks for every combatant's effects: one shared, frozen answer.
+  // Every view and many guards ask for every combatant's effects after every event. Injury lists are replaced,
+  // never changed in place, so the answer is kept per list (and per the two things besides it that count).
   if (injuries.length === 0) return NO_EFFECTS;
+  const key = `${wearingArmour}:${options['injuryStacking'] !== false}`;
+  let known = effectsCache.get(injuries);
+  if (!known) effectsCache.set(injuries, (known = new Map()));
+  let effects = known.get(key);
+  if (!effects) known.set(key, (effects = freezeEffects(computeEffects(injuries, wearingArmour, options))));
+  return effects;
+}
+
+const effectsCache = new WeakMap<readonly Injury[], Map<string, InjuryEffects>>();
+
+function freezeEffects(effects: InjuryEffects): InjuryEffects {
+  Object.freeze(effects.disadvantage);
+  return Object.freeze(effects);
+}
+
+function computeEffects(injuries: readonly Injury[], wearingArmour: boolean, options: OptionValues): InjuryEffects {
   const disadvantage = Object.fromEntries(CAPACITIES.map((c) => [c, 0])) as Record<Capacity, number>;
   let speedPenalty = 0;
   let maxLpReduction = 0;

@@ -191,6 +191,11 @@ describe('refusals change nothing and say why', () => {
     expect(parse({ type: 'ADD_COMBATANTS', combatants: [{ ...seed('x', '   ', 'gm') }] })).toThrow('A name cannot be empty.');
     expect(parse({ type: 'END_TURN', extra: 1 })).toThrow(RuleRefusal);
     expect(parseEvent(enigmaEncounter, { type: 'END_TURN' })).toEqual({ type: 'END_TURN' });
+    // A roll with many stacks of disadvantage (stacked injuries) holds more than a dozen dice, and must re-parse
+    // when the stored event is replayed or imported.
+    const hide = (n: number) => ({ type: 'HIDE', navigateRoll: { faces: Array.from({ length: n }, () => 3), source: 'app' }, observers: [] });
+    expect(parseEvent(enigmaEncounter, hide(20))).toEqual(hide(20));
+    expect(parse(hide(65))).toThrow('At most 64 dice in one roll.');
   });
 });
 

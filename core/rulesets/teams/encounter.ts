@@ -407,7 +407,8 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
       return strikeLine(before, after, actor!, { targetId: event.targetId, attribute: event.attribute, proficiency: event.proficiency, weapon: event.weapon ?? before.combatants[actor!]!.weapon }, event, round);
     }
     case 'FREE_ACTION': {
-      const dropped = event.item ? before.combatants[actor!]!.items[event.item]!.name : 'an item';
+      // An item named with a Step or Drop Prone (a form left filled in) means nothing and names nothing.
+      const dropped = (event.kind === 'dropItem' && event.item && before.combatants[actor!]!.items[event.item]?.name) || 'an item';
       const what = event.kind === 'step' ? 'takes a 1 m Step instead of a Move' : event.kind === 'dropProne' ? 'drops prone' : `drops ${dropped}`;
       return { round, kind: 'turn', actorId: actor, rulings: event.kind === 'step' ? ['R-T8'] : [], text: `${name(actor)} ${what}${event.note ? ` (${event.note})` : ''} (free).` };
     }

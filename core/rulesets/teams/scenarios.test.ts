@@ -300,7 +300,8 @@ describe('turn resources (§2.3)', () => {
 
   it('R-T8 Step and Move exclude each other and a Step does not unlock Sprint (option: they combine)', () => {
     const e = duel();
-    e.apply({ type: 'FREE_ACTION', kind: 'step' });
+    // An item left in the form with a Step is ignored (it once crashed the log line for a combatant without it).
+    expect(e.apply({ type: 'FREE_ACTION', kind: 'step', item: 'shield' })[0]!.text).toBe('Hero takes a 1 m Step instead of a Move (free).');
     expect(e.view().turn!.actionsLeft).toBe(3);
     expect(() => e.apply({ type: 'ACTION', kind: 'move' })).toThrow('Hero took a Step instead of a Move this turn (R-T8).');
     expect(() => e.apply({ type: 'ACTION', kind: 'sprint' })).toThrow('Hero must Move before Sprinting: a Step does not count (R-T8).');
