@@ -41,7 +41,9 @@ export async function runNodeBenchmarks(options: NodeBenchOptions): Promise<Benc
       results.push(...figures);
     }
   } finally {
-    rmSync(folder, { recursive: true, force: true });
+    // GMW_BENCH_KEEP=1 keeps the generated databases, to profile a handler on them afterwards.
+    if (process.env['GMW_BENCH_KEEP'] === '1') options.note?.(`Kept the benchmark databases in ${folder}`);
+    else rmSync(folder, { recursive: true, force: true });
   }
   return results;
 }

@@ -38,6 +38,17 @@ function adjusted(carry: NonNullable<Consequences['carry']>, event: GmEvent | nu
   });
 }
 
+/**
+ * Thrown by `append` with `askBeforeEnding` when the event would end the fight with something to carry onto the
+ * characters: nothing was written, and the event (dice filled) and what it would carry go back to the GM to check.
+ */
+export class EndingToCheck extends Error {
+  override name = 'EndingToCheck';
+  constructor(readonly event: GmEvent, readonly consequences: Consequences & { carry: NonNullable<Consequences['carry']> }) {
+    super('The event ends the encounter: its carry-over is checked before it is committed.');
+  }
+}
+
 const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /**
@@ -98,7 +109,7 @@ export class EncounterStore {
    * Appends one event. `carry` holds the GM's adjustments to what an ending event carries onto the characters:
    * they travel inside the stored event (so a redo or a replay writes the same) and are logged as overrides.
    */
-  append(row: EncounterRow, raw: unknown, now: string, carry?: CarryAdjustment): void {
+  append(row: EncounterRow, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): void {
     this.guarded(row.id, () => {
       const engine = this.engine(row);
       let event = this.fillRolls(engine, this.parse(engine, raw));
@@ -110,6 +121,11 @@ export class EncounterStore {
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
       this.warm.delete(row.id);
+      if (askBeforeEnding) {
+        // The same apply decides it: no second engine tried first. Nothing has been written yet.
+        const after = engine.rules.consequences?.(engine.snapshot);
+        if (after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
+      }
       this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now);
       store.clearRedo(this.db, row.id);
     });
@@ -254,7 +270,7 @@ export class EncounterStore {
       work();
     } catch (error) {
       if (error instanceof RuleRefusal) throw new GmError(error.message);
-      if (!(error instanceof GmError)) {
+      if (!(error instanceof GmError) && !(error instanceof EndingToCheck)) {
         this.warm.delete(id);
         this.dropMarks(id);
       }

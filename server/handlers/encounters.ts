@@ -9,7 +9,7 @@ import { getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts'
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
-import { rulesFor, type CarryAdjustment } from '../encounter-store.ts';
+import { EndingToCheck, rulesFor, type CarryAdjustment } from '../encounter-store.ts';
 import { carryFields, carryLabel } from '../../core/ledger/carry.ts';
 import { sessionForEncounter } from './ledger.ts';
 import { requireCampaign, rulesetOf } from './campaigns.ts';
@@ -91,9 +91,14 @@ function carryPreview(ctx: HandlerContext, row: EncounterRow, raw: unknown): { e
   const alreadyEnded = Boolean(engine.rules.consequences?.(engine.snapshot).carry);
   const { consequences, event } = ctx.encounters.trial(row, raw);
   if (alreadyEnded || !consequences?.carry) return { event, carry: null };
+  return { event, carry: previewOf(ctx, row, { ...consequences, carry: consequences.carry }) };
+}
+
+/** What an ending would write onto each character and the party, beside what they hold now. */
+function previewOf(ctx: HandlerContext, row: EncounterRow, consequences: EndingToCheck['consequences']): CarryPreview {
   const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
-  return { event, carry: {
+  return {
     characters: consequences.carry.map(({ characterId, state }) => {
       const character = getCharacter(ctx.db, characterId)!;
       return {
@@ -103,7 +108,7 @@ function carryPreview(ctx: HandlerContext, row: EncounterRow, raw: unknown): { e
       };
     }),
     party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
-  } };
+  };
 }
 
 export const encounterHandlers = {
@@ -187,14 +192,14 @@ export const encounterHandlers = {
   }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     const logAfter = shownLog(row, input.since);
-    let event = input.event;
-    if (input.ask) {
-      // One round trip for the runner: the event is tried, and only an ending with a carry-over waits for the GM.
-      const tried = carryPreview(ctx, row, event);
-      if (tried.carry) return { ...detail(ctx, row.id, logAfter), carryCheck: { event: tried.event, carry: tried.carry } };
-      event = tried.event;
+    try {
+      // With `ask` (the runner), an event that would end the fight with a carry-over stops before anything is
+      // written and goes back to the GM with its dice and what it would carry: one round trip, one apply.
+      ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined, input.ask === true);
+    } catch (error) {
+      if (!(error instanceof EndingToCheck)) throw error;
+      return { ...detail(ctx, row.id, logAfter), carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
     }
-    ctx.encounters.append(row, event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined);
     touched(ctx, row);
     return detail(ctx, row.id, logAfter);
   },
