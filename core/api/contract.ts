@@ -310,6 +310,11 @@ export interface EncounterDetail {
    */
   logAfter?: number;
   /**
+   * Set with `logAfter` (the screen was up to date): `view.order` then holds only the combatants that changed, and
+   * this the whole order by id; the screen keeps its own objects for the others.
+   */
+  orderIds?: string[];
+  /**
    * Set only by encounters:append with `ask` when the event would end the fight with something to carry onto the
    * characters: nothing was committed; send `event` again (with any adjustments) to end the fight.
    */

@@ -88,6 +88,33 @@ describe('write replies with since', () => {
     expect(log).toEqual((await ok('encounters:get', { id: encounter.id })).log);
   });
 
+  it('send only the combatants that changed, which joined to the shown ones give the same view as a full read', async () => {
+    const { encounter, started, ids } = await fight();
+    let view = started.view;
+    const steps: { name: string; run: (d: EncounterDetail) => Promise<EncounterDetail> }[] = [
+      { name: 'damage', run: (d) => ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Goblin 2'], amount: 2, source: 'a rock' }, since: since(d) }) },
+      { name: 'end turn', run: (d) => ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' }, since: since(d) }) },
+      { name: 'undo', run: (d) => ok('encounters:undo', { id: encounter.id, since: since(d) }) },
+      { name: 'redo', run: (d) => ok('encounters:redo', { id: encounter.id, since: since(d) }) },
+    ];
+    let shown: EncounterDetail = started;
+    for (const step of steps) {
+      const reply = await step.run(shown);
+      expect(reply.orderIds, step.name).toEqual((await ok('encounters:get', { id: encounter.id })).view.order.map((c) => c.id));
+      expect(reply.view.order.length, step.name).toBeLessThan(reply.orderIds!.length);
+      const held = new Map(view.order.map((c) => [c.id, c]));
+      const sent = new Map(reply.view.order.map((c) => [c.id, c]));
+      view = { ...reply.view, order: reply.orderIds!.map((id) => sent.get(id) ?? held.get(id)!) };
+      expect(view, step.name).toEqual((await ok('encounters:get', { id: encounter.id })).view);
+      shown = reply;
+    }
+    // The damage changed Goblin 2's row only.
+    const damaged = await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Goblin 2'], amount: 1, source: 'a rock' }, since: since(shown) });
+    expect(damaged.view.order.map((c) => c.name)).toEqual(['Goblin 2']);
+    // Without since, the whole order as before.
+    expect((await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } })).orderIds).toBeUndefined();
+  });
+
   it('send the whole tail when something else wrote since the screen last looked', async () => {
     const { encounter, started } = await fight();
     await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } });

@@ -1,7 +1,7 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
 import { GmError, LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
-import type { CombatantSeed, EncounterInput, GmEvent } from '../../core/encounter/types.ts';
+import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
@@ -33,9 +33,12 @@ type LogSince = { eventCount: number; version: string } | undefined;
  * The encounter as a screen shows it. `logAfter` (a seq) sends only the lines of the events after it: a write
  * passes it when the screen already has every line up to there (see `shownLog`).
  */
-function detail(ctx: HandlerContext, id: string, logAfter?: number): EncounterDetail {
+function detail(ctx: HandlerContext, id: string, logAfter?: number, shownView?: EncounterView | null): EncounterDetail {
   const row = requireEncounter(ctx, id);
   const engine = ctx.encounters.engine(row);
+  const view = engine.view();
+  // The screen shows `shownView` already: send only the combatants that differ from it, with the order by id.
+  const patch = shownView ? changedCombatants(shownView, view) : null;
   const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const undoLabel = ctx.encounters.undoLabel(row);
   const redoLabel = ctx.encounters.redoLabel(row);
@@ -44,7 +47,8 @@ function detail(ctx: HandlerContext, id: string, logAfter?: number): EncounterDe
   const delta = logAfter !== undefined && logAfter >= tailFrom;
   return {
     encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign.name },
-    view: engine.view(),
+    view: patch ? { ...view, order: patch } : view,
+    ...(patch ? { orderIds: view.order.map((c) => c.id) } : {}),
     log: logEntries(ctx, id, delta ? logAfter : tailFrom),
     logComplete: row.event_count <= LOG_TAIL_EVENTS,
     canUndo: undoLabel !== null,
@@ -54,6 +58,27 @@ function detail(ctx: HandlerContext, id: string, logAfter?: number): EncounterDe
     ...(delta ? { logAfter } : {}),
   };
 }
+
+/** Each combatant row's JSON, kept per row object: a reply's rows are the next reply's "before". */
+const rowJson = new WeakMap<CombatantView, string>();
+const jsonOf = (c: CombatantView): string => {
+  let json = rowJson.get(c);
+  if (json === undefined) rowJson.set(c, (json = JSON.stringify(c)));
+  return json;
+};
+
+/** The combatants of `after` that are new or differ from the same combatant in `before`. */
+function changedCombatants(before: EncounterView, after: EncounterView): CombatantView[] {
+  const old = new Map(before.order.map((c) => [c.id, c]));
+  return after.order.filter((c) => {
+    const was = old.get(c.id);
+    return was === undefined || (was !== c && jsonOf(was) !== jsonOf(c));
+  });
+}
+
+/** The view the screen shows before a write, when it is up to date (see shownLog); null otherwise. */
+const shownView = (ctx: HandlerContext, row: EncounterRow, logAfter: number | undefined): EncounterView | null =>
+  logAfter === undefined ? null : ctx.encounters.engine(row).view();
 
 /**
  * Before a write: the seq up to which the screen's log lines are still right after this write, or undefined
@@ -192,16 +217,17 @@ export const encounterHandlers = {
   }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     const logAfter = shownLog(row, input.since);
+    const shown = shownView(ctx, row, logAfter);
     try {
       // With `ask` (the runner), an event that would end the fight with a carry-over stops before anything is
       // written and goes back to the GM with its dice and what it would carry: one round trip, one apply.
       ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined, input.ask === true);
     } catch (error) {
       if (!(error instanceof EndingToCheck)) throw error;
-      return { ...detail(ctx, row.id, logAfter), carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
+      return { ...detail(ctx, row.id, logAfter, shown), carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
     }
     touched(ctx, row);
-    return detail(ctx, row.id, logAfter);
+    return detail(ctx, row.id, logAfter, shown);
   },
 
   'encounters:preview': (ctx: HandlerContext, input: { id: string; event?: unknown }) => ({
@@ -215,16 +241,18 @@ export const encounterHandlers = {
   'encounters:undo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
     const row = requireEncounter(ctx, input.id);
     const logAfter = shownLog(row, input.since);
+    const shown = shownView(ctx, row, logAfter);
     ctx.encounters.undo(row, ctx.now());
     touched(ctx, row);
-    return detail(ctx, row.id, logAfter === undefined ? undefined : logAfter - 1);
+    return detail(ctx, row.id, logAfter === undefined ? undefined : logAfter - 1, shown);
   },
 
   'encounters:redo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
     const row = requireEncounter(ctx, input.id);
     const logAfter = shownLog(row, input.since);
+    const shown = shownView(ctx, row, logAfter);
     ctx.encounters.redo(row, ctx.now());
     touched(ctx, row);
-    return detail(ctx, row.id, logAfter);
+    return detail(ctx, row.id, logAfter, shown);
   },
 };

@@ -100,8 +100,20 @@ export class EncounterState {
       const kept = previous.log.filter((line) => line.seq <= next.logAfter! && line.seq > oldest);
       log = next.log.length ? [...kept, ...next.log] : kept;
     }
-    const { logAfter: _delta, carryCheck: _check, ...shown } = next;
-    return reuseUnchanged(previous, { ...shown, log });
+    let view = next.view;
+    if (next.orderIds) {
+      // Only the changed combatants came: the others are the objects this screen already holds.
+      const changed = new Map(next.view.order.map((c) => [c.id, c]));
+      const held = new Map(previous.view.order.map((c) => [c.id, c]));
+      const order = next.orderIds.map((id) => changed.get(id) ?? held.get(id));
+      if (order.some((c) => c === undefined)) {
+        // Cannot happen when the app and this screen agree; if they do not, read the whole encounter again.
+        queueMicrotask(() => void this.refresh());
+        view = { ...next.view, order: previous.view.order };
+      } else view = { ...next.view, order: order as typeof next.view.order };
+    }
+    const { logAfter: _delta, carryCheck: _check, orderIds: _ids, ...shown } = next;
+    return reuseUnchanged(previous, { ...shown, view, log });
   }
 
   /** Serialises requests so a fast run of key presses is applied in order. */
