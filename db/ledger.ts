@@ -133,7 +133,14 @@ export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>):
   const seq = nextSeq(db, row.campaign_id);
   db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
     VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, 'done', @recorded_at)`).run({ ...row, seq });
+  insertEntryRecords(db, row.campaign_id, seq, row.after_json);
   return seq;
+}
+
+/** Names the lasting records an entry touched (the `record:` keys of its after-image) in ledger_records. */
+export function insertEntryRecords(db: Db, campaignId: string, seq: number, afterJson: string): void {
+  db.prepare(`INSERT INTO ledger_records (campaign_id, seq, record_id)
+    SELECT ?, ?, substr(key, 8) FROM json_each(?) WHERE key LIKE 'record:%'`).run(campaignId, seq, afterJson);
 }
 
 /** The entry undo would take back: the newest one still done. */

@@ -160,6 +160,7 @@ describe('migration fixtures', () => {
       1: ['campaigns', 'characters', 'encounters', 'encounter_events', 'encounter_redo', 'encounter_snapshots'],
       2: ['injuries', 'encounter_carry'],
       3: ['sessions', 'ledger_entries'],
+      4: ['ledger_records'],
     };
     for (const version of VERSIONS) {
       const { db } = openFixture(version);
@@ -194,6 +195,11 @@ describe.each(VERSIONS)('a version %i database migrated to the newest version', 
     expectSound(db);
     // Every encounter belongs to a session (decisions.md, the campaign ledger); 0003 gives older ones a first session.
     expect(db.prepare('SELECT count(*) AS n FROM encounters WHERE session_id IS NULL').get()).toEqual({ n: 0 });
+    // 0004: ledger_records names exactly the `record:` keys of every entry's after-image.
+    const fromImages = db.prepare(`SELECT l.campaign_id, l.seq, substr(j.key, 8) AS record_id FROM ledger_entries l, json_each(l.after_json) j
+      WHERE j.key LIKE 'record:%' ORDER BY 1, 2, 3`).all();
+    expect(db.prepare('SELECT campaign_id, seq, record_id FROM ledger_records ORDER BY 1, 2, 3').all()).toEqual(fromImages);
+    if (version >= 3) expect(fromImages.length).toBeGreaterThan(0);
     db.close();
   });
 

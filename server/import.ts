@@ -25,7 +25,7 @@ import type { RulesetDefinition } from '../core/rulesets/types.ts';
 import { getCampaign, touchCampaign } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, saveSnapshot, type EncounterHead } from '../db/encounters.ts';
-import { readClock } from '../db/ledger.ts';
+import { insertEntryRecords, readClock } from '../db/ledger.ts';
 import { toCampaignSummary, toEncounterSummary, type CampaignRow, type EncounterRow } from '../db/rows.ts';
 import type { HandlerContext } from './app.ts';
 import { rulesFor } from './encounter-store.ts';
@@ -266,7 +266,10 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
   for (const r of rows.injuries) injury.run({ ...r, campaign_id: campaignId });
   const entry = db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
     VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, @state, @recorded_at)`);
-  for (const e of rows.ledger) entry.run({ ...e, campaign_id: campaignId });
+  for (const e of rows.ledger) {
+    entry.run({ ...e, campaign_id: campaignId });
+    insertEntryRecords(db, campaignId, e.seq, e.after_json);
+  }
 
   ctx.changed({ area: 'campaigns', id: campaignId });
   return toCampaignSummary(getCampaign(db, campaignId)!);

@@ -3,6 +3,7 @@
 import initial from './0001_initial.sql';
 import consequences from './0002_consequences.sql';
 import ledger from './0003_ledger.sql';
+import ledgerReads from './0004_ledger_reads.sql';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'consequences', sql: consequences },
   { version: 3, name: 'ledger', sql: ledger },
+  { version: 4, name: 'ledger reads', sql: ledgerReads },
 ];

@@ -98,6 +98,16 @@ export const ledgerHandlers = {
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
     const records = facts.records.filter((r) => r.character_id === character.id);
+    // Each record's treatments: the done entries that touched it (ledger_records, by record), in entry order.
+    const done = new Map(facts.entries.map((e) => [e.seq, { seq: e.seq, day: e.day, text: e.log.join(' ') }]));
+    const treatments = new Map<string, { seq: number; day: number; text: string }[]>();
+    const touches = ctx.db.prepare(`SELECT r.record_id, group_concat(r.seq) AS seqs FROM injuries i
+      JOIN ledger_records r ON r.campaign_id = i.campaign_id AND r.record_id = i.id
+      WHERE i.campaign_id = ? AND i.character_id = ? GROUP BY r.record_id`).all(campaign.id, character.id) as { record_id: string; seqs: string }[];
+    for (const { record_id: id, seqs } of touches) {
+      const list = seqs.split(',').map(Number).sort((a, b) => a - b).flatMap((seq) => done.get(seq) ?? []);
+      if (list.length) treatments.set(id, list);
+    }
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
       records: records.map((r) => {
@@ -106,7 +116,7 @@ export const ledgerHandlers = {
           id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
           source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? facts.eventText(source.id, r.source_seq) : null } : null,
           dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
-          treatments: facts.entries.filter((e) => e.state === 'done' && e.recordIds.includes(r.id)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
+          treatments: treatments.get(r.id) ?? [],
         };
       }),
       items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id)),
@@ -156,11 +166,19 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     const row = eventLog.get(encounterId, seq) as { log_json: string } | undefined;
     return row ? ((JSON.parse(row.log_json) as { text: string }[])[0]?.text ?? null) : null;
   };
-  const entries = (ctx.db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq").all(campaign.id) as ledger.LedgerEntryRow[]).map((e) => ({
+  // The done entries (for a character's history, only those about that character), read through their index
+  // without the before/after images, with how many lasting records each touched (ledger_records).
+  const entryColumns = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
+    (SELECT count(*) FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS records_touched`;
+  const entryRows = (characterId
+    ? ctx.db.prepare(`SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done'
+        AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`).all(campaign.id, characterId)
+    : ctx.db.prepare(`SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
+    (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { records_touched: number })[];
+  const entries = entryRows.map((e) => ({
     ...e,
     log: JSON.parse(e.log_json) as string[],
     characterIds: JSON.parse(e.subjects_json) as string[],
-    recordIds: Object.keys(JSON.parse(e.after_json) as object).filter((k) => k.startsWith('record:')).map((k) => k.slice('record:'.length)),
   }));
   const carried = (characterId
     ? ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
@@ -178,14 +196,19 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines.
-  const lastEvent = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1');
-  for (const encounterId of new Set(carried.map((c) => c.encounter_id))) {
-    const e = encounters.get(encounterId)!;
-    const last = lastEvent.get(encounterId) as { seq: number; payload_json: string; log_json: string } | undefined;
-    const adjust = last ? ((JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? []) : [];
-    const lines = last ? (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:')) : [];
+  // Only the ending events that hold adjustments are read (SQLite looks into each carried fight's newest event).
+  const adjusted = ctx.db.prepare(`SELECT v.encounter_id, v.seq, v.payload_json, v.log_json FROM encounters e
+      JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
+      WHERE e.campaign_id = ? AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
+        AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)`).all(campaign.id) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
+  const carriedIds = new Set(carried.map((c) => c.encounter_id));
+  for (const last of adjusted) {
+    if (!carriedIds.has(last.encounter_id)) continue;
+    const e = encounters.get(last.encounter_id)!;
+    const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
+    const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
     adjust.forEach((a, i) => {
-      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last!.seq });
+      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last.seq });
     });
   }
   for (const r of records) {
@@ -201,7 +224,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   for (const e of entries) {
     const clock = e.type === 'SESSION_START' || e.type === 'SESSION_END' || e.type === 'ADVANCE_DAYS';
     const base = { at: e.recorded_at, day: e.day, sessionNumber: number(e.session_id), text: e.log.join(' '), seq: e.seq };
-    items.push({ kind: clock ? 'clock' : e.recordIds.length ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
+    items.push({ kind: clock ? 'clock' : e.records_touched > 0 ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
   }
   // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
   const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
