@@ -128,6 +128,19 @@ export interface EncounterView {
   outcome?: string;
 }
 
+/**
+ * The part of a view a replay needs to follow each combatant from one event to the next (the export summary): the
+ * same phase, round and order as `view` gives, and the event type that answers the prompt waiting now.
+ */
+export interface EncounterRoster {
+  phase: EncounterPhase;
+  round: number;
+  /** Exactly `view(snapshot).order`. */
+  order: CombatantView[];
+  /** `view(snapshot).prompt?.answer`, or null when no prompt waits. */
+  awaiting: string | null;
+}
+
 export interface EncounterRules {
   machine: AnyStateMachine;
   /** Every GM event the ruleset accepts, validated before the rules see it. */
@@ -138,6 +151,12 @@ export interface EncounterRules {
   refusal(snapshot: EncounterSnapshot, event: GmEvent): string | null;
   describe(event: GmEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine[];
   view(snapshot: EncounterSnapshot): EncounterView;
+  /**
+   * Optional: `view` cut down to what a replay of every event needs (EncounterRoster), for rulesets whose full view
+   * costs much more (counters, allowed events, asides). It must agree with `view` on every snapshot; without it the
+   * replay reads `view`.
+   */
+  roster?(snapshot: EncounterSnapshot): EncounterRoster;
   /** The rolls an event needs in this state (empty when it needs none). */
   rollsFor?(snapshot: EncounterSnapshot, event: GmEvent): RollRequest[];
   /** What the fight leaves on the campaign so far (RULES.md §6.5). */

@@ -27,7 +27,7 @@ export interface EncounterDocument {
 
 /** Builds the export by replaying the stored events; the replay also yields the summary and the final view. */
 export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRules, exportedAt: string): EncounterDocument {
-  const { summary, view } = replayEncounter(rules, stored.rulesetId, stored.input, stored.events.map(({ event, lines }) => ({ event, lines })));
+  const { summary, view } = replayEncounter(rules, stored.rulesetId, stored.input, stored.events);
   return {
     view,
     export: {
@@ -45,10 +45,17 @@ export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRu
         input: stored.input,
       },
       events: stored.events.map(({ event }) => event),
-      log: stored.events.flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))),
+      log: logOf(stored.events),
       summary,
     },
   };
+}
+
+/** Every stored log line in order, each with the sequence number of the event that wrote it. */
+function logOf(events: StoredEncounter['events']): EncounterExport['log'] {
+  const log: EncounterExport['log'] = [];
+  for (const { seq, lines } of events) for (const line of lines) log.push({ ...line, seq });
+  return log;
 }
 
 export const EXTENSION: Record<ExportFormat, string> = { md: 'md', html: 'html', json: 'json' };

@@ -57,6 +57,19 @@ describe('HTML escaping', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
     expect(htmlText('two\nlines\t<b>')).toBe('two lines &lt;b&gt;');
   });
+
+  it('escapes exactly as one replacement of the five characters would, for any mix of characters', () => {
+    const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+    const plainly = (value: string) => value.replace(/[&<>"']/g, (c) => entities[c]!);
+    const pieces = [' ', '\n', 'a', '&', '<', '>', '"', "'", '&amp;', '→', ';', '#'];
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+    for (let i = 0; i < 5000; i++) {
+      const value = Array.from({ length: next() % 8 }, () => pieces[next() % pieces.length]).join('');
+      expect(escapeHtml(value), JSON.stringify(value)).toBe(plainly(value));
+      expect(htmlText(value), JSON.stringify(value)).toBe(plainly(plainText(value)));
+    }
+  });
 });
 
 describe('the encounter as an HTML page', () => {

@@ -14,8 +14,9 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** Escapes the five characters that matter in HTML text and quoted attributes. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return HTML_SPECIAL.test(value) ? value.replace(/[&<>"']/g, (c) => ENTITIES[c]!) : value;
 }
+const HTML_SPECIAL = /[&<>"']/;
 
 /** A user string as HTML text: whitespace and control characters collapsed (as in Markdown), then escaped. */
 export const htmlText = (value: string): string => escapeHtml(plainText(value));

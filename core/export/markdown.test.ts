@@ -93,6 +93,29 @@ describe('Markdown text escaping', () => {
     expect(mdText('a-b 1.5')).toBe('a-b 1.5');
   });
 
+  it('escapes exactly as the plain rules say, one replacement after another, for any mix of characters', () => {
+    // The rules written the slow, obvious way: mdText and plainText take shortcuts and must land on the same text.
+    const plainly = (value: string) => value.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+    const markdownly = (value: string) =>
+      plainly(value)
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/[\\`*_[\]|~#$^]/g, '\\$&')
+        .replace(/={2,}|%{2,}/g, (run) => run.replace(/./g, '\\$&'))
+        .replace(/^([-+])/, '\\$1')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+    const pieces = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2003', '\u0085', '\u0007', '\u007f', '\ufeff', 'a', 'Z', '1', '42', '.', ')', '-', '+', '=', '%', '&', '<', '>', '"', "'", '\\', '`', '*', '_', '[', ']', '|', '~', '#', '$', '^', 'é', '→', '&amp;'];
+    let state = 1;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648);
+    for (let i = 0; i < 20000; i++) {
+      const value = Array.from({ length: next() % 10 }, () => pieces[next() % pieces.length]).join('');
+      expect(plainText(value), JSON.stringify(value)).toBe(plainly(value));
+      expect(mdText(value), JSON.stringify(value)).toBe(markdownly(value));
+    }
+    for (const value of HOSTILE) expect(mdText(value)).toBe(markdownly(value));
+  });
+
   it('keeps table rows whole whatever is in a cell', () => {
     const table = mdTable(['Name', 'N'], HOSTILE.map((h) => [mdText(h), 1]), new Set([1]));
     expect(table.split('\n')).toHaveLength(HOSTILE.length + 2);

@@ -5,10 +5,20 @@ import { logByRound, outcomeText, roundTitle } from './encounter.ts';
 import { measureWords, totalsOf } from './summary.ts';
 import type { EncounterExport, ExportLogLine, RoundSummary } from './types.ts';
 
+/** Anything `plainText` changes: whitespace other than one space between words, or a control character. */
+const NOT_PLAIN = /[^\S ]|[\u0000-\u001f\u007f-\u009f]|^ | $| {2}/;
+
 /** Whitespace runs (newlines included) and control characters become one space; the ends are trimmed. */
 export function plainText(value: string): string {
+  // Most text (every log line, every name) is plain already: one test instead of rewriting each space.
+  if (!NOT_PLAIN.test(value)) return value;
   return value.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
+
+/** The characters that could open markup, each with what it becomes: an entity, or itself after a backslash. */
+const MD_SPECIAL = /[&<>\\`*_[\]|~#$^]/g;
+const MD_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const mdEscape = (c: string): string => MD_ENTITIES[c] ?? `\\${c}`;
 
 /**
  * Text that renders as itself in Markdown (CommonMark, GitHub and Obsidian): `& < >` become entities, and every
@@ -18,13 +28,12 @@ export function plainText(value: string): string {
  * `+`, `1.`).
  */
 export function mdText(value: string): string {
-  const escaped = plainText(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]|~#$^]/g, '\\$&')
-    .replace(/={2,}|%{2,}/g, (run) => run.replace(/./g, '\\$&'));
-  return escaped.replace(/^([-+])/, '\\$1').replace(/^(\d+)([.)])/, '$1\\$2');
+  // One pass for the entities and the backslashes: neither adds a character the other would change.
+  let escaped = plainText(value).replace(MD_SPECIAL, mdEscape);
+  if (escaped.includes('==') || escaped.includes('%%')) escaped = escaped.replace(/={2,}|%{2,}/g, (run) => run.replace(/./g, '\\$&'));
+  const first = escaped.charCodeAt(0);
+  if (first === 45 || first === 43) return `\\${escaped}`; // - or +
+  return first >= 48 && first <= 57 ? escaped.replace(/^(\d+)([.)])/, '$1\\$2') : escaped;
 }
 
 const row = (cells: readonly (string | number)[]) => `| ${cells.map((cell) => (typeof cell === 'number' ? String(cell) : cell)).join(' | ')} |`;

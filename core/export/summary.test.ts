@@ -82,6 +82,31 @@ describe('the per-round summary', () => {
     expect(totalsOf(summary).map((t) => [t.id, t.downInRounds])).toEqual(expect.arrayContaining([['goblin', [1]], ['berrik', [2]]]));
   });
 
+  it("gives the same summary and final view from a ruleset's roster as from its full view", () => {
+    const { rules, input, steps } = record('enigma', [
+      { type: 'ADD_COMBATANTS', combatants: [seed('enigma', 'berrik', 'party', { endure: 6 }), seed('enigma', 'lotty', 'party'), seed('enigma', 'goblin', 'gm', { endure: 6 }), seed('enigma', 'boss', 'gm', { namedNpc: true })] },
+      { type: 'START' },
+      { type: 'ATTACK', attackerId: 'berrik', targetId: 'goblin', mode: 'melee', sight: 'clear', damage: 'full', attackRoll: app(8), defenceRoll: app(1) },
+      { type: 'APPLY_DAMAGE', targetId: 'berrik', amount: 6, source: 'a trap' },
+      { type: 'RESOLVE_PERIL', id: 'berrik', choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Twisted Ankle', category: 'navigate', baseRoll: 2 } },
+      { type: 'END_TURN' },
+      { type: 'CHOOSE_NPC', id: 'boss' },
+      { type: 'HEAL', targetId: 'berrik', amount: 2, kind: 'other', source: 'a bandage' },
+      { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 20, source: 'a rockfall' },
+      { type: 'END_TURN' },
+      { type: 'END_TURN' },
+      { type: 'REMOVE_COMBATANT', id: 'lotty', reason: 'runs for help' },
+      { type: 'APPLY_DAMAGE', targetId: 'boss', amount: 3, source: 'a rockfall' },
+      { type: 'END_COMBAT', outcome: 'the boss yields' },
+    ]);
+    expect(rules.roster).toBeDefined();
+    const withRoster = replayEncounter(rules, 'enigma', input, steps);
+    const withView = replayEncounter({ ...rules, roster: undefined }, 'enigma', input, steps);
+    expect(withRoster.summary.length).toBeGreaterThan(1);
+    expect(withRoster.summary.flatMap((r) => r.combatants).some((c) => c.taken > 0 && c.healed > 0)).toBe(true);
+    expect(withRoster).toEqual(withView);
+  });
+
   it('has no rounds while the encounter is still being prepared', () => {
     const { rules, input, steps } = record('enigma', [{ type: 'ADD_COMBATANTS', combatants: [seed('enigma', 'berrik', 'party')] }]);
     expect(summarize(rules, 'enigma', input, steps)).toEqual([]);

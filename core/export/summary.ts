@@ -2,7 +2,7 @@
 // the kernel and compare each combatant's health track between consecutive states. Nothing ruleset-specific is
 // read except which numbers of the view make up the track (TRACKS) and which tags mean "down" (DOWN_TAG).
 import { EncounterEngine, RuleRefusal } from '../encounter/kernel.ts';
-import type { CombatantView, EncounterInput, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
+import type { CombatantView, EncounterInput, EncounterRoster, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
 import type { RoundFigures, RoundSummary } from './types.ts';
 
 /** One stored event with the log lines written when it was applied (replayed lines are used when absent). */
@@ -80,6 +80,13 @@ function applyStored(engine: EncounterEngine, step: ReplayStep, index: number): 
   }
 }
 
+/** What the summary follows after every event: the ruleset's cheap roster when it has one, else the view's part. */
+function rosterOf(engine: EncounterEngine): EncounterRoster {
+  if (engine.rules.roster) return engine.rules.roster(engine.snapshot);
+  const view = engine.view();
+  return { phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null };
+}
+
 export interface EncounterReplay {
   summary: RoundSummary[];
   /** The view after the last event: what the stored encounter shows now. */
@@ -99,18 +106,22 @@ export interface EncounterReplay {
 export function replayEncounter(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): EncounterReplay {
   const track = trackOf(rulesetId);
   const engine = EncounterEngine.create(rules, input);
-  let view = engine.view();
+  let view = rosterOf(engine);
   const rounds = new Map<number, Map<string, RoundFigures>>();
-  const finals = new Map<number, EncounterView>();
+  const finals = new Map<number, EncounterRoster>();
   /** The actor of every log line so far with the round the line is in, newest last. */
   const recentActors: { round: number; id: string }[] = [];
 
-  const roundTally = (round: number, at: EncounterView): Map<string, RoundFigures> => {
+  /** The roster last counted into a round's tally: the next event's `before` is this event's roster. */
+  let tallied: { round: number; at: EncounterRoster } | null = null;
+  const roundTally = (round: number, at: EncounterRoster): Map<string, RoundFigures> => {
     let tally = rounds.get(round);
     if (!tally) {
       tally = new Map();
       rounds.set(round, tally);
     }
+    if (tallied?.round === round && tallied.at === at) return tally;
+    tallied = { round, at };
     for (const c of at.order) {
       if (!tally.has(c.id)) {
         tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
@@ -122,22 +133,27 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
   for (const [index, step] of steps.entries()) {
     const before = view;
     const lines = applyStored(engine, step, index);
-    view = engine.view();
+    view = rosterOf(engine);
     if (before.phase === 'setup' && view.phase === 'setup') continue;
     const round = before.phase === 'setup' ? view.round : before.round;
     const tally = roundTally(round, before);
     roundTally(round, view);
     finals.set(round, view);
 
-    const previous = new Map(before.order.map((c) => [c.id, c]));
+    // Rows by id, built only when a row is not where it was (an order has each combatant once: the runner keys on it).
+    let previous: Map<string, CombatantView> | undefined;
+    const byId = () => (previous ??= new Map(before.order.map((c) => [c.id, c])));
     const lineActor = lines.find((line) => line.actorId)?.actorId ?? null;
     const actor = namedActor(step.event) ?? lineActor;
-    const answersPrompt = before.prompt !== null && before.prompt.answer === step.event.type;
+    const answersPrompt = before.awaiting === step.event.type;
     const ending = before.phase !== 'ended' && view.phase === 'ended';
 
-    for (const now of view.order) {
-      const was = previous.get(now.id);
-      if (!was) continue;
+    for (let slot = 0; slot < view.order.length; slot++) {
+      const now = view.order[slot]!;
+      // The same row object is the same row: nothing about this combatant changed.
+      if (before.order[slot] === now) continue;
+      const was = byId().get(now.id);
+      if (!was || was === now) continue;
       const figures = tally.get(now.id)!;
       if (!isDown(was, track.measure) && isDown(now, track.measure)) figures.down = true;
       const from = trackValue(was, track);
@@ -151,7 +167,7 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
       figures.taken += harm;
       let source = actor;
       if (source === now.id && answersPrompt) source = recentActors.findLast((a) => a.round === round && a.id !== now.id)?.id ?? null;
-      if (source && source !== now.id && (previous.has(source) || view.order.some((c) => c.id === source))) tally.get(source)!.dealt += harm;
+      if (source && source !== now.id && (byId().has(source) || view.order.some((c) => c.id === source))) tally.get(source)!.dealt += harm;
     }
     for (const line of lines) if (line.actorId) recentActors.push({ round: line.round, id: line.actorId });
   }
@@ -161,7 +177,7 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
   if (numbers.length) {
     const first = Math.min(...numbers);
     const last = Math.max(...numbers);
-    let atEnd: EncounterView | undefined;
+    let atEnd: EncounterRoster | undefined;
     for (let round = first; round <= last; round += 1) {
       atEnd = finals.get(round) ?? atEnd;
       const tally = roundTally(round, atEnd!);
@@ -175,7 +191,7 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
       summary.push({ round, measure: track.measure, combatants });
     }
   }
-  return { summary, view };
+  return { summary, view: engine.view() };
 }
 
 /** The per-round summary alone. */

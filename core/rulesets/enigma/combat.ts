@@ -169,8 +169,41 @@ function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolea
   return null;
 }
 
+// ---- answers kept per context and event ----
+
+/**
+ * One GM event asks the same questions several times of the same context: the kernel's refusal check, XState's
+ * `can`, then the machine's guards (each transition tried) and its action. Contexts are replaced, never changed in
+ * place, and so are events, so the answers for the last (context, event) pair are kept and given again.
+ */
+const lastAsked: { ctx: EnigmaContext | null; event: CombatEvent | null; refusal: [string | null | undefined, string | null | undefined]; next: EnigmaContext | null } = {
+  ctx: null,
+  event: null,
+  refusal: [undefined, undefined],
+  next: null,
+};
+
+function askedAbout(ctx: EnigmaContext, e: CombatEvent): typeof lastAsked {
+  if (lastAsked.ctx !== ctx || lastAsked.event !== e) {
+    lastAsked.ctx = ctx;
+    lastAsked.event = e;
+    lastAsked.refusal = [undefined, undefined];
+    lastAsked.next = null;
+  }
+  return lastAsked;
+}
+
 /** Why the rules refuse a combat event now, or null. `turnOpen`: a combatant's turn is running. */
 export function combatRefusal(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): string | null {
+  const asked = askedAbout(ctx, e);
+  const known = asked.refusal[turnOpen ? 1 : 0];
+  if (known !== undefined) return known;
+  const answer = refusalOf(ctx, e, turnOpen);
+  asked.refusal[turnOpen ? 1 : 0] = answer;
+  return answer;
+}
+
+function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): string | null {
   if (ctx.pendingPeril.length > 0 && e.type !== 'RESOLVE_PERIL' && e.type !== 'OVERRIDE') {
     return `${nameOf(ctx, ctx.pendingPeril[0])} is in Mortal Peril: choose Sacrifice or Survive first.`;
   }
@@ -321,14 +354,21 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
 }
 
 function reveal(ctx: EnigmaContext, id: string): EnigmaContext {
-  return ctx.options['attackRevealsHidden'] === false ? ctx : update(ctx, id, { hiddenFrom: [] });
+  // Someone hidden from nobody keeps its record: nothing changes, and an unchanged record keeps its view row.
+  return ctx.options['attackRevealsHidden'] === false || ctx.combatants[id]!.hiddenFrom.length === 0 ? ctx : update(ctx, id, { hiddenFrom: [] });
 }
 
 function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
   return { ...ctx, actionsLeft: ctx.actionsLeft - cost };
 }
 
+/** The context after an accepted combat event. */
 export function applyCombat(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
+  const asked = askedAbout(ctx, e);
+  return asked.next ?? (asked.next = nextContext(ctx, e));
+}
+
+function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   switch (e.type) {
     case 'MOVE': case 'USE_ITEM': case 'USE_POWER':
       return spend(ctx, costOf(e, ctx));
@@ -370,7 +410,9 @@ export function applyCombat(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       return e.targets.reduce((next, t) => applyDamage(next, t.targetId, t.amount), ctx);
     case 'HEAL': {
       const target = ctx.combatants[e.targetId]!;
-      return update(ctx, target.id, { lp: Math.min(lpMaxOf(target, ctx.options), target.lp + e.amount) });
+      const lp = Math.min(lpMaxOf(target, ctx.options), target.lp + e.amount);
+      // Healing someone already at max LP leaves its record (and so its view row) as it was.
+      return lp === target.lp ? ctx : update(ctx, target.id, { lp });
     }
     case 'RESOLVE_PERIL':
       return resolvePeril(ctx, e);
@@ -429,7 +471,8 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
 export function beginTurn(ctx: EnigmaContext): EnigmaContext {
   const id = activeId(ctx)!;
   const c = ctx.combatants[id]!;
-  return update({ ...ctx, actionsLeft: Math.max(0, 2 - c.reactionDebt) }, id, { reactionDebt: 0 });
+  const next = { ...ctx, actionsLeft: Math.max(0, 2 - c.reactionDebt) };
+  return c.reactionDebt === 0 ? next : update(next, id, { reactionDebt: 0 });
 }
 
 /** R-E5: the creature at the cursor is alive but cannot act: its turn is skipped. */

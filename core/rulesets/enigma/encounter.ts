@@ -1,14 +1,14 @@
 // Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view and
 // the rolls an event needs.
 import { z } from 'zod';
-import type { CombatantView, Consequences, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import type { CombatantView, Consequences, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
 import { INJURY_CATEGORIES, isActiveInjury } from './injuries.ts';
 import { enigmaMachine } from './machine.ts';
 import * as rules from './rules.ts';
-import type { EnigmaContext, EnigmaEvent } from './rules.ts';
+import type { EnigmaCombatant, EnigmaContext, EnigmaEvent } from './rules.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 
 const sideSchema = z.enum(['party', 'gm'], { error: 'The side must be the party or the GM.' });
@@ -83,24 +83,33 @@ const eventSchema = z.discriminatedUnion('type', [
 ]);
 
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as EnigmaContext;
-const inSetup = (snapshot: EncounterSnapshot) => snapshot.matches('setup');
-const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ active: 'turn' });
+/**
+ * Where the machine rests: 'setup', 'ended', or the state inside 'active' it waits in ('turn', 'choosingNpc',
+ * 'stalled'). Read off the state value, which is what `matches` compares, without its general path matching: the
+ * rules ask this many times for every event.
+ */
+function restingIn(snapshot: EncounterSnapshot): string {
+  const value = snapshot.value as string | { active: string };
+  return typeof value === 'string' ? value : value.active;
+}
+const inSetup = (snapshot: EncounterSnapshot) => restingIn(snapshot) === 'setup';
+const turnOpen = (snapshot: EncounterSnapshot) => restingIn(snapshot) === 'turn';
 const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START']);
 const COMBAT_EVENTS = new Set(['MOVE', 'ATTACK', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER', 'USE_REACTION', 'CHECK', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE']);
 
 function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   const event = raw as GmEvent & EnigmaEvent;
   const ctx = contextOf(snapshot);
-  if (snapshot.matches('ended')) return 'This encounter has ended.';
+  if (restingIn(snapshot) === 'ended') return 'This encounter has ended.';
   if (SETUP_EVENTS.has(event.type) && !inSetup(snapshot)) {
     return event.type === 'ADD_COMBATANTS' ? 'Combat has started: add newcomers as late arrivals.' : 'The order of battle is fixed once combat starts.';
   }
   if (!SETUP_EVENTS.has(event.type) && event.type !== 'REMOVE_COMBATANT' && inSetup(snapshot)) return 'Start combat first.';
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
   if (ctx.pendingPeril.length > 0) return `${rules.nameOf(ctx, ctx.pendingPeril[0])} is in Mortal Peril: choose Sacrifice or Survive first.`;
-  if (snapshot.matches({ active: 'choosingNpc' }) && event.type === 'END_TURN') return 'Choose which enemy takes this GM slot first.';
-  if (event.type === 'CHOOSE_NPC' && !snapshot.matches({ active: 'choosingNpc' })) return 'No GM slot is waiting for an enemy.';
-  if (event.type === 'END_TURN' && snapshot.matches({ active: 'stalled' })) return 'Nobody is left who can act.';
+  if (restingIn(snapshot) === 'choosingNpc' && event.type === 'END_TURN') return 'Choose which enemy takes this GM slot first.';
+  if (event.type === 'CHOOSE_NPC' && restingIn(snapshot) !== 'choosingNpc') return 'No GM slot is waiting for an enemy.';
+  if (event.type === 'END_TURN' && restingIn(snapshot) === 'stalled') return 'Nobody is left who can act.';
   return rules.eventRefusal(ctx, event);
 }
 
@@ -283,7 +292,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   const a = contextOf(before);
   const b = contextOf(after);
   const lines: LogLine[] = [];
-  if (after.matches('ended')) return lines;
+  if (restingIn(after) === 'ended') return lines;
   if (b.round !== a.round) {
     lines.push({ round: b.round, kind: 'round', text: `Round ${b.round} begins. Escalation ${b.escalation}.`, rulings: b.round === 1 ? ['R-E20'] : [] });
   }
@@ -297,10 +306,10 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
     const debt = a.combatants[nowActive]?.reactionDebt ?? 0;
     lines.push({ round: b.round, kind: 'turn', actorId: nowActive, rulings: debt ? ['R-E6'] : [], text: `${rules.nameOf(b, nowActive)}'s turn (slot ${b.cursor + 1}): ${plural(b.actionsLeft, 'action')}${debt ? `, ${debt} paid to earlier reactions` : ''}.` });
   }
-  if (after.matches({ active: 'choosingNpc' }) && !before.matches({ active: 'choosingNpc' })) {
+  if (restingIn(after) === 'choosingNpc' && restingIn(before) !== 'choosingNpc') {
     lines.push({ round: b.round, kind: 'order', text: `GM slot ${b.order.length + 1}: the GM chooses an enemy.`, rulings: ['R-E1'] });
   }
-  if (after.matches({ active: 'stalled' }) && !before.matches({ active: 'stalled' })) {
+  if (restingIn(after) === 'stalled' && restingIn(before) !== 'stalled') {
     lines.push({ round: b.round, kind: 'order', text: 'Nobody is left who can act.' });
   }
   return lines;
@@ -313,24 +322,48 @@ function describe(raw: GmEvent, before: EncounterSnapshot, after: EncounterSnaps
 
 // ---- the runner's view ----
 
+/**
+ * What a combatant's row shows besides its place (health, tags, details, why it left), kept per combatant record
+ * with the last row made from it. These depend only on the record (replaced whenever it changes, never changed in
+ * place), whether it waits for Mortal Peril, and the encounter's options: the names a row quotes ("hidden from ...")
+ * never change once combatants are added, and nobody leaves the roster once combat has started (before it, nobody is
+ * hidden). So a view after an event rebuilds only the rows of the combatants the event touched, and a row that only
+ * moved (a new status or slot) reuses what it shows.
+ */
+interface RowParts {
+  peril: boolean;
+  options: EnigmaContext['options'];
+  health: NonNullable<CombatantView['health']>;
+  tags: string[];
+  details: Record<string, unknown>;
+  removed: { removedReason?: string };
+  row: CombatantView | null;
+}
+const rowParts = new WeakMap<EnigmaCombatant, RowParts>();
+
 function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
+  const peril = ctx.pendingPeril.includes(id);
+  let parts = rowParts.get(c);
+  if (!parts || parts.peril !== peril || parts.options !== ctx.options) rowParts.set(c, (parts = partsOf(ctx, c, peril)));
+  else if (parts.row && parts.row.status === status && parts.row.slot === slot) return parts.row;
+  parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, details: parts.details, ...parts.removed };
+  return parts.row;
+}
+
+function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowParts {
   const effects = combat.effectsOf(c, ctx);
   const running = c.injuries.filter(isActiveInjury);
   const tags: string[] = [];
   if (c.reactionDebt) tags.push(`owes ${plural(c.reactionDebt, 'action')}`);
   if (c.hiddenFrom.length) tags.push(`hidden from ${names(ctx, c.hiddenFrom)}`);
   if (!c.canAct) tags.push('cannot act');
-  if (ctx.pendingPeril.includes(id)) tags.push('Mortal Peril');
+  if (peril) tags.push('Mortal Peril');
   if (c.healingRestriction === 'fixesOnly') tags.push('Fixes only');
   for (const capacity of CAPACITIES) if (c.dice[capacity] < c.base[capacity]) tags.push(`${capacity} d${c.dice[capacity]} (base d${c.base[capacity]})`);
   return {
-    id,
-    name: c.name,
-    side: c.side,
-    sideLabel: sideLabel(c.side),
-    status,
-    slot,
+    peril,
+    options: ctx.options,
     health: { label: 'LP', current: c.lp, max: rules.lpMaxOf(c, ctx.options) },
     tags,
     details: {
@@ -342,14 +375,15 @@ function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['st
       injuries: running.map((i) => ({ id: i.id, name: i.name, category: i.category, restsRemaining: i.restsRemaining, permanent: i.permanent, gainedHere: Boolean(i.gainedHere) })),
       survivals: c.survivals,
     },
-    ...(c.removed ? { removedReason: c.removed.kind === 'dead' ? `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}` : c.removed.reason } : {}),
+    removed: c.removed ? { removedReason: c.removed.kind === 'dead' ? `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}` : c.removed.reason } : {},
+    row: null,
   };
 }
 
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
-  if (snapshot.matches('setup')) return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START'];
-  if (snapshot.matches('ended')) return [];
+  if (restingIn(snapshot) === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START'];
+  if (restingIn(snapshot) === 'ended') return [];
   if (ctx.pendingPeril.length) return ['RESOLVE_PERIL', 'OVERRIDE'];
   const anytime = ['REMOVE_COMBATANT', 'RAISE_ESCALATION', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'SET_CAN_ACT', 'OVERRIDE'];
   if (turnOpen(snapshot)) {
@@ -357,14 +391,17 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     if (ctx.actionsLeft > 0) turn.push('MOVE', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER');
     return [...turn, ...anytime];
   }
-  if (snapshot.matches({ active: 'choosingNpc' })) return ['CHOOSE_NPC', ...anytime];
+  if (restingIn(snapshot) === 'choosingNpc') return ['CHOOSE_NPC', ...anytime];
   return anytime;
 }
 
-function view(snapshot: EncounterSnapshot): EncounterView {
-  const ctx = contextOf(snapshot);
-  const phase = snapshot.matches('setup') ? 'setup' : snapshot.matches('ended') ? 'ended' : 'running';
-  const active = turnOpen(snapshot) ? rules.activeId(ctx) : null;
+function phaseOf(snapshot: EncounterSnapshot): EncounterView['phase'] {
+  const state = restingIn(snapshot);
+  return state === 'setup' || state === 'ended' ? state : 'running';
+}
+
+/** The order of battle as the runner lists it: placed slots, then those not placed yet, then the removed. */
+function orderOf(ctx: EnigmaContext, phase: EncounterView['phase'], active: string | null): CombatantView[] {
   let order: CombatantView[];
   if (phase === 'setup') {
     const party = ctx.partyOrder.map((id) => combatantView(ctx, id, 'waiting', null));
@@ -375,13 +412,33 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       combatantView(ctx, id, index < ctx.cursor ? 'acted' : index === ctx.cursor && id === active ? 'active' : 'waiting', index + 1),
     );
     // Round 1: the party's coming slots are known in advance; GM slots are known only with an up-front order.
-    const projected = rules.projectRoundOne(ctx);
-    const planned = new Map(projected.flatMap((slot, i) => (slot.id ? [[slot.id, ctx.order.length + i + 1] as const] : [])));
-    for (const side of ['party', 'gm'] as const) {
-      for (const id of rules.unplaced(ctx, side)) order.push({ ...combatantView(ctx, id, 'unplaced', null), plannedSlot: planned.get(id) ?? null });
+    // Once the order is frozen everyone is placed.
+    if (!ctx.frozen) {
+      const projected = rules.projectRoundOne(ctx);
+      const planned = new Map(projected.flatMap((slot, i) => (slot.id ? [[slot.id, ctx.order.length + i + 1] as const] : [])));
+      for (const side of ['party', 'gm'] as const) {
+        for (const id of rules.unplaced(ctx, side)) order.push({ ...combatantView(ctx, id, 'unplaced', null), plannedSlot: planned.get(id) ?? null });
+      }
     }
     for (const id of ctx.roster) if (ctx.combatants[id]?.removed) order.push(combatantView(ctx, id, 'removed', null));
   }
+  return order;
+}
+
+/** What the export summary follows from event to event: the view's phase, round, order and awaited answer. */
+function roster(snapshot: EncounterSnapshot): EncounterRoster {
+  const ctx = contextOf(snapshot);
+  const phase = phaseOf(snapshot);
+  const order = orderOf(ctx, phase, turnOpen(snapshot) ? rules.activeId(ctx) : null);
+  const awaiting = ctx.pendingPeril[0] ? 'RESOLVE_PERIL' : restingIn(snapshot) === 'choosingNpc' ? 'CHOOSE_NPC' : null;
+  return { phase, round: ctx.round, order, awaiting };
+}
+
+function view(snapshot: EncounterSnapshot): EncounterView {
+  const ctx = contextOf(snapshot);
+  const phase = phaseOf(snapshot);
+  const active = turnOpen(snapshot) ? rules.activeId(ctx) : null;
+  const order = orderOf(ctx, phase, active);
   const perilId = ctx.pendingPeril[0];
   let prompt: EncounterView['prompt'] = null;
   if (perilId) {
@@ -394,7 +451,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
       details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${i.restsRemaining} rests)` })) },
     };
-  } else if (snapshot.matches({ active: 'choosingNpc' })) {
+  } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {
       kind: 'chooseNpc',
       text: `GM slot ${ctx.order.length + 1}: which enemy acts next?`,
@@ -428,7 +485,7 @@ function consequences(snapshot: EncounterSnapshot): Consequences {
   const injuries = pcs.flatMap((c) =>
     c.injuries.filter((i) => i.gainedHere).map(({ gainedHere: _gained, ...injury }) => ({ key: injury.id, characterId: c.characterId!, name: injury.name, category: injury.category, data: { ...injury } })),
   );
-  if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
+  if (restingIn(snapshot) !== 'ended') return { injuries, carry: null, party: null };
   return {
     injuries,
     // LP is carried over as it stands, with the current dice and any healing restriction (§1.6 end of combat).
@@ -457,6 +514,7 @@ export const enigmaEncounter: EncounterRules = {
   refusal,
   describe,
   view,
+  roster,
   rollsFor,
   consequences,
   carriedIn,

@@ -152,15 +152,14 @@ export function injuryEffects(injuries: readonly Injury[], wearingArmour: boolea
   // Every view and many guards ask for every combatant's effects after every event. Injury lists are replaced,
   // never changed in place, so the answer is kept per list (and per the two things besides it that count).
   if (injuries.length === 0) return NO_EFFECTS;
-  const key = `${wearingArmour}:${options['injuryStacking'] !== false}`;
+  const slot = (wearingArmour ? 1 : 0) + (options['injuryStacking'] !== false ? 2 : 0);
   let known = effectsCache.get(injuries);
-  if (!known) effectsCache.set(injuries, (known = new Map()));
-  let effects = known.get(key);
-  if (!effects) known.set(key, (effects = freezeEffects(computeEffects(injuries, wearingArmour, options))));
-  return effects;
+  if (!known) effectsCache.set(injuries, (known = []));
+  return (known[slot] ??= freezeEffects(computeEffects(injuries, wearingArmour, options)));
 }
 
-const effectsCache = new WeakMap<readonly Injury[], Map<string, InjuryEffects>>();
+/** Per injury list, the effects for each of the four (armour worn, stacking) combinations, by `slot`. */
+const effectsCache = new WeakMap<readonly Injury[], InjuryEffects[]>();
 
 function freezeEffects(effects: InjuryEffects): InjuryEffects {
   Object.freeze(effects.disadvantage);
