@@ -614,7 +614,18 @@ export function gambitSavePasses(face: number, attribute: number, difficulty: nu
   return face <= attribute && face > difficulty;
 }
 
+/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
+let lastRefusal: { ctx: CairnContext; e: CombatEvent; reason: string | null } | null = null;
+
 export function combatRefusal(ctx: CairnContext, e: CombatEvent): string | null {
+  const last = lastRefusal;
+  if (last && last.ctx === ctx && last.e === e) return last.reason;
+  const reason = refusalNow(ctx, e);
+  lastRefusal = { ctx, e, reason };
+  return reason;
+}
+
+function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
   const step = nextStep(ctx);
   const blocking = step !== null;
   if (isStepEvent(e.type)) {

@@ -5,7 +5,7 @@
 // refusal sentences come from the same checks.
 import * as rules from './rules.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, GearItem, GearState, PendingAttack, PendingTarget, Roll } from './rules.ts';
-import { canAct, gone, nameOf, plural, releaseGrabs, say, standing, update } from './rules.ts';
+import { canAct, gone, nameOf, plural, releaseGrabs, say, standing, update, updateEach } from './rules.ts';
 import { applyDurability, groupSave } from './recovery.ts';
 
 export type BonusKind = 'pickUp' | 'drop' | 'equip' | 'unequip' | 'swap' | 'consumable' | 'interact' | 'speak';
@@ -321,7 +321,14 @@ function redirectProblem(ctx: FactionsContext, p: PendingAttack, t: PendingTarge
 
 /** Someone nearby could still guard this target. */
 export function canBeGuarded(ctx: FactionsContext, p: PendingAttack, t: PendingTarget): boolean {
-  return ctx.roster.some((id) => id !== t.id && redirectProblem(ctx, p, t, ctx.combatants[id], 'guard') === null && reactorProblem(ctx, ctx.combatants[id], 'guard') === null);
+  const target = ctx.combatants[t.id]!;
+  const targeted = new Set(p.targets.map((other) => other.id));
+  // A few checks both sentences below make, asked first without words: a blast with many targets asks this of every
+  // combatant for every target.
+  const mayGuard = (onto: FactionsCombatant | undefined): onto is FactionsCombatant =>
+    onto !== undefined && canAct(onto) && !onto.acted && !onto.unaware && !targeted.has(onto.id) && nearby(target, onto, false);
+  return ctx.roster.some((id) => id !== t.id && mayGuard(ctx.combatants[id])
+    && redirectProblem(ctx, p, t, ctx.combatants[id], 'guard') === null && reactorProblem(ctx, ctx.combatants[id], 'guard') === null);
 }
 
 /**
@@ -448,8 +455,19 @@ export function resolveProblem(ctx: FactionsContext, e: Extract<CombatEvent, { t
 
 const STATUS_LABEL: Record<StatusKey, string> = { concealed: 'concealed', unaware: 'unaware', fearImmune: 'immune to fear' };
 
+/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
+let lastRefusal: { ctx: FactionsContext; e: CombatEvent; turnOpen: boolean; reason: string | null } | null = null;
+
 /** Why the rules refuse a combat event now, or null. `turnOpen`: the active character's turn is running. */
 export function combatRefusal(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): string | null {
+  const last = lastRefusal;
+  if (last && last.ctx === ctx && last.e === e && last.turnOpen === turnOpen) return last.reason;
+  const reason = refusalNow(ctx, e, turnOpen);
+  lastRefusal = { ctx, e, turnOpen, reason };
+  return reason;
+}
+
+function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): string | null {
   const onTurn = (what: string) => (turnOpen && ctx.activeId ? null : `${what} happens on a character's turn.`);
   switch (e.type) {
     case 'ATTACK':
@@ -625,8 +643,14 @@ function weaponBreaks(ctx: FactionsContext, id: string, spec: AttackSpec, face: 
 function markUsed(ctx: FactionsContext, id: string, items: GearItem[]): FactionsContext {
   const c = ctx.combatants[id]!;
   const used = { ...c.used };
-  for (const item of items) if (c.gear[item] !== 'none') used[item] = true;
-  return update(ctx, id, { used });
+  let changed = false;
+  for (const item of items) {
+    if (c.gear[item] === 'none') continue;
+    changed ||= used[item] !== true;
+    used[item] = true;
+  }
+  // Nothing newly used: the combatant stays as it is (a copy of every combatant for nothing otherwise).
+  return changed ? update(ctx, id, { used }) : ctx;
 }
 
 // ---- attacks: declaration, reactions, resolution ----
@@ -662,7 +686,7 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
   let next = ctx;
   if (opportunity) {
     next = update(next, attacker.id, { acted: true });
-    next = { ...next, history: [...next.history, { round: next.round, phase: next.phase!, id: attacker.id, kind: 'reaction' }] };
+    next = { ...next, history: next.history.concat([{ round: next.round, phase: next.phase!, id: attacker.id, kind: 'reaction' }]) };
     rulings.push('R-F5');
   } else {
     next = spendMain(next);
@@ -751,7 +775,7 @@ export function answerStunt(ctx: FactionsContext, accept: boolean): FactionsCont
 
 function usesTurnToReact(ctx: FactionsContext, id: string): FactionsContext {
   const next = update(ctx, id, { acted: true });
-  return { ...next, history: [...next.history, { round: next.round, phase: next.phase!, id, kind: 'reaction' }] };
+  return { ...next, history: next.history.concat([{ round: next.round, phase: next.phase!, id, kind: 'reaction' }]) };
 }
 
 export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REACT' }>): FactionsContext {
@@ -1013,15 +1037,14 @@ export function setZone(ctx: FactionsContext, id: string, zone: string | null): 
 
 export function chase(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'CHASE' }>): FactionsContext {
   const fleeing = e.fleeingIds.map((id) => ctx.combatants[id]!);
-  let next = ctx;
   if (e.edge !== 'none') {
     const result: 'escaped' | 'caught' = e.edge === 'fleeingFaster' ? 'escaped' : 'caught';
-    for (const c of fleeing) next = update(next, c.id, { chase: result });
+    const next = updateEach(ctx, fleeing.map((c) => [c.id, { chase: result }] as const));
     return say(next, 'decision', `Chase: ${fleeing.map((c) => c.name).join(', ')} ${e.edge === 'fleeingFaster' ? 'are faster or last longer: they get away without a save' : 'cannot escape: the pursuers are faster or last longer'}.`);
   }
   const face = e.roll!.faces[0]!;
   const results = groupSave(face, fleeing.map((c) => ({ id: c.id, score: c.agi })));
-  for (const r of results) next = update(next, r.id, { chase: r.passed ? 'escaped' : 'caught' });
+  const next = updateEach(ctx, results.map((r) => [r.id, { chase: r.passed ? 'escaped' : 'caught' }] as const));
   const text = results.map((r) => `${nameOf(ctx, r.id)} (AGI ${r.score}) ${r.passed ? 'escapes' : 'is caught'}`).join(', ');
   return say(next, 'decision', `Chase: group AGI save d20 ${faces(e.roll)}: ${text}.`, ['R-F8']);
 }
@@ -1102,8 +1125,7 @@ export function moraleRoll(ctx: FactionsContext, roll: Roll): FactionsContext {
   const [check, ...rest] = ctx.morale!.checks;
   const face = roll.faces[0]!;
   const results = groupSave(face, check!.rollers.map((id) => ({ id, score: ctx.combatants[id]!.wit })));
-  let next = ctx;
-  for (const r of results) next = update(next, r.id, r.passed ? { moraleImmune: true } : { moraleFailed: true });
+  let next = updateEach(ctx, results.map((r) => [r.id, r.passed ? { moraleImmune: true } : { moraleFailed: true }] as const));
   const failures = results.filter((r) => !r.passed).map((r) => r.id);
   const text = results.map((r) => `${nameOf(ctx, r.id)} (WIT ${r.score}) ${r.passed ? 'holds, immune until the stretch ends' : 'fails'}`).join(', ');
   next = { ...next, morale: { checks: rest, failures: [...ctx.morale!.failures, ...failures] } };

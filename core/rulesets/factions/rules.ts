@@ -241,11 +241,24 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 
 export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: string[] = [], actorId: string | null = null): FactionsContext {
   const line: LogLine = { round: ctx.round, kind, text, ...(actorId ? { actorId } : {}), ...(rulings.length ? { rulings } : {}) };
-  return { ...ctx, log: [...ctx.log, line] };
+  // concat copies the grown log in one step (a spread walks it item by item); the log is the same array of lines.
+  return { ...ctx, log: ctx.log.concat([line]) };
 }
 
+/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
+const holds = (c: FactionsCombatant | undefined, patch: Partial<FactionsCombatant>): boolean =>
+  c !== undefined && Object.keys(patch).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof FactionsCombatant], patch[key as keyof FactionsCombatant]));
+
 export function update(ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext {
+  if (holds(ctx.combatants[id], patch)) return ctx;
   return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...patch } } };
+}
+
+/** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
+export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
+  const combatants = { ...ctx.combatants };
+  for (const [id, patch] of patches) combatants[id] = { ...combatants[id]!, ...patch };
+  return { ...ctx, combatants };
 }
 
 /** Out of the fight for good (R-F10 "gone"): dead, retreated or taken off the order. */
@@ -350,11 +363,16 @@ function leaveGroup(ctx: FactionsContext, id: string): FactionsContext {
 }
 
 export function addCombatants(ctx: FactionsContext, seeds: CombatantSeed[]): FactionsContext {
-  let next = ctx;
+  // One copy of the combatants and groups for the whole batch (joinGroup, seed by seed, without counting them).
+  const combatants = { ...ctx.combatants };
+  const groups = { ...ctx.groups };
   for (const seed of seeds) {
-    next = { ...next, combatants: { ...next.combatants, [seed.id]: combatantFromSeed(seed, seed.side) }, roster: [...next.roster, seed.id] };
-    next = joinGroup(next, seed.id, defaultGroupId(seed.side), false);
+    const groupId = defaultGroupId(seed.side);
+    const group = groups[groupId]!;
+    groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
+    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side), group: groupId };
   }
+  const next: FactionsContext = { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((seed) => seed.id)], groups };
   const byFaction = next.cycle
     .map((key) => [key, seeds.filter((s) => s.side === key).map((s) => s.name)] as const)
     .filter(([, names]) => names.length)
@@ -616,7 +634,7 @@ const nextFaction = (ctx: FactionsContext, key: string | null) => {
 export const phaseOver = (ctx: FactionsContext) => ctx.current !== null && ctx.passStreak >= ctx.cycle.length;
 
 /** R-F3: a faction with nobody eligible passes automatically, and the pass counts. */
-export const mustPass = (ctx: FactionsContext) => ctx.current !== null && !phaseOver(ctx) && eligibleNow(ctx).length === 0;
+export const mustPass = (ctx: FactionsContext) => ctx.current !== null && !phaseOver(ctx) && !ctx.roster.some((id) => isEligible(ctx, ctx.combatants[id]!));
 
 export function autoPass(ctx: FactionsContext): FactionsContext {
   const who = factionLabel(ctx, ctx.current);
@@ -651,7 +669,7 @@ export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext 
     activeId: id,
     passStreak: 0,
     turn: FRESH_TURN,
-    history: [...ctx.history, { round: ctx.round, phase: ctx.phase!, id, kind: 'turn' }],
+    history: ctx.history.concat([{ round: ctx.round, phase: ctx.phase!, id, kind: 'turn' }]),
   };
   const chaos = ctx.chaos ? ' 15 seconds to declare the turn.' : '';
   return say(next, 'turn', `${factionLabel(ctx, c.faction)} sends ${c.name}: a bonus action, a main action or a second bonus action, and one zone of movement.${chaos}`, [], id);

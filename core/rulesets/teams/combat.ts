@@ -878,8 +878,19 @@ function overrideRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'OVE
   return null;
 }
 
+/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
+let lastRefusal: { ctx: TeamsContext; e: CombatEvent; reason: string | null } | null = null;
+
 /** Why the rules refuse a combat event now, or null. */
 export function combatRefusal(ctx: TeamsContext, e: CombatEvent): string | null {
+  const last = lastRefusal;
+  if (last && last.ctx === ctx && last.e === e) return last.reason;
+  const reason = refusalNow(ctx, e);
+  lastRefusal = { ctx, e, reason };
+  return reason;
+}
+
+function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
   const head = ctx.pending[0];
   const answers = { defence: 'DEFEND', consciousness: 'CONSCIOUSNESS', death: 'LUCK_TEST' } as const;
   if (head && e.type !== 'OVERRIDE' && e.type !== answers[head.kind]) return pendingSentence(ctx);

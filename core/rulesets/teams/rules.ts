@@ -338,7 +338,12 @@ export const teamLabel = (ctx: TeamsContext, key: string | null | undefined): st
 /** In the fight: neither dead nor removed. */
 export const inFight = (c: TeamsCombatant | undefined): c is TeamsCombatant => c !== undefined && !c.dead && c.removed === null;
 
+/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
+const holds = (c: TeamsCombatant | undefined, change: Partial<TeamsCombatant>): boolean =>
+  c !== undefined && Object.keys(change).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof TeamsCombatant], change[key as keyof TeamsCombatant]));
+
 export function update(ctx: TeamsContext, id: string, change: Partial<TeamsCombatant>): TeamsContext {
+  if (holds(ctx.combatants[id], change)) return ctx;
   return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
 }
 
@@ -358,12 +363,15 @@ export function eligible(ctx: TeamsContext, id: string): boolean {
 
 export const eligibleMembers = (ctx: TeamsContext, team: string): string[] => membersOf(ctx, team).filter((id) => eligible(ctx, id));
 
+/** eligibleMembers(ctx, team).length > 0, stopping at the first (the order policy asks it several times per event). */
+const hasEligibleMember = (ctx: TeamsContext, team: string): boolean => ctx.roster.some((id) => ctx.combatants[id]?.team === team && eligible(ctx, id));
+
 /** The team under the cursor or the next one with an eligible member, cyclic; null when every team is skipped (rule 3). */
 export function nextTeamIndex(ctx: TeamsContext): number | null {
   const n = ctx.teamOrder.length;
   for (let i = 0; i < n; i += 1) {
     const index = (ctx.teamCursor + i) % n;
-    if (eligibleMembers(ctx, ctx.teamOrder[index]!).length > 0) return index;
+    if (hasEligibleMember(ctx, ctx.teamOrder[index]!)) return index;
   }
   return null;
 }

@@ -572,8 +572,19 @@ function overexertProblem(ctx: ThrumContext, amount: number | null | undefined):
   return Number.isInteger(amount) && amount > 0 && amount <= 10 ? null : 'Overexert takes 1 to 10 Stress.';
 }
 
+/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
+let lastRefusal: { ctx: ThrumContext; e: CombatEvent; stage: Stage; reason: string | null } | null = null;
+
 /** Why the rules refuse a combat event now, or null. */
 export function combatRefusal(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | null {
+  const last = lastRefusal;
+  if (last && last.ctx === ctx && last.e === e && last.stage === stage) return last.reason;
+  const reason = refusalNow(ctx, e, stage);
+  lastRefusal = { ctx, e, stage, reason };
+  return reason;
+}
+
+function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | null {
   const top = ctx.stack.at(-1);
   if (top) {
     const problem = blockedBy(ctx, top, e);

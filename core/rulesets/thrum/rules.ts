@@ -246,25 +246,76 @@ function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombata
   return 0;
 }
 
+/**
+ * What compareInitiative looks at, as one key: two combatants compare equal exactly when their keys are equal (the
+ * same total, and the modifier and PC-ness where the R-H1 mode uses them); null for a total or modifier that is not a
+ * number, which equals nothing.
+ */
+function tieKey(mode: unknown, c: ThrumCombatant): string | null {
+  const total = c.initiative?.total ?? -Infinity;
+  if (Number.isNaN(total) || (mode !== 'gmChooses' && Number.isNaN(c.initiativeModifier))) return null;
+  let key = String(total);
+  if (mode !== 'gmChooses') key += `|${c.initiativeModifier}`;
+  if (mode === 'modifierThenPcs') key += `|${c.pc}`;
+  return key;
+}
+
+interface Ties {
+  roster: string[];
+  mode: unknown;
+  groups: string[][];
+  /** openTie for one tieOrder (the GM's choices so far). */
+  open?: { tieOrder: string[]; tie: string[] | null };
+}
+
+/** Per combatants record (replaced, never changed in place, on every change): the tied groups of the initiative. */
+const tiesMemo = new WeakMap<ThrumContext['combatants'], Ties>();
+
+function ties(ctx: ThrumContext): Ties {
+  const mode = ctx.options['initiativeTies'];
+  const known = tiesMemo.get(ctx.combatants);
+  if (known && known.roster === ctx.roster && known.mode === mode) return known;
+  // compareInitiative is zero exactly on equal keys, so one pass groups the rolled combatants in roster order.
+  const byKey = new Map<string, string[]>();
+  const all: string[][] = [];
+  for (const id of ctx.roster) {
+    const c = ctx.combatants[id]!;
+    if (!inFight(c) || c.initiative === null) continue;
+    const key = tieKey(mode, c);
+    const group = key === null ? undefined : byKey.get(key);
+    if (group) group.push(c.id);
+    else {
+      const fresh = [c.id];
+      all.push(fresh);
+      if (key !== null) byKey.set(key, fresh);
+    }
+  }
+  const entry: Ties = { roster: ctx.roster, mode, groups: all.filter((g) => g.length > 1) };
+  tiesMemo.set(ctx.combatants, entry);
+  return entry;
+}
+
 /** Groups of combatants the rules cannot separate (R-H1: "the GM chooses"), with those already placed by the GM. */
 export function tiedGroups(ctx: ThrumContext): string[][] {
-  const rolled = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => inFight(c) && c.initiative !== null);
-  const groups: string[][] = [];
-  for (const c of rolled) {
-    const group = groups.find((g) => compareInitiative(ctx, ctx.combatants[g[0]!]!, c) === 0);
-    if (group) group.push(c.id);
-    else groups.push([c.id]);
-  }
-  return groups.filter((g) => g.length > 1);
+  return ties(ctx).groups.map((group) => [...group]);
 }
 
 /** The first tie the GM still has to break: the members not yet put first, when two or more remain. */
 export function openTie(ctx: ThrumContext): string[] | null {
-  for (const group of tiedGroups(ctx)) {
-    const left = group.filter((id) => !ctx.tieOrder.includes(id));
-    if (left.length > 1) return left;
+  const entry = ties(ctx);
+  if (entry.open?.tieOrder !== ctx.tieOrder) {
+    const placed = new Set(ctx.tieOrder);
+    let tie: string[] | null = null;
+    for (const group of entry.groups) {
+      const left = group.filter((id) => !placed.has(id));
+      if (left.length > 1) {
+        tie = left;
+        break;
+      }
+    }
+    entry.open = { tieOrder: ctx.tieOrder, tie };
   }
-  return null;
+  return entry.open.tie ? [...entry.open.tie] : null;
 }
 
 /** The initiative order: sorted by the rules, the GM's tie choices first within a tie, then the roster order. */
@@ -288,7 +339,8 @@ export function rollInitiative(ctx: ThrumContext, id: string, roll: Roll): Thrum
 }
 
 /** Everyone has rolled and no tie waits for the GM: the order is set and Round Zero opens. */
-export const initiativeSettled = (ctx: ThrumContext): boolean => unrolled(ctx).length === 0 && openTie(ctx) === null;
+export const initiativeSettled = (ctx: ThrumContext): boolean =>
+  !ctx.roster.some((id) => inFight(ctx.combatants[id]) && ctx.combatants[id]!.initiative === null) && openTie(ctx) === null;
 
 export function settleOrder(ctx: ThrumContext): ThrumContext {
   return { ...ctx, order: initiativeOrder(ctx), cursor: 0, round: 0, turn: freshTurn() };
@@ -446,7 +498,12 @@ export function checkStart(ctx: ThrumContext): string | null {
   return null;
 }
 
+/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
+const holds = (c: ThrumCombatant | undefined, change: Partial<ThrumCombatant>): boolean =>
+  c !== undefined && Object.keys(change).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof ThrumCombatant], change[key as keyof ThrumCombatant]));
+
 export function update(ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext {
+  if (holds(ctx.combatants[id], change)) return ctx;
   return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
 }
 
