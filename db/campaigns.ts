@@ -1,4 +1,4 @@
-import type { Db } from './connection.ts';
+import { prepared, type Db } from './connection.ts';
 import type { CampaignRow, CharacterRow } from './rows.ts';
 
 const SUMMARY = `SELECT c.*,
@@ -8,41 +8,41 @@ const SUMMARY = `SELECT c.*,
 
 export function listCampaigns(db: Db, includeArchived: boolean): CampaignRow[] {
   const where = includeArchived ? '' : ' WHERE c.archived_at IS NULL';
-  return db.prepare(`${SUMMARY}${where} ORDER BY c.archived_at IS NOT NULL, c.updated_at DESC`).all() as CampaignRow[];
+  return prepared(db, `${SUMMARY}${where} ORDER BY c.archived_at IS NOT NULL, c.updated_at DESC`).all() as CampaignRow[];
 }
 
 export function getCampaign(db: Db, id: string): CampaignRow | undefined {
-  return db.prepare(`${SUMMARY} WHERE c.id = ?`).get(id) as CampaignRow | undefined;
+  return prepared(db, `${SUMMARY} WHERE c.id = ?`).get(id) as CampaignRow | undefined;
 }
 
 export function insertCampaign(db: Db, row: Omit<CampaignRow, 'character_count' | 'encounter_count'>): void {
-  db.prepare(`INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, archived_at, created_at, updated_at)
+  prepared(db, `INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, archived_at, created_at, updated_at)
     VALUES (@id, @name, @ruleset_id, @options_json, @party_json, @archived_at, @created_at, @updated_at)`).run(row);
 }
 
 export function updateCampaign(db: Db, id: string, fields: Partial<Pick<CampaignRow, 'name' | 'options_json' | 'party_json' | 'archived_at'>>, now: string): void {
   const sets = Object.keys(fields).map((key) => `${key} = @${key}`);
-  db.prepare(`UPDATE campaigns SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now });
+  prepared(db, `UPDATE campaigns SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now });
 }
 
 export function touchCampaign(db: Db, id: string, now: string): void {
-  db.prepare('UPDATE campaigns SET updated_at = ? WHERE id = ?').run(now, id);
+  prepared(db, 'UPDATE campaigns SET updated_at = ? WHERE id = ?').run(now, id);
 }
 
 export function listCharacters(db: Db, campaignId: string): CharacterRow[] {
-  return db.prepare('SELECT * FROM characters WHERE campaign_id = ? ORDER BY role, archived_at IS NOT NULL, name COLLATE NOCASE').all(campaignId) as CharacterRow[];
+  return prepared(db, 'SELECT * FROM characters WHERE campaign_id = ? ORDER BY role, archived_at IS NOT NULL, name COLLATE NOCASE').all(campaignId) as CharacterRow[];
 }
 
 export function getCharacter(db: Db, id: string): CharacterRow | undefined {
-  return db.prepare('SELECT * FROM characters WHERE id = ?').get(id) as CharacterRow | undefined;
+  return prepared(db, 'SELECT * FROM characters WHERE id = ?').get(id) as CharacterRow | undefined;
 }
 
 export function insertCharacter(db: Db, row: CharacterRow): void {
-  db.prepare(`INSERT INTO characters (id, campaign_id, role, name, sheet_json, state_json, archived_at, created_at, updated_at)
+  prepared(db, `INSERT INTO characters (id, campaign_id, role, name, sheet_json, state_json, archived_at, created_at, updated_at)
     VALUES (@id, @campaign_id, @role, @name, @sheet_json, @state_json, @archived_at, @created_at, @updated_at)`).run({ state_json: '{}', ...row });
 }
 
 export function updateCharacter(db: Db, id: string, fields: Partial<Pick<CharacterRow, 'name' | 'sheet_json' | 'archived_at'>>, now: string): void {
   const sets = Object.keys(fields).map((key) => `${key} = @${key}`);
-  db.prepare(`UPDATE characters SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now });
+  prepared(db, `UPDATE characters SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now });
 }

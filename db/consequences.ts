@@ -1,7 +1,7 @@
 // What fights leave on the campaign: injuries linked to the event that caused them, and the condition an ended
 // encounter carried onto characters and the party (kept so that undoing the end puts the old values back).
 import type { Consequences } from '../core/encounter/types.ts';
-import type { Db } from './connection.ts';
+import { prepared, type Db } from './connection.ts';
 import { GmError } from '../core/api/contract.ts';
 import { readClock } from './ledger.ts';
 
@@ -25,11 +25,11 @@ export interface InjuryRow {
 }
 
 export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
-  return db.prepare('SELECT * FROM injuries WHERE character_id = ? AND healed_at IS NULL ORDER BY created_at').all(characterId) as InjuryRow[];
+  return prepared(db, 'SELECT * FROM injuries WHERE character_id = ? AND healed_at IS NULL ORDER BY created_at').all(characterId) as InjuryRow[];
 }
 
 export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
-  return db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY healed_at IS NOT NULL, created_at').all(campaignId) as InjuryRow[];
+  return prepared(db, 'SELECT * FROM injuries WHERE campaign_id = ? ORDER BY healed_at IS NOT NULL, created_at').all(campaignId) as InjuryRow[];
 }
 
 /**
@@ -37,7 +37,7 @@ export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
  * ones (an extended injury) updated, and ones whose event was undone deleted.
  */
 export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: Consequences['injuries'], seq: number, now: string): void {
-  const existing = new Map((db.prepare('SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
+  const existing = new Map((prepared(db, 'SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
   const wanted = new Set<string>();
   // A record the ledger has treated belongs to the campaign: undoing the fight's event that made it is refused.
   const treated = (row: { name: string; ledger_seq: number | null }) => {
@@ -50,46 +50,46 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
     const row = existing.get(id);
     if (!row) {
       const clock = readClock(db, campaignId);
-      db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
+      prepared(db, `INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.sessionId, now, now);
     } else if (row.data_json !== data && row.ledger_seq === null) {
       // Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it.
-      db.prepare('UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
+      prepared(db, 'UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
     }
   }
   for (const [id, row] of existing) {
     if (wanted.has(id)) continue;
     treated(row);
-    db.prepare('DELETE FROM injuries WHERE id = ?').run(id);
+    prepared(db, 'DELETE FROM injuries WHERE id = ?').run(id);
   }
 }
 
 /** Whether an ended encounter's carry-over has already been written. */
 export function carryApplied(db: Db, encounterId: string): boolean {
-  return Boolean(db.prepare('SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId));
+  return Boolean(prepared(db, 'SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId));
 }
 
 /** Writes an ended encounter's carry-over once, remembering the values it replaced. */
 export function applyCarry(db: Db, encounterId: string, campaignId: string, carry: NonNullable<Consequences['carry']>, party: Record<string, unknown>, now: string): void {
   if (carryApplied(db, encounterId)) return;
-  const remember = db.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
+  const remember = prepared(db, 'INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
   for (const { characterId, state } of carry) {
-    const row = db.prepare('SELECT state_json FROM characters WHERE id = ?').get(characterId) as { state_json: string } | undefined;
+    const row = prepared(db, 'SELECT state_json FROM characters WHERE id = ?').get(characterId) as { state_json: string } | undefined;
     if (!row) continue;
     remember.run(encounterId, `character:${characterId}`, row.state_json);
-    db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.state_json), ...state }), now, characterId);
+    prepared(db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.state_json), ...state }), now, characterId);
   }
-  const campaign = db.prepare('SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string };
+  const campaign = prepared(db, 'SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string };
   remember.run(encounterId, 'campaign', campaign.party_json);
-  db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(campaign.party_json), ...party }), campaignId);
+  prepared(db, 'UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(campaign.party_json), ...party }), campaignId);
 }
 
 /** Undoing an encounter's end puts back what its carry-over replaced. */
 export function revertCarry(db: Db, encounterId: string, campaignId: string, now: string): void {
-  const rows = db.prepare('SELECT subject, previous_json FROM encounter_carry WHERE encounter_id = ?').all(encounterId) as { subject: string; previous_json: string }[];
+  const rows = prepared(db, 'SELECT subject, previous_json FROM encounter_carry WHERE encounter_id = ?').all(encounterId) as { subject: string; previous_json: string }[];
   for (const { subject, previous_json } of rows) {
-    if (subject === 'campaign') db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(previous_json, campaignId);
-    else db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(previous_json, now, subject.slice('character:'.length));
+    if (subject === 'campaign') prepared(db, 'UPDATE campaigns SET party_json = ? WHERE id = ?').run(previous_json, campaignId);
+    else prepared(db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(previous_json, now, subject.slice('character:'.length));
   }
-  db.prepare('DELETE FROM encounter_carry WHERE encounter_id = ?').run(encounterId);
+  prepared(db, 'DELETE FROM encounter_carry WHERE encounter_id = ?').run(encounterId);
 }

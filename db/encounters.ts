@@ -1,6 +1,6 @@
 // Event-sourced encounter storage: the ordered events, the redo stack, and periodic machine snapshots.
 import type { GmEvent, LogLine } from '../core/encounter/types.ts';
-import type { Db } from './connection.ts';
+import { prepared, type Db } from './connection.ts';
 import type { EncounterRow } from './rows.ts';
 
 /** A snapshot is stored after every SNAPSHOT_EVERY-th event, so resume replays at most that many. */
@@ -11,16 +11,16 @@ export type EncounterListRow = Omit<EncounterRow, 'input_json'>;
 
 /** The campaign's encounters, newest first, without their inputs (a campaign of 1,000 fights read 50 MB for them). */
 export function listEncounters(db: Db, campaignId: string): EncounterListRow[] {
-  return db.prepare(`SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at
+  return prepared(db, `SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at
     FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaignId) as EncounterListRow[];
 }
 
 export function getEncounter(db: Db, id: string): EncounterRow | undefined {
-  return db.prepare('SELECT * FROM encounters WHERE id = ?').get(id) as EncounterRow | undefined;
+  return prepared(db, 'SELECT * FROM encounters WHERE id = ?').get(id) as EncounterRow | undefined;
 }
 
 export function insertEncounter(db: Db, row: EncounterRow): void {
-  db.prepare(`INSERT INTO encounters (id, campaign_id, name, ruleset_id, input_json, phase, round, event_count, session_id, day, created_at, updated_at)
+  prepared(db, `INSERT INTO encounters (id, campaign_id, name, ruleset_id, input_json, phase, round, event_count, session_id, day, created_at, updated_at)
     VALUES (@id, @campaign_id, @name, @ruleset_id, @input_json, @phase, @round, @event_count, @session_id, @day, @created_at, @updated_at)`).run({ session_id: null, day: null, ...row });
 }
 
@@ -31,62 +31,62 @@ export interface EncounterHead {
 }
 
 export function updateHead(db: Db, id: string, head: EncounterHead, now: string): void {
-  db.prepare('UPDATE encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?').run(head.phase, head.round, head.eventCount, now, id);
+  prepared(db, 'UPDATE encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?').run(head.phase, head.round, head.eventCount, now, id);
 }
 
 export function insertEvent(db: Db, encounterId: string, seq: number, event: GmEvent, log: LogLine[], now: string): void {
-  db.prepare('INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)').run(
     encounterId, seq, event.type, JSON.stringify(event), JSON.stringify(log), now);
 }
 
 export function deleteEvent(db: Db, encounterId: string, seq: number): GmEvent {
-  const row = db.prepare('DELETE FROM encounter_events WHERE encounter_id = ? AND seq = ? RETURNING payload_json').get(encounterId, seq) as { payload_json: string } | undefined;
+  const row = prepared(db, 'DELETE FROM encounter_events WHERE encounter_id = ? AND seq = ? RETURNING payload_json').get(encounterId, seq) as { payload_json: string } | undefined;
   if (!row) throw new Error(`Event ${seq} of encounter ${encounterId} is missing.`);
-  db.prepare('DELETE FROM encounter_snapshots WHERE encounter_id = ? AND seq >= ?').run(encounterId, seq);
+  prepared(db, 'DELETE FROM encounter_snapshots WHERE encounter_id = ? AND seq >= ?').run(encounterId, seq);
   return JSON.parse(row.payload_json) as GmEvent;
 }
 
 export function readEvents(db: Db, encounterId: string, afterSeq = 0): GmEvent[] {
-  const rows = db.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { payload_json: string }[];
+  const rows = prepared(db, 'SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { payload_json: string }[];
   return rows.map((row) => JSON.parse(row.payload_json) as GmEvent);
 }
 
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
-  const rows = db.prepare('SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
+  const rows = prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
   return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
 }
 
 export function lastLogText(db: Db, encounterId: string, seq: number): string | null {
-  const row = db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, seq) as { log_json: string } | undefined;
+  const row = prepared(db, 'SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, seq) as { log_json: string } | undefined;
   return row ? ((JSON.parse(row.log_json) as LogLine[])[0]?.text ?? null) : null;
 }
 
 export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown): void {
-  db.prepare('INSERT OR REPLACE INTO encounter_snapshots (encounter_id, seq, snapshot_json) VALUES (?, ?, ?)').run(encounterId, seq, JSON.stringify(snapshot));
+  prepared(db, 'INSERT OR REPLACE INTO encounter_snapshots (encounter_id, seq, snapshot_json) VALUES (?, ?, ?)').run(encounterId, seq, JSON.stringify(snapshot));
 }
 
 export function latestSnapshot(db: Db, encounterId: string, atOrBefore: number): { seq: number; snapshot: unknown } | null {
-  const row = db.prepare('SELECT seq, snapshot_json FROM encounter_snapshots WHERE encounter_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(encounterId, atOrBefore) as { seq: number; snapshot_json: string } | undefined;
+  const row = prepared(db, 'SELECT seq, snapshot_json FROM encounter_snapshots WHERE encounter_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(encounterId, atOrBefore) as { seq: number; snapshot_json: string } | undefined;
   return row ? { seq: row.seq, snapshot: JSON.parse(row.snapshot_json) } : null;
 }
 
 // ---- redo stack ----
 
 export function pushRedo(db: Db, encounterId: string, event: GmEvent): void {
-  db.prepare(`INSERT INTO encounter_redo (encounter_id, depth, payload_json)
+  prepared(db, `INSERT INTO encounter_redo (encounter_id, depth, payload_json)
     VALUES (?, (SELECT coalesce(max(depth), 0) + 1 FROM encounter_redo WHERE encounter_id = ?), ?)`).run(encounterId, encounterId, JSON.stringify(event));
 }
 
 export function peekRedo(db: Db, encounterId: string): { depth: number; event: GmEvent } | null {
-  const row = db.prepare('SELECT depth, payload_json FROM encounter_redo WHERE encounter_id = ? ORDER BY depth DESC LIMIT 1').get(encounterId) as { depth: number; payload_json: string } | undefined;
+  const row = prepared(db, 'SELECT depth, payload_json FROM encounter_redo WHERE encounter_id = ? ORDER BY depth DESC LIMIT 1').get(encounterId) as { depth: number; payload_json: string } | undefined;
   return row ? { depth: row.depth, event: JSON.parse(row.payload_json) as GmEvent } : null;
 }
 
 export function popRedo(db: Db, encounterId: string, depth: number): void {
-  db.prepare('DELETE FROM encounter_redo WHERE encounter_id = ? AND depth = ?').run(encounterId, depth);
+  prepared(db, 'DELETE FROM encounter_redo WHERE encounter_id = ? AND depth = ?').run(encounterId, depth);
 }
 
 export function clearRedo(db: Db, encounterId: string): void {
-  db.prepare('DELETE FROM encounter_redo WHERE encounter_id = ?').run(encounterId);
+  prepared(db, 'DELETE FROM encounter_redo WHERE encounter_id = ?').run(encounterId);
 }

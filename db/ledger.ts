@@ -5,7 +5,7 @@
 //   party           → the campaign's party_json
 //   clock           → the campaign's day and open session
 //   session:<id>    → a session row, or null when it does not exist
-import type { Db } from './connection.ts';
+import { prepared, type Db } from './connection.ts';
 
 export type ImageKey = `character:${string}` | `record:${string}` | 'party' | 'clock' | `session:${string}`;
 export type Images = Record<string, unknown>;
@@ -46,7 +46,7 @@ export interface Clock {
 const RECORD_COLUMNS = ['name', 'data_json', 'healed_at', 'day_healed', 'session_healed', 'ledger_seq'] as const;
 
 export function readClock(db: Db, campaignId: string): Clock {
-  const row = db.prepare('SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
+  const row = prepared(db, 'SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
   return { day: row.day, sessionId: row.session_id };
 }
 
@@ -55,15 +55,15 @@ export function readImage(db: Db, campaignId: string, key: string): unknown {
   const [kind, id] = splitKey(key);
   switch (kind) {
     case 'character':
-      return (db.prepare('SELECT state_json FROM characters WHERE id = ? AND campaign_id = ?').get(id, campaignId) as { state_json: string } | undefined)?.state_json ?? null;
+      return (prepared(db, 'SELECT state_json FROM characters WHERE id = ? AND campaign_id = ?').get(id, campaignId) as { state_json: string } | undefined)?.state_json ?? null;
     case 'record':
-      return db.prepare(`SELECT ${RECORD_COLUMNS.join(', ')} FROM injuries WHERE id = ? AND campaign_id = ?`).get(id, campaignId) ?? null;
+      return prepared(db, `SELECT ${RECORD_COLUMNS.join(', ')} FROM injuries WHERE id = ? AND campaign_id = ?`).get(id, campaignId) ?? null;
     case 'party':
-      return (db.prepare('SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string }).party_json;
+      return (prepared(db, 'SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string }).party_json;
     case 'clock':
       return readClock(db, campaignId);
     case 'session':
-      return db.prepare('SELECT * FROM sessions WHERE id = ? AND campaign_id = ?').get(id, campaignId) ?? null;
+      return prepared(db, 'SELECT * FROM sessions WHERE id = ? AND campaign_id = ?').get(id, campaignId) ?? null;
     default:
       throw new Error(`Unknown ledger image key ${key}.`);
   }
@@ -74,29 +74,29 @@ export function writeImage(db: Db, campaignId: string, key: string, value: unkno
   const [kind, id] = splitKey(key);
   switch (kind) {
     case 'character':
-      db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(value as string, now, id, campaignId);
+      prepared(db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(value as string, now, id, campaignId);
       return;
     case 'record': {
       const row = value as Record<(typeof RECORD_COLUMNS)[number], unknown>;
-      db.prepare(`UPDATE injuries SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id AND campaign_id = @campaignId`)
+      prepared(db, `UPDATE injuries SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id AND campaign_id = @campaignId`)
         .run({ ...row, now, id, campaignId });
       return;
     }
     case 'party':
-      db.prepare('UPDATE campaigns SET party_json = ? WHERE id = ?').run(value as string, campaignId);
+      prepared(db, 'UPDATE campaigns SET party_json = ? WHERE id = ?').run(value as string, campaignId);
       return;
     case 'clock': {
       const clock = value as Clock;
-      db.prepare('UPDATE campaigns SET day = ?, session_id = ? WHERE id = ?').run(clock.day, clock.sessionId, campaignId);
+      prepared(db, 'UPDATE campaigns SET day = ?, session_id = ? WHERE id = ?').run(clock.day, clock.sessionId, campaignId);
       return;
     }
     case 'session': {
       if (value === null) {
-        db.prepare('DELETE FROM sessions WHERE id = ? AND campaign_id = ?').run(id, campaignId);
+        prepared(db, 'DELETE FROM sessions WHERE id = ? AND campaign_id = ?').run(id, campaignId);
         return;
       }
       const row = value as SessionRow;
-      db.prepare(`INSERT INTO sessions (id, campaign_id, number, title, real_date, notes, start_day, end_day, started_at, ended_at)
+      prepared(db, `INSERT INTO sessions (id, campaign_id, number, title, real_date, notes, start_day, end_day, started_at, ended_at)
         VALUES (@id, @campaign_id, @number, @title, @real_date, @notes, @start_day, @end_day, @started_at, @ended_at)
         ON CONFLICT (id) DO UPDATE SET number = excluded.number, title = excluded.title, real_date = excluded.real_date, notes = excluded.notes,
           start_day = excluded.start_day, end_day = excluded.end_day, started_at = excluded.started_at, ended_at = excluded.ended_at`).run(row);
@@ -125,13 +125,13 @@ function splitKey(key: string): [string, string] {
 
 /** The seq the next entry of the campaign gets. */
 export function nextSeq(db: Db, campaignId: string): number {
-  return ((db.prepare('SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
+  return ((prepared(db, 'SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
 }
 
 export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>): number {
-  db.prepare("UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND state = 'undone'").run(row.campaign_id);
+  prepared(db, "UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND state = 'undone'").run(row.campaign_id);
   const seq = nextSeq(db, row.campaign_id);
-  db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
+  prepared(db, `INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
     VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, 'done', @recorded_at)`).run({ ...row, seq });
   insertEntryRecords(db, row.campaign_id, seq, row.after_json);
   return seq;
@@ -139,47 +139,47 @@ export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>):
 
 /** Names the lasting records an entry touched (the `record:` keys of its after-image) in ledger_records. */
 export function insertEntryRecords(db: Db, campaignId: string, seq: number, afterJson: string): void {
-  db.prepare(`INSERT INTO ledger_records (campaign_id, seq, record_id)
+  prepared(db, `INSERT INTO ledger_records (campaign_id, seq, record_id)
     SELECT ?, ?, substr(key, 8) FROM json_each(?) WHERE key LIKE 'record:%'`).run(campaignId, seq, afterJson);
 }
 
 /** The entry undo would take back: the newest one still done. */
 export function lastDone(db: Db, campaignId: string): LedgerEntryRow | undefined {
-  return db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq DESC LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
+  return prepared(db, "SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq DESC LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
 }
 
 /** The entry redo would bring back: the oldest undone one (undone entries always come after every done one). */
 export function nextUndone(db: Db, campaignId: string): LedgerEntryRow | undefined {
-  return db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'undone' ORDER BY seq LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
+  return prepared(db, "SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'undone' ORDER BY seq LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
 }
 
 export function setEntryState(db: Db, campaignId: string, seq: number, state: LedgerEntryRow['state']): void {
-  db.prepare('UPDATE ledger_entries SET state = ? WHERE campaign_id = ? AND seq = ?').run(state, campaignId, seq);
+  prepared(db, 'UPDATE ledger_entries SET state = ? WHERE campaign_id = ? AND seq = ?').run(state, campaignId, seq);
 }
 
 export function listEntries(db: Db, campaignId: string, limit = 1000): LedgerEntryRow[] {
-  return db.prepare('SELECT * FROM ledger_entries WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?').all(campaignId, limit) as LedgerEntryRow[];
+  return prepared(db, 'SELECT * FROM ledger_entries WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?').all(campaignId, limit) as LedgerEntryRow[];
 }
 
 // ---- sessions ----
 
 export function listSessions(db: Db, campaignId: string): SessionRow[] {
-  return db.prepare('SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number').all(campaignId) as SessionRow[];
+  return prepared(db, 'SELECT * FROM sessions WHERE campaign_id = ? ORDER BY number').all(campaignId) as SessionRow[];
 }
 
 export function getSession(db: Db, id: string): SessionRow | undefined {
-  return db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  return prepared(db, 'SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
 }
 
 export function nextSessionNumber(db: Db, campaignId: string): number {
-  return ((db.prepare('SELECT max(number) AS n FROM sessions WHERE campaign_id = ?').get(campaignId) as { n: number | null }).n ?? 0) + 1;
+  return ((prepared(db, 'SELECT max(number) AS n FROM sessions WHERE campaign_id = ?').get(campaignId) as { n: number | null }).n ?? 0) + 1;
 }
 
 export function updateSessionText(db: Db, id: string, fields: { title?: string; notes?: string; real_date?: string }): void {
   const sets = Object.keys(fields).map((key) => `${key} = @${key}`);
-  if (sets.length) db.prepare(`UPDATE sessions SET ${sets.join(', ')} WHERE id = @id`).run({ ...fields, id });
+  if (sets.length) prepared(db, `UPDATE sessions SET ${sets.join(', ')} WHERE id = @id`).run({ ...fields, id });
 }
 
 export function sessionHasEncounters(db: Db, sessionId: string): boolean {
-  return Boolean(db.prepare('SELECT 1 FROM encounters WHERE session_id = ? LIMIT 1').get(sessionId));
+  return Boolean(prepared(db, 'SELECT 1 FROM encounters WHERE session_id = ? LIMIT 1').get(sessionId));
 }

@@ -5,7 +5,7 @@ import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kern
 import type { Consequences, EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
-import type { Db } from '../db/connection.ts';
+import { prepared, type Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
@@ -161,7 +161,7 @@ export class EncounterStore {
     const carry = engine.rules.consequences?.(engine.snapshot).carry ?? [];
     const round = engine.view().round;
     return adjust.map(({ characterId, key, value }) => {
-      const name = (this.db.prepare('SELECT name FROM characters WHERE id = ?').get(characterId) as { name: string } | undefined)?.name ?? 'A character';
+      const name = (prepared(this.db, 'SELECT name FROM characters WHERE id = ?').get(characterId) as { name: string } | undefined)?.name ?? 'A character';
       const was = carry.find((c) => c.characterId === characterId)?.state[key];
       return { round, kind: 'decision' as const, text: `GM override: ${name}'s ${carryLabel(key)} is carried as ${value} instead of ${String(was)}${reason}.` };
     });
@@ -251,7 +251,7 @@ export class EncounterStore {
 
   /** The newest stored event, which is the one that ended the fight when the carry-over is first written. */
   private endingEvent(encounterId: string): GmEvent | null {
-    const row = this.db.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { payload_json: string } | undefined;
+    const row = prepared(this.db, 'SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1').get(encounterId) as { payload_json: string } | undefined;
     return row ? (JSON.parse(row.payload_json) as GmEvent) : null;
   }
 

@@ -114,7 +114,7 @@ export const ledgerHandlers = {
         const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
         return {
           id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
-          source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? facts.eventText(source.id, r.source_seq) : null } : null,
+          source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
           dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
           treatments: treatments.get(r.id) ?? [],
         };
@@ -155,17 +155,15 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   const sessions = ledger.listSessions(ctx.db, campaign.id);
   const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
+  // A character's records come with the first log line of the event that caused each (read by SQLite in the join).
   const records = (characterId
-    ? ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at').all(campaign.id, characterId)
-    : ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as InjuryRow[];
+    ? ctx.db.prepare(`SELECT i.*, json_extract(v.log_json, '$[0].text') AS source_text FROM injuries i
+        LEFT JOIN encounter_events v ON v.encounter_id = i.source_encounter_id AND v.seq = i.source_seq
+        WHERE i.campaign_id = ? AND i.character_id = ? ORDER BY i.created_at`).all(campaign.id, characterId)
+    : ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as (InjuryRow & { source_text?: string | null })[];
   const encounterRows = listEncounters(ctx.db, campaign.id);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
   const names = new Map((ctx.db.prepare('SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
-  const eventLog = ctx.db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
-  const eventText = (encounterId: string, seq: number): string | null => {
-    const row = eventLog.get(encounterId, seq) as { log_json: string } | undefined;
-    return row ? ((JSON.parse(row.log_json) as { text: string }[])[0]?.text ?? null) : null;
-  };
   // The done entries (for a character's history, only those about that character), read through their index
   // without the before/after images, with how many lasting records each touched (ledger_records).
   const entryColumns = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
@@ -230,5 +228,5 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
   // ISO times (all written by toISOString) order as plain strings.
   items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
-  return { sessions, records, encounters, entries, items, number, eventText };
+  return { sessions, records, encounters, entries, items, number };
 }
