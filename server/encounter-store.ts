@@ -15,6 +15,11 @@ import type { EncounterRow } from '../db/rows.ts';
 interface Warm {
   engine: EncounterEngine;
   seq: number;
+  /**
+   * The persisted state before the newest event (seq - 1), kept by the append or redo that wrote it: an undo right
+   * after resumes from it instead of replaying. Contexts are replaced, never changed in place, so it stays true.
+   */
+  before?: unknown;
 }
 
 export function rulesFor(rulesetId: string) {
@@ -117,6 +122,7 @@ export class EncounterStore {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
       }
+      const before = engine.persisted();
       const lines = engine.apply(event); // a refusal throws here, before the engine changed
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
@@ -126,7 +132,7 @@ export class EncounterStore {
         const after = engine.rules.consequences?.(engine.snapshot);
         if (after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
       }
-      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now);
+      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now, before);
       store.clearRedo(this.db, row.id);
     });
   }
@@ -181,11 +187,15 @@ export class EncounterStore {
   undo(row: EncounterRow, now: string): void {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
     this.guarded(row.id, () => {
+      const cached = this.warm.get(row.id);
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
-      const engine = this.engine({ ...row, event_count: row.event_count - 1 });
+      // Right after an append or redo, the state before it is at hand; otherwise the newest mark or snapshot.
+      const engine = cached?.seq === row.event_count && cached.before !== undefined
+        ? EncounterEngine.resume(cached.engine.rules, cached.engine.input, cached.before, [])
+        : this.engine({ ...row, event_count: row.event_count - 1 });
       this.writeHead(row, engine, row.event_count - 1, now);
     });
   }
@@ -197,9 +207,10 @@ export class EncounterStore {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
+      const before = engine.persisted();
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      this.commit(row, engine, top.event, lines, now);
+      this.commit(row, engine, top.event, lines, now, before);
       store.popRedo(this.db, row.id, top.depth);
     });
   }
@@ -222,20 +233,20 @@ export class EncounterStore {
     }
   }
 
-  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string): void {
+  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, before: unknown): void {
     const seq = row.event_count + 1;
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    this.writeHead(row, engine, seq, now);
+    this.writeHead(row, engine, seq, now, before);
     this.mark(row.id, seq, engine);
   }
 
-  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
+  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string, before?: unknown): void {
     const id = row.id;
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
     this.syncConsequences(row, engine, seq, now);
-    this.warm.set(id, { engine, seq });
+    this.warm.set(id, before === undefined ? { engine, seq } : { engine, seq, before });
   }
 
   /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
