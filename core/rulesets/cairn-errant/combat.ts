@@ -1,6 +1,7 @@
 // Cairn-Errant's resolution as pure functions (RULES.md §4.3–§4.5): each moment's gambits, defence windows, the
 // keep-highest damage roll, Armor, HP then STR, the Critical Damage save and its tables, fight-backs, retreats,
 // wounds. The machine applies these reducers; the refusal sentences come from the same checks.
+import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
   anyArmLost, canAct, checkBand, damages, emptyMoment, mainDie, meleeCloses, nameOf, netPosition, overburdened,
@@ -614,16 +615,8 @@ export function gambitSavePasses(face: number, attribute: number, difficulty: nu
   return face <= attribute && face > difficulty;
 }
 
-/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
-let lastRefusal: { ctx: CairnContext; e: CombatEvent; reason: string | null } | null = null;
-
-export function combatRefusal(ctx: CairnContext, e: CombatEvent): string | null {
-  const last = lastRefusal;
-  if (last && last.ctx === ctx && last.e === e) return last.reason;
-  const reason = refusalNow(ctx, e);
-  lastRefusal = { ctx, e, reason };
-  return reason;
-}
+/** Why the rules refuse a combat event now, or null; asked several times per event (core/encounter/last-answer.ts). */
+export const combatRefusal = lastAnswer((ctx: CairnContext, e: CombatEvent): string | null => refusalNow(ctx, e));
 
 function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
   const step = nextStep(ctx);

@@ -2,6 +2,7 @@
 // debt, movement with pauses, Hide and Notice per observer, checks against a GM-set difficulty, attacks with
 // Escalation, damage and Life Points, Mortal Peril and injuries. The machine applies these; the refusal
 // sentences come from the same checks.
+import { lastAnswer } from '../../encounter/last-answer.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type InjuryCategory } from './injuries.ts';
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
@@ -169,39 +170,11 @@ function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolea
   return null;
 }
 
-// ---- answers kept per context and event ----
-
 /**
- * One GM event asks the same questions several times of the same context: the kernel's refusal check, XState's
- * `can`, then the machine's guards (each transition tried) and its action. Contexts are replaced, never changed in
- * place, and so are events, so the answers for the last (context, event) pair are kept and given again.
+ * Why the rules refuse a combat event now, or null. `turnOpen`: a combatant's turn is running. Asked several times
+ * per event (the kernel, XState's `can`, the guards): the last answer is given again (core/encounter/last-answer.ts).
  */
-const lastAsked: { ctx: EnigmaContext | null; event: CombatEvent | null; refusal: [string | null | undefined, string | null | undefined]; next: EnigmaContext | null } = {
-  ctx: null,
-  event: null,
-  refusal: [undefined, undefined],
-  next: null,
-};
-
-function askedAbout(ctx: EnigmaContext, e: CombatEvent): typeof lastAsked {
-  if (lastAsked.ctx !== ctx || lastAsked.event !== e) {
-    lastAsked.ctx = ctx;
-    lastAsked.event = e;
-    lastAsked.refusal = [undefined, undefined];
-    lastAsked.next = null;
-  }
-  return lastAsked;
-}
-
-/** Why the rules refuse a combat event now, or null. `turnOpen`: a combatant's turn is running. */
-export function combatRefusal(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): string | null {
-  const asked = askedAbout(ctx, e);
-  const known = asked.refusal[turnOpen ? 1 : 0];
-  if (known !== undefined) return known;
-  const answer = refusalOf(ctx, e, turnOpen);
-  asked.refusal[turnOpen ? 1 : 0] = answer;
-  return answer;
-}
+export const combatRefusal = lastAnswer((ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): string | null => refusalOf(ctx, e, turnOpen));
 
 function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): string | null {
   if (ctx.pendingPeril.length > 0 && e.type !== 'RESOLVE_PERIL' && e.type !== 'OVERRIDE') {
@@ -362,11 +335,8 @@ function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
   return { ...ctx, actionsLeft: ctx.actionsLeft - cost };
 }
 
-/** The context after an accepted combat event. */
-export function applyCombat(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
-  const asked = askedAbout(ctx, e);
-  return asked.next ?? (asked.next = nextContext(ctx, e));
-}
+/** The context after an accepted combat event (asked by the guard and the action alike: computed once). */
+export const applyCombat = lastAnswer((ctx: EnigmaContext, e: CombatEvent): EnigmaContext => nextContext(ctx, e));
 
 function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   switch (e.type) {

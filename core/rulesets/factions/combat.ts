@@ -3,6 +3,7 @@
 // the reactor's turn (dodge, counter, hide behind, guard, opportunity attacks), impaired damage, cover, armour,
 // gear breaking, the health model (R-F20), final blows, morale and surrender. The machine applies these; the
 // refusal sentences come from the same checks.
+import { lastAnswer } from '../../encounter/last-answer.ts';
 import * as rules from './rules.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, GearItem, GearState, PendingAttack, PendingTarget, Roll } from './rules.ts';
 import { canAct, gone, nameOf, plural, releaseGrabs, say, standing, update, updateEach } from './rules.ts';
@@ -455,17 +456,11 @@ export function resolveProblem(ctx: FactionsContext, e: Extract<CombatEvent, { t
 
 const STATUS_LABEL: Record<StatusKey, string> = { concealed: 'concealed', unaware: 'unaware', fearImmune: 'immune to fear' };
 
-/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
-let lastRefusal: { ctx: FactionsContext; e: CombatEvent; turnOpen: boolean; reason: string | null } | null = null;
-
-/** Why the rules refuse a combat event now, or null. `turnOpen`: the active character's turn is running. */
-export function combatRefusal(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): string | null {
-  const last = lastRefusal;
-  if (last && last.ctx === ctx && last.e === e && last.turnOpen === turnOpen) return last.reason;
-  const reason = refusalNow(ctx, e, turnOpen);
-  lastRefusal = { ctx, e, turnOpen, reason };
-  return reason;
-}
+/**
+ * Why the rules refuse a combat event now, or null. `turnOpen`: the active character's turn is running. Asked several
+ * times per event (core/encounter/last-answer.ts).
+ */
+export const combatRefusal = lastAnswer((ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): string | null => refusalNow(ctx, e, turnOpen));
 
 function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): string | null {
   const onTurn = (what: string) => (turnOpen && ctx.activeId ? null : `${what} happens on a character's turn.`);

@@ -3,6 +3,7 @@
 // multiple attack penalty, the luck die, advantage and size, Block and Parry with item durability, endurance then
 // health, the consciousness check, the death risk and the killing strike. The machine applies these; the refusal
 // sentences come from the same checks.
+import { lastAnswer } from '../../encounter/last-answer.ts';
 import {
   ACTIONS_PER_TURN, CHEAT_DEATH_STEP, damageClass, endTurn, inFight, isSurprised, nameOf, update,
   type Attribute, type DamageType, type Extended, type Item, type ItemSlot, type PendingAttack, type Proficiency, type Roll,
@@ -878,17 +879,8 @@ function overrideRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'OVE
   return null;
 }
 
-/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
-let lastRefusal: { ctx: TeamsContext; e: CombatEvent; reason: string | null } | null = null;
-
-/** Why the rules refuse a combat event now, or null. */
-export function combatRefusal(ctx: TeamsContext, e: CombatEvent): string | null {
-  const last = lastRefusal;
-  if (last && last.ctx === ctx && last.e === e) return last.reason;
-  const reason = refusalNow(ctx, e);
-  lastRefusal = { ctx, e, reason };
-  return reason;
-}
+/** Why the rules refuse a combat event now, or null; asked several times per event (core/encounter/last-answer.ts). */
+export const combatRefusal = lastAnswer((ctx: TeamsContext, e: CombatEvent): string | null => refusalNow(ctx, e));
 
 function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
   const head = ctx.pending[0];

@@ -2,6 +2,7 @@
 // Speed, one Action, one Stance, end-of-turn upkeep (status count-down, incapacity, Wounds); attacks with the
 // defender's choice before the roll and the outcome tiers; loads against tolerances; Incapacity Rolls; buffs, terrain
 // effects and the trigger stack. The machine applies these; the refusal sentences come from the same checks.
+import { lastAnswer } from '../../encounter/last-answer.ts';
 import {
   coverBetween, currentSpeed, distance, inStartingArea, isAdjacent, keyOf, onBoard, sameSquare, squareLabel, stepCost,
   type Square,
@@ -572,17 +573,8 @@ function overexertProblem(ctx: ThrumContext, amount: number | null | undefined):
   return Number.isInteger(amount) && amount > 0 && amount <= 10 ? null : 'Overexert takes 1 to 10 Stress.';
 }
 
-/** The last answer, kept for the same state and event: the kernel asks first, then the machine's guard twice (can, send). */
-let lastRefusal: { ctx: ThrumContext; e: CombatEvent; stage: Stage; reason: string | null } | null = null;
-
-/** Why the rules refuse a combat event now, or null. */
-export function combatRefusal(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | null {
-  const last = lastRefusal;
-  if (last && last.ctx === ctx && last.e === e && last.stage === stage) return last.reason;
-  const reason = refusalNow(ctx, e, stage);
-  lastRefusal = { ctx, e, stage, reason };
-  return reason;
-}
+/** Why the rules refuse a combat event now, or null; asked several times per event (core/encounter/last-answer.ts). */
+export const combatRefusal = lastAnswer((ctx: ThrumContext, e: CombatEvent, stage: Stage): string | null => refusalNow(ctx, e, stage));
 
 function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | null {
   const top = ctx.stack.at(-1);
