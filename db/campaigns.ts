@@ -15,6 +15,11 @@ export function getCampaign(db: Db, id: string): CampaignRow | undefined {
   return prepared(db, `${SUMMARY} WHERE c.id = ?`).get(id) as CampaignRow | undefined;
 }
 
+/** Only the name (an encounter's reply and its exports need nothing else; getCampaign also counts its rows). */
+export function campaignName(db: Db, id: string): string | undefined {
+  return (prepared(db, 'SELECT name FROM campaigns WHERE id = ?').get(id) as { name: string } | undefined)?.name;
+}
+
 export function insertCampaign(db: Db, row: Omit<CampaignRow, 'character_count' | 'encounter_count'>): void {
   prepared(db, `INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, archived_at, created_at, updated_at)
     VALUES (@id, @name, @ruleset_id, @options_json, @party_json, @archived_at, @created_at, @updated_at)`).run(row);

@@ -5,7 +5,7 @@ import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEve
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
-import { getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts';
+import { campaignName, getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
@@ -39,14 +39,13 @@ function detail(ctx: HandlerContext, id: string, logAfter?: number, shownView?: 
   const view = engine.view();
   // The screen shows `shownView` already: send only the combatants that differ from it, with the order by id.
   const patch = shownView ? changedCombatants(shownView, view) : null;
-  const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const undoLabel = ctx.encounters.undoLabel(row);
   const redoLabel = ctx.encounters.redoLabel(row);
   // The runner shows the newest lines: the whole log travels only on request (encounters:log).
   const tailFrom = Math.max(0, row.event_count - LOG_TAIL_EVENTS);
   const delta = logAfter !== undefined && logAfter >= tailFrom;
   return {
-    encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign.name },
+    encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaignName(ctx.db, row.campaign_id) ?? '' },
     view: patch ? { ...view, order: patch } : view,
     ...(patch ? { orderIds: view.order.map((c) => c.id) } : {}),
     log: logEntries(ctx, id, delta ? logAfter : tailFrom),

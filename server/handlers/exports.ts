@@ -10,7 +10,7 @@ import { encounterMarkdown } from '../../core/export/markdown.ts';
 import { sessionHtml, sessionMarkdown, type SessionRecap } from '../../core/export/recap.ts';
 import type { ExportFile, ExportFormat, RoundSummary } from '../../core/export/types.ts';
 import type { RulesetId } from '../../core/rulesets/types.ts';
-import { getCampaign } from '../../db/campaigns.ts';
+import { campaignName, getCampaign } from '../../db/campaigns.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
 import * as store from '../../db/encounters.ts';
 import * as ledger from '../../db/ledger.ts';
@@ -30,7 +30,7 @@ function documentOf(ctx: HandlerContext, row: EncounterRow): EncounterDocument {
   const stored: StoredEncounter = {
     id: row.id,
     name: row.name,
-    campaignName: getCampaign(ctx.db, row.campaign_id)?.name ?? '',
+    campaignName: campaignName(ctx.db, row.campaign_id) ?? '',
     rulesetId: row.ruleset_id as RulesetId,
     createdAt: row.created_at,
     phase: row.phase,
