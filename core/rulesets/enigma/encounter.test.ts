@@ -118,7 +118,7 @@ describe("Enigma's view", () => {
     for (const snapshot of snapshots) expect(enigmaEncounter.view(snapshot)).toEqual(enigmaEncounter.view(fresh(snapshot)));
   });
 
-  it('keeps the row of a combatant whose record, place and peril did not change, and only then', () => {
+  it('keeps the row of a combatant whose record, place (or planned slot) and peril did not change, and only then', () => {
     let kept = 0;
     for (const [i, snapshot] of snapshots.entries()) {
       if (i === 0) continue;
@@ -131,7 +131,7 @@ describe("Enigma's view", () => {
         if (was === row) {
           kept += 1;
           expect(ctxNow.combatants[row.id]).toBe(ctxBefore.combatants[row.id]);
-        } else if (was && ctxNow.combatants[row.id] === ctxBefore.combatants[row.id] && was.status === row.status && was.slot === row.slot && was.tags.includes('Mortal Peril') === row.tags.includes('Mortal Peril') && row.status !== 'unplaced') {
+        } else if (was && ctxNow.combatants[row.id] === ctxBefore.combatants[row.id] && was.status === row.status && was.slot === row.slot && was.tags.includes('Mortal Peril') === row.tags.includes('Mortal Peril') && was.plannedSlot === row.plannedSlot) {
           throw new Error(`${row.name}'s row was built again though nothing it shows changed.`);
         }
       }

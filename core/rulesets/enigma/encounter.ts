@@ -338,17 +338,33 @@ interface RowParts {
   details: Record<string, unknown>;
   removed: { removedReason?: string };
   row: CombatantView | null;
+  /** The last row made for it while unplaced in round 1, with the slot it is planned for. */
+  unplaced: CombatantView | null;
 }
 const rowParts = new WeakMap<EnigmaCombatant, RowParts>();
 
-function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
+function partsFor(ctx: EnigmaContext, id: string): RowParts {
   const c = ctx.combatants[id]!;
   const peril = ctx.pendingPeril.includes(id);
   let parts = rowParts.get(c);
   if (!parts || parts.peril !== peril || parts.options !== ctx.options) rowParts.set(c, (parts = partsOf(ctx, c, peril)));
-  else if (parts.row && parts.row.status === status && parts.row.slot === slot) return parts.row;
+  return parts;
+}
+
+function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
+  const parts = partsFor(ctx, id);
+  if (parts.row && parts.row.status === status && parts.row.slot === slot) return parts.row;
+  const c = ctx.combatants[id]!;
   parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, details: parts.details, ...parts.removed };
   return parts.row;
+}
+
+/** A round-1 combatant not yet placed, with the slot it is planned for (or null): the same row while that holds. */
+function unplacedView(ctx: EnigmaContext, id: string, plannedSlot: number | null): CombatantView {
+  const parts = partsFor(ctx, id);
+  if (parts.unplaced && parts.unplaced.plannedSlot === plannedSlot) return parts.unplaced;
+  parts.unplaced = { ...combatantView(ctx, id, 'unplaced', null), plannedSlot };
+  return parts.unplaced;
 }
 
 function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowParts {
@@ -377,6 +393,7 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
     },
     removed: c.removed ? { removedReason: c.removed.kind === 'dead' ? `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}` : c.removed.reason } : {},
     row: null,
+    unplaced: null,
   };
 }
 
@@ -417,7 +434,7 @@ function orderOf(ctx: EnigmaContext, phase: EncounterView['phase'], active: stri
       const projected = rules.projectRoundOne(ctx);
       const planned = new Map(projected.flatMap((slot, i) => (slot.id ? [[slot.id, ctx.order.length + i + 1] as const] : [])));
       for (const side of ['party', 'gm'] as const) {
-        for (const id of rules.unplaced(ctx, side)) order.push({ ...combatantView(ctx, id, 'unplaced', null), plannedSlot: planned.get(id) ?? null });
+        for (const id of rules.unplaced(ctx, side)) order.push(unplacedView(ctx, id, planned.get(id) ?? null));
       }
     }
     for (const id of ctx.roster) if (ctx.combatants[id]?.removed) order.push(combatantView(ctx, id, 'removed', null));
