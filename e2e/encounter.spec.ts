@@ -19,6 +19,11 @@ const activeName = (page: Page) => page.getByTestId('active-name');
 
 test('create, prepare, run two rounds with a removal and an undo, restart, resume', async ({ page }) => {
   let server = await gmw.start('campaign.sqlite');
+  // Calls go over the page's one socket (web mode's fast path), not one HTTP request each.
+  const posted: string[] = [];
+  const framed: string[] = [];
+  page.on('request', (request) => request.method() === 'POST' && posted.push(new URL(request.url()).pathname));
+  page.on('websocket', (socket) => socket.on('framesent', (frame) => framed.push(String(frame.payload))));
   await page.goto(server.launchUrl);
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
   await expectEveryControlNamed(page, 'campaign list');
@@ -94,6 +99,9 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await expect(page.getByText('Goblin 2 left the order of battle (defeated); everyone after slides up.')).toBeVisible();
   await expectEveryControlNamed(page, 'encounter runner');
   await page.screenshot({ path: 'e2e/screenshots/encounter-runner.png' });
+  expect(framed.filter((frame) => frame.includes('"name":"encounters:append"')).length).toBeGreaterThanOrEqual(10);
+  expect(framed.filter((frame) => frame.includes('"name":"encounters:undo"'))).toHaveLength(1);
+  expect(posted).toEqual([]);
 
   // Stop and restart the server: the encounter is at the same turn.
   const encounterHash = new URL(page.url()).hash;

@@ -3,9 +3,10 @@ import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp, type AppService } from './app.ts';
-import { CONTENT_SECURITY_POLICY, startWebServer, type WebServer } from './web.ts';
+import { CONTENT_SECURITY_POLICY, SOCKET_PATH, startWebServer, type WebServer } from './web.ts';
 
 let dir: TempDir;
 let service: AppService;
@@ -101,5 +102,84 @@ describe('web mode', () => {
   it('does not serve files outside the renderer folder', async () => {
     expect((await call('/../secret.txt', { headers: bearer() })).status).toBe(404);
     expect((await call('/%2e%2e/secret.txt', { headers: bearer() })).status).toBe(404);
+  });
+});
+
+describe("web mode's socket", () => {
+  const page = () => `http://127.0.0.1:${web.port}`;
+  const cookie = async () => String((await call(`/?token=${web.token}`)).headers['set-cookie']).split(';')[0]!;
+
+  /** Opens the socket as the page does (its Origin, the cookie), or with the headers given; resolves when open. */
+  function open(headers?: Record<string, string>, path = SOCKET_PATH): Promise<WebSocket> {
+    return (async () => {
+      const socket = new WebSocket(`ws://127.0.0.1:${web.port}${path}`, { headers: headers ?? { Origin: page(), Cookie: await cookie() } });
+      return new Promise<WebSocket>((resolve, reject) => {
+        socket.once('open', () => resolve(socket));
+        socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+        socket.once('error', reject);
+      });
+    })();
+  }
+
+  /** Sends one raw message and resolves with the next message the app sends back. */
+  const exchange = (socket: WebSocket, message: string | Buffer): Promise<{ id: number | null; reply: { result?: unknown; error?: { message: string; kind: string } } }> =>
+    new Promise((resolve) => {
+      socket.once('message', (data) => resolve(JSON.parse(String(data))));
+      socket.send(message);
+    });
+
+  const sockets: WebSocket[] = [];
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.terminate();
+  });
+  const opened = async (headers?: Record<string, string>) => {
+    const socket = await open(headers);
+    sockets.push(socket);
+    return socket;
+  };
+
+  it('runs the same handler table over one socket, each answer carrying the id it answers', async () => {
+    const socket = await opened();
+    const created = await exchange(socket, JSON.stringify({ id: 7, name: 'campaigns:create', input: { name: 'Over the socket', rulesetId: 'enigma' } }));
+    expect(created.id).toBe(7);
+    expect((created.reply.result as { name: string }).name).toBe('Over the socket');
+    const refused = await exchange(socket, JSON.stringify({ id: 8, name: 'campaigns:create', input: { name: 'x'.repeat(10_000), rulesetId: 'enigma' } }));
+    expect(refused).toEqual({ id: 8, reply: { error: { message: 'A name is at most 80 characters.', kind: 'invalid' } } });
+    expect((await exchange(socket, JSON.stringify({ id: 9, name: 'campaigns:drop', input: {} }))).reply.error?.message).toBe('Unknown request.');
+    // The same answer as a POST of the same call.
+    const overHttp = JSON.parse((await api('campaigns:list', {})).body);
+    expect((await exchange(socket, JSON.stringify({ id: 10, name: 'campaigns:list' }))).reply).toEqual(overHttp);
+  });
+
+  it('answers a malformed message with a sentence and changes nothing', async () => {
+    const socket = await opened();
+    for (const message of ['{nope', 'null', '42', Buffer.from([1, 2, 3])]) {
+      expect(await exchange(socket, message)).toEqual({ id: null, reply: { error: { message: 'The request is not valid JSON.', kind: 'invalid' } } });
+    }
+    expect((await exchange(socket, JSON.stringify({ id: 3, input: {} }))).reply.error?.message).toBe('The request names no action.');
+    expect((await exchange(socket, JSON.stringify({ id: 4, name: 'n'.repeat(10_000) }))).reply.error?.message).toBe('The request names no action.');
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ id: 5, name: 'campaigns:create', input: { name: 'y'.repeat(2 * 1024 * 1024), rulesetId: 'enigma' } }));
+    expect(await closed).toBe(1009);
+    expect(JSON.parse((await api('campaigns:list', {})).body).result).toEqual([]);
+  });
+
+  it('opens only for this app\'s page: its Host, its Origin and the token', async () => {
+    const jar = await cookie();
+    await expect(open({ Origin: page() })).rejects.toThrow('HTTP 401');
+    await expect(open({ Origin: page(), Cookie: 'gmw_token_1=wrong' })).rejects.toThrow('HTTP 401');
+    await expect(open({ Cookie: jar })).rejects.toThrow('HTTP 403');
+    await expect(open({ Origin: 'http://evil.example', Cookie: jar })).rejects.toThrow('HTTP 403');
+    await expect(open({ Origin: page(), Cookie: jar, Host: `evil.example:${web.port}` })).rejects.toThrow('HTTP 403');
+    await expect(open({ Origin: page(), Cookie: jar }, '/api/elsewhere')).rejects.toThrow('HTTP 404');
+    await expect(opened({ Origin: `http://localhost:${web.port}`, Authorization: `Bearer ${web.token}` })).resolves.toBeInstanceOf(WebSocket);
+  });
+
+  it('closes open sockets when web mode stops', async () => {
+    const socket = await opened();
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await web.close();
+    await closed;
+    web = await startWebServer({ service, staticDir: join(dir.path, 'renderer') });
   });
 });
