@@ -2,7 +2,7 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { Consequences, EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterInput, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { prepared, type Db } from '../db/connection.ts';
@@ -16,10 +16,11 @@ interface Warm {
   engine: EncounterEngine;
   seq: number;
   /**
-   * The persisted state before the newest event (seq - 1), kept by the append or redo that wrote it: an undo right
-   * after resumes from it instead of replaying. Contexts are replaced, never changed in place, so it stays true.
+   * The state before the newest event (seq - 1), kept by the append or redo that wrote it: an undo right after
+   * goes back to it instead of replaying. Contexts are replaced, never changed in place (core/encounter/kernel.test.ts
+   * holds every ruleset to it), so it stays as it was.
    */
-  before?: unknown;
+  before?: EncounterSnapshot;
 }
 
 export function rulesFor(rulesetId: string) {
@@ -57,17 +58,17 @@ export class EndingToCheck extends Error {
 const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /**
- * In memory only: every MARK_EVERY events a warm encounter keeps its state (as JSON, so later events cannot touch
- * it), the newest MARKS_KEPT of them, so an undo replays at most MARK_EVERY - 1 events instead of up to
- * SNAPSHOT_EVERY - 1 from the stored snapshot. Marks die with the warm engine.
+ * In memory only: every MARK_EVERY events a warm encounter keeps its state (the snapshot itself: later events
+ * replace it, never change it), the newest MARKS_KEPT of them, so an undo replays at most MARK_EVERY - 1 events
+ * instead of up to SNAPSHOT_EVERY - 1 from the stored snapshot. Marks die with the warm engine.
  */
 const MARK_EVERY = 8;
 const MARKS_KEPT = 8;
 
 export class EncounterStore {
   private warm = new Map<string, Warm>();
-  /** Per encounter: seq → the persisted state after that event (see MARK_EVERY). */
-  private marks = new Map<string, Map<number, string>>();
+  /** Per encounter: seq → the state after that event (see MARK_EVERY). */
+  private marks = new Map<string, Map<number, EncounterSnapshot>>();
 
   constructor(private readonly db: Db) {}
 
@@ -82,23 +83,26 @@ export class EncounterStore {
     const input = JSON.parse(row.input_json) as EncounterInput;
     const mark = this.newestMark(row.id, row.event_count);
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
-    const base = stored && (!mark || stored.seq > mark.seq) ? stored : mark;
-    const engine = EncounterEngine.resume(rules, input, base?.snapshot, store.readEvents(this.db, row.id, base?.seq ?? 0));
+    let engine: EncounterEngine;
+    if (mark && (!stored || mark.seq >= stored.seq)) {
+      engine = EncounterEngine.at(rules, input, mark.snapshot);
+      for (const event of store.readEvents(this.db, row.id, mark.seq)) engine.step(event);
+    } else engine = EncounterEngine.resume(rules, input, stored?.snapshot, store.readEvents(this.db, row.id, stored?.seq ?? 0));
     this.warm.set(row.id, { engine, seq: row.event_count });
     return engine;
   }
 
-  private newestMark(id: string, atOrBefore: number): { seq: number; snapshot: unknown } | null {
+  private newestMark(id: string, atOrBefore: number): { seq: number; snapshot: EncounterSnapshot } | null {
     let best = -1;
     for (const seq of this.marks.get(id)?.keys() ?? []) if (seq <= atOrBefore && seq > best) best = seq;
-    return best < 0 ? null : { seq: best, snapshot: JSON.parse(this.marks.get(id)!.get(best)!) };
+    return best < 0 ? null : { seq: best, snapshot: this.marks.get(id)!.get(best)! };
   }
 
   /** After a commit at `seq`: keep the state every MARK_EVERY events, and only the newest MARKS_KEPT. */
   private mark(id: string, seq: number, engine: EncounterEngine): void {
     if (seq % MARK_EVERY !== 0) return;
-    const marks = this.marks.get(id) ?? new Map<number, string>();
-    marks.set(seq, JSON.stringify(engine.persisted()));
+    const marks = this.marks.get(id) ?? new Map<number, EncounterSnapshot>();
+    marks.set(seq, engine.snapshot);
     for (const old of marks.keys()) if (old <= seq - MARK_EVERY * MARKS_KEPT) marks.delete(old);
     this.marks.set(id, marks);
   }
@@ -122,7 +126,7 @@ export class EncounterStore {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
       }
-      const before = engine.persisted();
+      const before = engine.snapshot;
       const lines = engine.apply(event); // a refusal throws here, before the engine changed
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
@@ -143,13 +147,15 @@ export class EncounterStore {
     const filled = this.fillRolls(engine, this.parse(engine, raw));
     const reason = engine.refusal(filled);
     if (reason !== null) throw new GmError(reason);
-    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [filled]);
+    const copy = EncounterEngine.at(engine.rules, engine.input, engine.snapshot);
+    copy.step(filled);
     return { consequences: copy.rules.consequences?.(copy.snapshot) ?? null, event: filled };
   }
 
   private checkAdjustment(engine: EncounterEngine, event: GmEvent, carry: CarryAdjustment): void {
     if (engine.rules.consequences?.(engine.snapshot).carry) throw new GmError('This encounter has already ended; its carry-over can no longer be adjusted here.');
-    const copy = EncounterEngine.resume(engine.rules, engine.input, engine.persisted(), [event]);
+    const copy = EncounterEngine.at(engine.rules, engine.input, engine.snapshot);
+    copy.step(event);
     const after = copy.rules.consequences?.(copy.snapshot).carry;
     if (!after) throw new GmError('Only the action that ends the encounter can adjust what it carries onto the characters.');
     for (const { characterId, key } of carry.adjust) {
@@ -194,7 +200,7 @@ export class EncounterStore {
       this.dropMarks(row.id, row.event_count - 1);
       // Right after an append or redo, the state before it is at hand; otherwise the newest mark or snapshot.
       const engine = cached?.seq === row.event_count && cached.before !== undefined
-        ? EncounterEngine.resume(cached.engine.rules, cached.engine.input, cached.before, [])
+        ? EncounterEngine.at(cached.engine.rules, cached.engine.input, cached.before)
         : this.engine({ ...row, event_count: row.event_count - 1 });
       this.writeHead(row, engine, row.event_count - 1, now);
     });
@@ -207,7 +213,7 @@ export class EncounterStore {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
-      const before = engine.persisted();
+      const before = engine.snapshot;
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
       this.commit(row, engine, top.event, lines, now, before);
@@ -233,7 +239,7 @@ export class EncounterStore {
     }
   }
 
-  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, before: unknown): void {
+  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, before: EncounterSnapshot): void {
     const seq = row.event_count + 1;
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
@@ -241,7 +247,7 @@ export class EncounterStore {
     this.mark(row.id, seq, engine);
   }
 
-  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string, before?: unknown): void {
+  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string, before?: EncounterSnapshot): void {
     const id = row.id;
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);

@@ -1,6 +1,6 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
-import { createActor, type Actor, type AnyStateMachine } from 'xstate';
+import { createActor, initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import type { EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
 
 /** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
@@ -25,32 +25,45 @@ function fail(message: string): never {
   throw new RuleRefusal(message);
 }
 
+/**
+ * One encounter's state, stepped with XState's pure `transition`: each event gives a new snapshot and leaves the
+ * old one as it was (contexts are replaced, never changed in place), so a state this process already holds (the
+ * one before the newest event, a mark) can be returned to for free, with no actor to revive.
+ */
 export class EncounterEngine {
-  private actor: Actor<AnyStateMachine>;
+  private current: AnyMachineSnapshot;
 
   private constructor(
     readonly rules: EncounterRules,
     readonly input: EncounterInput,
-    persisted: unknown,
+    start: AnyMachineSnapshot,
   ) {
-    this.actor = createActor(rules.machine, persisted === undefined ? { input } : { input, snapshot: persisted as never });
-    this.actor.start();
+    this.current = start;
   }
 
   /** A new encounter in its setup state. */
   static create(rules: EncounterRules, input: EncounterInput): EncounterEngine {
-    return new EncounterEngine(rules, input, undefined);
+    return new EncounterEngine(rules, input, initialTransition(rules.machine, input)[0]);
   }
 
   /** Resume: a stored snapshot (or none) plus the events recorded after it. */
   static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly GmEvent[]): EncounterEngine {
-    const engine = new EncounterEngine(rules, input, persisted ?? undefined);
+    // Restoring a persisted snapshot needs an actor (it revives the context); stepping does not.
+    const start = persisted === undefined || persisted === null
+      ? initialTransition(rules.machine, input)[0]
+      : (createActor(rules.machine, { input, snapshot: persisted as never }).getSnapshot() as AnyMachineSnapshot);
+    const engine = new EncounterEngine(rules, input, start);
     for (const event of tail) engine.step(event);
     return engine;
   }
 
+  /** An engine at a snapshot an engine of the same encounter gave (`snapshot`): nothing replayed or revived. */
+  static at(rules: EncounterRules, input: EncounterInput, snapshot: EncounterSnapshot): EncounterEngine {
+    return new EncounterEngine(rules, input, snapshot as unknown as AnyMachineSnapshot);
+  }
+
   get snapshot(): EncounterSnapshot {
-    return this.actor.getSnapshot() as unknown as EncounterSnapshot;
+    return this.current as unknown as EncounterSnapshot;
   }
 
   /** The view of the current snapshot, built once per snapshot (a write and its reply both ask for it). */
@@ -67,7 +80,7 @@ export class EncounterEngine {
 
   /** The snapshot in a JSON-safe form, to be stored and restored with `resume`. */
   persisted(): unknown {
-    return this.actor.getPersistedSnapshot();
+    return this.rules.machine.getPersistedSnapshot(this.current);
   }
 
   /** Why the rules refuse the event now, or null. */
@@ -97,7 +110,16 @@ export class EncounterEngine {
   step(event: GmEvent): void {
     const reason = this.refusal(event);
     if (reason !== null) throw new RuleRefusal(reason);
-    this.actor.send(event);
-    if (this.snapshot.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`);
+    let next: AnyMachineSnapshot;
+    let effects: readonly { type: string }[];
+    try {
+      [next, effects] = transition(this.rules.machine, this.current, event as never) as [AnyMachineSnapshot, { type: string }[]];
+    } catch (error) {
+      throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: error });
+    }
+    // The machines are pure (assign and guards only): an action left to run would be lost, so it is an error.
+    if (effects.length) throw new Error(`The ${this.rules.machine.id} machine asked for actions the engine does not run: ${effects.map((e) => e.type).join(', ')}.`);
+    if (next.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: next.error });
+    this.current = next;
   }
 }
