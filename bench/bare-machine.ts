@@ -1,7 +1,7 @@
 // The Replay baseline: a bare XState 5 machine of about the size of a ruleset's machine (the shared skeleton
 // setup → rounds (roundStart → selecting → turn → roundEnd) → ended, a context of every combatant keyed by id,
 // immutable updates, guards), written the plainest way, with no rules, log lines or views around it.
-import { assign, createActor, setup } from 'xstate';
+import { assign, initialTransition, setup, transition } from 'xstate';
 
 interface BareCombatant {
   id: string;
@@ -123,18 +123,17 @@ export function bareEvents(count: number, length: number): BareEvent[] {
   return events;
 }
 
-/** Replays the events through a fresh actor; returns the number of events whose snapshot changed. */
+/**
+ * Replays the events from the initial state with XState's pure transition(), as the engine steps its rulesets;
+ * returns the number of events whose snapshot changed.
+ */
 export function replayBare(count: number, events: readonly BareEvent[]): number {
-  const actor = createActor(bareMachine, { input: { count } });
-  actor.start();
+  let [before] = initialTransition(bareMachine, { count });
   let changed = 0;
-  let before = actor.getSnapshot();
   for (const event of events) {
-    actor.send(event);
-    const after = actor.getSnapshot();
+    const [after] = transition(bareMachine, before, event);
     if (after !== before) changed++;
     before = after;
   }
-  actor.stop();
   return changed;
 }
