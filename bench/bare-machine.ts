@@ -1,7 +1,8 @@
 // The Replay baseline: a bare XState 5 machine of about the size of a ruleset's machine (the shared skeleton
 // setup → rounds (roundStart → selecting → turn → roundEnd) → ended, a context of every combatant keyed by id,
 // immutable updates, guards), written the plainest way, with no rules, log lines or views around it.
-import { assign, initialTransition, setup, transition } from 'xstate';
+import { assign, initialTransition, setup } from 'xstate';
+import { pureStep } from '../core/encounter/kernel.ts';
 
 interface BareCombatant {
   id: string;
@@ -124,14 +125,14 @@ export function bareEvents(count: number, length: number): BareEvent[] {
 }
 
 /**
- * Replays the events from the initial state with XState's pure transition(), as the engine steps its rulesets;
- * returns the number of events whose snapshot changed.
+ * Replays the events from the initial state with the same pure step the engine uses for the rulesets (XState's
+ * machine.transition in one inert actor scope); returns the number of events whose snapshot changed.
  */
 export function replayBare(count: number, events: readonly BareEvent[]): number {
   let [before] = initialTransition(bareMachine, { count });
   let changed = 0;
   for (const event of events) {
-    const [after] = transition(bareMachine, before, event);
+    const after = pureStep(bareMachine, { count }, before, event);
     if (after !== before) changed++;
     before = after;
   }

@@ -41,7 +41,15 @@ describe('EncounterEngine', () => {
     const engine = EncounterEngine.create(rules, {} as never);
     engine.step({ type: 'QUIET' } as never);
     expect(engine.snapshot.context).toEqual({ n: 1 });
-    expect(() => engine.step({ type: 'LOUD' } as never)).toThrow('The noisy machine asked for actions the engine does not run: ring.');
+    const refused = (() => {
+      try {
+        engine.step({ type: 'LOUD' } as never);
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(refused?.message).toBe('The noisy machine failed on LOUD.');
+    expect((refused?.cause as Error).message).toBe('The noisy machine asked for actions the engine does not run: ring.');
     expect(engine.snapshot.context).toEqual({ n: 1 });
   });
 });

@@ -1,6 +1,6 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
-import { createActor, initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import type { EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
 
 /** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
@@ -23,6 +23,46 @@ export function parseEvent(rules: EncounterRules, raw: unknown): GmEvent {
 
 function fail(message: string): never {
   throw new RuleRefusal(message);
+}
+
+/** What a pure step hands back besides the next snapshot: actions for the caller to run (the machines have none). */
+interface Stepper {
+  scope: AnyActorScope;
+  effects: { type: string }[];
+}
+const steppers = new WeakMap<AnyStateMachine, Stepper>();
+
+/**
+ * The inert actor scope a pure step runs in, made once per machine. XState's own transition() makes one on every
+ * call by creating an actor, which computes the machine's whole initial state each time (a third of a step with
+ * 200 combatants); the scope is the public ActorScope, with nothing deferred, logged, emitted or spawned, and the
+ * actions a step asks for collected rather than run.
+ */
+function stepperOf(machine: AnyStateMachine, input: unknown): Stepper {
+  let stepper = steppers.get(machine);
+  if (!stepper) {
+    const self = createActor(machine, { input });
+    const effects: { type: string }[] = [];
+    const scope: AnyActorScope = {
+      self, id: '', sessionId: '', system: self.system,
+      logger: () => {}, defer: () => {}, emit: () => {}, stopChild: () => {},
+      actionExecutor: (action) => void effects.push(action),
+    };
+    steppers.set(machine, (stepper = { scope, effects }));
+  }
+  return stepper;
+}
+
+/**
+ * The snapshot after `event`, the one given left as it was. The machines are pure (assign and guards only): an
+ * action left for the caller to run would be lost, so asking for one throws.
+ */
+export function pureStep(machine: AnyStateMachine, input: unknown, snapshot: AnyMachineSnapshot, event: { type: string }): AnyMachineSnapshot {
+  const { scope, effects } = stepperOf(machine, input);
+  effects.length = 0;
+  const next = machine.transition(snapshot as never, event as never, scope) as AnyMachineSnapshot;
+  if (effects.length) throw new Error(`The ${machine.id} machine asked for actions the engine does not run: ${effects.map((e) => e.type).join(', ')}.`);
+  return next;
 }
 
 /**
@@ -111,14 +151,11 @@ export class EncounterEngine {
     const reason = this.refusal(event);
     if (reason !== null) throw new RuleRefusal(reason);
     let next: AnyMachineSnapshot;
-    let effects: readonly { type: string }[];
     try {
-      [next, effects] = transition(this.rules.machine, this.current, event as never) as [AnyMachineSnapshot, { type: string }[]];
+      next = pureStep(this.rules.machine, this.input, this.current, event);
     } catch (error) {
       throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: error });
     }
-    // The machines are pure (assign and guards only): an action left to run would be lost, so it is an error.
-    if (effects.length) throw new Error(`The ${this.rules.machine.id} machine asked for actions the engine does not run: ${effects.map((e) => e.type).join(', ')}.`);
     if (next.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: next.error });
     this.current = next;
   }
