@@ -22,6 +22,8 @@ export interface InjuryRow {
   day_healed?: number | null;
   session_healed?: string | null;
   ledger_seq?: number | null;
+  /** The first log line of the event that caused it (migration 0005). */
+  source_text?: string | null;
 }
 
 export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
@@ -50,8 +52,11 @@ export function syncInjuries(db: Db, campaignId: string, encounterId: string, in
     const row = existing.get(id);
     if (!row) {
       const clock = readClock(db, campaignId);
-      prepared(db, `INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, campaignId, injury.characterId, injury.name, injury.category, data, encounterId, seq, clock.day, clock.sessionId, now, now);
+      // The event's log lines are already written (the commit inserts the event first): its first line is the cause.
+      prepared(db, `INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at, source_text)
+        VALUES (@id, @campaignId, @characterId, @name, @category, @data, @encounterId, @seq, @day, @sessionId, @now, @now,
+          (SELECT json_extract(log_json, '$[0].text') FROM encounter_events WHERE encounter_id = @encounterId AND seq = @seq))`)
+        .run({ id, campaignId, characterId: injury.characterId, name: injury.name, category: injury.category, data, encounterId, seq, day: clock.day, sessionId: clock.sessionId, now });
     } else if (row.data_json !== data && row.ledger_seq === null) {
       // Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it.
       prepared(db, 'UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);

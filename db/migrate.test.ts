@@ -200,6 +200,11 @@ describe.each(VERSIONS)('a version %i database migrated to the newest version', 
       WHERE j.key LIKE 'record:%' ORDER BY 1, 2, 3`).all();
     expect(db.prepare('SELECT campaign_id, seq, record_id FROM ledger_records ORDER BY 1, 2, 3').all()).toEqual(fromImages);
     if (version >= 3) expect(fromImages.length).toBeGreaterThan(0);
+    // 0005: every injury with a cause keeps its cause's first log line, exactly the line its event holds.
+    const causes = db.prepare(`SELECT i.id, i.source_text AS kept, json_extract(v.log_json, '$[0].text') AS line FROM injuries i
+      JOIN encounter_events v ON v.encounter_id = i.source_encounter_id AND v.seq = i.source_seq`).all() as { kept: string | null; line: string }[];
+    if (version >= 2) expect(causes.length).toBeGreaterThan(0);
+    for (const cause of causes) expect(cause.kept).toBe(cause.line);
     db.close();
   });
 

@@ -259,10 +259,12 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
     }, replayed[i]!);
     for (const c of e.carry) carry.run(e.id, c.subject, c.previous_json);
   });
+  // The encounters are written first, so each injury takes its cause's first log line from its replayed event.
   const injury = db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, created_at, updated_at,
-      healed_at, day_gained, session_gained, day_healed, session_healed, ledger_seq)
+      healed_at, day_gained, session_gained, day_healed, session_healed, ledger_seq, source_text)
     VALUES (@id, @campaign_id, @character_id, @name, @category, @data_json, @source_encounter_id, @source_seq, @created_at, @updated_at,
-      @healed_at, @day_gained, @session_gained, @day_healed, @session_healed, @ledger_seq)`);
+      @healed_at, @day_gained, @session_gained, @day_healed, @session_healed, @ledger_seq,
+      (SELECT json_extract(log_json, '$[0].text') FROM encounter_events WHERE encounter_id = @source_encounter_id AND seq = @source_seq))`);
   for (const r of rows.injuries) injury.run({ ...r, campaign_id: campaignId });
   const entry = db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
     VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, @state, @recorded_at)`);

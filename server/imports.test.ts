@@ -159,6 +159,9 @@ describe.each(Object.keys(FIGHTS))('%s campaign file', (rulesetId) => {
     expect(cards(ledgerAfter)).toEqual(cards(ledgerBefore));
     expect({ day: ledgerAfter.day, session: ledgerAfter.session?.number, canUndo: ledgerAfter.canUndo, redo: ledgerAfter.redoLabel })
       .toEqual({ day: ledgerBefore.day, session: ledgerBefore.session?.number, canUndo: ledgerBefore.canUndo, redo: ledgerBefore.redoLabel });
+    // Every injury keeps the first log line of the event that caused it, taken from the replayed fight.
+    const causes = (campaignId: string) => rows(`SELECT i.name, i.source_text FROM injuries i WHERE i.campaign_id = '${campaignId}' ORDER BY i.created_at, i.name`);
+    expect(causes(imported.id)).toEqual(causes(campaign.id));
   });
 
   it('keeps the imported ledger working: redo and undo apply to the new campaign only', async () => {

@@ -216,8 +216,10 @@ describe('history and timeline', () => {
     expect(history.records).toEqual([expect.objectContaining({
       name: 'Sprained Ankle', permanent: false, dayGained: 1, sessionGained: 1, dayHealed: 1, sessionHealed: 2,
       source: expect.objectContaining({ encounterName: 'Bridge', text: expect.stringMatching(/Berrik chooses Survive/) }),
-      treatments: [expect.objectContaining({ day: 1, text: expect.stringMatching(/Sprained Ankle healed/) })],
+      treatments: [expect.any(Number)],
     })]);
+    // The entry is sent once, beside the records that name it.
+    expect(history.entries).toEqual([{ seq: history.records[0]!.treatments[0], day: 1, text: expect.stringMatching(/Sprained Ankle healed/) }]);
     expect(history.items.map((i) => i.kind)).toEqual(['gained', 'override', 'carried', 'treated', 'healed']);
     expect(history.items.find((i) => i.kind === 'override')!.text).toBe("GM override: Berrik's LP is carried as 6 instead of 5 (a draught).");
 

@@ -259,8 +259,11 @@ export interface CharacterHistory {
     id: string; name: string; category: string; permanent: boolean;
     source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
     dayGained: number | null; sessionGained: number | null; dayHealed: number | null; sessionHealed: number | null;
-    treatments: { seq: number; day: number; text: string }[];
+    /** The ledger entries that treated or counted it down, by seq, oldest first (their text is in `entries`). */
+    treatments: number[];
   }[];
+  /** Every ledger entry some record's treatments name, once each, in order. */
+  entries: { seq: number; day: number; text: string }[];
   /** Everything in time order, oldest first. */
   items: HistoryItem[];
 }

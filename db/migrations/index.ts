@@ -4,6 +4,7 @@ import initial from './0001_initial.sql';
 import consequences from './0002_consequences.sql';
 import ledger from './0003_ledger.sql';
 import ledgerReads from './0004_ledger_reads.sql';
+import injurySourceText from './0005_injury_source_text.sql';
 
 export interface Migration {
   version: number;
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'consequences', sql: consequences },
   { version: 3, name: 'ledger', sql: ledger },
   { version: 4, name: 'ledger reads', sql: ledgerReads },
+  { version: 5, name: 'injury source text', sql: injurySourceText },
 ];

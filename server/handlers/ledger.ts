@@ -7,6 +7,7 @@ import * as ledger from '../../db/ledger.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
 import { listEncounters } from '../../db/encounters.ts';
 import { touchCampaign } from '../../db/campaigns.ts';
+import { prepared } from '../../db/connection.ts';
 import type { CampaignRow } from '../../db/rows.ts';
 import * as store from '../ledger-store.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './campaigns.ts';
@@ -98,14 +99,16 @@ export const ledgerHandlers = {
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
     const records = facts.records.filter((r) => r.character_id === character.id);
-    // Each record's treatments: the done entries that touched it (ledger_records, by record), in entry order.
-    const done = new Map(facts.entries.map((e) => [e.seq, { seq: e.seq, day: e.day, text: e.log.join(' ') }]));
-    const treatments = new Map<string, { seq: number; day: number; text: string }[]>();
-    const touches = ctx.db.prepare(`SELECT r.record_id, group_concat(r.seq) AS seqs FROM injuries i
-      JOIN ledger_records r ON r.campaign_id = i.campaign_id AND r.record_id = i.id
-      WHERE i.campaign_id = ? AND i.character_id = ? GROUP BY r.record_id`).all(campaign.id, character.id) as { record_id: string; seqs: string }[];
+    // Each record's treatments: the done entries that touched it (ledger_records, by record), in entry order. An
+    // entry is sent once however many records it touched (a rest counts every open record down in one line).
+    const done = new Map(facts.entries.map((e) => [e.seq, e]));
+    const treatments = new Map<string, number[]>();
+    const used = new Set<number>();
+    const touches = prepared(ctx.db, `SELECT record_id, group_concat(seq) AS seqs FROM ledger_records WHERE campaign_id = ?
+      AND record_id IN (SELECT id FROM injuries WHERE campaign_id = ? AND character_id = ?) GROUP BY record_id`).all(campaign.id, campaign.id, character.id) as { record_id: string; seqs: string }[];
     for (const { record_id: id, seqs } of touches) {
-      const list = seqs.split(',').map(Number).sort((a, b) => a - b).flatMap((seq) => done.get(seq) ?? []);
+      const list = seqs.split(',').map(Number).filter((seq) => done.has(seq)).sort((a, b) => a - b);
+      for (const seq of list) used.add(seq);
       if (list.length) treatments.set(id, list);
     }
     return {
@@ -119,6 +122,7 @@ export const ledgerHandlers = {
           treatments: treatments.get(r.id) ?? [],
         };
       }),
+      entries: facts.entries.filter((e) => used.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
       items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id)),
     };
   },
@@ -155,23 +159,21 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   const sessions = ledger.listSessions(ctx.db, campaign.id);
   const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
-  // A character's records come with the first log line of the event that caused each (read by SQLite in the join).
+  // A character's records come with the first log line of the event that caused each (kept on the record).
   const records = (characterId
-    ? ctx.db.prepare(`SELECT i.*, json_extract(v.log_json, '$[0].text') AS source_text FROM injuries i
-        LEFT JOIN encounter_events v ON v.encounter_id = i.source_encounter_id AND v.seq = i.source_seq
-        WHERE i.campaign_id = ? AND i.character_id = ? ORDER BY i.created_at`).all(campaign.id, characterId)
-    : ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as (InjuryRow & { source_text?: string | null })[];
+    ? prepared(ctx.db, 'SELECT * FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at').all(campaign.id, characterId)
+    : prepared(ctx.db, 'SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as InjuryRow[];
   const encounterRows = listEncounters(ctx.db, campaign.id);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
-  const names = new Map((ctx.db.prepare('SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
+  const names = new Map((prepared(ctx.db, 'SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
   // The done entries (for a character's history, only those about that character), read through their index
   // without the before/after images, with how many lasting records each touched (ledger_records).
   const entryColumns = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
     (SELECT count(*) FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS records_touched`;
   const entryRows = (characterId
-    ? ctx.db.prepare(`SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done'
+    ? prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done'
         AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`).all(campaign.id, characterId)
-    : ctx.db.prepare(`SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
+    : prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
     (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { records_touched: number })[];
   const entries = entryRows.map((e) => ({
     ...e,
@@ -179,9 +181,9 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     characterIds: JSON.parse(e.subjects_json) as string[],
   }));
   const carried = (characterId
-    ? ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+    ? prepared(ctx.db, `SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
         WHERE e.campaign_id = ? AND c.subject = ?`).all(campaign.id, `character:${characterId}`)
-    : ctx.db.prepare(`SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+    : prepared(ctx.db, `SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
         WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as { encounter_id: string; subject: string }[];
 
   const items: HistoryItem[] = [];
@@ -195,10 +197,11 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines.
   // Only the ending events that hold adjustments are read (SQLite looks into each carried fight's newest event).
-  const adjusted = ctx.db.prepare(`SELECT v.encounter_id, v.seq, v.payload_json, v.log_json FROM encounters e
+  // For one character, only the fights carried onto that character are looked at.
+  const adjusted = prepared(ctx.db, `SELECT v.encounter_id, v.seq, v.payload_json, v.log_json FROM encounters e
       JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-      WHERE e.campaign_id = ? AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
-        AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)`).all(campaign.id) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
+      WHERE e.campaign_id = @campaign AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
+        AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id AND (@subject IS NULL OR c.subject = @subject))`).all({ campaign: campaign.id, subject: characterId ? `character:${characterId}` : null }) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
   const carriedIds = new Set(carried.map((c) => c.encounter_id));
   for (const last of adjusted) {
     if (!carriedIds.has(last.encounter_id)) continue;

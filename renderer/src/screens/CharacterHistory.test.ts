@@ -21,13 +21,14 @@ const history: History = {
   records: [
     record('r1', {
       source: { encounterId: 'e1', encounterName: 'Bridge ambush', seq: 14, text: 'Berrik survives Mortal Peril and takes an injury.' },
-      treatments: [{ seq: 4, day: 4, text: 'Lotty treats Berrik’s Broken arm: 3 → 1 rests.' }],
+      treatments: [4],
       dayHealed: 5, sessionHealed: 3,
     }),
     record('r2', { name: 'Lost eye', category: 'glean', permanent: true, dayGained: 3, sessionGained: 2, source: { encounterId: 'e1', encounterName: 'Bridge ambush', seq: 20, text: null } }),
     record('r3', { name: 'Cracked rib', category: 'maxLp', dayGained: 6, sessionGained: null }),
     record('r4', { name: 'Cheated death (difficulty 10 → 15)', category: 'cheatDeath', dayGained: 6, sessionGained: null }),
   ],
+  entries: [{ seq: 4, day: 4, text: 'Lotty treats Berrik’s Broken arm: 3 → 1 rests.' }],
   items: [
     { kind: 'encounter', at: '2025-03-14T18:10:00.000Z', day: 3, sessionNumber: 2, text: 'Encounter “Bridge ambush” (ended after round 3).', encounterId: 'e1' },
     { kind: 'gained', at: '2025-03-14T19:00:00.000Z', day: 3, sessionNumber: 2, text: 'Berrik gained Broken arm in “Bridge ambush”.', characterId: 'berrik', recordId: 'r1', encounterId: 'e1', seq: 14 },
@@ -113,5 +114,20 @@ describe('character history', () => {
     expect(await screen.findByText('No injuries or wounds so far.')).toBeTruthy();
     expect(screen.getByText('Nothing recorded yet: Berrik’s story starts with their first encounter.')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Other lasting marks' })).toBeNull();
+  });
+
+  it('lists a record’s newest treatments, opens the rest on request, and cuts a long entry short', async () => {
+    const rests = Array.from({ length: 9 }, (_, i) => ({ seq: 10 + i, day: 10 + i, text: `Berrik rests: ${'Deep Cut 9 → 8 rests, '.repeat(i === 8 ? 40 : 1)}done.` }));
+    api.history = { ...history, records: [record('r9', { name: 'Deep Cut', treatments: rests.map((r) => r.seq) })], entries: rests };
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const cut = await screen.findByRole('listitem', { name: 'Deep Cut' });
+    const list = () => within(cut).getByRole('list', { name: 'What changed Deep Cut' });
+    expect(within(list()).getAllByRole('listitem').map((li) => li.querySelector('.day')!.textContent)).toEqual(['Day 14', 'Day 15', 'Day 16', 'Day 17', 'Day 18']);
+    const longest = within(list()).getAllByRole('listitem').at(-1)!;
+    expect(text(longest).length).toBeLessThanOrEqual('Day 18 '.length + 200);
+    expect(text(longest).endsWith('…')).toBe(true);
+    within(cut).getByRole('button', { name: 'Show all 9 treatments (4 earlier)' }).click();
+    await vi.waitFor(() => expect(within(list()).getAllByRole('listitem')).toHaveLength(9));
+    expect(within(cut).queryByRole('button', { name: /Show all/ })).toBeNull();
   });
 });
