@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { setup, assign } from 'xstate';
 import { RULESET_IDS, generateFight } from '../../bench/fight.ts';
-import { EncounterEngine } from './kernel.ts';
+import { EncounterEngine, RuleRefusal } from './kernel.ts';
 import type { EncounterRules } from './types.ts';
 
 function deepFreeze(value: unknown, seen = new Set<unknown>()): void {
@@ -30,6 +30,40 @@ describe('EncounterEngine', () => {
     // Going back to a held state is the same as replaying up to it.
     const at = EncounterEngine.at(fight.rules, fight.input, held[3]!.snapshot as never);
     expect(at.view()).toEqual(EncounterEngine.resume(fight.rules, fight.input, undefined, fight.events.slice(0, 60)).view());
+  });
+
+  it.each(RULESET_IDS)('%s: a step refuses exactly what refusal() refuses, with the same sentence', (rulesetId) => {
+    // Events of the same fight tried at other moments (before it starts, during it, after it ended): valid by
+    // construction, and mostly out of place there.
+    const fight = generateFight(rulesetId, 12, 300, 5, [], { type: 'END_COMBAT', outcome: 'over' });
+    const tried = [...fight.events.filter((_, i) => i % 7 === 0), { type: 'START' }, { type: 'END_COMBAT', outcome: 'again' }];
+    const engine = EncounterEngine.create(fight.rules, fight.input);
+    const counts = { taken: 0, refused: 0, byMachine: 0 };
+    const probe = (at: string) => {
+      for (const candidate of tried) {
+        const asked = engine.refusal(candidate);
+        const copy = EncounterEngine.at(fight.rules, fight.input, engine.snapshot);
+        let stepped: string | null = null;
+        try {
+          copy.step(candidate);
+        } catch (error) {
+          if (!(error instanceof RuleRefusal)) throw error;
+          stepped = error.message;
+        }
+        expect(stepped, `${candidate.type} ${at}`).toBe(asked);
+        if (asked === null) counts.taken++;
+        else counts.refused++;
+        if (asked?.startsWith('That is not possible') || asked === 'This encounter has ended.') counts.byMachine++;
+      }
+    };
+    for (const [i, event] of fight.events.entries()) {
+      if (i % 10 === 0) probe(`after event ${i}`);
+      engine.step(event);
+    }
+    probe('after the end');
+    expect(engine.view().phase).toBe('ended');
+    expect(Math.min(counts.refused, counts.taken)).toBeGreaterThan(20);
+    expect(counts.byMachine, 'refusals by the machine').toBeGreaterThan(0);
   });
 
   it('refuses a machine that asks for actions it would not run, and stays where it was', () => {

@@ -128,12 +128,14 @@ export class EncounterEngine {
     const snapshot = this.snapshot;
     const reason = this.rules.refusal(snapshot, event);
     if (reason !== null) return reason;
-    if (!snapshot.can(event)) {
-      const phase = this.rules.view(snapshot).phase;
-      if (phase === 'ended') return 'This encounter has ended.';
-      return `That is not possible ${phase === 'setup' ? 'before combat starts' : 'at this point of the fight'}.`;
-    }
-    return null;
+    return snapshot.can(event) ? null : this.notPossible();
+  }
+
+  /** Why the machine takes no event of this kind now: the fight has ended, or it is not the moment. */
+  private notPossible(): string {
+    const phase = this.rules.view(this.snapshot).phase;
+    if (phase === 'ended') return 'This encounter has ended.';
+    return `That is not possible ${phase === 'setup' ? 'before combat starts' : 'at this point of the fight'}.`;
   }
 
   /** Applies an already-parsed event; throws RuleRefusal (changing nothing) when the rules forbid it. */
@@ -148,7 +150,7 @@ export class EncounterEngine {
    * resume, an export) or not wanted.
    */
   step(event: GmEvent): void {
-    const reason = this.refusal(event);
+    const reason = this.rules.refusal(this.snapshot, event);
     if (reason !== null) throw new RuleRefusal(reason);
     let next: AnyMachineSnapshot;
     try {
@@ -156,6 +158,10 @@ export class EncounterEngine {
     } catch (error) {
       throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: error });
     }
+    // No transition took the event: the machine refuses it here. This is what XState's \`can\` answers (which
+    // \`refusal\` asks), found by the step itself instead of selecting the transitions twice (a sixth of a replay);
+    // core/encounter/kernel.test.ts holds the two to the same answer for every ruleset.
+    if (next === this.current) throw new RuleRefusal(this.notPossible());
     if (next.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: next.error });
     this.current = next;
   }
