@@ -118,18 +118,24 @@ function table(rows) {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
+/**
+ * A figure's identity across runs: its section and name without the closing "(…)", which carries what the run
+ * generated (the round a fight reached, how many events and injuries a campaign holds) and so can differ.
+ */
+const figureKey = (r) => `${r.section}\u0000${r.name.replace(/\s*\([^()]*\)$/, '')}`;
+
 function compare(results, reference) {
-  const before = new Map(reference.results.map((r) => [`${r.section}\u0000${r.name}`, r]));
+  const before = new Map(reference.results.map((r) => [figureKey(r), r]));
   const lines = [];
   for (const r of results) {
-    const was = before.get(`${r.section}\u0000${r.name}`);
+    const was = before.get(figureKey(r));
     if (!was) {
       lines.push(`  ${r.section}: ${r.name}: new (no reference figure)`);
       continue;
     }
-    const change = (r.value / was.value - 1) * 100;
+    const change = was.value === 0 ? (r.value === 0 ? 'no change' : 'was 0') : `${r.value >= was.value ? '+' : ''}${((r.value / was.value - 1) * 100).toFixed(0)}%`;
     const ratio = was.ratio == null || r.ratio == null ? '' : `, ratio ${format(was.ratio)} → ${format(r.ratio)}`;
-    lines.push(`  ${r.section}: ${r.name}: ${format(was.value)} → ${format(r.value)} ${r.unit} (${change >= 0 ? '+' : ''}${change.toFixed(0)}%)${ratio}`);
+    lines.push(`  ${r.section}: ${r.name}: ${format(was.value)} → ${format(r.value)} ${r.unit} (${change})${ratio}`);
   }
   return lines.join('\n');
 }
