@@ -5,6 +5,7 @@
 // bench/results/latest.json. Benchmarks, not tests: a missed target is reported, and the exit code stays 0 unless
 // a benchmark itself fails.
 import { build } from 'esbuild';
+import { nodeBundle } from './node-bundle.mjs';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
@@ -60,9 +61,7 @@ async function nodeResults() {
   const bundle = join(root, 'dist', 'bench', 'bench.mjs');
   await build({
     entryPoints: [join(root, 'bench', 'node.ts')],
-    outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning',
-    loader: { '.sql': 'text' }, define: { __GMW_VERSION__: '"bench"' }, external: ['electron', 'better-sqlite3'],
-    banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" },
+    outfile: bundle, ...nodeBundle({ version: 'bench' }),
   });
   const { runNodeBenchmarks, SECTIONS } = await import(pathToFileURL(bundle).href);
   const nodeOnly = only.filter((o) => SECTIONS.some((s) => s.toLowerCase() === o.toLowerCase()));

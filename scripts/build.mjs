@@ -1,6 +1,7 @@
 // Builds what `npm start`, `npm run web`, the CLI and the E2E tests run: the renderer (Vite) and the Node-side
 // bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/).
 import { build as esbuild } from 'esbuild';
+import { nodeBundle } from './node-bundle.mjs';
 import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ function newestMtime(path) {
   return newest;
 }
 
-const inputs = ['core', 'db', 'server', 'electron', 'renderer', 'package.json', 'vite.config.ts', 'scripts/build.mjs'];
+const inputs = ['core', 'db', 'server', 'electron', 'renderer', 'package.json', 'vite.config.ts', 'scripts/build.mjs', 'scripts/node-bundle.mjs'];
 const stampFile = join(root, 'dist', '.build-stamp.json');
 const sourcesAt = Math.max(...inputs.map((p) => newestMtime(join(root, p))));
 const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
@@ -34,26 +35,15 @@ if (!args.has('--force') && wanted.every((part) => stamp[part] >= sourcesAt)) {
   process.exit(0);
 }
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  loader: { '.sql': 'text' },
-  define: { __GMW_VERSION__: JSON.stringify(version) },
-  external: ['electron', 'better-sqlite3'],
-  absWorkingDir: root,
-};
+const common = { sourcemap: 'linked', absWorkingDir: root };
 
 const started = Date.now();
 await Promise.all([
-  esbuild({ ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs', format: 'cjs' }),
+  esbuild({ ...nodeBundle({ version, format: 'cjs' }), ...common, entryPoints: ['electron/main.ts'], outfile: 'dist/electron/main.cjs' }),
   // A sandboxed preload may only require 'electron': everything else is bundled in.
-  esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', format: 'cjs', sourcemap: false }),
-  esbuild({ ...common, entryPoints: ['server/web-main.ts'], outfile: 'dist/server/web.mjs', format: 'esm',
-    banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" } }),
-  esbuild({ ...common, entryPoints: ['server/cli.ts'], outfile: 'dist/cli/gmw.cjs', format: 'cjs' }),
+  esbuild({ ...nodeBundle({ version, format: 'cjs' }), ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', sourcemap: false }),
+  esbuild({ ...nodeBundle({ version }), ...common, entryPoints: ['server/web-main.ts'], outfile: 'dist/server/web.mjs' }),
+  esbuild({ ...nodeBundle({ version, format: 'cjs' }), ...common, entryPoints: ['server/cli.ts'], outfile: 'dist/cli/gmw.cjs' }),
 ]);
 // The CLI keeps its entry's `#!/usr/bin/env node` line and is executable, so package.json's "bin" can run it as `gmw`.
 chmodSync(join(root, 'dist/cli/gmw.cjs'), 0o755);

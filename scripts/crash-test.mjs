@@ -6,6 +6,7 @@
 //   --min-delay / --max-delay   the kill delay range in ms (default 5..400)
 //   --db PATH     the database file (default: a new temporary folder, removed afterwards unless --keep)
 import { build } from 'esbuild';
+import { nodeBundle } from './node-bundle.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,16 +40,8 @@ const driver = join(root, 'dist', 'crash', 'crash-run.mjs');
 await build({
   entryPoints: [join(root, 'server', 'testing', 'crash-run.ts')],
   outfile: driver,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  logLevel: 'warning',
-  loader: { '.sql': 'text' },
-  define: { __GMW_VERSION__: JSON.stringify('crash-test') },
-  external: ['electron', 'better-sqlite3', 'esbuild'],
+  ...nodeBundle({ version: 'crash-test', external: ['esbuild'] }),
   absWorkingDir: root,
-  banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" },
 });
 const { buildCrashChild, runCrashTest } = await import(pathToFileURL(driver).href);
 const childScript = await buildCrashChild();

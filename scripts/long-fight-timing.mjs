@@ -4,6 +4,7 @@
 // the events after it), a warm get, an undo, a redo and the JSON export. Prints the figures docs/reliability.md
 // quotes. A timing script, not a test: nothing here is asserted against a target.
 import { build } from 'esbuild';
+import { nodeBundle } from './node-bundle.mjs';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,9 +34,7 @@ await build({
     resolveDir: root,
     loader: 'ts',
   },
-  outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning',
-  loader: { '.sql': 'text' }, define: { __GMW_VERSION__: '"timing"' }, external: ['electron', 'better-sqlite3'],
-  banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" },
+  outfile: bundle, ...nodeBundle({ version: 'timing' }),
 });
 const { openApp, EncounterStore, openDatabase, writeTransaction, getEncounter } = await import(pathToFileURL(bundle).href);
 

@@ -3,6 +3,7 @@
 //   node scripts/make-fixtures.mjs           writes the fixture of every schema version that has none yet
 //   node scripts/make-fixtures.mjs --force   rewrites all of them (only when an old fixture must change on purpose)
 import { build } from 'esbuild';
+import { nodeBundle } from './node-bundle.mjs';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,10 +15,8 @@ mkdirSync(out, { recursive: true });
 try {
   const bundle = join(out, 'generate.mjs');
   await build({
-    entryPoints: [join(root, 'db/fixtures/generate.ts')], outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'esm',
-    loader: { '.sql': 'text' }, define: { __GMW_VERSION__: '"fixtures"' }, external: ['electron', 'better-sqlite3'], logLevel: 'warning',
+    entryPoints: [join(root, 'db/fixtures/generate.ts')], outfile: bundle, ...nodeBundle({ version: 'fixtures' }),
     absWorkingDir: root,
-    banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" },
   });
   const { makeFixtures } = await import(pathToFileURL(bundle).href);
   const written = await makeFixtures({ dir: join(root, 'db', 'fixtures'), force: process.argv.includes('--force') });

@@ -2,6 +2,7 @@
 // table (as the UI would), and long logs appended in bulk through EncounterStore in transactions (as
 // scripts/long-fight-timing.mjs does). Returns the ids the page benchmarks open.
 import { build } from 'esbuild';
+import { nodeBundle } from '../../scripts/node-bundle.mjs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -19,9 +20,7 @@ async function loadApp(root) {
       resolveDir: root,
       loader: 'ts',
     },
-    outfile: bundle, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning',
-    loader: { '.sql': 'text' }, define: { __GMW_VERSION__: '"bench"' }, external: ['electron', 'better-sqlite3'],
-    banner: { js: "import { createRequire as __gmwRequire } from 'node:module'; const require = __gmwRequire(import.meta.url);" },
+    outfile: bundle, ...nodeBundle({ version: 'bench' }),
   });
   return import(pathToFileURL(bundle).href);
 }

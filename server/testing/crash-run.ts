@@ -7,24 +7,18 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkDatabase, mulberry32 } from './crash-check.ts';
+import { nodeBundle } from '../../scripts/node-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Bundles the crash child with esbuild (the same settings as scripts/build.mjs) into dist/crash/. */
+/** Bundles the crash child with esbuild (the app's Node bundle settings, scripts/node-bundle.mjs) into dist/crash/. */
 export async function buildCrashChild(outfile = join(root, 'dist', 'crash', 'crash-child.cjs')): Promise<string> {
   const { build } = await import('esbuild');
   mkdirSync(dirname(outfile), { recursive: true });
   await build({
     entryPoints: [join(root, 'server', 'testing', 'crash-child.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'warning',
-    loader: { '.sql': 'text' },
-    define: { __GMW_VERSION__: JSON.stringify('crash-test') },
-    external: ['electron', 'better-sqlite3'],
+    ...nodeBundle({ version: 'crash-test', format: 'cjs' }),
     absWorkingDir: root,
   });
   return outfile;
