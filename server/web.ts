@@ -198,10 +198,10 @@ export function startWebServer(options: WebServerOptions): Promise<WebServer> {
     });
   });
 
-  /** Refuses an upgrade with a plain HTTP answer. */
+  /** Refuses an upgrade with a plain HTTP answer; the connection closes once it is sent (at the latest after 1 s). */
   function refuseUpgrade(socket: Socket, status: number, text: string): void {
+    socket.setTimeout(1000, () => socket.destroy());
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-    socket.destroy();
   }
 
   const unsubscribe = options.service.onChange((notice) => {
