@@ -1,5 +1,5 @@
-// The warm engine's in-memory marks (server/encounter-store.ts, MARK_EVERY): an undo resumes from the newest mark
-// instead of the stored snapshot, so every state it gives must equal a fresh replay of the stored events, through
+// The in-memory marks (server/encounter-store.ts, MARKS_KEPT): an undo goes back to the mark before it instead
+// of replaying from the stored snapshot, so every state it gives must equal a fresh replay of the stored events, through
 // long runs of undo, redo and new events that cross marks and snapshots.
 import { describe, expect, it } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';

@@ -15,12 +15,6 @@ import type { EncounterRow } from '../db/rows.ts';
 interface Warm {
   engine: EncounterEngine;
   seq: number;
-  /**
-   * The state before the newest event (seq - 1), kept by the append or redo that wrote it: an undo right after
-   * goes back to it instead of replaying. Contexts are replaced, never changed in place (core/encounter/kernel.test.ts
-   * holds every ruleset to it), so it stays as it was.
-   */
-  before?: EncounterSnapshot;
 }
 
 export function rulesFor(rulesetId: string) {
@@ -58,16 +52,16 @@ export class EndingToCheck extends Error {
 const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /**
- * In memory only: every MARK_EVERY events a warm encounter keeps its state (the snapshot itself: later events
- * replace it, never change it), the newest MARKS_KEPT of them, so an undo replays at most MARK_EVERY - 1 events
- * instead of up to SNAPSHOT_EVERY - 1 from the stored snapshot. Marks die with the warm engine.
+ * In memory only: after every event an encounter keeps its state as a mark (the snapshot itself, which costs
+ * nothing: contexts are replaced, never changed in place, and core/encounter/kernel.test.ts holds every ruleset to
+ * it), the newest MARKS_KEPT of them, so an undo goes back to the mark before it without replaying anything, for
+ * that many undos in a row. Past them, the stored snapshot (every SNAPSHOT_EVERY events) plus the events after it.
  */
-const MARK_EVERY = 8;
-const MARKS_KEPT = 8;
+const MARKS_KEPT = 64;
 
 export class EncounterStore {
   private warm = new Map<string, Warm>();
-  /** Per encounter: seq → the state after that event (see MARK_EVERY). */
+  /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
   private marks = new Map<string, Map<number, EncounterSnapshot>>();
 
   constructor(private readonly db: Db) {}
@@ -98,12 +92,11 @@ export class EncounterStore {
     return best < 0 ? null : { seq: best, snapshot: this.marks.get(id)!.get(best)! };
   }
 
-  /** After a commit at `seq`: keep the state every MARK_EVERY events, and only the newest MARKS_KEPT. */
+  /** After a commit at `seq`: keep its state, and only the newest MARKS_KEPT. */
   private mark(id: string, seq: number, engine: EncounterEngine): void {
-    if (seq % MARK_EVERY !== 0) return;
     const marks = this.marks.get(id) ?? new Map<number, EncounterSnapshot>();
     marks.set(seq, engine.snapshot);
-    for (const old of marks.keys()) if (old <= seq - MARK_EVERY * MARKS_KEPT) marks.delete(old);
+    for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
     this.marks.set(id, marks);
   }
 
@@ -126,7 +119,6 @@ export class EncounterStore {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
       }
-      const before = engine.snapshot;
       const lines = engine.apply(event); // a refusal throws here, before the engine changed
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
@@ -136,7 +128,7 @@ export class EncounterStore {
         const after = engine.rules.consequences?.(engine.snapshot);
         if (after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
       }
-      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now, before);
+      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now);
       store.clearRedo(this.db, row.id);
     });
   }
@@ -193,15 +185,12 @@ export class EncounterStore {
   undo(row: EncounterRow, now: string): void {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
     this.guarded(row.id, () => {
-      const cached = this.warm.get(row.id);
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
-      // Right after an append or redo, the state before it is at hand; otherwise the newest mark or snapshot.
-      const engine = cached?.seq === row.event_count && cached.before !== undefined
-        ? EncounterEngine.at(cached.engine.rules, cached.engine.input, cached.before)
-        : this.engine({ ...row, event_count: row.event_count - 1 });
+      // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
+      const engine = this.engine({ ...row, event_count: row.event_count - 1 });
       this.writeHead(row, engine, row.event_count - 1, now);
     });
   }
@@ -213,10 +202,9 @@ export class EncounterStore {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
-      const before = engine.snapshot;
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      this.commit(row, engine, top.event, lines, now, before);
+      this.commit(row, engine, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
     });
   }
@@ -239,20 +227,20 @@ export class EncounterStore {
     }
   }
 
-  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, before: EncounterSnapshot): void {
+  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string): void {
     const seq = row.event_count + 1;
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    this.writeHead(row, engine, seq, now, before);
+    this.writeHead(row, engine, seq, now);
     this.mark(row.id, seq, engine);
   }
 
-  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string, before?: EncounterSnapshot): void {
+  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
     const id = row.id;
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
     this.syncConsequences(row, engine, seq, now);
-    this.warm.set(id, before === undefined ? { engine, seq } : { engine, seq, before });
+    this.warm.set(id, { engine, seq });
   }
 
   /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
