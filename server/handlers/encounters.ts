@@ -33,8 +33,8 @@ type LogSince = { eventCount: number; version: string } | undefined;
  * The encounter as a screen shows it. `logAfter` (a seq) sends only the lines of the events after it: a write
  * passes it when the screen already has every line up to there (see `shownLog`).
  */
-function detail(ctx: HandlerContext, id: string, logAfter?: number, shownView?: EncounterView | null): EncounterDetail {
-  const row = requireEncounter(ctx, id);
+function detail(ctx: HandlerContext, row: EncounterRow, logAfter?: number, shownView?: EncounterView | null): EncounterDetail {
+  const id = row.id;
   const engine = ctx.encounters.engine(row);
   const view = engine.view();
   // The screen shows `shownView` already: send only the combatants that differ from it, with the order by id.
@@ -89,11 +89,31 @@ function shownLog(row: EncounterRow, since: LogSince): number | undefined {
   return row.event_count;
 }
 
-/** After a write: the campaign's lists change too. The notice carries the new version (see ChangeNotice). */
-function touched(ctx: HandlerContext, row: EncounterRow): void {
+/**
+ * After a write: the campaign's lists change too. The notice carries the new version (see ChangeNotice). Returns
+ * the encounter's row as the write left it.
+ */
+function touched(ctx: HandlerContext, row: EncounterRow): EncounterRow {
   touchCampaign(ctx.db, row.campaign_id, ctx.now());
-  ctx.changed({ area: 'encounters', id: row.id, version: requireEncounter(ctx, row.id).updated_at });
+  const now = requireEncounter(ctx, row.id);
+  ctx.changed({ area: 'encounters', id: row.id, version: now.updated_at });
   ctx.changed({ area: 'campaigns', id: row.campaign_id });
+  return now;
+}
+
+/**
+ * One write from the runner (append, undo, redo): `since` says what its screen shows, so the reply carries only
+ * the new log lines and the combatants that changed. `removes` is how many shown events the write takes away (an
+ * undo takes one). A write may decline to write and answer instead (`{carryCheck}`): the reply then shows the
+ * encounter as it was, with that answer.
+ */
+function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince }, write: (row: EncounterRow) => Partial<EncounterDetail> | void, removes = 0): EncounterDetail {
+  const row = requireEncounter(ctx, input.id);
+  const logAfter = shownLog(row, input.since);
+  const shown = shownView(ctx, row, logAfter);
+  const answer = write(row);
+  if (answer) return { ...detail(ctx, row, logAfter, shown), ...answer };
+  return detail(ctx, touched(ctx, row), logAfter === undefined ? undefined : logAfter - removes, shown);
 }
 
 /** "Goblin 1", "Goblin 2"… continuing after the copies already in the encounter (every copy is numbered). */
@@ -156,7 +176,7 @@ export const encounterHandlers = {
     return toEncounterSummary(row);
   },
 
-  'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, input.id),
+  'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, requireEncounter(ctx, input.id)),
 
   /** The whole log of an encounter, for the full log screen. */
   'encounters:log': (ctx: HandlerContext, input: { id: string }) => logEntries(ctx, requireEncounter(ctx, input.id).id),
@@ -207,27 +227,21 @@ export const encounterHandlers = {
         ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position }, ctx.now());
       });
     }
-    touched(ctx, row);
-    return detail(ctx, row.id);
+    return detail(ctx, touched(ctx, row));
   },
 
   'encounters:append': (ctx: HandlerContext, input: {
     id: string; event?: unknown; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined; ask?: boolean | undefined; since?: LogSince;
-  }): EncounterDetail => {
-    const row = requireEncounter(ctx, input.id);
-    const logAfter = shownLog(row, input.since);
-    const shown = shownView(ctx, row, logAfter);
+  }): EncounterDetail => runnerWrite(ctx, input, (row) => {
     try {
       // With `ask` (the runner), an event that would end the fight with a carry-over stops before anything is
       // written and goes back to the GM with its dice and what it would carry: one round trip, one apply.
       ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined, input.ask === true);
     } catch (error) {
       if (!(error instanceof EndingToCheck)) throw error;
-      return { ...detail(ctx, row.id, logAfter, shown), carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
+      return { carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
     }
-    touched(ctx, row);
-    return detail(ctx, row.id, logAfter, shown);
-  },
+  }),
 
   'encounters:preview': (ctx: HandlerContext, input: { id: string; event?: unknown }) => ({
     rolls: ctx.encounters.rollsFor(requireEncounter(ctx, input.id), input.event),
@@ -237,21 +251,9 @@ export const encounterHandlers = {
   'encounters:carryPreview': (ctx: HandlerContext, input: { id: string; event?: unknown }): { event: GmEvent; carry: CarryPreview | null } =>
     carryPreview(ctx, requireEncounter(ctx, input.id), input.event),
 
-  'encounters:undo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
-    const row = requireEncounter(ctx, input.id);
-    const logAfter = shownLog(row, input.since);
-    const shown = shownView(ctx, row, logAfter);
-    ctx.encounters.undo(row, ctx.now());
-    touched(ctx, row);
-    return detail(ctx, row.id, logAfter === undefined ? undefined : logAfter - 1, shown);
-  },
+  'encounters:undo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) =>
+    runnerWrite(ctx, input, (row) => ctx.encounters.undo(row, ctx.now()), 1),
 
-  'encounters:redo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) => {
-    const row = requireEncounter(ctx, input.id);
-    const logAfter = shownLog(row, input.since);
-    const shown = shownView(ctx, row, logAfter);
-    ctx.encounters.redo(row, ctx.now());
-    touched(ctx, row);
-    return detail(ctx, row.id, logAfter, shown);
-  },
+  'encounters:redo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) =>
+    runnerWrite(ctx, input, (row) => ctx.encounters.redo(row, ctx.now())),
 };
