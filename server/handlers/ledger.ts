@@ -98,7 +98,6 @@ export const ledgerHandlers = {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
-    const records = facts.records.filter((r) => r.character_id === character.id);
     // Each record's treatments: the done entries that touched it (ledger_records, by record), in entry order. An
     // entry is sent once however many records it touched (a rest counts every open record down in one line).
     const done = new Map(facts.entries.map((e) => [e.seq, e]));
@@ -113,7 +112,7 @@ export const ledgerHandlers = {
     }
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
-      records: records.map((r) => {
+      records: facts.records.map((r) => {
         const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
         return {
           id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
