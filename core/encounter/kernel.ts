@@ -158,8 +158,8 @@ export class EncounterEngine {
     } catch (error) {
       throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: error });
     }
-    // No transition took the event: the machine refuses it here. This is what XState's \`can\` answers (which
-    // \`refusal\` asks), found by the step itself instead of selecting the transitions twice (a sixth of a replay);
+    // No transition took the event: the machine refuses it here. This is what XState's `can` answers (which
+    // `refusal` asks), found by the step itself instead of selecting the transitions twice (about 5% of an export);
     // core/encounter/kernel.test.ts holds the two to the same answer for every ruleset.
     if (next === this.current) throw new RuleRefusal(this.notPossible());
     if (next.status === 'error') throw new Error(`The ${this.rules.machine.id} machine failed on ${event.type}.`, { cause: next.error });
