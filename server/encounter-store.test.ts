@@ -1,7 +1,7 @@
 // The in-memory marks (server/encounter-store.ts, MARKS_KEPT): an undo goes back to the mark before it instead
 // of replaying from the stored snapshot, so every state it gives must equal a fresh replay of the stored events, through
 // long runs of undo, redo and new events that cross marks and snapshots.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';
 import { EncounterEngine } from '../core/encounter/kernel.ts';
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
@@ -65,5 +65,21 @@ describe('undo from the in-memory marks', () => {
     const before = d!.view;
     t.reopen();
     expect((await ok('encounters:get', { id })).view).toEqual(before);
+  });
+
+  it('after a restart, undoing the events appended since goes back to marks: nothing is resumed or replayed', async () => {
+    const { id } = await enigmaFight();
+    for (let i = 0; i < 5; i++) await ok('encounters:append', { id, event: { type: 'END_TURN' } });
+    t.reopen();
+    await ok('encounters:get', { id }); // opened cold: resumed once, from the stored events
+    for (let i = 0; i < 3; i++) await ok('encounters:append', { id, event: { type: 'END_TURN' } });
+    const resume = vi.spyOn(EncounterEngine, 'resume');
+    try {
+      for (let i = 0; i < 3; i++) expect((await ok('encounters:undo', { id })).view).toEqual(freshView(id));
+      // freshView resumes on purpose (once per check); the store itself did not.
+      expect(resume).toHaveBeenCalledTimes(3);
+    } finally {
+      resume.mockRestore();
+    }
   });
 });

@@ -82,7 +82,7 @@ export class EncounterStore {
       engine = EncounterEngine.at(rules, input, mark.snapshot);
       for (const event of store.readEvents(this.db, row.id, mark.seq)) engine.step(event);
     } else engine = EncounterEngine.resume(rules, input, stored?.snapshot, store.readEvents(this.db, row.id, stored?.seq ?? 0));
-    this.warm.set(row.id, { engine, seq: row.event_count });
+    this.keepWarm(row.id, engine, row.event_count);
     return engine;
   }
 
@@ -92,8 +92,13 @@ export class EncounterStore {
     return best < 0 ? null : { seq: best, snapshot: this.marks.get(id)!.get(best)! };
   }
 
-  /** After a commit at `seq`: keep its state, and only the newest MARKS_KEPT. */
-  private mark(id: string, seq: number, engine: EncounterEngine): void {
+  /**
+   * Caches `engine` as the encounter's head at `seq` and keeps its state as the mark of `seq` (only the newest
+   * MARKS_KEPT). Every head is marked, the head of an encounter opened cold included, so undoing the events
+   * appended since it was opened replays nothing.
+   */
+  private keepWarm(id: string, engine: EncounterEngine, seq: number): void {
+    this.warm.set(id, { engine, seq });
     const marks = this.marks.get(id) ?? new Map<number, EncounterSnapshot>();
     marks.set(seq, engine.snapshot);
     for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
@@ -232,7 +237,6 @@ export class EncounterStore {
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
     this.writeHead(row, engine, seq, now);
-    this.mark(row.id, seq, engine);
   }
 
   private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
@@ -240,7 +244,7 @@ export class EncounterStore {
     const view = engine.view();
     store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
     this.syncConsequences(row, engine, seq, now);
-    this.warm.set(id, { engine, seq });
+    this.keepWarm(id, engine, seq);
   }
 
   /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
