@@ -60,7 +60,16 @@ export function assertPragmas(db: Db, inMemory = false): void {
   if (read('synchronous') !== PRAGMAS.synchronous) throw new Error('The synchronous level could not be set.');
 }
 
-/** Runs `work` in one BEGIN IMMEDIATE transaction: all of it is committed, or none of it. */
+/** One transaction function per connection, which runs whatever it is given (see writeTransaction). */
+const runners = new WeakMap<Db, Database.Transaction<(work: () => unknown) => unknown>>();
+
+/**
+ * Runs `work` in one BEGIN IMMEDIATE transaction: all of it is committed, or none of it. Inside another
+ * transaction it runs in a savepoint. The transaction function is made once per connection: better-sqlite3 builds
+ * four wrappers for each one.
+ */
 export function writeTransaction<T>(db: Db, work: () => T): T {
-  return db.transaction(work).immediate();
+  let run = runners.get(db);
+  if (!run) runners.set(db, (run = db.transaction((inner: () => unknown) => inner())));
+  return run.immediate(work) as T;
 }
