@@ -1,22 +1,38 @@
 // Event-sourced encounter storage: the ordered events, the redo stack, and periodic machine snapshots.
-import type { GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { prepared, type Db } from './connection.ts';
 import type { EncounterRow } from './rows.ts';
 
 /** A snapshot is stored after every SNAPSHOT_EVERY-th event, so resume replays at most that many. */
 export const SNAPSHOT_EVERY = 50;
 
-/** An encounter's row without its input (the combatants' sheets: tens of KB each, read only to run the fight). */
+/**
+ * An encounter's row without its input (the combatants' sheets: tens of KB each). Only building an engine or an
+ * export reads the input (`readInput`); a write to a warm encounter never does.
+ */
 export type EncounterListRow = Omit<EncounterRow, 'input_json'>;
+
+const HEAD_COLUMNS = 'id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at';
 
 /** The campaign's encounters, newest first, without their inputs (a campaign of 1,000 fights read 50 MB for them). */
 export function listEncounters(db: Db, campaignId: string): EncounterListRow[] {
-  return prepared(db, `SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at
-    FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaignId) as EncounterListRow[];
+  return prepared(db, `SELECT ${HEAD_COLUMNS} FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaignId) as EncounterListRow[];
 }
 
-export function getEncounter(db: Db, id: string): EncounterRow | undefined {
-  return prepared(db, 'SELECT * FROM encounters WHERE id = ?').get(id) as EncounterRow | undefined;
+/** The encounters played in one session, in the order they were created. */
+export function sessionEncounters(db: Db, sessionId: string): EncounterListRow[] {
+  return prepared(db, `SELECT ${HEAD_COLUMNS} FROM encounters WHERE session_id = ? ORDER BY created_at, id`).all(sessionId) as EncounterListRow[];
+}
+
+export function getEncounter(db: Db, id: string): EncounterListRow | undefined {
+  return prepared(db, `SELECT ${HEAD_COLUMNS} FROM encounters WHERE id = ?`).get(id) as EncounterListRow | undefined;
+}
+
+/** The encounter's input (its combatants' sheets, as prepared). */
+export function readInput(db: Db, id: string): EncounterInput {
+  const row = prepared(db, 'SELECT input_json FROM encounters WHERE id = ?').get(id) as { input_json: string } | undefined;
+  if (!row) throw new Error(`Encounter ${id} is missing.`);
+  return JSON.parse(row.input_json) as EncounterInput;
 }
 
 export function insertEncounter(db: Db, row: EncounterRow): void {
@@ -57,9 +73,10 @@ export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: numbe
   return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
 }
 
+/** The first log line of event `seq` (what undoing it takes back). */
 export function lastLogText(db: Db, encounterId: string, seq: number): string | null {
-  const row = prepared(db, 'SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, seq) as { log_json: string } | undefined;
-  return row ? ((JSON.parse(row.log_json) as LogLine[])[0]?.text ?? null) : null;
+  const row = prepared(db, "SELECT json_extract(log_json, '$[0].text') AS text FROM encounter_events WHERE encounter_id = ? AND seq = ?").get(encounterId, seq) as { text: string | null } | undefined;
+  return row?.text ?? null;
 }
 
 export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown): void {

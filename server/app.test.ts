@@ -181,6 +181,20 @@ describe('encounters', () => {
     expect(counts().encounter_snapshots).toBe(1);
   });
 
+  it('answers each runner write with the encounter row exactly as a fresh read finds it', async () => {
+    const { encounter } = await prepared();
+    const writes = [
+      () => append(encounter.id, { type: 'START' }),
+      () => append(encounter.id, { type: 'END_TURN' }),
+      () => ok('encounters:undo', { id: encounter.id }),
+      () => ok('encounters:redo', { id: encounter.id }),
+    ];
+    for (const write of writes) {
+      const reply = await write();
+      expect(reply.encounter).toEqual((await ok('encounters:get', { id: encounter.id })).encounter);
+    }
+  });
+
   it('pushes a change notice after each committed write, none after a refusal', async () => {
     const notices: ChangeNotice[] = [];
     t.app.onChange((n) => notices.push(n));

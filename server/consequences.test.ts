@@ -1,6 +1,9 @@
 // What an Enigma fight leaves on the campaign: injuries the moment they happen (linked to their event, gone when
 // it is undone), condition and Escalation carried over when the encounter ends, and the app's own dice rolls.
 import { describe, expect, it } from 'vitest';
+import { openDatabase, writeTransaction } from '../db/connection.ts';
+import { getEncounter } from '../db/encounters.ts';
+import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
@@ -37,6 +40,29 @@ describe('consequences of an Enigma fight', () => {
     expect(rows('SELECT * FROM injuries')).toEqual([]);
     await ok('encounters:redo', { id: encounter.id });
     expect(rows('SELECT name FROM injuries')).toEqual([{ name: 'Sprained Ankle' }]);
+  });
+
+  it('writes the injury again after a write that had written it was rolled back', async () => {
+    const { first } = await campaignWithFight();
+    const { encounter, ids } = first;
+    await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' });
+    const survive = { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } };
+    // A second connection with its own store: the same code the app runs, with a transaction the test can fail.
+    const db = openDatabase(t.dir.file());
+    try {
+      const store = new EncounterStore(db);
+      const now = new Date().toISOString();
+      expect(() => writeTransaction(db, () => {
+        store.append(getEncounter(db, encounter.id)!, survive, now);
+        throw new Error('a later step of the same write failed');
+      })).toThrow('a later step');
+      expect(rows('SELECT name FROM injuries')).toEqual([]);
+      // The store wrote the injury inside the rolled-back transaction: it must not take the rows as written.
+      writeTransaction(db, () => store.append(getEncounter(db, encounter.id)!, survive, now));
+      expect(rows('SELECT name FROM injuries')).toEqual([{ name: 'Sprained Ankle' }]);
+    } finally {
+      db.close();
+    }
   });
 
   it('carries LP, healing restrictions and Escalation onto the campaign when the fight ends, and back on undo', async () => {

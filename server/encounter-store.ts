@@ -2,19 +2,30 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { Consequences, EncounterInput, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { prepared, type Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
+import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
-import type { EncounterRow } from '../db/rows.ts';
 
 interface Warm {
   engine: EncounterEngine;
   seq: number;
+}
+
+/**
+ * What the database holds of an encounter's consequences when its head is at `seq`: the injury rows match
+ * `injuries` (their JSON as the rules gave them) and the carry-over is written or not. A write whose rules give the
+ * same again skips the reads and writes that would change nothing.
+ */
+interface Synced {
+  seq: number;
+  injuries: string;
+  carried: boolean;
 }
 
 export function rulesFor(rulesetId: string) {
@@ -63,6 +74,8 @@ export class EncounterStore {
   private warm = new Map<string, Warm>();
   /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
   private marks = new Map<string, Map<number, EncounterSnapshot>>();
+  /** Per encounter: its consequences as last written (see Synced). */
+  private synced = new Map<string, Synced>();
 
   constructor(private readonly db: Db) {}
 
@@ -70,11 +83,11 @@ export class EncounterStore {
    * The engine at the encounter's head: the cached one, or the newest state at or before it (an in-memory mark,
    * else the stored snapshot) plus the events after it.
    */
-  engine(row: EncounterRow): EncounterEngine {
+  engine(row: EncounterHead): EncounterEngine {
     const cached = this.warm.get(row.id);
     if (cached && cached.seq === row.event_count) return cached.engine;
     const rules = rulesFor(row.ruleset_id);
-    const input = JSON.parse(row.input_json) as EncounterInput;
+    const input = store.readInput(this.db, row.id);
     const mark = this.newestMark(row.id, row.event_count);
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
     let engine: EncounterEngine;
@@ -116,8 +129,8 @@ export class EncounterStore {
    * Appends one event. `carry` holds the GM's adjustments to what an ending event carries onto the characters:
    * they travel inside the stored event (so a redo or a replay writes the same) and are logged as overrides.
    */
-  append(row: EncounterRow, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): void {
-    this.guarded(row.id, () => {
+  append(row: EncounterHead, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): EncounterHead {
+    return this.guarded(row.id, () => {
       const engine = this.engine(row);
       let event = this.fillRolls(engine, this.parse(engine, raw));
       if (carry && carry.adjust.length) {
@@ -128,18 +141,17 @@ export class EncounterStore {
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
       this.warm.delete(row.id);
-      if (askBeforeEnding) {
-        // The same apply decides it: no second engine tried first. Nothing has been written yet.
-        const after = engine.rules.consequences?.(engine.snapshot);
-        if (after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
-      }
-      this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now);
+      const after = engine.rules.consequences?.(engine.snapshot) ?? null;
+      // The same apply decides it: no second engine tried first. Nothing has been written yet.
+      if (askBeforeEnding && after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
+      const head = this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now, after);
       store.clearRedo(this.db, row.id);
+      return head;
     });
   }
 
   /** What the fight would leave on the campaign if this event were applied now, without applying it. */
-  trial(row: EncounterRow, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
+  trial(row: EncounterHead, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
     const engine = this.engine(row);
     const filled = this.fillRolls(engine, this.parse(engine, raw));
     const reason = engine.refusal(filled);
@@ -163,7 +175,7 @@ export class EncounterStore {
   }
 
   /** Log lines for the GM's carry-over adjustments, after the event's own lines. */
-  private overrideLines(row: EncounterRow, engine: EncounterEngine, event: GmEvent): LogLine[] {
+  private overrideLines(row: EncounterHead, engine: EncounterEngine, event: GmEvent): LogLine[] {
     const adjust = event['carryAdjust'] as CarryAdjustment['adjust'] | undefined;
     if (!adjust?.length) return [];
     const reason = typeof event['carryReason'] === 'string' && event['carryReason'] ? ` (${event['carryReason']})` : '';
@@ -177,7 +189,7 @@ export class EncounterStore {
   }
 
   /** The rolls an event would need now, so the GM can type physical dice in. */
-  rollsFor(row: EncounterRow, raw: unknown): RollRequest[] {
+  rollsFor(row: EncounterHead, raw: unknown): RollRequest[] {
     const engine = this.engine(row);
     const event = this.parse(engine, raw);
     return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
@@ -187,38 +199,39 @@ export class EncounterStore {
     return fillRolls(engine.rules.rollsFor?.(engine.snapshot, event) ?? [], event);
   }
 
-  undo(row: EncounterRow, now: string): void {
+  undo(row: EncounterHead, now: string): EncounterHead {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
-    this.guarded(row.id, () => {
+    return this.guarded(row.id, () => {
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
       const engine = this.engine({ ...row, event_count: row.event_count - 1 });
-      this.writeHead(row, engine, row.event_count - 1, now);
+      return this.writeHead(row, engine, row.event_count - 1, now);
     });
   }
 
-  redo(row: EncounterRow, now: string): void {
+  redo(row: EncounterHead, now: string): EncounterHead {
     const top = store.peekRedo(this.db, row.id);
     if (!top) throw new GmError('There is nothing to redo in this encounter.');
-    this.guarded(row.id, () => {
+    return this.guarded(row.id, () => {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      this.commit(row, engine, top.event, lines, now);
+      const head = this.commit(row, engine, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
+      return head;
     });
   }
 
-  undoLabel(row: EncounterRow): string | null {
+  undoLabel(row: EncounterHead): string | null {
     return row.event_count === 0 ? null : (store.lastLogText(this.db, row.id, row.event_count) ?? 'the last action');
   }
 
-  redoLabel(row: EncounterRow): string | null {
+  redoLabel(row: EncounterHead): string | null {
     const top = store.peekRedo(this.db, row.id);
     return top ? humanize(top.event.type) : null;
   }
@@ -232,30 +245,43 @@ export class EncounterStore {
     }
   }
 
-  private commit(row: EncounterRow, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string): void {
+  private commit(row: EncounterHead, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
     const seq = row.event_count + 1;
     store.insertEvent(this.db, row.id, seq, event, lines, now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    this.writeHead(row, engine, seq, now);
+    return this.writeHead(row, engine, seq, now, after);
   }
 
-  private writeHead(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
+  /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
+  private writeHead(row: EncounterHead, engine: EncounterEngine, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null): EncounterHead {
     const id = row.id;
-    const view = engine.view();
-    store.updateHead(this.db, id, { phase: view.phase, round: view.round, eventCount: seq }, now);
-    this.syncConsequences(row, engine, seq, now);
+    const { phase, round } = engine.view();
+    store.updateHead(this.db, id, { phase, round, eventCount: seq }, now);
+    this.syncConsequences(row, after, seq, now);
     this.keepWarm(id, engine, seq);
+    return { ...row, phase, round, event_count: seq, updated_at: now };
   }
 
-  /** The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end. */
-  private syncConsequences(row: EncounterRow, engine: EncounterEngine, seq: number, now: string): void {
+  /**
+   * The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end.
+   * When the database holds this encounter's consequences at the head being replaced (`row`), and the rules give
+   * the same injuries and the same carry state, nothing is read or written: most events change neither.
+   */
+  private syncConsequences(row: EncounterHead, result: Consequences | null, seq: number, now: string): void {
     const { id, campaign_id: campaignId } = row;
-    const result = engine.rules.consequences?.(engine.snapshot);
     if (!result) return;
-    consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
-    if (!result.carry) consequences.revertCarry(this.db, id, campaignId, now);
+    const known = this.synced.get(id);
+    const held = known?.seq === row.event_count ? known : undefined;
+    // Dropped first: if anything below throws, the transaction rolls back and nothing is known any more.
+    this.synced.delete(id);
+    const injuries = JSON.stringify(result.injuries);
+    if (held?.injuries !== injuries) consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
+    if (!result.carry) {
+      if (held?.carried !== false) consequences.revertCarry(this.db, id, campaignId, now);
+    }
     // Written once, when the fight ends: only then is the ending event (with the GM's adjustments) read.
-    else if (!consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
+    else if (!held?.carried && !consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
+    this.synced.set(id, { seq, injuries, carried: Boolean(result.carry) });
   }
 
   /** The newest stored event, which is the one that ended the fight when the carry-over is first written. */
@@ -268,20 +294,22 @@ export class EncounterStore {
   evictAll(): void {
     this.warm.clear();
     this.marks.clear();
+    this.synced.clear();
   }
 
   /**
    * A refusal happens before anything changes; any other failure inside a write drops the warm engine, since the
    * transaction rolls back and memory must follow.
    */
-  private guarded(id: string, work: () => void): void {
+  private guarded<T>(id: string, work: () => T): T {
     try {
-      work();
+      return work();
     } catch (error) {
       if (error instanceof RuleRefusal) throw new GmError(error.message);
       if (!(error instanceof GmError) && !(error instanceof EndingToCheck)) {
         this.warm.delete(id);
         this.dropMarks(id);
+        this.synced.delete(id);
       }
       throw error;
     }

@@ -9,12 +9,13 @@ import { campaignName, getCampaign, getCharacter, touchCampaign } from '../../db
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
+import type { EncounterListRow as EncounterHead } from '../../db/encounters.ts';
 import { EndingToCheck, rulesFor, type CarryAdjustment } from '../encounter-store.ts';
 import { carryFields, carryLabel } from '../../core/ledger/carry.ts';
 import { sessionForEncounter } from './ledger.ts';
 import { requireCampaign, rulesetOf } from './campaigns.ts';
 
-function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
+function requireEncounter(ctx: HandlerContext, id: string): EncounterHead {
   const row = store.getEncounter(ctx.db, id);
   if (!row) throw new GmError('That encounter does not exist (it may have been removed).', 'notFound');
   return row;
@@ -33,7 +34,7 @@ type LogSince = { eventCount: number; version: string } | undefined;
  * The encounter as a screen shows it. `logAfter` (a seq) sends only the lines of the events after it: a write
  * passes it when the screen already has every line up to there (see `shownLog`).
  */
-function detail(ctx: HandlerContext, row: EncounterRow, logAfter?: number, shownView?: EncounterView | null): EncounterDetail {
+function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, shownView?: EncounterView | null): EncounterDetail {
   const id = row.id;
   const engine = ctx.encounters.engine(row);
   const view = engine.view();
@@ -76,7 +77,7 @@ function changedCombatants(before: EncounterView, after: EncounterView): Combata
 }
 
 /** The view the screen shows before a write, when it is up to date (see shownLog); null otherwise. */
-const shownView = (ctx: HandlerContext, row: EncounterRow, logAfter: number | undefined): EncounterView | null =>
+const shownView = (ctx: HandlerContext, row: EncounterHead, logAfter: number | undefined): EncounterView | null =>
   logAfter === undefined ? null : ctx.encounters.engine(row).view();
 
 /**
@@ -84,7 +85,7 @@ const shownView = (ctx: HandlerContext, row: EncounterRow, logAfter: number | un
  * when the screen may be out of date (another window or the CLI wrote since), so it gets the whole tail.
  * A write changes at most the newest event: an undo drops it, an append or a redo adds one after it.
  */
-function shownLog(row: EncounterRow, since: LogSince): number | undefined {
+function shownLog(row: EncounterHead, since: LogSince): number | undefined {
   if (!since || since.eventCount !== row.event_count || since.version !== row.updated_at) return undefined;
   return row.event_count;
 }
@@ -93,12 +94,16 @@ function shownLog(row: EncounterRow, since: LogSince): number | undefined {
  * After a write: the campaign's lists change too. The notice carries the new version (see ChangeNotice). Returns
  * the encounter's row as the write left it.
  */
-function touched(ctx: HandlerContext, row: EncounterRow): EncounterRow {
-  touchCampaign(ctx.db, row.campaign_id, ctx.now());
-  const now = requireEncounter(ctx, row.id);
-  ctx.changed({ area: 'encounters', id: row.id, version: now.updated_at });
-  ctx.changed({ area: 'campaigns', id: row.campaign_id });
-  return now;
+function touched(ctx: HandlerContext, row: EncounterHead): EncounterHead {
+  return announced(ctx, requireEncounter(ctx, row.id));
+}
+
+/** `touched` for a write that returned the row as it left it. */
+function announced(ctx: HandlerContext, head: EncounterHead): EncounterHead {
+  touchCampaign(ctx.db, head.campaign_id, ctx.now());
+  ctx.changed({ area: 'encounters', id: head.id, version: head.updated_at });
+  ctx.changed({ area: 'campaigns', id: head.campaign_id });
+  return head;
 }
 
 /**
@@ -107,13 +112,13 @@ function touched(ctx: HandlerContext, row: EncounterRow): EncounterRow {
  * undo takes one). A write may decline to write and answer instead (`{carryCheck}`): the reply then shows the
  * encounter as it was, with that answer.
  */
-function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince }, write: (row: EncounterRow) => Partial<EncounterDetail> | void, removes = 0): EncounterDetail {
+function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince }, write: (row: EncounterHead) => EncounterHead | { answer: Partial<EncounterDetail> }, removes = 0): EncounterDetail {
   const row = requireEncounter(ctx, input.id);
   const logAfter = shownLog(row, input.since);
   const shown = shownView(ctx, row, logAfter);
-  const answer = write(row);
-  if (answer) return { ...detail(ctx, row, logAfter, shown), ...answer };
-  return detail(ctx, touched(ctx, row), logAfter === undefined ? undefined : logAfter - removes, shown);
+  const written = write(row);
+  if ('answer' in written) return { ...detail(ctx, row, logAfter, shown), ...written.answer };
+  return detail(ctx, announced(ctx, written), logAfter === undefined ? undefined : logAfter - removes, shown);
 }
 
 /** "Goblin 1", "Goblin 2"… continuing after the copies already in the encounter (every copy is numbered). */
@@ -130,7 +135,7 @@ function numberedNames(base: string, count: number, taken: ReadonlySet<string>):
  * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
  * dice are rolled once), and what it would carry onto the campaign if it ends the fight (null when it does not).
  */
-function carryPreview(ctx: HandlerContext, row: EncounterRow, raw: unknown): { event: GmEvent; carry: CarryPreview | null } {
+function carryPreview(ctx: HandlerContext, row: EncounterHead, raw: unknown): { event: GmEvent; carry: CarryPreview | null } {
   const engine = ctx.encounters.engine(row);
   const alreadyEnded = Boolean(engine.rules.consequences?.(engine.snapshot).carry);
   const { consequences, event } = ctx.encounters.trial(row, raw);
@@ -139,7 +144,7 @@ function carryPreview(ctx: HandlerContext, row: EncounterRow, raw: unknown): { e
 }
 
 /** What an ending would write onto each character and the party, beside what they hold now. */
-function previewOf(ctx: HandlerContext, row: EncounterRow, consequences: EndingToCheck['consequences']): CarryPreview {
+function previewOf(ctx: HandlerContext, row: EncounterHead, consequences: EndingToCheck['consequences']): CarryPreview {
   const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
   return {
@@ -236,10 +241,10 @@ export const encounterHandlers = {
     try {
       // With `ask` (the runner), an event that would end the fight with a carry-over stops before anything is
       // written and goes back to the GM with its dice and what it would carry: one round trip, one apply.
-      ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined, input.ask === true);
+      return ctx.encounters.append(row, input.event, ctx.now(), input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined, input.ask === true);
     } catch (error) {
       if (!(error instanceof EndingToCheck)) throw error;
-      return { carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } };
+      return { answer: { carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences) } } };
     }
   }),
 

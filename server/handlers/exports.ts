@@ -14,18 +14,17 @@ import { campaignName, getCampaign } from '../../db/campaigns.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
 import * as store from '../../db/encounters.ts';
 import * as ledger from '../../db/ledger.ts';
-import type { EncounterRow } from '../../db/rows.ts';
 import { rulesFor } from '../encounter-store.ts';
 import { rulesetOf } from './campaigns.ts';
 
-function requireEncounter(ctx: HandlerContext, id: string): EncounterRow {
+function requireEncounter(ctx: HandlerContext, id: string): store.EncounterListRow {
   const row = store.getEncounter(ctx.db, id);
   if (!row) throw new GmError('That encounter does not exist (it may have been removed).', 'notFound');
   return row;
 }
 
 /** The encounter as stored, replayed into its export, summary and final view. */
-function documentOf(ctx: HandlerContext, row: EncounterRow): EncounterDocument {
+function documentOf(ctx: HandlerContext, row: store.EncounterListRow): EncounterDocument {
   const rows = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(row.id) as { seq: number; payload_json: string; log_json: string }[];
   const stored: StoredEncounter = {
     id: row.id,
@@ -35,7 +34,7 @@ function documentOf(ctx: HandlerContext, row: EncounterRow): EncounterDocument {
     createdAt: row.created_at,
     phase: row.phase,
     round: row.round,
-    input: JSON.parse(row.input_json) as EncounterInput,
+    input: store.readInput(ctx.db, row.id),
     events: rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload_json) as GmEvent, lines: JSON.parse(r.log_json) as LogLine[] })),
   };
   try {
@@ -47,7 +46,7 @@ function documentOf(ctx: HandlerContext, row: EncounterRow): EncounterDocument {
   }
 }
 
-function encounterFile(ctx: HandlerContext, row: EncounterRow, format: ExportFormat): ExportFile {
+function encounterFile(ctx: HandlerContext, row: store.EncounterListRow, format: ExportFormat): ExportFile {
   const document = documentOf(ctx, row);
   const facts = { rulesetName: rulesetOf(row).name, outcome: document.view.outcome ?? null };
   const content =
@@ -59,7 +58,7 @@ function encounterFile(ctx: HandlerContext, row: EncounterRow, format: ExportFor
 function recapOf(ctx: HandlerContext, session: ledger.SessionRow): SessionRecap {
   const campaign = getCampaign(ctx.db, session.campaign_id)!;
   const names = new Map((ctx.db.prepare('SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
-  const encounterRows = ctx.db.prepare('SELECT * FROM encounters WHERE session_id = ? ORDER BY created_at, id').all(session.id) as EncounterRow[];
+  const encounterRows = store.sessionEncounters(ctx.db, session.id);
   const encounterNames = new Map((ctx.db.prepare('SELECT id, name FROM encounters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((e) => [e.id, e.name]));
   const injuries = ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? AND (session_gained = ? OR session_healed = ?) ORDER BY created_at, id').all(campaign.id, session.id, session.id) as InjuryRow[];
   const entries = ctx.db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND session_id = ? AND state = 'done' ORDER BY seq").all(campaign.id, session.id) as ledger.LedgerEntryRow[];
