@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
+import { copyFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { SNAPSHOT_EVERY } from '../db/encounters.ts';
+import { CHECKPOINT_EVERY } from './app.ts';
 import { useTestApp } from './testing/harness.ts';
 import { LOG_TAIL_EVENTS } from './handlers/encounters.ts';
 
@@ -227,5 +230,29 @@ describe('long fights', () => {
     const whole = await t.ok('encounters:log', { id: encounter.id });
     expect(new Set(whole.map((l) => l.seq)).size).toBe(detail.encounter.eventCount);
     expect(whole.slice(-detail.log.length)).toEqual(detail.log);
+  });
+});
+
+describe('checkpoints', () => {
+  it('moves the WAL into the database file after the reply, every few writes, so the file alone holds them', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Checkpointed', rulesetId: 'enigma' });
+    for (let i = 1; i < CHECKPOINT_EVERY; i++) await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: `Hero ${i}`, sheet: {} });
+    // The checkpoint runs once the event loop turns after the reply, as it does between two requests.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // What a copy of the file without its -wal holds: only what has been checkpointed into it.
+    const fileAlone = () => {
+      const copy = t.dir.file('copy.sqlite');
+      copyFileSync(t.dir.file(), copy);
+      const db = new Database(copy, { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM characters').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(fileAlone()).toBe(CHECKPOINT_EVERY - 1);
+    await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'One more', sheet: {} });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(fileAlone(), 'one write since the checkpoint lives only in the WAL').toBe(CHECKPOINT_EVERY - 1);
   });
 });

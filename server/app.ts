@@ -121,6 +121,9 @@ function openChecked(options: OpenAppOptions): AppService {
   return openHealthyApp(options);
 }
 
+/** Writes between two checkpoints run after a reply (about 60 WAL pages for runner actions). */
+export const CHECKPOINT_EVERY = 16;
+
 /** The handler table on a database that passed the health check (or on a new one). */
 function openHealthyApp(options: OpenAppOptions): AppService {
   const open = () => openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
@@ -180,6 +183,28 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   };
   autoBackup('start');
 
+  // Checkpoints after the reply, not inside a GM's write: SQLite's own checkpoint (every 1,000 WAL pages, kept as
+  // the backstop) runs in the commit that crosses the mark, and that GM action then waits for the database file to
+  // be written and flushed. Every CHECKPOINT_EVERY writes one runs as soon as the write's reply has gone out; it
+  // keeps the WAL small, so commits rewrite its first pages instead of growing the file (docs/performance.md).
+  let writesSinceCheckpoint = 0;
+  let checkpointQueued = false;
+  const checkpointSoon = () => {
+    writesSinceCheckpoint += 1;
+    if (writesSinceCheckpoint < CHECKPOINT_EVERY || checkpointQueued) return;
+    checkpointQueued = true;
+    setImmediate(() => {
+      checkpointQueued = false;
+      writesSinceCheckpoint = 0;
+      try {
+        if (ctx.db.open && !ctx.db.inTransaction) ctx.db.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        // A checkpoint that cannot run now changes nothing: the next one, or SQLite's own, catches up.
+        console.error('[gmw] checkpoint failed:', error);
+      }
+    });
+  };
+
   function run(name: HandlerName, input: unknown): unknown {
     const handler = handlers[name] as (c: HandlerContext, i: unknown) => unknown;
     if (!WRITE_HANDLERS.has(name)) return handler(ctx, input);
@@ -212,7 +237,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         const notices = pending;
         pending = [];
         for (const notice of notices) notify(notice);
-        if (WRITE_HANDLERS.has(name) && Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
+        if (WRITE_HANDLERS.has(name)) {
+          checkpointSoon();
+          if (Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
+        }
         return { result };
       } catch (error) {
         if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
