@@ -67,6 +67,12 @@ export function readEvents(db: Db, encounterId: string, afterSeq = 0): GmEvent[]
   return rows.map((row) => JSON.parse(row.payload_json) as GmEvent);
 }
 
+/** The events after `afterSeq` with the log lines each wrote, in order. */
+export function readSteps(db: Db, encounterId: string, afterSeq = 0): { seq: number; event: GmEvent; lines: LogLine[] }[] {
+  const rows = prepared(db, 'SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; payload_json: string; log_json: string }[];
+  return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload_json) as GmEvent, lines: JSON.parse(row.log_json) as LogLine[] }));
+}
+
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
   const rows = prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];

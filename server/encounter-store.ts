@@ -11,6 +11,7 @@ import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
+import { SummaryFold, type EncounterReplay } from '../core/export/summary.ts';
 
 interface Warm {
   engine: EncounterEngine;
@@ -70,12 +71,17 @@ const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().
  */
 const MARKS_KEPT = 64;
 
+/** Encounters whose summary fold is kept (the log screens and exports of the newest ones asked for). */
+const FOLDS_KEPT = 4;
+
 export class EncounterStore {
   private warm = new Map<string, Warm>();
   /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
   private marks = new Map<string, Map<number, EncounterSnapshot>>();
   /** Per encounter: its consequences as last written (see Synced). */
   private synced = new Map<string, Synced>();
+  /** The summary fold of the encounters asked for most recently, newest last (see `replay`). */
+  private folds = new Map<string, SummaryFold>();
 
   constructor(private readonly db: Db) {}
 
@@ -150,6 +156,25 @@ export class EncounterStore {
     });
   }
 
+  /**
+   * The per-round summary and the final view, replayed from the stored events with the log lines they wrote. The
+   * fold of an encounter asked for before is kept and given only the events appended since; an undo that takes away
+   * an event it has counted drops it. The result is the one a replay of every event gives (core/export/summary.ts).
+   */
+  replay(row: EncounterHead): EncounterReplay {
+    let fold = this.folds.get(row.id);
+    // Taken out while it runs: a refusal halfway leaves no half-fed fold behind, and it goes back in as the newest.
+    this.folds.delete(row.id);
+    if (!fold || fold.count > row.event_count) fold = new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, store.readInput(this.db, row.id));
+    for (const step of store.readSteps(this.db, row.id, fold.count)) {
+      if (step.seq !== fold.count + 1) throw new Error(`Event ${fold.count + 1} of encounter ${row.id} is missing.`);
+      fold.add(step);
+    }
+    this.folds.set(row.id, fold);
+    for (const id of this.folds.keys()) if (this.folds.size > FOLDS_KEPT) this.folds.delete(id);
+    return fold.result();
+  }
+
   /** What the fight would leave on the campaign if this event were applied now, without applying it. */
   trial(row: EncounterHead, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
     const engine = this.engine(row);
@@ -205,6 +230,7 @@ export class EncounterStore {
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.warm.delete(row.id);
+      if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
       const engine = this.engine({ ...row, event_count: row.event_count - 1 });
@@ -295,6 +321,7 @@ export class EncounterStore {
     this.warm.clear();
     this.marks.clear();
     this.synced.clear();
+    this.folds.clear();
   }
 
   /**
@@ -310,6 +337,7 @@ export class EncounterStore {
         this.warm.delete(id);
         this.dropMarks(id);
         this.synced.delete(id);
+        this.folds.delete(id);
       }
       throw error;
     }

@@ -9,6 +9,7 @@ import { EncounterEngine } from '../core/encounter/kernel.ts';
 import type { EncounterView, GmEvent } from '../core/encounter/types.ts';
 import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport } from '../core/export/types.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
+import { openApp } from './app.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
@@ -255,6 +256,49 @@ function expectInertMarkdown(md: string) {
     for (const row of table) expect(row.split(/(?<!\\)\|/).length, row).toBe(cells);
   }
 }
+
+describe('the kept replay', () => {
+  /** What an app that has never replayed the encounter answers: a second one opened on the same file. */
+  async function fresh(name: string, input: unknown): Promise<unknown> {
+    const other = openApp({ databasePath: t.dir.file(), transport: 'cli', version: 'test' });
+    try {
+      const envelope = await other.dispatch(name, input);
+      if ('error' in envelope) throw new Error(envelope.error.message);
+      return envelope.result;
+    } finally {
+      other.close();
+    }
+  }
+
+  it('follows appends and undos as a replay of every event does, the summary and the exports alike', async () => {
+    const fight = await prepared('enigma');
+    const { encounter, ids, send } = fight;
+    const id = encounter.id;
+    const same = async () => {
+      expect(await ok('encounters:summary', { id })).toEqual(await fresh('encounters:summary', { id }));
+      const file = await ok('exports:encounter', { id, format: 'json' });
+      const other = (await fresh('exports:encounter', { id, format: 'json' })) as typeof file;
+      expect(JSON.parse(file.content).summary).toEqual(JSON.parse(other.content).summary);
+    };
+    await send({ type: 'START' });
+    await send({ type: 'APPLY_DAMAGE', targetId: ids.o, amount: 3, source: 'a falling rock' });
+    await same();
+    await send({ type: 'APPLY_DAMAGE', targetId: ids.o, amount: 2, source: 'a second rock' });
+    await send({ type: 'END_TURN' });
+    await same();
+    // Undone and replaced by another event at the same place: the kept replay had counted the undone one.
+    await ok('encounters:undo', { id });
+    await send({ type: 'HEAL', targetId: ids.o, amount: 1, kind: 'magic', source: 'a potion' });
+    await same();
+    const taken = (await ok('encounters:summary', { id })).flatMap((r) => r.combatants).find((c) => c.id === ids.o)!;
+    expect([taken.taken, taken.healed]).toEqual([5, 1]);
+    await ok('encounters:undo', { id });
+    await ok('encounters:undo', { id });
+    await same();
+    await ok('encounters:redo', { id });
+    await same();
+  });
+});
 
 describe('hostile names come out inert', () => {
   it('in an encounter\'s Markdown and HTML, with the longest names the schemas allow', async () => {

@@ -3,7 +3,7 @@
 // app shows, so the file is both an archive and something an importer can rebuild the fight from.
 import type { EncounterInput, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
 import type { RulesetId } from '../rulesets/types.ts';
-import { replayEncounter } from './summary.ts';
+import { replayEncounter, type EncounterReplay } from './summary.ts';
 import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport, type ExportFormat } from './types.ts';
 
 /** An encounter as the database holds it: its row's facts and every event with the log lines it wrote. */
@@ -25,9 +25,12 @@ export interface EncounterDocument {
   view: EncounterView;
 }
 
-/** Builds the export by replaying the stored events; the replay also yields the summary and the final view. */
-export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRules, exportedAt: string): EncounterDocument {
-  const { summary, view } = replayEncounter(rules, stored.rulesetId, stored.input, stored.events);
+/**
+ * Builds the export by replaying the stored events; the replay also yields the summary and the final view. The app
+ * passes the replay it keeps of the same events (`replayed`), which is the one this would compute.
+ */
+export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRules, exportedAt: string, replayed?: EncounterReplay): EncounterDocument {
+  const { summary, view } = replayed ?? replayEncounter(rules, stored.rulesetId, stored.input, stored.events);
   return {
     view,
     export: {

@@ -6,7 +6,8 @@ import type { CombatantSeed, GmEvent, LogLine } from '../encounter/types.ts';
 import { defaultOptions } from '../rulesets/options.ts';
 import { findRuleset } from '../rulesets/registry.ts';
 import { defaultSheet } from '../rulesets/sheet.ts';
-import { replayEncounter, summarize, totalsOf, type ReplayStep } from './summary.ts';
+import { RULESET_IDS, generateFight } from '../../bench/fight.ts';
+import { SummaryFold, replayEncounter, summarize, totalsOf, type ReplayStep } from './summary.ts';
 import type { RoundSummary } from './types.ts';
 
 /** Applies events one by one, as the store does, keeping each event with the lines it wrote. */
@@ -168,5 +169,25 @@ describe('the per-round summary', () => {
     expect(summary.map((s) => [s.round, s.measure])).toEqual([[0, 'loads'], [1, 'loads']]);
     expect(figures(summary, 1, 'orc')).toMatchObject({ taken: 3, healed: 0, down: false });
     expect(engine.view().order.find((c) => c.id === 'orc')!.health!.current).toBe(0);
+  });
+});
+
+describe('the summary fold', () => {
+  it.each(RULESET_IDS)('%s: events given a few at a time, asked between, end as one replay of them all', (rulesetId) => {
+    const fight = generateFight(rulesetId, 8, 400, 7, [], { type: 'END_COMBAT', outcome: 'over' });
+    const steps: ReplayStep[] = fight.events.map((event) => ({ event }));
+    const whole = replayEncounter(fight.rules, rulesetId, fight.input, steps);
+    const fold = new SummaryFold(fight.rules, rulesetId, fight.input);
+    const asked: ReturnType<SummaryFold['result']>[] = [];
+    for (const [index, step] of steps.entries()) {
+      fold.add(step);
+      // Asked after events of every kind, as the log screen asks after each GM action.
+      if (index % 7 === 3) asked.push(fold.result());
+    }
+    expect(fold.count).toBe(steps.length);
+    expect(fold.result()).toEqual(whole);
+    // A result is a copy: what the fold did afterwards left the earlier answers as they were.
+    const partial = replayEncounter(fight.rules, rulesetId, fight.input, steps.slice(0, 4));
+    expect(asked[0]).toEqual(partial);
   });
 });

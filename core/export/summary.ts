@@ -104,41 +104,63 @@ export interface EncounterReplay {
  * that round. Pools that the end of combat resets (Thrum's loads) are not counted as healing.
  */
 export function replayEncounter(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): EncounterReplay {
-  const track = trackOf(rulesetId);
-  const engine = EncounterEngine.create(rules, input);
-  let view = rosterOf(engine);
-  const rounds = new Map<number, Map<string, RoundFigures>>();
-  const finals = new Map<number, EncounterRoster>();
-  /** The actor of every log line so far with the round the line is in, newest last. */
-  const recentActors: { round: number; id: string }[] = [];
+  const fold = new SummaryFold(rules, rulesetId, input);
+  for (const step of steps) fold.add(step);
+  return fold.result();
+}
 
+/**
+ * `replayEncounter` one event at a time: the app keeps a fold per encounter and gives it only the events appended
+ * since, so the summary and the exports of a long fight do not replay it whole after every action. `result()`
+ * changes nothing: more events can follow it, and the fold ends as one replay of all of them would.
+ */
+export class SummaryFold {
+  private readonly track: Track;
+  private readonly engine: EncounterEngine;
+  private view: EncounterRoster;
+  private readonly rounds = new Map<number, Map<string, RoundFigures>>();
+  private readonly finals = new Map<number, EncounterRoster>();
+  /** The actor of every log line so far with the round the line is in, newest last. */
+  private readonly recentActors: { round: number; id: string }[] = [];
   /** The roster last counted into a round's tally: the next event's `before` is this event's roster. */
-  let tallied: { round: number; at: EncounterRoster } | null = null;
-  const roundTally = (round: number, at: EncounterRoster): Map<string, RoundFigures> => {
-    let tally = rounds.get(round);
+  private tallied: { round: number; at: EncounterRoster } | null = null;
+  /** How many events the fold has taken. */
+  count = 0;
+
+  constructor(rules: EncounterRules, rulesetId: string, input: EncounterInput) {
+    this.track = trackOf(rulesetId);
+    this.engine = EncounterEngine.create(rules, input);
+    this.view = rosterOf(this.engine);
+  }
+
+  private roundTally(round: number, at: EncounterRoster): Map<string, RoundFigures> {
+    let tally = this.rounds.get(round);
     if (!tally) {
       tally = new Map();
-      rounds.set(round, tally);
+      this.rounds.set(round, tally);
     }
-    if (tallied?.round === round && tallied.at === at) return tally;
-    tallied = { round, at };
+    if (this.tallied?.round === round && this.tallied.at === at) return tally;
+    this.tallied = { round, at };
     for (const c of at.order) {
       if (!tally.has(c.id)) {
         tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
       }
     }
     return tally;
-  };
+  }
 
-  for (const [index, step] of steps.entries()) {
-    const before = view;
-    const lines = applyStored(engine, step, index);
-    view = rosterOf(engine);
-    if (before.phase === 'setup' && view.phase === 'setup') continue;
+  /** Applies the next stored event and counts what it did. */
+  add(step: ReplayStep): void {
+    const { engine, track, recentActors } = this;
+    const before = this.view;
+    const lines = applyStored(engine, step, this.count);
+    this.count += 1;
+    const view = (this.view = rosterOf(engine));
+    if (before.phase === 'setup' && view.phase === 'setup') return;
     const round = before.phase === 'setup' ? view.round : before.round;
-    const tally = roundTally(round, before);
-    roundTally(round, view);
-    finals.set(round, view);
+    const tally = this.roundTally(round, before);
+    this.roundTally(round, view);
+    this.finals.set(round, view);
 
     // Rows by id, built only when a row is not where it was (an order has each combatant once: the runner keys on it).
     let previous: Map<string, CombatantView> | undefined;
@@ -172,26 +194,33 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
     for (const line of lines) if (line.actorId) recentActors.push({ round: line.round, id: line.actorId });
   }
 
-  const summary: RoundSummary[] = [];
-  const numbers = [...rounds.keys()];
-  if (numbers.length) {
-    const first = Math.min(...numbers);
-    const last = Math.max(...numbers);
-    let atEnd: EncounterRoster | undefined;
-    for (let round = first; round <= last; round += 1) {
-      atEnd = finals.get(round) ?? atEnd;
-      const tally = roundTally(round, atEnd!);
-      const combatants: RoundFigures[] = [];
-      const ordered = [...atEnd!.order.map((c) => c.id), ...[...tally.keys()].filter((id) => !atEnd!.order.some((c) => c.id === id))];
-      for (const id of ordered) {
-        const figures = tally.get(id)!;
-        const shown = atEnd!.order.find((c) => c.id === id);
-        combatants.push(shown ? { ...figures, name: shown.name, side: shown.sideLabel, statuses: [...shown.tags] } : figures);
+  /** The summary and the view after the events so far (copies: the fold goes on unchanged). */
+  result(): EncounterReplay {
+    const summary: RoundSummary[] = [];
+    const numbers = [...this.rounds.keys()];
+    if (numbers.length) {
+      const first = Math.min(...numbers);
+      const last = Math.max(...numbers);
+      let atEnd: EncounterRoster | undefined;
+      for (let round = first; round <= last; round += 1) {
+        atEnd = this.finals.get(round) ?? atEnd;
+        // A round without events of its own shows the roster the round before ended with, every figure at zero.
+        const tally = new Map(this.rounds.get(round));
+        for (const c of atEnd!.order) {
+          if (!tally.has(c.id)) tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
+        }
+        const combatants: RoundFigures[] = [];
+        const ordered = [...atEnd!.order.map((c) => c.id), ...[...tally.keys()].filter((id) => !atEnd!.order.some((c) => c.id === id))];
+        for (const id of ordered) {
+          const figures = tally.get(id)!;
+          const shown = atEnd!.order.find((c) => c.id === id);
+          combatants.push(shown ? { ...figures, name: shown.name, side: shown.sideLabel, statuses: [...shown.tags] } : { ...figures, statuses: [...figures.statuses] });
+        }
+        summary.push({ round, measure: this.track.measure, combatants });
       }
-      summary.push({ round, measure: track.measure, combatants });
     }
+    return { summary, view: this.engine.view() };
   }
-  return { summary, view: engine.view() };
 }
 
 /** The per-round summary alone. */

@@ -1,9 +1,11 @@
 // Exports of encounters (Markdown, HTML, JSON) and session recaps (Markdown, HTML), and the per-round summary. All
-// read-only: each replays the stored events, so what leaves the app is derived from the same events as the runner.
+// read-only: each is replayed from the stored events (EncounterStore.replay keeps the replay of the encounters asked
+// for and adds the events appended since), so what leaves the app is derived from the same events as the runner.
 import type { HandlerContext } from '../app.ts';
 import { GmError } from '../../core/api/contract.ts';
 import { RuleRefusal } from '../../core/encounter/kernel.ts';
 import type { EncounterInput, GmEvent, LogLine } from '../../core/encounter/types.ts';
+import type { EncounterReplay } from '../../core/export/summary.ts';
 import { buildEncounterExport, exportFilename, MIME, type EncounterDocument, type StoredEncounter } from '../../core/export/encounter.ts';
 import { encounterHtml } from '../../core/export/html.ts';
 import { encounterMarkdown } from '../../core/export/markdown.ts';
@@ -37,8 +39,13 @@ function documentOf(ctx: HandlerContext, row: store.EncounterListRow): Encounter
     input: store.readInput(ctx.db, row.id),
     events: rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload_json) as GmEvent, lines: JSON.parse(r.log_json) as LogLine[] })),
   };
+  return buildEncounterExport(stored, rulesFor(row.ruleset_id), ctx.now(), replayed(ctx, row));
+}
+
+/** The encounter's summary and final view (see EncounterStore.replay). */
+function replayed(ctx: HandlerContext, row: store.EncounterListRow): EncounterReplay {
   try {
-    return buildEncounterExport(stored, rulesFor(row.ruleset_id), ctx.now());
+    return ctx.encounters.replay(row);
   } catch (error) {
     // Stored events always replayed when they were written; if one no longer does, say which instead of failing blind.
     if (error instanceof RuleRefusal) throw new GmError(`“${row.name}” cannot be exported: ${error.message}`);
@@ -69,8 +76,8 @@ function recapOf(ctx: HandlerContext, session: ledger.SessionRow): SessionRecap 
     exportedAt: ctx.now(),
     session: { number: session.number, title: session.title, date: session.real_date, notes: session.notes, startDay: session.start_day, endDay: session.end_day },
     encounters: encounterRows.map((row) => {
-      const document = documentOf(ctx, row);
-      return { name: row.name, phase: row.phase, round: row.round, outcome: document.view.outcome ?? null, day: row.day ?? null, summary: document.export.summary };
+      const { view, summary } = replayed(ctx, row);
+      return { name: row.name, phase: row.phase, round: row.round, outcome: view.outcome ?? null, day: row.day ?? null, summary };
     }),
     injuriesGained: injuries
       .filter((r) => r.session_gained === session.id)
@@ -81,7 +88,7 @@ function recapOf(ctx: HandlerContext, session: ledger.SessionRow): SessionRecap 
 }
 
 export const exportHandlers = {
-  'encounters:summary': (ctx: HandlerContext, input: { id: string }): RoundSummary[] => documentOf(ctx, requireEncounter(ctx, input.id)).export.summary,
+  'encounters:summary': (ctx: HandlerContext, input: { id: string }): RoundSummary[] => replayed(ctx, requireEncounter(ctx, input.id)).summary,
 
   'exports:encounter': (ctx: HandlerContext, input: { id: string; format: ExportFormat }): ExportFile => encounterFile(ctx, requireEncounter(ctx, input.id), input.format),
 
