@@ -24,6 +24,7 @@ test('full log with filters and summary, encounter exports, campaign export and 
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('2');
   await page.getByRole('button', { name: 'Apply damage' }).click();
 
+  const runnerUrl = page.url();
   await page.getByRole('link', { name: 'Full log, summary and export ›' }).click();
   const log = page.getByRole('list', { name: 'Full encounter log' });
   await expect(log).toContainText('Thug 1 takes 8 damage');
@@ -41,6 +42,20 @@ test('full log with filters and summary, encounter exports, campaign export and 
   await expect(round1.getByRole('row', { name: /Thug 1/ })).toContainText('8');
   await expect(round1.getByRole('row', { name: /Thug 1/ })).toContainText('went down');
   await page.screenshot({ path: 'e2e/screenshots/full-log.png' });
+
+  // The log open beside the runner in a second window: an action there shows up here (only its lines travel),
+  // and its undo takes them away again.
+  await page.getByRole('searchbox', { name: 'Search the log' }).fill('');
+  const runner = await page.context().newPage();
+  await runner.goto(runnerUrl);
+  await runner.getByRole('button', { name: 'Damage or heal Mira' }).click();
+  await runner.getByRole('spinbutton', { name: 'Amount' }).fill('3');
+  await runner.getByRole('button', { name: 'Apply damage' }).click();
+  await expect(log).toContainText('Mira takes 3 damage');
+  await runner.keyboard.press('Control+z');
+  await expect(log).not.toContainText('Mira takes 3 damage');
+  await expect(log).toContainText('Mira takes 2 damage');
+  await runner.close();
 
   const md = await download(page, () => page.getByRole('button', { name: 'Markdown' }).click());
   expect(md.name).toMatch(/\.md$/);

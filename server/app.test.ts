@@ -228,8 +228,36 @@ describe('long fights', () => {
     expect(new Set(detail.log.map((l) => l.seq)).size).toBe(LOG_TAIL_EVENTS);
     expect(detail.log[0]!.seq).toBe(detail.encounter.eventCount - LOG_TAIL_EVENTS + 1);
     const whole = await t.ok('encounters:log', { id: encounter.id });
-    expect(new Set(whole.map((l) => l.seq)).size).toBe(detail.encounter.eventCount);
-    expect(whole.slice(-detail.log.length)).toEqual(detail.log);
+    expect(whole.after).toBe(0);
+    expect(new Set(whole.entries.map((l) => l.seq)).size).toBe(detail.encounter.eventCount);
+    expect(whole.entries.slice(-detail.log.length)).toEqual(detail.log);
+  });
+
+  it('sends the log screen only the lines after those it has, and the whole log again after an undo', async () => {
+    const { encounter } = await prepared();
+    const id = encounter.id;
+    await append(id, { type: 'START' });
+    const first = await ok('encounters:log', { id });
+    expect(first.after).toBe(0);
+    await append(id, { type: 'END_TURN' });
+    await append(id, { type: 'RAISE_ESCALATION', by: 1, source: 'a drum' });
+    const next = await ok('encounters:log', { id, after: { seq: first.eventCount, mark: first.mark } });
+    expect(next.after).toBe(first.eventCount);
+    expect(new Set(next.entries.map((l) => l.seq))).toEqual(new Set([first.eventCount + 1, first.eventCount + 2]));
+    const whole = await ok('encounters:log', { id });
+    expect([...first.entries, ...next.entries]).toEqual(whole.entries);
+    // An undo takes a line the screen has: it gets the whole log, even once the count is back where it was.
+    await ok('encounters:undo', { id });
+    await append(id, { type: 'RAISE_ESCALATION', by: 2, source: 'two drums' });
+    const afterUndo = await ok('encounters:log', { id, after: { seq: next.eventCount, mark: next.mark } });
+    expect(afterUndo.after).toBe(0);
+    expect(afterUndo.entries.at(-1)!.text).toContain('two drums');
+    // A mark from another start of the app is not trusted either.
+    t.reopen();
+    expect((await ok('encounters:log', { id, after: { seq: afterUndo.eventCount, mark: afterUndo.mark } })).after).toBe(0);
+    const current = await ok('encounters:log', { id });
+    expect((await ok('encounters:log', { id, after: { seq: current.eventCount, mark: current.mark } })).entries).toEqual([]);
+    expect((await ok('encounters:log', { id, after: { seq: current.eventCount + 5, mark: current.mark } })).after).toBe(0);
   });
 });
 

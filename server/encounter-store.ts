@@ -1,5 +1,6 @@
 // Encounters as event logs on disk with a warm engine in memory: append, undo and redo each run inside the
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
+import { randomUUID } from 'node:crypto';
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
 import type { Consequences, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
@@ -82,6 +83,10 @@ export class EncounterStore {
   private synced = new Map<string, Synced>();
   /** The summary fold of the encounters asked for most recently, newest last (see `replay`). */
   private folds = new Map<string, SummaryFold>();
+  /** Per encounter: how many undos this store has made (see `logMark`). */
+  private undos = new Map<string, number>();
+  /** This store's own: a mark from another start of the app (or from before a restore) never matches. */
+  private readonly launch = randomUUID().slice(0, 8);
 
   constructor(private readonly db: Db) {}
 
@@ -175,6 +180,14 @@ export class EncounterStore {
     return fold.result();
   }
 
+  /**
+   * Changes whenever an event of the encounter is taken away, which only an undo does: lines read at one mark are
+   * still the lines of their events while the mark holds. (The app is the one writer of its database.)
+   */
+  logMark(id: string): string {
+    return `${this.launch}.${this.undos.get(id) ?? 0}`;
+  }
+
   /** What the fight would leave on the campaign if this event were applied now, without applying it. */
   trial(row: EncounterHead, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
     const engine = this.engine(row);
@@ -229,6 +242,7 @@ export class EncounterStore {
     return this.guarded(row.id, () => {
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
+      this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
       this.warm.delete(row.id);
       if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);

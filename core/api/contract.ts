@@ -34,7 +34,11 @@ export const inputSchemas = {
   'characters:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
   'encounters:create': z.strictObject({ campaignId: idSchema, name: nameSchema }),
   'encounters:get': z.strictObject({ id: idSchema }),
-  'encounters:log': z.strictObject({ id: idSchema }),
+  'encounters:log': z.strictObject({
+    id: idSchema,
+    /** What the screen already has: the lines of every event up to `seq`, as of `mark` (see EncounterLog). */
+    after: z.strictObject({ seq: z.number().int().min(0), mark: z.string().max(64) }).optional(),
+  }),
   'encounters:addFromCampaign': z.strictObject({
     id: idSchema,
     pcIds: z.array(idSchema).max(100),
@@ -295,6 +299,19 @@ export interface LogEntry extends LogLine {
 /** How many of the newest events' log lines come with every encounter detail. */
 export const LOG_TAIL_EVENTS = 200;
 
+/**
+ * An encounter's log lines for the full log screen. `after` is the event the lines follow: 0 when this is the whole
+ * log, or the `after.seq` the request gave when the lines up to it still stand, i.e. no event the screen has was
+ * undone since it fetched them (`mark` changes with every undo, and with every start of the app). The next request
+ * passes `{ seq: eventCount, mark }`.
+ */
+export interface EncounterLog {
+  entries: LogEntry[];
+  after: number;
+  eventCount: number;
+  mark: string;
+}
+
 export interface EncounterDetail {
   encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
   view: EncounterView;
@@ -337,7 +354,7 @@ export interface HandlerResults {
   'characters:archive': Character;
   'encounters:create': EncounterSummary;
   'encounters:get': EncounterDetail;
-  'encounters:log': LogEntry[];
+  'encounters:log': EncounterLog;
   'encounters:addFromCampaign': EncounterDetail;
   'encounters:append': EncounterDetail;
   'encounters:preview': { rolls: RollRequest[] };

@@ -1,6 +1,6 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
-import { GmError, LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail } from '../../core/api/contract.ts';
+import { GmError, LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail, type EncounterLog } from '../../core/api/contract.ts';
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -183,8 +183,13 @@ export const encounterHandlers = {
 
   'encounters:get': (ctx: HandlerContext, input: { id: string }) => detail(ctx, requireEncounter(ctx, input.id)),
 
-  /** The whole log of an encounter, for the full log screen. */
-  'encounters:log': (ctx: HandlerContext, input: { id: string }) => logEntries(ctx, requireEncounter(ctx, input.id).id),
+  /** The log of an encounter for the full log screen: the whole of it, or the lines after those it has (see EncounterLog). */
+  'encounters:log': (ctx: HandlerContext, input: { id: string; after?: { seq: number; mark: string } | undefined }): EncounterLog => {
+    const row = requireEncounter(ctx, input.id);
+    const mark = ctx.encounters.logMark(row.id);
+    const after = input.after && input.after.mark === mark && input.after.seq <= row.event_count ? input.after.seq : 0;
+    return { entries: logEntries(ctx, row.id, after), after, eventCount: row.event_count, mark };
+  },
 
   'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
     const row = requireEncounter(ctx, input.id);
