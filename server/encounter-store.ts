@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { Consequences, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterInput, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { prepared, type Db } from '../db/connection.ts';
@@ -166,12 +166,14 @@ export class EncounterStore {
    * fold of an encounter asked for before is kept and given only the events appended since; an undo that takes away
    * an event it has counted drops it. The result is the one a replay of every event gives (core/export/summary.ts).
    */
-  replay(row: EncounterHead): EncounterReplay {
+  replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[] }[] }): EncounterReplay {
     let fold = this.folds.get(row.id);
     // Taken out while it runs: a refusal halfway leaves no half-fed fold behind, and it goes back in as the newest.
     this.folds.delete(row.id);
-    if (!fold || fold.count > row.event_count) fold = new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, store.readInput(this.db, row.id));
-    for (const step of store.readSteps(this.db, row.id, fold.count)) {
+    if (!fold || fold.count > row.event_count) fold = new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, stored?.input ?? store.readInput(this.db, row.id));
+    // An export has read every event already: the fold takes its events instead of reading them again.
+    const steps = stored ? stored.events.slice(fold.count) : store.readSteps(this.db, row.id, fold.count);
+    for (const step of steps) {
       if (step.seq !== fold.count + 1) throw new Error(`Event ${fold.count + 1} of encounter ${row.id} is missing.`);
       fold.add(step);
     }

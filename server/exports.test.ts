@@ -282,6 +282,8 @@ describe('the kept replay', () => {
     };
     await send({ type: 'START' });
     await send({ type: 'APPLY_DAMAGE', targetId: ids.o, amount: 3, source: 'a falling rock' });
+    // An export first: the replay it keeps was fed the events the export had read.
+    await ok('exports:encounter', { id, format: 'md' });
     await same();
     await send({ type: 'APPLY_DAMAGE', targetId: ids.o, amount: 2, source: 'a second rock' });
     await send({ type: 'END_TURN' });

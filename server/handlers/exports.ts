@@ -39,13 +39,13 @@ function documentOf(ctx: HandlerContext, row: store.EncounterListRow): Encounter
     input: store.readInput(ctx.db, row.id),
     events: rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload_json) as GmEvent, lines: JSON.parse(r.log_json) as LogLine[] })),
   };
-  return buildEncounterExport(stored, rulesFor(row.ruleset_id), ctx.now(), replayed(ctx, row));
+  return buildEncounterExport(stored, rulesFor(row.ruleset_id), ctx.now(), replayed(ctx, row, stored));
 }
 
-/** The encounter's summary and final view (see EncounterStore.replay). */
-function replayed(ctx: HandlerContext, row: store.EncounterListRow): EncounterReplay {
+/** The encounter's summary and final view (see EncounterStore.replay); `stored` when its events are read already. */
+function replayed(ctx: HandlerContext, row: store.EncounterListRow, stored?: StoredEncounter): EncounterReplay {
   try {
-    return ctx.encounters.replay(row);
+    return ctx.encounters.replay(row, stored);
   } catch (error) {
     // Stored events always replayed when they were written; if one no longer does, say which instead of failing blind.
     if (error instanceof RuleRefusal) throw new GmError(`“${row.name}” cannot be exported: ${error.message}`);
