@@ -20,6 +20,14 @@ export function timeOnce(work: () => unknown): number {
  * Runs `work` `warmup` times untimed, then at least `runs` times and until `minMs` have passed; returns every
  * timed run in milliseconds.
  */
+/** Like `sample` for several pieces of work that take turns run by run; their samples in the same order. */
+export function alternating(works: readonly (() => unknown)[], { runs = 5, warmup = 1 }: { runs?: number; warmup?: number } = {}): number[][] {
+  for (let i = 0; i < warmup; i++) for (const work of works) work();
+  const samples = works.map(() => [] as number[]);
+  for (let run = 0; run < runs; run++) works.forEach((work, i) => samples[i]!.push(timeOnce(work)));
+  return samples;
+}
+
 export function sample(work: () => unknown, { runs = 5, minMs = 0, warmup = 1 }: { runs?: number; minMs?: number; warmup?: number } = {}): number[] {
   for (let i = 0; i < warmup; i++) work();
   const samples: number[] = [];
