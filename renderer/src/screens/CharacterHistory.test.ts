@@ -130,4 +130,32 @@ describe('character history', () => {
     await vi.waitFor(() => expect(within(list()).getAllByRole('listitem')).toHaveLength(9));
     expect(within(cut).queryByRole('button', { name: /Show all/ })).toBeNull();
   });
+
+  it('shows every open record and the newest healed ones, and the earlier healed on request', async () => {
+    const healed = Array.from({ length: 30 }, (_, i) => record(`h${i}`, { name: `Old wound ${i + 1}`, dayHealed: 10 + i }));
+    api.history = { ...history, records: [...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)], items: [] };
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
+    const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(names()).toHaveLength(25);
+    expect(names()).toContain('Fresh cut');
+    expect(names()).not.toContain('Old wound 6');
+    expect(names().at(-1)).toBe('Old wound 30');
+    screen.getByRole('button', { name: 'Show 6 earlier healed records' }).click();
+    await vi.waitFor(() => expect(names()).toHaveLength(31));
+    expect(names()[0]).toBe('Old wound 1');
+    expect(screen.queryByRole('button', { name: /earlier healed/ })).toBeNull();
+  });
+
+  it('lists the newest 200 things that happened, and the earlier ones on request', async () => {
+    const items = Array.from({ length: 205 }, (_, i) => ({ kind: 'clock' as const, at: `2025-03-14T18:${String(i % 60).padStart(2, '0')}:00.000Z`, day: i, sessionNumber: null, text: `Day ${i} passes.` }));
+    api.history = { ...history, items };
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const list = (await screen.findByRole('heading', { name: 'Everything that happened' })).closest('section')!.querySelector('ol')!;
+    expect(within(list).getAllByRole('listitem')).toHaveLength(200);
+    expect(text(within(list).getAllByRole('listitem')[0]!)).toContain('Day 5 passes.');
+    screen.getByRole('button', { name: 'Show 5 earlier entries' }).click();
+    await vi.waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(205));
+    expect(text(within(list).getAllByRole('listitem')[0]!)).toContain('Day 0 passes.');
+  });
 });
