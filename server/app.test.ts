@@ -1,5 +1,5 @@
 // The handler table end to end against a real temporary SQLite file: what every transport relies on.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
 import { copyFileSync } from 'node:fs';
@@ -69,6 +69,20 @@ describe('campaigns and characters', () => {
     expect(await refused('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { hitPoints: 7 } })).toBe('Enigma sheets have no field "hitPoints".');
     expect(await refused('characters:create', { campaignId: 'nope', role: 'pc', name: 'Ana', sheet: {} })).toMatch(/campaign does not exist/);
     expect(counts()).toEqual(before);
+  });
+
+  it('gives every write its own time, in the order of the writes, even within one millisecond of the clock', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-01T12:00:00.000Z') });
+    try {
+      const campaign = await ok('campaigns:create', { name: 'Frozen clock', rulesetId: 'enigma' });
+      for (let i = 0; i < 5; i++) await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: `Hero ${i}`, sheet: {} });
+      const times = t.rows('SELECT created_at FROM characters ORDER BY rowid').map((r) => String(r['created_at']));
+      expect(times).toEqual(['2026-03-01T12:00:00.001Z', '2026-03-01T12:00:00.002Z', '2026-03-01T12:00:00.003Z', '2026-03-01T12:00:00.004Z', '2026-03-01T12:00:00.005Z']);
+      // One write, one time: the campaign's last activity is the time of the newest character.
+      expect(t.rows('SELECT updated_at FROM campaigns')).toEqual([{ updated_at: times[4] }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('fills missing sheet fields with defaults', async () => {

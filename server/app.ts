@@ -205,16 +205,31 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     });
   };
 
+  // Every write has one time, later than the write before's by at least a millisecond: what one write stores shares
+  // its time, and times put writes in the order they were made (history and timeline sort by them, a screen's
+  // version is its encounter's last write time). Two writes used to share a millisecond on a fast machine.
+  const readClock = ctx.now;
+  let lastWrite = 0;
+  const writeTime = (): (() => string) => {
+    if (options.now) return options.now;
+    lastWrite = Math.max(Date.now(), lastWrite + 1);
+    const stamp = new Date(lastWrite).toISOString();
+    return () => stamp;
+  };
+
   function run(name: HandlerName, input: unknown): unknown {
     const handler = handlers[name] as (c: HandlerContext, i: unknown) => unknown;
     if (!WRITE_HANDLERS.has(name)) return handler(ctx, input);
     pending = [];
+    ctx.now = writeTime();
     try {
       return writeTransaction(ctx.db, () => handler(ctx, input));
     } catch (error) {
       pending = [];
       if (!(error instanceof GmError)) ctx.encounters.evictAll();
       throw error;
+    } finally {
+      ctx.now = readClock;
     }
   }
 
