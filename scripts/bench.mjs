@@ -6,6 +6,7 @@
 // a benchmark itself fails.
 import { build } from 'esbuild';
 import { nodeBundle } from './node-bundle.mjs';
+import { matchReference } from './bench-compare.mjs';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
@@ -117,17 +118,11 @@ function table(rows) {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
-/**
- * A figure's identity across runs: its section and name without the closing "(…)", which carries what the run
- * generated (the round a fight reached, how many events and injuries a campaign holds) and so can differ.
- */
-const figureKey = (r) => `${r.section}\u0000${r.name.replace(/\s*\([^()]*\)$/, '')}`;
-
 function compare(results, reference) {
-  const before = new Map(reference.results.map((r) => [figureKey(r), r]));
+  const matched = matchReference(results, reference.results);
   const lines = [];
-  for (const r of results) {
-    const was = before.get(figureKey(r));
+  for (const [i, r] of results.entries()) {
+    const was = matched[i];
     if (!was) {
       lines.push(`  ${r.section}: ${r.name}: new (no reference figure)`);
       continue;
