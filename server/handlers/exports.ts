@@ -4,7 +4,7 @@
 import type { HandlerContext } from '../app.ts';
 import { GmError } from '../../core/api/contract.ts';
 import { RuleRefusal } from '../../core/encounter/kernel.ts';
-import type { EncounterInput, GmEvent, LogLine } from '../../core/encounter/types.ts';
+import type { GmEvent, LogLine } from '../../core/encounter/types.ts';
 import type { EncounterReplay } from '../../core/export/summary.ts';
 import { buildEncounterExport, exportFilename, MIME, type EncounterDocument, type StoredEncounter } from '../../core/export/encounter.ts';
 import { encounterHtml } from '../../core/export/html.ts';
