@@ -188,14 +188,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   // be written and flushed. Every CHECKPOINT_EVERY writes one runs as soon as the write's reply has gone out; it
   // keeps the WAL small, so commits rewrite its first pages instead of growing the file (docs/performance.md).
   let writesSinceCheckpoint = 0;
-  let checkpointQueued = false;
   const checkpointSoon = () => {
-    writesSinceCheckpoint += 1;
-    if (writesSinceCheckpoint < CHECKPOINT_EVERY || checkpointQueued) return;
-    checkpointQueued = true;
+    if (++writesSinceCheckpoint < CHECKPOINT_EVERY) return;
+    writesSinceCheckpoint = 0;
     setImmediate(() => {
-      checkpointQueued = false;
-      writesSinceCheckpoint = 0;
       try {
         if (ctx.db.open && !ctx.db.inTransaction) ctx.db.pragma('wal_checkpoint(PASSIVE)');
       } catch (error) {
