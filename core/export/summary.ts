@@ -109,6 +109,14 @@ export function replayEncounter(rules: EncounterRules, rulesetId: string, input:
   return fold.result();
 }
 
+/** Gives every combatant of `at` that the round's tally lacks a row of zeros; returns the tally. */
+function addMissing(tally: Map<string, RoundFigures>, at: EncounterRoster): Map<string, RoundFigures> {
+  for (const c of at.order) {
+    if (!tally.has(c.id)) tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
+  }
+  return tally;
+}
+
 /**
  * `replayEncounter` one event at a time: the app keeps a fold per encounter and gives it only the events appended
  * since, so the summary and the exports of a long fight do not replay it whole after every action. `result()`
@@ -141,11 +149,7 @@ export class SummaryFold {
     }
     if (this.tallied?.round === round && this.tallied.at === at) return tally;
     this.tallied = { round, at };
-    for (const c of at.order) {
-      if (!tally.has(c.id)) {
-        tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
-      }
-    }
+    addMissing(tally, at);
     return tally;
   }
 
@@ -205,10 +209,7 @@ export class SummaryFold {
       for (let round = first; round <= last; round += 1) {
         atEnd = this.finals.get(round) ?? atEnd;
         // A round without events of its own shows the roster the round before ended with, every figure at zero.
-        const tally = new Map(this.rounds.get(round));
-        for (const c of atEnd!.order) {
-          if (!tally.has(c.id)) tally.set(c.id, { id: c.id, name: c.name, side: c.sideLabel, dealt: 0, taken: 0, healed: 0, statuses: [], down: false });
-        }
+        const tally = addMissing(new Map(this.rounds.get(round)), atEnd!);
         const combatants: RoundFigures[] = [];
         const ordered = [...atEnd!.order.map((c) => c.id), ...[...tally.keys()].filter((id) => !atEnd!.order.some((c) => c.id === id))];
         for (const id of ordered) {
