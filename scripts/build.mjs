@@ -12,11 +12,15 @@ const args = new Set(process.argv.slice(2));
 // Vite then compiled Svelte in development mode (about 50 KiB more at start, dev-only checks on every update),
 // which later runs took as up to date.
 process.env.NODE_ENV = 'production';
+/** The renderer through Vite, for production; `outDir` elsewhere than dist/renderer when given. */
+async function buildRenderer(logLevel, outDir) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: join(root, 'vite.config.ts'), mode: 'production', logLevel, ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}) });
+}
 /** `--renderer-out=<dir>`: only the renderer, into that folder, leaving dist/ and its stamp alone (a check). */
 const rendererOut = process.argv.slice(2).find((a) => a.startsWith('--renderer-out='))?.slice('--renderer-out='.length);
 if (rendererOut) {
-  const { build: viteBuild } = await import('vite');
-  await viteBuild({ configFile: join(root, 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: rendererOut, emptyOutDir: true } });
+  await buildRenderer('error', rendererOut);
   process.exit(0);
 }
 const quiet = args.has('--quiet');
@@ -62,9 +66,8 @@ say(`Built main, preload, web server and CLI in ${Date.now() - started} ms.`);
 const next = { ...stamp, node: sourcesAt };
 
 if (!nodeOnly) {
-  const { build: viteBuild } = await import('vite');
   const t = Date.now();
-  await viteBuild({ configFile: join(root, 'vite.config.ts'), mode: 'production', logLevel: quiet ? 'error' : 'warn' });
+  await buildRenderer(quiet ? 'error' : 'warn');
   say(`Built the renderer in ${Date.now() - t} ms.`);
   next.renderer = sourcesAt;
 }
