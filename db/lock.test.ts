@@ -3,9 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { buildSync } from 'esbuild';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireDatabaseLock, acquireDatabaseLockSync, DatabaseLockedError, isHolderAlive, lockPathFor, readLockHolder } from './lock.ts';
 import { tempDir, type TempDir } from './testing/temp-db.ts';
 

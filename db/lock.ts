@@ -7,6 +7,7 @@
 // and what kind of process it is. A lock whose process is gone (a crash, a power cut, a kill -9) is taken over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { atExit } from './exit.ts';
 
 export type LockHolderKind = 'desktop' | 'web' | 'cli';
 
@@ -147,19 +148,18 @@ function attempt(lockPath: string, holder: LockHolder): DatabaseLock | { heldBy:
   return { heldBy: readLockHolder(lockPath) };
 }
 
-const held = new Set<DatabaseLock>();
-let exitHookInstalled = false;
-
 function makeLock(lockPath: string, holder: LockHolder): DatabaseLock {
   const mine = JSON.stringify(holder);
   let released = false;
+  // On a normal exit that skipped release(); a crash leaves the file, which the next start finds stale.
+  const forgetAtExit = atExit(() => lock.release());
   const lock: DatabaseLock = {
     path: lockPath,
     holder,
     release() {
       if (released) return;
       released = true;
-      held.delete(lock);
+      forgetAtExit();
       const current = readLockHolder(lockPath);
       if (current && JSON.stringify(current) === mine) {
         try {
@@ -170,14 +170,6 @@ function makeLock(lockPath: string, holder: LockHolder): DatabaseLock {
       }
     },
   };
-  held.add(lock);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // `exit` runs on process.exit() and a normal end; SIGINT/SIGTERM handlers that call process.exit() reach it too.
-    process.on('exit', () => {
-      for (const each of [...held]) each.release();
-    });
-  }
   return lock;
 }
 

@@ -10,6 +10,7 @@ import { acquireDatabaseLockSync, type LockHolderKind } from '../db/lock.ts';
 import { backupPath, createBackup, pruneBackups } from '../db/backup.ts';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath } from '../db/health.ts';
+import { atExit } from '../db/exit.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
@@ -272,25 +273,21 @@ function openHealthyApp(options: OpenAppOptions): AppService {
 }
 
 /**
- * Databases this process marked as open (db/health.ts). On a normal exit that skipped close(), better-sqlite3
- * still closes them (and SQLite deletes their -wal), so the exit hook marks them closed first: only a crash leaves
- * an `open` marker, and a crash leaves the -wal beside it.
+ * Databases this process marked as open (db/health.ts), each with the exit hook that marks it closed. On a normal
+ * exit that skipped close(), better-sqlite3 still closes them (and SQLite deletes their -wal), so the hook marks
+ * them closed first: only a crash leaves an `open` marker, and a crash leaves the -wal beside it.
  */
-const inUse = new Set<string>();
-let exitHookInstalled = false;
+const inUse = new Map<string, () => void>();
 
 function markInUse(databasePath: string, create: boolean): void {
   if (databasePath === ':memory:' || (!create && !existsSync(markerPath(databasePath)))) return;
   markDatabaseOpened(databasePath);
-  inUse.add(databasePath);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const path of inUse) markDatabaseClosed(path);
-  });
+  inUse.get(databasePath)?.();
+  inUse.set(databasePath, atExit(() => markDatabaseClosed(databasePath)));
 }
 
 function markClosed(databasePath: string): void {
+  inUse.get(databasePath)?.();
   inUse.delete(databasePath);
   markDatabaseClosed(databasePath);
 }
