@@ -4,7 +4,6 @@
 import type { HandlerContext } from '../app.ts';
 import { GmError } from '../../core/api/contract.ts';
 import { RuleRefusal } from '../../core/encounter/kernel.ts';
-import type { GmEvent, LogLine } from '../../core/encounter/types.ts';
 import type { EncounterReplay } from '../../core/export/summary.ts';
 import { buildEncounterExport, exportFilename, MIME, type EncounterDocument, type StoredEncounter } from '../../core/export/encounter.ts';
 import { encounterHtml } from '../../core/export/html.ts';
@@ -27,7 +26,6 @@ function requireEncounter(ctx: HandlerContext, id: string): store.EncounterListR
 
 /** The encounter as stored, replayed into its export, summary and final view. */
 function documentOf(ctx: HandlerContext, row: store.EncounterListRow): EncounterDocument {
-  const rows = ctx.db.prepare('SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(row.id) as { seq: number; payload_json: string; log_json: string }[];
   const stored: StoredEncounter = {
     id: row.id,
     name: row.name,
@@ -37,7 +35,7 @@ function documentOf(ctx: HandlerContext, row: store.EncounterListRow): Encounter
     phase: row.phase,
     round: row.round,
     input: store.readInput(ctx.db, row.id),
-    events: rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.payload_json) as GmEvent, lines: JSON.parse(r.log_json) as LogLine[] })),
+    events: store.readSteps(ctx.db, row.id),
   };
   return buildEncounterExport(stored, rulesFor(row.ruleset_id), ctx.now(), replayed(ctx, row, stored));
 }
