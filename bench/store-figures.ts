@@ -127,7 +127,6 @@ export async function benchResume(options: BenchOptions): Promise<BenchResult[]>
 
   const ours: number[] = [];
   const bare: number[] = [];
-  const writesAlone: number[] = [];
   for (let run = 0; run < (options.quick ? 3 : 7); run++) {
     app = open(databasePath);
     const start = performance.now();
