@@ -263,7 +263,8 @@ export class EncounterStore {
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      const head = this.commit(row, engine, top.event, lines, now);
+      // The same lines as when it was first appended, the GM's carry-over overrides included.
+      const head = this.commit(row, engine, top.event, [...lines, ...this.overrideLines(row, engine, top.event)], now);
       store.popRedo(this.db, row.id, top.depth);
       return head;
     });

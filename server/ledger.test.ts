@@ -231,6 +231,30 @@ describe('history and timeline', () => {
       { sessionNumber: 2, label: 'S2', open: 0, gained: 0, healed: 1 },
     ]);
   });
+
+  it('keep the GM override through an undo and redo of the ending, and through an export and import of the campaign', async () => {
+    const { campaign: c, berrik, goblin } = await campaign();
+    const encounter = await ok('encounters:create', { campaignId: c.id, name: 'Ford' });
+    await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+    const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 3, source: 'a stone' } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' }, carryAdjust: [{ characterId: berrik.id, key: 'lp', value: 9 }], carryReason: 'bandaged' });
+    const overrides = async (characterId: string) => (await ok('characters:history', { id: characterId })).items.filter((i) => i.kind === 'override').map((i) => i.text);
+    const override = "GM override: Berrik's LP is carried as 9 instead of 7 (bandaged).";
+    expect(await overrides(berrik.id)).toEqual([override]);
+
+    await ok('encounters:undo', { id: encounter.id });
+    expect(await overrides(berrik.id)).toEqual([]);
+    await ok('encounters:redo', { id: encounter.id });
+    expect(await overrides(berrik.id)).toEqual([override]);
+
+    const file = await ok('exports:campaign', { id: c.id });
+    const imported = await ok('imports:campaign', { content: file.content });
+    const copy = (await ok('campaigns:get', { id: imported.id })).characters.find((x) => x.name === 'Berrik')!;
+    expect(await overrides(copy.id)).toEqual([override]);
+    expect((await ok('campaigns:timeline', { id: imported.id })).groups.flatMap((g) => g.items).filter((i) => i.kind === 'override').map((i) => i.text)).toEqual([override]);
+  });
 });
 
 describe('recovery while the fight that caused an injury is still running', () => {
