@@ -87,6 +87,19 @@ export function applyCarry(db: Db, encounterId: string, campaignId: string, carr
   const campaign = prepared(db, 'SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string };
   remember.run(encounterId, 'campaign', campaign.party_json);
   prepared(db, 'UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(campaign.party_json), ...party }), campaignId);
+  noteCarryAdjustments(db, encounterId);
+}
+
+/**
+ * Notes on the encounter's carry rows the event holding the GM's adjustments to them (its newest, the ending event),
+ * or none, as migration 0006 did for the rows before it: a history reads only those events. The encounter's head
+ * and events are written first.
+ */
+export function noteCarryAdjustments(db: Db, encounterId: string): void {
+  prepared(db, `UPDATE encounter_carry SET adjusted_seq = (
+      SELECT v.seq FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
+      WHERE e.id = encounter_carry.encounter_id AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
+    ) WHERE encounter_id = ?`).run(encounterId);
 }
 
 /** Undoing an encounter's end puts back what its carry-over replaced. */

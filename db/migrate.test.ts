@@ -312,6 +312,34 @@ describe('a migration that fails part-way leaves the database at its old version
   });
 });
 
+describe('0006: carry adjustments noted on the carry rows', () => {
+  it('a version 5 database whose fight ended with the GM adjusting its carry-over gets them noted, and its history shows them', async () => {
+    // The newest fixture holds such a fight; taken back to version 5 (the column and its record dropped), it is what
+    // version 5 wrote for it.
+    const { path, db } = openFixture(NEWEST, 'adjusted.sqlite');
+    const noted = () => db.prepare('SELECT encounter_id, subject, adjusted_seq FROM encounter_carry ORDER BY 1, 2').all() as { encounter_id: string; subject: string; adjusted_seq: number | null }[];
+    const expected = noted();
+    expect(expected.filter((r) => r.adjusted_seq !== null).length).toBeGreaterThan(0);
+    expect(expected.filter((r) => r.adjusted_seq === null).length).toBeGreaterThan(0);
+    db.exec('ALTER TABLE encounter_carry DROP COLUMN adjusted_seq; DELETE FROM schema_migrations WHERE version >= 6');
+    expect(currentVersion(db)).toBe(5);
+    expect(migrate(db)).toBe(NEWEST);
+    expect(noted()).toEqual(expected);
+    db.close();
+
+    const app = openApp({ databasePath: path, transport: 'cli', version: 'test' });
+    try {
+      const adjusted = expected.find((r) => r.adjusted_seq !== null && r.subject.startsWith('character:'))!;
+      const history = await app.dispatch('characters:history', { id: adjusted.subject.slice('character:'.length) });
+      if ('error' in history) throw new Error(history.error.message);
+      expect((history.result as { items: { kind: string; text: string }[] }).items.filter((i) => i.kind === 'override').map((i) => i.text))
+        .toEqual([expect.stringMatching(/^GM override: .+'s LP is carried as 5 instead of \d+ \(a fall on the way home\)\.$/)]);
+    } finally {
+      app.close();
+    }
+  });
+});
+
 describe('a database from a newer version', () => {
   it('is refused with a sentence and left untouched', () => {
     const { path, db } = openFixture(NEWEST);

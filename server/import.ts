@@ -25,6 +25,7 @@ import type { RulesetDefinition } from '../core/rulesets/types.ts';
 import { getCampaign, touchCampaign } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, saveSnapshot, type EncounterHead } from '../db/encounters.ts';
+import { noteCarryAdjustments } from '../db/consequences.ts';
 import { insertEntryRecords, readClock } from '../db/ledger.ts';
 import { toCampaignSummary, toEncounterSummary, type CampaignRow, type EncounterRow } from '../db/rows.ts';
 import type { HandlerContext } from './app.ts';
@@ -258,6 +259,7 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
       session_id: e.session_id, day: e.day, created_at: e.created_at, updated_at: e.updated_at,
     }, replayed[i]!);
     for (const c of e.carry) carry.run(e.id, c.subject, c.previous_json);
+    noteCarryAdjustments(db, e.id);
   });
   // The encounters are written first, so each injury takes its cause's first log line from its replayed event.
   const injury = db.prepare(`INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, created_at, updated_at,

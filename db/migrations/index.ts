@@ -5,6 +5,7 @@ import consequences from './0002_consequences.sql';
 import ledger from './0003_ledger.sql';
 import ledgerReads from './0004_ledger_reads.sql';
 import injurySourceText from './0005_injury_source_text.sql';
+import carryAdjustments from './0006_carry_adjustments.sql';
 
 export interface Migration {
   version: number;
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'ledger', sql: ledger },
   { version: 4, name: 'ledger reads', sql: ledgerReads },
   { version: 5, name: 'injury source text', sql: injurySourceText },
+  { version: 6, name: 'carry adjustments', sql: carryAdjustments },
 ];

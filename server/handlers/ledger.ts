@@ -194,13 +194,13 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     const who = c.subject.slice('character:'.length);
     items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
-  // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines.
-  // Only the ending events that hold adjustments are read (SQLite looks into each carried fight's newest event).
-  // For one character, only the fights carried onto that character are looked at.
+  // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines. Only the
+  // events the carry rows name as holding adjustments are read (`adjusted_seq`, noted when the carry is written);
+  // for one character, only those of the fights carried onto that character.
   const adjusted = prepared(ctx.db, `SELECT v.encounter_id, v.seq, v.payload_json, v.log_json FROM encounters e
-      JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-      WHERE e.campaign_id = @campaign AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
-        AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id AND (@subject IS NULL OR c.subject = @subject))`).all({ campaign: campaign.id, subject: characterId ? `character:${characterId}` : null }) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
+      JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = (SELECT max(c.adjusted_seq) FROM encounter_carry c
+        WHERE c.encounter_id = e.id AND (@subject IS NULL OR c.subject = @subject))
+      WHERE e.campaign_id = @campaign`).all({ campaign: campaign.id, subject: characterId ? `character:${characterId}` : null }) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
   const carriedIds = new Set(carried.map((c) => c.encounter_id));
   for (const last of adjusted) {
     if (!carriedIds.has(last.encounter_id)) continue;
