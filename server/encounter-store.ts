@@ -155,7 +155,7 @@ export class EncounterStore {
       const after = engine.rules.consequences?.(engine.snapshot) ?? null;
       // The same apply decides it: no second engine tried first. Nothing has been written yet.
       if (askBeforeEnding && after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
-      const head = this.commit(row, engine, event, [...lines, ...this.overrideLines(row, engine, event)], now, after);
+      const head = this.commit(row, engine, event, lines, now, after);
       store.clearRedo(this.db, row.id);
       return head;
     });
@@ -263,8 +263,7 @@ export class EncounterStore {
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      // The same lines as when it was first appended, the GM's carry-over overrides included.
-      const head = this.commit(row, engine, top.event, [...lines, ...this.overrideLines(row, engine, top.event)], now);
+      const head = this.commit(row, engine, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
       return head;
     });
@@ -288,9 +287,13 @@ export class EncounterStore {
     }
   }
 
+  /**
+   * Stores `event` after the head with the lines its apply gave and the override lines of its carry adjustments
+   * (an append and a redo of the same event store the same lines), then writes the new head.
+   */
   private commit(row: EncounterHead, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
     const seq = row.event_count + 1;
-    store.insertEvent(this.db, row.id, seq, event, lines, now);
+    store.insertEvent(this.db, row.id, seq, event, [...lines, ...this.overrideLines(row, engine, event)], now);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
     return this.writeHead(row, engine, seq, now, after);
   }
