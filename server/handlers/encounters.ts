@@ -15,7 +15,7 @@ import { carryFields, carryLabel } from '../../core/ledger/carry.ts';
 import { sessionForEncounter } from './ledger.ts';
 import { requireCampaign, rulesetOf } from './campaigns.ts';
 
-function requireEncounter(ctx: HandlerContext, id: string): EncounterHead {
+export function requireEncounter(ctx: HandlerContext, id: string): EncounterHead {
   const row = store.getEncounter(ctx.db, id);
   if (!row) throw new GmError('That encounter does not exist (it may have been removed).', 'notFound');
   return row;

@@ -17,12 +17,7 @@ import * as store from '../../db/encounters.ts';
 import * as ledger from '../../db/ledger.ts';
 import { rulesFor } from '../encounter-store.ts';
 import { rulesetOf } from './campaigns.ts';
-
-function requireEncounter(ctx: HandlerContext, id: string): store.EncounterListRow {
-  const row = store.getEncounter(ctx.db, id);
-  if (!row) throw new GmError('That encounter does not exist (it may have been removed).', 'notFound');
-  return row;
-}
+import { requireEncounter } from './encounters.ts';
 
 /** The encounter as stored, replayed into its export, summary and final view. */
 function documentOf(ctx: HandlerContext, row: store.EncounterListRow): EncounterDocument {
