@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SNAPSHOT_EVERY } from '../db/encounters.ts';
 import { CHECKPOINT_EVERY } from './app.ts';
@@ -296,5 +296,21 @@ describe('checkpoints', () => {
     await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'One more', sheet: {} });
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(fileAlone(), 'one write since the checkpoint lives only in the WAL').toBe(CHECKPOINT_EVERY - 1);
+  });
+
+  it('starts the WAL over in the checkpoint\'s turn, so the next GM write does not pay for its new header', async () => {
+    // The WAL header's checkpoint sequence (bytes 12-15) counts the times SQLite started the WAL over.
+    const restarts = () => readFileSync(`${t.dir.file()}-wal`).readUInt32BE(12);
+    const frames = () => (statSync(`${t.dir.file()}-wal`).size - 32) / (4096 + 24);
+    const campaign = await ok('campaigns:create', { name: 'Checkpointed', rulesetId: 'enigma' });
+    for (let i = 1; i < CHECKPOINT_EVERY; i++) await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: `Hero ${i}`, sheet: {} });
+    const before = restarts();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(restarts(), 'started over once, before any further write').toBe(before + 1);
+    const count = Number(t.rows('PRAGMA user_version')[0]!['user_version']);
+    expect(count, 'the write that started it over changed nothing').toBe(0);
+    await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'One more', sheet: {} });
+    expect(restarts(), 'the next write appended to the new WAL').toBe(before + 1);
+    expect(frames()).toBeGreaterThan(1);
   });
 });
