@@ -307,8 +307,8 @@ describe('checkpoints', () => {
     const before = restarts();
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(restarts(), 'started over once, before any further write').toBe(before + 1);
-    const count = Number(t.rows('PRAGMA user_version')[0]!['user_version']);
-    expect(count, 'the write that started it over changed nothing').toBe(0);
+    const version = Number(t.rows('PRAGMA user_version')[0]!['user_version']);
+    expect(version, 'the write that started it over changed nothing').toBe(0);
     await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'One more', sheet: {} });
     expect(restarts(), 'the next write appended to the new WAL').toBe(before + 1);
     expect(frames()).toBeGreaterThan(1);
