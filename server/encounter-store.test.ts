@@ -74,12 +74,17 @@ describe('undo from the in-memory marks', () => {
     await ok('encounters:get', { id }); // opened cold: resumed once, from the stored events
     for (let i = 0; i < 3; i++) await ok('encounters:append', { id, event: { type: 'END_TURN' } });
     const resume = vi.spyOn(EncounterEngine, 'resume');
+    const at = vi.spyOn(EncounterEngine, 'at');
     try {
       for (let i = 0; i < 3; i++) expect((await ok('encounters:undo', { id })).view).toEqual(freshView(id));
       // freshView resumes on purpose (once per check); the store itself did not.
       expect(resume).toHaveBeenCalledTimes(3);
+      // Each undo went back to a mark with the input the engine before it had: none read and parsed it again.
+      expect(at).toHaveBeenCalledTimes(3);
+      expect(new Set(at.mock.calls.map(([, input]) => input)).size).toBe(1);
     } finally {
       resume.mockRestore();
+      at.mockRestore();
     }
   });
 });

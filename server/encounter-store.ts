@@ -94,11 +94,12 @@ export class EncounterStore {
    * The engine at the encounter's head: the cached one, or the newest state at or before it (an in-memory mark,
    * else the stored snapshot) plus the events after it.
    */
-  engine(row: EncounterHead): EncounterEngine {
+  engine(row: EncounterHead, knownInput?: EncounterInput): EncounterEngine {
     const cached = this.warm.get(row.id);
     if (cached && cached.seq === row.event_count) return cached.engine;
     const rules = rulesFor(row.ruleset_id);
-    const input = store.readInput(this.db, row.id);
+    // An encounter's input never changes once it is stored: an engine of the same encounter can hand its own on.
+    const input = knownInput ?? store.readInput(this.db, row.id);
     const mark = this.newestMark(row.id, row.event_count);
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
     let engine: EncounterEngine;
@@ -245,11 +246,12 @@ export class EncounterStore {
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
+      const input = this.warm.get(row.id)?.engine.input;
       this.warm.delete(row.id);
       if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
-      const engine = this.engine({ ...row, event_count: row.event_count - 1 });
+      const engine = this.engine({ ...row, event_count: row.event_count - 1 }, input);
       return this.writeHead(row, engine, row.event_count - 1, now);
     });
   }
