@@ -1,5 +1,6 @@
 // Event-sourced encounter storage: the ordered events, the redo stack, and periodic machine snapshots.
 import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { RosterChange } from '../core/export/summary.ts';
 import { prepared, type Db } from './connection.ts';
 import type { EncounterRow } from './rows.ts';
 
@@ -50,9 +51,10 @@ export function updateHead(db: Db, id: string, head: EncounterHead, now: string)
   prepared(db, 'UPDATE encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?').run(head.phase, head.round, head.eventCount, now, id);
 }
 
-export function insertEvent(db: Db, encounterId: string, seq: number, event: GmEvent, log: LogLine[], now: string): void {
-  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    encounterId, seq, event.type, JSON.stringify(event), JSON.stringify(log), now);
+/** Stores event `seq` with the log lines it wrote and, when known, what it changed in the roster (RosterChange). */
+export function insertEvent(db: Db, encounterId: string, seq: number, event: GmEvent, log: LogLine[], now: string, roster: RosterChange | null = null): void {
+  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    encounterId, seq, event.type, JSON.stringify(event), JSON.stringify(log), now, roster ? JSON.stringify(roster) : null);
 }
 
 export function deleteEvent(db: Db, encounterId: string, seq: number): GmEvent {
@@ -67,10 +69,23 @@ export function readEvents(db: Db, encounterId: string, afterSeq = 0): GmEvent[]
   return rows.map((row) => JSON.parse(row.payload_json) as GmEvent);
 }
 
-/** The events after `afterSeq` with the log lines each wrote, in order. */
-export function readSteps(db: Db, encounterId: string, afterSeq = 0): { seq: number; event: GmEvent; lines: LogLine[] }[] {
-  const rows = prepared(db, 'SELECT seq, payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; payload_json: string; log_json: string }[];
-  return rows.map((row) => ({ seq: row.seq, event: JSON.parse(row.payload_json) as GmEvent, lines: JSON.parse(row.log_json) as LogLine[] }));
+/** The events after `afterSeq` with the log lines each wrote and what each changed in the roster (when stored), in order. */
+export function readSteps(db: Db, encounterId: string, afterSeq = 0): StoredStep[] {
+  const rows = prepared(db, 'SELECT seq, payload_json, log_json, roster_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; payload_json: string; log_json: string; roster_json: string | null }[];
+  return rows.map((row) => ({
+    seq: row.seq,
+    event: JSON.parse(row.payload_json) as GmEvent,
+    lines: JSON.parse(row.log_json) as LogLine[],
+    ...(row.roster_json === null ? {} : { rosterJson: row.roster_json }),
+  }));
+}
+
+export interface StoredStep {
+  seq: number;
+  event: GmEvent;
+  lines: LogLine[];
+  /** The stored RosterChange as JSON, parsed only by a summary that adds it up (an export with its summary kept does not). */
+  rosterJson?: string;
 }
 
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */

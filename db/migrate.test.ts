@@ -314,9 +314,9 @@ describe('a migration that fails part-way leaves the database at its old version
 
 describe('0006: carry adjustments noted on the carry rows', () => {
   it('a version 5 database whose fight ended with the GM adjusting its carry-over gets them noted, and its history shows them', async () => {
-    // The newest fixture holds such a fight; taken back to version 5 (the column and its record dropped), it is what
-    // version 5 wrote for it.
-    const { path, db } = openFixture(NEWEST, 'adjusted.sqlite');
+    // The version 6 fixture holds such a fight; taken back to version 5 (the column and its record dropped), it is
+    // what version 5 wrote for it.
+    const { path, db } = openFixture(6, 'adjusted.sqlite');
     const noted = () => db.prepare('SELECT encounter_id, subject, adjusted_seq FROM encounter_carry ORDER BY 1, 2').all() as { encounter_id: string; subject: string; adjusted_seq: number | null }[];
     const expected = noted();
     expect(expected.filter((r) => r.adjusted_seq !== null).length).toBeGreaterThan(0);

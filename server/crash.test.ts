@@ -88,7 +88,7 @@ describe('the crash check', () => {
   });
 
   it.each([
-    ['an event without its head', "INSERT INTO encounter_events SELECT encounter_id, 61, type, payload_json, log_json, recorded_at FROM encounter_events WHERE seq = 60", /head says 60 events, 61 are stored/],
+    ['an event without its head', "INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) SELECT encounter_id, 61, type, payload_json, log_json, recorded_at FROM encounter_events WHERE seq = 60", /head says 60 events, 61 are stored/],
     ['a head without its event', 'DELETE FROM encounter_events WHERE seq = 60', /head says 60 events, 59 are stored/],
     ['a hole in the events', 'UPDATE encounter_events SET seq = 70 WHERE seq = 30; UPDATE encounters SET event_count = 60', /event seqs run 1\.\.70 over 60 rows/],
     ['a snapshot at the wrong seq', 'UPDATE encounter_snapshots SET seq = 49', /snapshots at \[49\], expected \[50\]/],

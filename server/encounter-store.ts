@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { Consequences, EncounterInput, EncounterSnapshot, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterInput, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { prepared, type Db } from '../db/connection.ts';
@@ -12,7 +12,10 @@ import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
-import { SummaryFold, type EncounterReplay } from '../core/export/summary.ts';
+import { SummaryFold, rosterChange, rosterOfView, type EncounterReplay, type ReplayStep, type RosterChange } from '../core/export/summary.ts';
+
+/** A stored event as the summary fold is given it: its seq, the event, its lines and its roster change as stored. */
+type StoredStepAt = Omit<ReplayStep, 'roster'> & { seq: number; rosterJson?: string | undefined };
 
 interface Warm {
   engine: EncounterEngine;
@@ -149,6 +152,7 @@ export class EncounterStore {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
       }
+      const before = engine.view();
       const lines = engine.apply(event); // a refusal throws here, before the engine changed
       // From here the engine runs ahead of the database until writeHead caches it again: a failure in between
       // (even a GmError, which leaves the app's other caches alone) must not leave it cached.
@@ -156,7 +160,7 @@ export class EncounterStore {
       const after = engine.rules.consequences?.(engine.snapshot) ?? null;
       // The same apply decides it: no second engine tried first. Nothing has been written yet.
       if (askBeforeEnding && after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
-      const head = this.commit(row, engine, event, lines, now, after);
+      const head = this.commit(row, engine, before, event, lines, now, after);
       store.clearRedo(this.db, row.id);
       return head;
     });
@@ -167,20 +171,29 @@ export class EncounterStore {
    * fold of an encounter asked for before is kept and given only the events appended since; an undo that takes away
    * an event it has counted drops it. The result is the one a replay of every event gives (core/export/summary.ts).
    */
-  replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[] }[] }): EncounterReplay {
-    let fold = this.folds.get(row.id);
+  replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly StoredStepAt[] }): EncounterReplay {
+    let fold: SummaryFold | undefined = this.folds.get(row.id);
     // Taken out while it runs: a refusal halfway leaves no half-fed fold behind, and it goes back in as the newest.
     this.folds.delete(row.id);
-    if (!fold || fold.count > row.event_count) fold = new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, stored?.input ?? store.readInput(this.db, row.id));
+    if (fold && fold.count > row.event_count) fold = undefined;
     // An export has read every event already: the fold takes its events instead of reading them again.
-    const steps = stored ? stored.events.slice(fold.count) : store.readSteps(this.db, row.id, fold.count);
+    const read = (after: number) => (stored ? stored.events.slice(after) : store.readSteps(this.db, row.id, after));
+    let steps = read(fold?.count ?? 0);
+    // Stored roster changes are added up when every event has one; a fight with events stored before them (or
+    // imported) replays every event through the machine.
+    const recordable = steps.every((step) => step.rosterJson !== undefined);
+    if (fold?.recorded && !recordable) {
+      fold = undefined;
+      steps = read(0);
+    }
+    fold ??= new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, stored?.input ?? store.readInput(this.db, row.id), recordable);
     for (const step of steps) {
       if (step.seq !== fold.count + 1) throw new Error(`Event ${fold.count + 1} of encounter ${row.id} is missing.`);
-      fold.add(step);
+      fold.add(fold.recorded ? { ...step, roster: JSON.parse(step.rosterJson!) as RosterChange } : step);
     }
     this.folds.set(row.id, fold);
     for (const id of this.folds.keys()) if (this.folds.size > FOLDS_KEPT) this.folds.delete(id);
-    return fold.result();
+    return fold.recorded ? fold.result(this.engine(row).view()) : fold.result();
   }
 
   /**
@@ -263,9 +276,10 @@ export class EncounterStore {
       const engine = this.engine(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
+      const before = engine.view();
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      const head = this.commit(row, engine, top.event, lines, now);
+      const head = this.commit(row, engine, before, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
       return head;
     });
@@ -290,12 +304,16 @@ export class EncounterStore {
   }
 
   /**
-   * Stores `event` after the head with the lines its apply gave and the override lines of its carry adjustments
-   * (an append and a redo of the same event store the same lines), then writes the new head.
+   * Stores `event` after the head with the lines its apply gave, the override lines of its carry adjustments (an
+   * append and a redo of the same event store the same lines) and what it changed in the roster (`before` is the
+   * view before it), then writes the new head.
    */
-  private commit(row: EncounterHead, engine: EncounterEngine, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
+  private commit(row: EncounterHead, engine: EncounterEngine, before: EncounterView, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
     const seq = row.event_count + 1;
-    store.insertEvent(this.db, row.id, seq, event, [...lines, ...this.overrideLines(row, engine, event)], now);
+    // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
+    // the write that made it; after: the one the new head and the reply use).
+    const roster = rosterChange(row.ruleset_id, rosterOfView(before), rosterOfView(engine.view()));
+    store.insertEvent(this.db, row.id, seq, event, [...lines, ...this.overrideLines(row, engine, event)], now, roster);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
     return this.writeHead(row, engine, seq, now, after);
   }

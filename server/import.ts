@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GmError, type CampaignSummary, type EncounterSummary } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
+import { rosterChange, rosterOfView } from '../core/export/summary.ts';
 import type { EncounterInput, EncounterRules, GmEvent, LogLine } from '../core/encounter/types.ts';
 import {
   campaignFile,
@@ -99,6 +100,8 @@ interface ReplayedEvent {
   payload_json: string;
   log_json: string;
   recorded_at: string;
+  /** What the event changed in the roster, as the app stores it with every event (RosterChange). */
+  roster_json: string;
 }
 
 interface Replayed {
@@ -112,7 +115,7 @@ interface Replayed {
  * refused if the rules refuse it at that point, applied, and its log lines written anew (with the GM's carry-over
  * overrides, as server/encounter-store.ts writes them). An import never rolls: a missing die is a refusal.
  */
-function replay(rules: EncounterRules, name: string, input: EncounterInput, events: { payload: Record<string, unknown>; recordedAt: string }[], characterNames: ReadonlyMap<string, string>): Replayed {
+function replay(rules: EncounterRules, rulesetId: string, name: string, input: EncounterInput, events: { payload: Record<string, unknown>; recordedAt: string }[], characterNames: ReadonlyMap<string, string>): Replayed {
   const label = `Encounter “${name}”`;
   let engine: EncounterEngine;
   try {
@@ -147,11 +150,13 @@ function replay(rules: EncounterRules, name: string, input: EncounterInput, even
       const reason = engine.refusal(applied);
       if (reason !== null) refuse(`${at} is refused: ${sentence(reason)}`);
       if (extras && rules.consequences?.(engine.snapshot).carry) refuse(`${at} adjusts a carry-over after the fight had already ended.`);
+      const before = engine.view();
       const lines = engine.apply(applied);
       if (extras) lines.push(...overrideLines(engine, extras, characterNames, at));
+      const roster = rosterChange(rulesetId, rosterOfView(before), rosterOfView(engine.view()));
       // The file's own payload is kept when it is what the ruleset reads it as, so a file imports to itself.
       const stored = sameJson(action, parsed) ? payload : applied;
-      out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt });
+      out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster) });
       if (seq % SNAPSHOT_EVERY === 0) snapshots.push({ seq, snapshot: engine.persisted() });
     } catch (error) {
       if (error instanceof GmError) throw error;
@@ -200,8 +205,8 @@ function writeEncounter(db: Db, row: EncounterRow, replayed: Replayed): void {
     VALUES (@id, @campaign_id, @name, @ruleset_id, @input_json, @phase, @round, @event_count, @session_id, @day, @created_at, @updated_at)`).run({
     ...row, phase: replayed.head.phase, round: replayed.head.round, event_count: replayed.head.eventCount,
   });
-  const insert = db.prepare('INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
-  replayed.events.forEach((e, i) => insert.run(row.id, i + 1, e.type, e.payload_json, e.log_json, e.recorded_at));
+  const insert = db.prepare('INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  replayed.events.forEach((e, i) => insert.run(row.id, i + 1, e.type, e.payload_json, e.log_json, e.recorded_at, e.roster_json));
   for (const { seq, snapshot } of replayed.snapshots) saveSnapshot(db, row.id, seq, snapshot);
 }
 
@@ -226,7 +231,7 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
   const replayed = rows.encounters.map((e, i) => {
     const input = file.encounters[i]!.input;
     checkInput(ruleset, input, `Encounter “${e.name}”`);
-    return replay(rules, e.name, input, e.events.map((event) => ({ payload: JSON.parse(event.payload_json) as Record<string, unknown>, recordedAt: event.recorded_at })), names);
+    return replay(rules, ruleset.id, e.name, input, e.events.map((event) => ({ payload: JSON.parse(event.payload_json) as Record<string, unknown>, recordedAt: event.recorded_at })), names);
   });
   for (const entry of rows.ledger) {
     const payload = JSON.parse(entry.payload_json) as Record<string, unknown>;
@@ -296,7 +301,7 @@ export function importEncounter(ctx: HandlerContext, campaign: CampaignRow, cont
   const { name, input } = file.encounter;
   checkInput(ruleset, input, `Encounter “${name}”`);
   const now = ctx.now();
-  const replayed = replay(rules, name, input, file.events.map((event) => ({ payload: unlinkEvent(event), recordedAt: now })), new Map());
+  const replayed = replay(rules, ruleset.id, name, input, file.events.map((event) => ({ payload: unlinkEvent(event), recordedAt: now })), new Map());
   if (replayed.head.phase !== file.encounter.phase || replayed.head.round !== file.encounter.round) {
     const state = (phase: string, round: number) => (phase === 'setup' ? 'in preparation' : `${phase === 'ended' ? 'ended' : 'running'} in round ${round}`);
     refuse(`The file says “${name}” is ${state(file.encounter.phase, file.encounter.round)}, but its events replay to ${state(replayed.head.phase, replayed.head.round)}: the file has been changed.`);

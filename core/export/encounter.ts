@@ -16,7 +16,8 @@ export interface StoredEncounter {
   phase: 'setup' | 'running' | 'ended';
   round: number;
   input: EncounterInput;
-  events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[] }[];
+  /** With what each changed in the roster as stored JSON, when stored (see RosterChange). */
+  events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[]; rosterJson?: string | undefined }[];
 }
 
 export interface EncounterDocument {

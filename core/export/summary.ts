@@ -9,6 +9,35 @@ import type { RoundFigures, RoundSummary } from './types.ts';
 export interface ReplayStep {
   event: GmEvent;
   lines?: readonly LogLine[];
+  /** What the event changed in the roster, as stored with it (absent for events stored before there was one). */
+  roster?: RosterChange | undefined;
+}
+
+/**
+ * What one event changed in the roster the summary follows, stored with the event: the phase, round and awaited
+ * answer after it, the order's ids when they moved, and each row whose summary-relevant parts (name, side, status,
+ * tags, health, the ruleset's pools) differ from the row before. With these, the summary adds up stored changes
+ * instead of replaying the fight through the ruleset's machine.
+ */
+export interface RosterChange {
+  phase: EncounterRoster['phase'];
+  round: number;
+  awaiting: string | null;
+  /** The order's ids, when they differ from the order before. */
+  ids?: string[];
+  rows: RosterRow[];
+}
+
+/** A row cut down to what the summary reads of it. */
+export interface RosterRow {
+  id: string;
+  name: string;
+  sideLabel: string;
+  status: CombatantView['status'];
+  tags: string[];
+  health?: number;
+  /** The ruleset's pools (TRACKS) among the row's stats, as [label, value]. */
+  pools?: [string, string][];
 }
 
 /**
@@ -30,6 +59,64 @@ const TRACKS: Record<string, Track> = {
 const DEFAULT_TRACK: Track = { measure: 'damage', pools: [] };
 
 const trackOf = (rulesetId: string): Track => TRACKS[rulesetId] ?? DEFAULT_TRACK;
+
+/** The roster the summary follows, from a view. */
+export const rosterOfView = (view: EncounterView): EncounterRoster => ({ phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null });
+
+function rosterRow(c: CombatantView, pools: readonly string[]): RosterRow {
+  const row: RosterRow = { id: c.id, name: c.name, sideLabel: c.sideLabel, status: c.status, tags: [...c.tags] };
+  if (c.health) row.health = c.health.current;
+  const kept = pools.length ? (c.stats ?? []).filter((s) => pools.includes(s.label)).map((s): [string, string] => [s.label, s.value]) : [];
+  if (kept.length) row.pools = kept;
+  return row;
+}
+
+const statValue = (c: CombatantView, label: string): string | undefined => c.stats?.find((s) => s.label === label)?.value;
+
+/** Whether two rows agree on every part the summary reads (see RosterRow): compared in place, nothing built. */
+function sameParts(a: CombatantView, b: CombatantView, pools: readonly string[]): boolean {
+  if (a.name !== b.name || a.sideLabel !== b.sideLabel || a.status !== b.status || a.health?.current !== b.health?.current) return false;
+  if ((a.health === undefined) !== (b.health === undefined) || a.tags.length !== b.tags.length) return false;
+  for (let i = 0; i < a.tags.length; i++) if (a.tags[i] !== b.tags[i]) return false;
+  for (const label of pools) if (statValue(a, label) !== statValue(b, label)) return false;
+  return true;
+}
+
+/** What the step from `before` to `after` changed, for storing with the event (see RosterChange). */
+export function rosterChange(rulesetId: string, before: EncounterRoster, after: EncounterRoster): RosterChange {
+  const { pools } = trackOf(rulesetId);
+  const change: RosterChange = { phase: after.phase, round: after.round, awaiting: after.awaiting, rows: [] };
+  const sameIds = after.order.length === before.order.length && after.order.every((c, i) => before.order[i]!.id === c.id);
+  if (!sameIds) change.ids = after.order.map((c) => c.id);
+  const previous = sameIds ? null : new Map(before.order.map((c) => [c.id, c]));
+  for (let slot = 0; slot < after.order.length; slot++) {
+    const now = after.order[slot]!;
+    const was = previous ? previous.get(now.id) : before.order[slot];
+    if (was === now) continue;
+    if (!was || !sameParts(was, now, pools)) change.rows.push(rosterRow(now, pools));
+  }
+  return change;
+}
+
+/** A view row rebuilt from a stored row: the parts the summary reads, nothing else. */
+function rowView(row: RosterRow): CombatantView {
+  return {
+    id: row.id, name: row.name, side: '', sideLabel: row.sideLabel, status: row.status, slot: null, tags: row.tags,
+    ...(row.health !== undefined ? { health: { label: '', current: row.health, max: 0 } } : {}),
+    ...(row.pools ? { stats: row.pools.map(([label, value]) => ({ label, value })) } : {}),
+  };
+}
+
+/** The roster after a stored change: unchanged rows stay the same objects, as a replay's do. */
+function applyChange(before: EncounterRoster, change: RosterChange): EncounterRoster {
+  const changed = new Map(change.rows.map((row) => [row.id, rowView(row)]));
+  let order: CombatantView[];
+  if (change.ids) {
+    const previous = new Map(before.order.map((c) => [c.id, c]));
+    order = change.ids.map((id) => changed.get(id) ?? previous.get(id)!);
+  } else order = changed.size ? before.order.map((c) => changed.get(c.id) ?? c) : before.order;
+  return { phase: change.phase, round: change.round, order, awaiting: change.awaiting };
+}
 
 /** Tags that mean a combatant is out of the fight, whatever the ruleset calls it. */
 const DOWN_TAG = /^(dead|dying|unconscious|incapacitated|defeated|out of action)\b/i;
@@ -135,7 +222,11 @@ export class SummaryFold {
   /** How many events the fold has taken. */
   count = 0;
 
-  constructor(rules: EncounterRules, rulesetId: string, input: EncounterInput) {
+  /**
+   * `recorded`: the fold adds up the roster changes stored with the events (every step must carry one, with its
+   * lines) instead of stepping the machine; its `result` then needs the final view from the caller.
+   */
+  constructor(rules: EncounterRules, rulesetId: string, input: EncounterInput, readonly recorded = false) {
     this.track = trackOf(rulesetId);
     this.engine = EncounterEngine.create(rules, input);
     this.view = rosterOf(this.engine);
@@ -157,9 +248,17 @@ export class SummaryFold {
   add(step: ReplayStep): void {
     const { engine, track, recentActors } = this;
     const before = this.view;
-    const lines = applyStored(engine, step, this.count);
+    let lines: readonly LogLine[];
+    if (this.recorded) {
+      if (!step.roster || !step.lines) throw new Error(`Event ${this.count + 1} has no stored roster change to add up.`);
+      lines = step.lines;
+      this.view = applyChange(before, step.roster);
+    } else {
+      lines = applyStored(engine, step, this.count);
+      this.view = rosterOf(engine);
+    }
     this.count += 1;
-    const view = (this.view = rosterOf(engine));
+    const view = this.view;
     if (before.phase === 'setup' && view.phase === 'setup') return;
     const round = before.phase === 'setup' ? view.round : before.round;
     const tally = this.roundTally(round, before);
@@ -198,8 +297,12 @@ export class SummaryFold {
     for (const line of lines) if (line.actorId) recentActors.push({ round: line.round, id: line.actorId });
   }
 
-  /** The summary and the view after the events so far (copies: the fold goes on unchanged). */
-  result(): EncounterReplay {
+  /**
+   * The summary and the view after the events so far (copies: the fold goes on unchanged). A recorded fold has not
+   * stepped the machine: `finalView` is the view after its last event.
+   */
+  result(finalView?: EncounterView): EncounterReplay {
+    if (this.recorded && !finalView) throw new Error('A fold of stored roster changes needs the final view.');
     const summary: RoundSummary[] = [];
     const numbers = [...this.rounds.keys()];
     if (numbers.length) {
@@ -220,7 +323,7 @@ export class SummaryFold {
         summary.push({ round, measure: this.track.measure, combatants });
       }
     }
-    return { summary, view: this.engine.view() };
+    return { summary, view: finalView ?? this.engine.view() };
   }
 }
 

@@ -6,6 +6,7 @@ import ledger from './0003_ledger.sql';
 import ledgerReads from './0004_ledger_reads.sql';
 import injurySourceText from './0005_injury_source_text.sql';
 import carryAdjustments from './0006_carry_adjustments.sql';
+import rosterChanges from './0007_roster_changes.sql';
 
 export interface Migration {
   version: number;
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'ledger reads', sql: ledgerReads },
   { version: 5, name: 'injury source text', sql: injurySourceText },
   { version: 6, name: 'carry adjustments', sql: carryAdjustments },
+  { version: 7, name: 'roster changes', sql: rosterChanges },
 ];
