@@ -167,9 +167,11 @@ export class EncounterStore {
   }
 
   /**
-   * The per-round summary and the final view, replayed from the stored events with the log lines they wrote. The
-   * fold of an encounter asked for before is kept and given only the events appended since; an undo that takes away
-   * an event it has counted drops it. The result is the one a replay of every event gives (core/export/summary.ts).
+   * The per-round summary and the final view, from the stored events with the log lines they wrote: their stored
+   * roster changes added up when every event has one (the final view then comes from this store's engine), else
+   * every event replayed. The fold of an encounter asked for before is kept and given only the events appended
+   * since; an undo that takes away an event it has counted drops it. The result is the one a replay of every event
+   * gives (core/export/summary.ts; server/roster-changes.test.ts holds the two ways to each other).
    */
   replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly StoredStepAt[] }): EncounterReplay {
     let fold: SummaryFold | undefined = this.folds.get(row.id);
