@@ -130,8 +130,8 @@ function leadingNumber(value: string): number | null {
 function trackValue(c: CombatantView, track: Track): number | null {
   let total: number | null = c.health ? c.health.current : null;
   for (const label of track.pools) {
-    const stat = c.stats?.find((s) => s.label === label);
-    const value = stat ? leadingNumber(stat.value) : null;
+    const stat = statValue(c, label);
+    const value = stat === undefined ? null : leadingNumber(stat);
     if (value !== null) total = (total ?? 0) + value;
   }
   return total;
@@ -169,9 +169,7 @@ function applyStored(engine: EncounterEngine, step: ReplayStep, index: number): 
 
 /** What the summary follows after every event: the ruleset's cheap roster when it has one, else the view's part. */
 function rosterOf(engine: EncounterEngine): EncounterRoster {
-  if (engine.rules.roster) return engine.rules.roster(engine.snapshot);
-  const view = engine.view();
-  return { phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null };
+  return engine.rules.roster ? engine.rules.roster(engine.snapshot) : rosterOfView(engine.view());
 }
 
 export interface EncounterReplay {
