@@ -19,14 +19,14 @@ function freshView(encounterId: string) {
   return EncounterEngine.resume(rulesFor(row!.ruleset_id), JSON.parse(row!.input_json) as EncounterInput, undefined, events).view();
 }
 
-async function enigmaFight(): Promise<{ id: string; detail: Detail }> {
+async function enigmaFight(): Promise<{ id: string; detail: Detail; ashId: string }> {
   const campaign = await ok('campaigns:create', { name: 'Marks', rulesetId: 'enigma' });
   const ash = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ash', sheet: {} });
   const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: {} });
   const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Crossing' });
   const added = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [ash.id], npcs: [{ templateId: goblin.id, count: 5 }] });
   await ok('encounters:append', { id: encounter.id, event: { type: 'SET_GM_ORDER', ids: added.view.order.filter((c) => c.side === 'gm').map((c) => c.id) } });
-  return { id: encounter.id, detail: await ok('encounters:append', { id: encounter.id, event: { type: 'START' } }) };
+  return { id: encounter.id, detail: await ok('encounters:append', { id: encounter.id, event: { type: 'START' } }), ashId: ash.id };
 }
 
 describe('undo from the in-memory marks', () => {
@@ -86,5 +86,42 @@ describe('undo from the in-memory marks', () => {
       resume.mockRestore();
       at.mockRestore();
     }
+  });
+});
+
+describe('a runner write answers from what it stored', () => {
+  /** The log lines stored with event `seq`, as the file holds them. */
+  const storedLines = (id: string, seq: number) =>
+    (JSON.parse((t.rows('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?', id, seq)[0]!['log_json']) as string) as { text: string }[]).map((line) => ({ ...line, seq }));
+
+  it('the reply carries the new event\'s stored lines, overrides included, and the undo label its first line', async () => {
+    const { id, detail, ashId } = await enigmaFight();
+    const ash = detail.view.order.find((c) => c.side === 'party')!;
+    const goblin = detail.view.order.find((c) => c.side === 'gm')!;
+    let shown: Detail = detail;
+    const since = () => ({ eventCount: shown.encounter.eventCount, version: shown.encounter.updatedAt });
+    const events: { event: GmEvent; carryAdjust?: { characterId: string; key: string; value: number }[]; carryReason?: string }[] = [
+      { event: { type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' } as GmEvent },
+      { event: { type: 'END_TURN' } as GmEvent },
+      { event: { type: 'APPLY_DAMAGE', targetId: ash.id, amount: 1, source: 'a claw' } as GmEvent },
+      { event: { type: 'END_COMBAT', outcome: 'Victory' } as GmEvent, carryAdjust: [{ characterId: ashId, key: 'lp', value: 7 }], carryReason: 'a draught' },
+    ];
+    for (const write of events) {
+      shown = await ok('encounters:append', { id, ...write, since: since() });
+      const seq = shown.encounter.eventCount;
+      expect(shown.logAfter).toBe(seq - 1);
+      expect(shown.log).toEqual(storedLines(id, seq));
+      expect(shown.undoLabel).toBe(storedLines(id, seq)[0]!.text);
+    }
+    // The ending's overrides were stored with it, and the reply showed them.
+    expect(shown.log.map((line) => line.text).join('\n')).toContain('a draught');
+    // An undo shows no new line; its label is the event before's first line, read from the file.
+    shown = await ok('encounters:undo', { id, since: since() });
+    expect(shown.log).toEqual([]);
+    expect(shown.undoLabel).toBe(storedLines(id, shown.encounter.eventCount)[0]!.text);
+    // A redo stores the same lines again, and answers with them.
+    shown = await ok('encounters:redo', { id, since: since() });
+    expect(shown.log).toEqual(storedLines(id, shown.encounter.eventCount));
+    expect(shown.log.map((line) => line.text).join('\n')).toContain('a draught');
   });
 });

@@ -20,6 +20,8 @@ type StoredStepAt = Omit<ReplayStep, 'roster'> & { seq: number; rosterJson?: str
 interface Warm {
   engine: EncounterEngine;
   seq: number;
+  /** The log lines stored with event `seq`, when this store wrote that event (the reply and undo label use them). */
+  lines?: readonly LogLine[];
 }
 
 /**
@@ -125,8 +127,8 @@ export class EncounterStore {
    * MARKS_KEPT). Every head is marked, the head of an encounter opened cold included, so undoing the events
    * appended since it was opened replays nothing.
    */
-  private keepWarm(id: string, engine: EncounterEngine, seq: number): void {
-    this.warm.set(id, { engine, seq });
+  private keepWarm(id: string, engine: EncounterEngine, seq: number, lines?: readonly LogLine[]): void {
+    this.warm.set(id, lines ? { engine, seq, lines } : { engine, seq });
     const marks = this.marks.get(id) ?? new Map<number, EncounterSnapshot>();
     marks.set(seq, engine.snapshot);
     for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
@@ -288,7 +290,18 @@ export class EncounterStore {
   }
 
   undoLabel(row: EncounterHead): string | null {
-    return row.event_count === 0 ? null : (store.lastLogText(this.db, row.id, row.event_count) ?? 'the last action');
+    if (row.event_count === 0) return null;
+    const lines = this.newestLines(row);
+    return (lines ? lines[0]?.text : store.lastLogText(this.db, row.id, row.event_count)) ?? 'the last action';
+  }
+
+  /**
+   * The log lines stored with the encounter's newest event when this store wrote it and still holds it as the
+   * head (the write's own reply and undo label read them here instead of from the file); else null.
+   */
+  newestLines(row: EncounterHead): readonly LogLine[] | null {
+    const warm = this.warm.get(row.id);
+    return warm?.lines && warm.seq === row.event_count ? warm.lines : null;
   }
 
   redoLabel(row: EncounterHead): string | null {
@@ -315,18 +328,19 @@ export class EncounterStore {
     // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
     // the write that made it; after: the one the new head and the reply use).
     const roster = rosterChange(row.ruleset_id, rosterOfView(before), rosterOfView(engine.view()));
-    store.insertEvent(this.db, row.id, seq, event, [...lines, ...this.overrideLines(row, engine, event)], now, roster);
+    const stored = [...lines, ...this.overrideLines(row, engine, event)];
+    store.insertEvent(this.db, row.id, seq, event, stored, now, roster);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    return this.writeHead(row, engine, seq, now, after);
+    return this.writeHead(row, engine, seq, now, after, stored);
   }
 
   /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
-  private writeHead(row: EncounterHead, engine: EncounterEngine, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null): EncounterHead {
+  private writeHead(row: EncounterHead, engine: EncounterEngine, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
     const id = row.id;
     const { phase, round } = engine.view();
     store.updateHead(this.db, id, { phase, round, eventCount: seq }, now);
     this.syncConsequences(row, after, seq, now);
-    this.keepWarm(id, engine, seq);
+    this.keepWarm(id, engine, seq, lines);
     return { ...row, phase, round, event_count: seq, updated_at: now };
   }
 

@@ -27,6 +27,16 @@ export { LOG_TAIL_EVENTS };
 const logEntries = (ctx: HandlerContext, id: string, afterSeq = 0) =>
   store.readLog(ctx.db, id, afterSeq).flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq })));
 
+/**
+ * The log lines of the encounter's events after `afterSeq`: none after the newest, the newest event's own from the
+ * write that stored it (a runner write's reply), else read from the file.
+ */
+function logAfterSeq(ctx: HandlerContext, row: EncounterHead, afterSeq: number) {
+  if (afterSeq >= row.event_count) return [];
+  const newest = afterSeq === row.event_count - 1 ? ctx.encounters.newestLines(row) : null;
+  return newest ? newest.map((line) => ({ ...line, seq: row.event_count })) : logEntries(ctx, row.id, afterSeq);
+}
+
 /** What the screen says it shows of the encounter (see logSinceSchema). */
 type LogSince = { eventCount: number; version: string } | undefined;
 
@@ -49,7 +59,7 @@ function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, show
     encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaignName(ctx.db, row.campaign_id) ?? '' },
     view: patch ? { ...view, order: patch } : view,
     ...(patch ? { orderIds: view.order.map((c) => c.id) } : {}),
-    log: logEntries(ctx, id, delta ? logAfter : tailFrom),
+    log: logAfterSeq(ctx, row, delta ? logAfter : tailFrom),
     logComplete: row.event_count <= LOG_TAIL_EVENTS,
     canUndo: undoLabel !== null,
     canRedo: redoLabel !== null,
