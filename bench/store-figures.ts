@@ -34,9 +34,9 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
   // (its growth, its checkpoints) and the same moments of this machine: run one after the other, the second loop
   // found a WAL the first had already grown, and the disk's slow spells fell on whichever ran then.
   const db = openDatabase(databasePath);
-  db.exec('CREATE TABLE bare_events (encounter_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload_json TEXT NOT NULL, log_json TEXT NOT NULL, recorded_at TEXT NOT NULL, PRIMARY KEY (encounter_id, seq)) STRICT');
-  const written = db.prepare('SELECT type, payload_json, log_json, recorded_at FROM encounter_events WHERE encounter_id = ? AND seq = ?');
-  const insert = db.prepare('INSERT INTO bare_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
+  db.exec('CREATE TABLE bare_events (encounter_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload_json TEXT NOT NULL, log_json TEXT NOT NULL, recorded_at TEXT NOT NULL, roster_json TEXT, PRIMARY KEY (encounter_id, seq)) STRICT');
+  const written = db.prepare('SELECT type, payload_json, log_json, recorded_at, roster_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
+  const insert = db.prepare('INSERT INTO bare_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const writes = appendWrites(db, encounter.id);
   // The request the runner sends for each GM action: `ask` (stop before an unchecked ending) and `since` (the screen
   // is up to date, so the reply carries only the new log lines and the combatants that changed).
@@ -45,11 +45,11 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
     let start = performance.now();
     shown = await ok(app, 'encounters:append', { id: encounter.id, event, ask: true, since: { eventCount: shown.encounter.eventCount, version: shown.encounter.updatedAt } });
     if (index >= 10) ours.push(performance.now() - start);
-    const row = written.get(encounter.id, shown.encounter.eventCount) as { type: string; payload_json: string; log_json: string; recorded_at: string };
+    const row = written.get(encounter.id, shown.encounter.eventCount) as StoredRow;
     // The bare insert and the append's writes alone take turns at running first.
     for (const which of index % 2 === 0 ? ['bare', 'writes'] : ['writes', 'bare']) {
       start = performance.now();
-      if (which === 'bare') writeTransaction(db, () => insert.run(encounter.id, index + 1, row.type, row.payload_json, row.log_json, row.recorded_at));
+      if (which === 'bare') writeTransaction(db, () => insert.run(encounter.id, index + 1, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json));
       else writes(row);
       if (index >= 10) (which === 'bare' ? bare : writesAlone).push(performance.now() - start);
     }
@@ -85,13 +85,22 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
   ];
 }
 
+/** One stored event row, every column the app writes (the roster change since version 7). */
+interface StoredRow {
+  type: string;
+  payload_json: string;
+  log_json: string;
+  recorded_at: string;
+  roster_json: string | null;
+}
+
 /**
  * The database writes one append makes, by themselves: the same statements on copies of the encounter's tables
  * (same columns, checks and indexes) in the same file, one transaction per event: the encounter's head read, the
  * event's row, the new head, the campaign's last activity and the emptied redo stack. No validation, no rules, no
  * reply. Returns the writer for one stored event row.
  */
-function appendWrites(db: Db, encounterId: string): (row: { type: string; payload_json: string; log_json: string; recorded_at: string }) => void {
+function appendWrites(db: Db, encounterId: string): (row: StoredRow) => void {
   const tables = ['campaigns', 'encounters', 'encounter_events', 'encounter_redo'];
   const copyName = (sql: string) => sql.replace(new RegExp(`\\b(${tables.join('|')}|encounters_by_campaign)\\b`, 'g'), 'copy_$1');
   const schema = db.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')}) AND sql IS NOT NULL ORDER BY type DESC`).all(...tables) as { sql: string }[];
@@ -100,14 +109,14 @@ function appendWrites(db: Db, encounterId: string): (row: { type: string; payloa
   db.prepare('INSERT INTO copy_campaigns SELECT * FROM campaigns WHERE id = ?').run(head.campaign_id);
   db.prepare('INSERT INTO copy_encounters SELECT * FROM encounters WHERE id = ?').run(encounterId);
   const read = db.prepare('SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at FROM copy_encounters WHERE id = ?');
-  const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const update = db.prepare('UPDATE copy_encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare('UPDATE copy_campaigns SET updated_at = ? WHERE id = ?');
   const clearRedo = db.prepare('DELETE FROM copy_encounter_redo WHERE encounter_id = ?');
   return (row) => writeTransaction(db, () => {
     const current = read.get(encounterId) as { campaign_id: string; phase: string; round: number; event_count: number };
     const seq = current.event_count + 1;
-    insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at);
+    insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json);
     update.run(current.phase, current.round, seq, row.recorded_at, encounterId);
     touch.run(row.recorded_at, current.campaign_id);
     clearRedo.run(encounterId);
