@@ -139,8 +139,16 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   const listeners = new Set<(notice: ChangeNotice) => void>();
   let pending: ChangeNotice[] = [];
   let lastAutoBackup = 0;
-  /** Async work that must not interleave with anything else (a restore swaps the database). */
+  /** Async work that must not interleave with anything else (a restore swaps the database), one job at a time. */
   let exclusive: Promise<unknown> = Promise.resolve();
+  /** Jobs on `exclusive` not yet settled: with none, a call runs at once instead of waiting a turn of the event loop's queue for nothing. */
+  let exclusiveJobs = 0;
+  const exclusively = <T>(job: () => T | Promise<T>): Promise<T> => {
+    exclusiveJobs += 1;
+    const done = exclusive.then(job);
+    exclusive = done.then(() => undefined, () => undefined).finally(() => { exclusiveJobs -= 1; });
+    return done;
+  };
   const notify = (notice: ChangeNotice) => {
     for (const listener of listeners) listener(notice);
   };
@@ -188,7 +196,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   const autoBackup = (reason: string) => {
     if (!options.autoBackup) return;
     lastAutoBackup = Date.now();
-    exclusive = exclusive.then(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
+    exclusively(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
   };
   autoBackup('start');
 
@@ -252,11 +260,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         const isBackup = name.startsWith('backups:') && name !== 'backups:list';
         let result: unknown;
         if (isBackup) {
-          const job = exclusive.then(() => run(name, parsed.data));
-          exclusive = job.catch(() => undefined);
-          result = await job;
+          result = await exclusively(() => run(name, parsed.data));
         } else {
-          await exclusive;
+          // A call made while a backup or restore is under way waits for it to finish.
+          if (exclusiveJobs > 0) await exclusive;
           result = run(name, parsed.data);
         }
         const notices = pending;

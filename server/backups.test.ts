@@ -33,6 +33,15 @@ describe('backups', () => {
     expect(again.restored).toBe(restored.safetyBackup);
   });
 
+  it('a call made while a restore is under way waits for it: its write lands in the restored file', async () => {
+    await ok('campaigns:create', { name: 'Before', rulesetId: 'enigma' });
+    const backup = await ok('backups:create', {});
+    const restoring = ok('backups:restore', { name: backup.name });
+    const during = ok('campaigns:create', { name: 'During', rulesetId: 'enigma' });
+    await Promise.all([restoring, during]);
+    expect((await ok('campaigns:list', {})).map((c) => c.name).sort()).toEqual(['Before', 'During']);
+  });
+
   it('refuses names that are not its own backups', async () => {
     for (const name of ['../gm-workstation.sqlite', 'nope.sqlite', 'gm-workstation-20260101T000000000Z-manual.sqlite']) {
       const answer = await t.app.dispatch('backups:restore', { name });
