@@ -218,10 +218,14 @@ describe('encounters', () => {
     const { encounter } = await prepared();
     notices.length = 0;
     const started = await append(encounter.id, { type: 'START' });
+    // The notices go out after the reply, in the next turn of the event loop.
+    expect(notices).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
     // The notice carries the version the writer already shows, so its screen need not fetch again.
     expect(notices).toContainEqual({ area: 'encounters', id: encounter.id, version: started.encounter.updatedAt });
     notices.length = 0;
     await refused('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    await new Promise((resolve) => setImmediate(resolve));
     expect(notices).toEqual([]);
   });
 });

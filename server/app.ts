@@ -268,7 +268,9 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         }
         const notices = pending;
         pending = [];
-        for (const notice of notices) notify(notice);
+        // The change notices go out after the reply, off the GM's wait (the writer's screen skips them anyway: they
+        // carry the version its reply shows), in the next turn of the event loop, in the order of the writes.
+        if (notices.length) setImmediate(() => notices.forEach(notify));
         if (WRITE_HANDLERS.has(name)) {
           checkpointSoon();
           if (Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
