@@ -432,7 +432,8 @@ function orderOf(ctx: EnigmaContext, phase: EncounterView['phase'], active: stri
     // Once the order is frozen everyone is placed.
     if (!ctx.frozen) {
       const projected = rules.projectRoundOne(ctx);
-      const planned = new Map(projected.flatMap((slot, i) => (slot.id ? [[slot.id, ctx.order.length + i + 1] as const] : [])));
+      const planned = new Map<string, number>();
+      projected.forEach((slot, i) => slot.id && planned.set(slot.id, ctx.order.length + i + 1));
       for (const side of ['party', 'gm'] as const) {
         for (const id of rules.unplaced(ctx, side)) order.push(unplacedView(ctx, id, planned.get(id) ?? null));
       }
@@ -496,9 +497,24 @@ function view(snapshot: EncounterSnapshot): EncounterView {
 
 // ---- what the fight leaves behind (§1.6) ----
 
+/**
+ * The campaign's characters on the party's side, per roster list: a roster is replaced only when someone joins or
+ * leaves it (and a combatant's side and character never change), while every event asks (a roster of 200 ids).
+ */
+const pcIdsOf = new WeakMap<readonly string[], readonly string[]>();
+
+function pcIds(ctx: EnigmaContext): readonly string[] {
+  let ids = pcIdsOf.get(ctx.roster);
+  if (!ids) {
+    ids = ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party' && ctx.combatants[id]?.characterId !== null);
+    pcIdsOf.set(ctx.roster, ids);
+  }
+  return ids;
+}
+
 function consequences(snapshot: EncounterSnapshot): Consequences {
   const ctx = contextOf(snapshot);
-  const pcs = Object.values(ctx.combatants).filter((c) => c.side === 'party' && c.characterId !== null);
+  const pcs = pcIds(ctx).map((id) => ctx.combatants[id]!);
   const injuries = pcs.flatMap((c) =>
     c.injuries.filter((i) => i.gainedHere).map(({ gainedHere: _gained, ...injury }) => ({ key: injury.id, characterId: c.characterId!, name: injury.name, category: injury.category, data: { ...injury } })),
   );

@@ -5,6 +5,8 @@ import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { enigmaEncounter } from './encounter.ts';
 import { enigmaOptions } from './options.ts';
+import { generateFight } from '../../../bench/fight.ts';
+import { other, projectRoundOne, unplaced, type EnigmaContext, type Side } from './rules.ts';
 
 const seed = (id: string, name: string, side: 'party' | 'gm', endure = 8): CombatantSeed => ({
   id, name, side, characterId: null, sheet: { endure, navigate: 8, glean: 8, attack: 8, influence: 8, manifest: 8, namedNpc: false, notes: '' },
@@ -230,6 +232,49 @@ describe('round-1 projection', () => {
     const fixed = enigma01(true);
     expect(Object.fromEntries(fixed.view().order.filter((c) => c.status === 'unplaced').map((c) => [c.name, c.plannedSlot])))
       .toMatchObject({ 'Soldier 1': 2, Berrik: 3, 'Soldier 4': 8, 'Soldier 6': 10 });
+  });
+});
+
+/** The round-1 projection written out plainly (each side's list shifted, every earlier slot looked at again): the oracle. */
+function projectedPlainly(ctx: EnigmaContext): { side: Side; id: string | null }[] {
+  if (ctx.frozen) return [];
+  const pools = { party: [...unplaced(ctx, 'party')], gm: [...unplaced(ctx, 'gm')] };
+  const gmKnown = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  const slots: { side: Side; id: string | null }[] = [];
+  let last = ctx.lastPlacedSide;
+  while (pools.party.length + pools.gm.length > 0) {
+    const preferred = last === null ? ctx.firstSide : other(last);
+    const side = pools[preferred].length > 0 ? preferred : other(preferred);
+    const next = pools[side].shift()!;
+    slots.push({ side, id: side === 'party' || gmKnown || (pools.gm.length === 0 && slots.every((s) => s.id !== null)) ? next : null });
+    last = side;
+  }
+  return slots;
+}
+
+describe('round-1 projection over generated fights', () => {
+  it('equals the rule written out plainly in every state, GM slots named or open', () => {
+    // States where the rule's two GM cases show: the one enemy left named, and the last of several left open.
+    let soleNamed = 0;
+    let lastOpen = 0;
+    for (const npcChoice of ['either', 'slotBySlot']) {
+      for (const [size, seedNumber] of [[3, 1], [6, 2], [9, 3], [14, 4], [25, 5]] as const) {
+        const input = { options: { ...defaultOptions(enigmaOptions), npcChoice }, carried: { escalation: null } };
+        const fight = generateFight('enigma', size, 120, seedNumber, [], undefined, input);
+        const e = EncounterEngine.create(enigmaEncounter, input);
+        for (const event of fight.events) {
+          e.step(event);
+          const ctx = e.snapshot.context as EnigmaContext;
+          const plain = projectedPlainly(ctx);
+          expect(projectRoundOne(ctx)).toEqual(plain);
+          const gmSlots = plain.filter((slot) => slot.side === 'gm');
+          if (npcChoice === 'slotBySlot' && gmSlots.length === 1 && gmSlots[0]!.id !== null) soleNamed += 1;
+          if (gmSlots.length > 1 && gmSlots.at(-1)!.id === null) lastOpen += 1;
+        }
+      }
+    }
+    expect(soleNamed).toBeGreaterThan(0);
+    expect(lastOpen).toBeGreaterThan(0);
   });
 });
 

@@ -165,21 +165,30 @@ function gmSequence(ctx: EnigmaContext): string[] {
   return ctx.gmOrder ?? ctx.roster.filter((id) => ctx.combatants[id]?.side === 'gm');
 }
 
+/**
+ * Each side's round-1 list of those not yet placed, per context: a step's guards, its actions and the view after
+ * it ask for it a dozen times, and a 200-combatant round 1 builds it from 200 ids. Sound because a context is
+ * never changed in place (core/encounter/kernel.test.ts holds every ruleset to it); the lists are frozen.
+ */
+const unplacedOf = new WeakMap<EnigmaContext, { party?: readonly string[]; gm?: readonly string[] }>();
+
 /** Living members of a side not yet placed in round 1, in their side's order. */
-export function unplaced(ctx: EnigmaContext, side: Side): string[] {
+export function unplaced(ctx: EnigmaContext, side: Side): readonly string[] {
   if (ctx.frozen) return [];
-  // A set, not order.includes: guards ask this on every event, and a 200-combatant round 1 made it quadratic.
-  const placed = new Set(ctx.order);
-  const sequence = side === 'party' ? ctx.partyOrder : gmSequence(ctx);
-  return sequence.filter((id) => !placed.has(id) && living(ctx, id));
+  let known = unplacedOf.get(ctx);
+  if (!known) unplacedOf.set(ctx, (known = {}));
+  let list = known[side];
+  if (!list) {
+    // A set, not order.includes: a 200-combatant round 1 made it quadratic.
+    const placed = new Set(ctx.order);
+    const sequence = side === 'party' ? ctx.partyOrder : gmSequence(ctx);
+    known[side] = list = Object.freeze(sequence.filter((id) => !placed.has(id) && living(ctx, id)));
+  }
+  return list;
 }
 
-/** Whether a side still has someone to place (unplaced(…).length > 0 without building the list). */
-function hasUnplaced(ctx: EnigmaContext, side: Side): boolean {
-  if (ctx.frozen) return false;
-  const placed = new Set(ctx.order);
-  return (side === 'party' ? ctx.partyOrder : gmSequence(ctx)).some((id) => !placed.has(id) && living(ctx, id));
-}
+/** Whether a side still has someone to place. */
+const hasUnplaced = (ctx: EnigmaContext, side: Side): boolean => unplaced(ctx, side).length > 0;
 
 /** Which side owns the next round-1 slot (rules 2–4), or null when everyone is placed. */
 export function nextSlotSide(ctx: EnigmaContext): Side | null {
@@ -211,14 +220,21 @@ export function nextPlacement(ctx: EnigmaContext): string | null {
 export function projectRoundOne(ctx: EnigmaContext): { side: Side; id: string | null }[] {
   if (ctx.frozen) return [];
   const pools = { party: unplaced(ctx, 'party'), gm: unplaced(ctx, 'gm') };
+  // How many of each side's pool the projection has placed so far (the pools are shared: read, never shifted).
+  const taken = { party: 0, gm: 0 };
+  const left = (side: Side) => pools[side].length - taken[side];
   const gmKnown = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
   const slots: { side: Side; id: string | null }[] = [];
   let last = ctx.lastPlacedSide;
-  while (pools.party.length + pools.gm.length > 0) {
+  // Whether every slot projected so far names its combatant.
+  let allNamed = true;
+  while (left('party') + left('gm') > 0) {
     const preferred = last === null ? ctx.firstSide : other(last);
-    const side = pools[preferred].length > 0 ? preferred : other(preferred);
-    const next = pools[side].shift()!;
-    slots.push({ side, id: side === 'party' || gmKnown || (pools.gm.length === 0 && slots.every((s) => s.id !== null)) ? next : null });
+    const side = left(preferred) > 0 ? preferred : other(preferred);
+    const next = pools[side][taken[side]++]!;
+    const named: boolean = side === 'party' || gmKnown || (left('gm') === 0 && allNamed);
+    slots.push({ side, id: named ? next : null });
+    allNamed &&= named;
     last = side;
   }
   return slots;
