@@ -58,11 +58,18 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('owes 1 action')).toBeVisible();
 
-  // The GM deals 3 to Thug 1 from the row: 0 LP, defeated and out of the order (R-E8).
+  // The GM deals 3 to Thug 1 from the row: 0 LP, defeated and out of the order (R-E8). Enter in the amount sends
+  // it, and the form sends its event itself: the browser never submits it (lib/form-keys.ts).
+  await page.evaluate(() => {
+    const counted = window as unknown as { submits: number };
+    counted.submits = 0;
+    addEventListener('submit', () => (counted.submits += 1), true);
+  });
   await page.getByRole('button', { name: 'Damage or heal Thug 1' }).click();
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('3');
-  await page.getByRole('button', { name: 'Apply damage' }).click();
+  await page.getByRole('spinbutton', { name: 'Amount' }).press('Enter');
   await expect(logLine(page, 'Thug 1 takes 3 damage: 0 LP, defeated.')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { submits: number }).submits)).toBe(0);
 
   await page.keyboard.press('n');
   await expect(active(page)).toHaveText('Thug 2');

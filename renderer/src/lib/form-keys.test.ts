@@ -1,0 +1,38 @@
+// @vitest-environment jsdom
+// Enter in a runner form's field: the press the forms handle themselves instead of the browser's submission.
+import { describe, expect, it } from 'vitest';
+import { isEnterInField } from './form-keys.ts';
+
+function page() {
+  document.body.innerHTML = `<form><input type="number"><input><input type="checkbox"><textarea></textarea><select><option>a</option></select><button type="button">Go</button></form><input id="outside">`;
+  const form = document.querySelector('form')!;
+  const [number, text, checkbox] = [...form.querySelectorAll('input')];
+  return { form, number: number!, text: text!, checkbox: checkbox!, textarea: form.querySelector('textarea')!, select: form.querySelector('select')!, button: form.querySelector('button')!, outside: document.getElementById('outside')! };
+}
+
+/** The key press as the window's listener sees it, from `target`. */
+function press(target: Element, init: KeyboardEventInit): KeyboardEvent {
+  let seen: KeyboardEvent | undefined;
+  const listener = (e: KeyboardEvent) => (seen = e);
+  window.addEventListener('keydown', listener);
+  target.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init }));
+  window.removeEventListener('keydown', listener);
+  return seen!;
+}
+
+describe('Enter in a form field', () => {
+  it('is Enter in the form\'s number and text fields', () => {
+    const p = page();
+    expect(isEnterInField(press(p.number, { key: 'Enter' }), p.form)).toBe(true);
+    expect(isEnterInField(press(p.text, { key: 'Enter' }), p.form)).toBe(true);
+  });
+
+  it('is not another key, Enter with a modifier, Enter in a checkbox, list, text area or button, or outside the form', () => {
+    const p = page();
+    expect(isEnterInField(press(p.number, { key: 'a' }), p.form)).toBe(false);
+    expect(isEnterInField(press(p.number, { key: 'Enter', shiftKey: true }), p.form)).toBe(false);
+    expect(isEnterInField(press(p.number, { key: 'Enter', ctrlKey: true }), p.form)).toBe(false);
+    for (const target of [p.checkbox, p.textarea, p.select, p.button, p.outside]) expect(isEnterInField(press(target, { key: 'Enter' }), p.form)).toBe(false);
+    expect(isEnterInField(press(p.number, { key: 'Enter' }), undefined)).toBe(false);
+  });
+});
