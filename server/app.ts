@@ -141,7 +141,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   let lastAutoBackup = 0;
   /** Async work that must not interleave with anything else (a restore swaps the database), one job at a time. */
   let exclusive: Promise<unknown> = Promise.resolve();
-  /** Jobs on `exclusive` not yet settled: with none, a call runs at once instead of waiting a turn of the event loop's queue for nothing. */
+  /** Jobs on `exclusive` not yet settled: with none, a call runs at once instead of awaiting a settled promise first. */
   let exclusiveJobs = 0;
   const exclusively = <T>(job: () => T | Promise<T>): Promise<T> => {
     exclusiveJobs += 1;
