@@ -8,6 +8,7 @@
 //    each beside the bare SQL reading the same rows.
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import type { EventRow } from '../db/encounters.ts';
 import { generateFight } from './fight.ts';
 import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
 import { databaseIn, ok, open, prepareCampaign, withDatabase, writeEvents } from './store.ts';
@@ -45,7 +46,7 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
     let start = performance.now();
     shown = await ok(app, 'encounters:append', { id: encounter.id, event, ask: true, since: { eventCount: shown.encounter.eventCount, version: shown.encounter.updatedAt } });
     if (index >= 10) ours.push(performance.now() - start);
-    const row = written.get(encounter.id, shown.encounter.eventCount) as StoredRow;
+    const row = written.get(encounter.id, shown.encounter.eventCount) as EventRow;
     // The bare insert and the append's writes alone take turns at running first.
     for (const which of index % 2 === 0 ? ['bare', 'writes'] : ['writes', 'bare']) {
       start = performance.now();
@@ -85,22 +86,13 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
   ];
 }
 
-/** One stored event row, every column the app writes (the roster change since version 7). */
-interface StoredRow {
-  type: string;
-  payload_json: string;
-  log_json: string;
-  recorded_at: string;
-  roster_json: string | null;
-}
-
 /**
  * The database writes one append makes, by themselves: the same statements on copies of the encounter's tables
  * (same columns, checks and indexes) in the same file, one transaction per event: the encounter's head read, the
  * event's row, the new head, the campaign's last activity and the emptied redo stack. No validation, no rules, no
  * reply. Returns the writer for one stored event row.
  */
-function appendWrites(db: Db, encounterId: string): (row: StoredRow) => void {
+function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   const tables = ['campaigns', 'encounters', 'encounter_events', 'encounter_redo'];
   const copyName = (sql: string) => sql.replace(new RegExp(`\\b(${tables.join('|')}|encounters_by_campaign)\\b`, 'g'), 'copy_$1');
   const schema = db.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')}) AND sql IS NOT NULL ORDER BY type DESC`).all(...tables) as { sql: string }[];

@@ -1,5 +1,6 @@
 // Event-sourced encounter storage: the ordered events, the redo stack, and periodic machine snapshots.
 import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { StoredStep } from '../core/export/encounter.ts';
 import type { RosterChange } from '../core/export/summary.ts';
 import { prepared, type Db } from './connection.ts';
 import type { EncounterRow } from './rows.ts';
@@ -51,10 +52,25 @@ export function updateHead(db: Db, id: string, head: EncounterHead, now: string)
   prepared(db, 'UPDATE encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?').run(head.phase, head.round, head.eventCount, now, id);
 }
 
+/** An event row's columns as stored, the JSON already made (an import has it from its own replay). */
+export interface EventRow {
+  type: string;
+  payload_json: string;
+  log_json: string;
+  recorded_at: string;
+  /** What the event changed in the roster (RosterChange); null for events stored before version 7. */
+  roster_json: string | null;
+}
+
+/** Stores `row` as event `seq` of the encounter. */
+export function insertEventRow(db: Db, encounterId: string, seq: number, row: EventRow): void {
+  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json);
+}
+
 /** Stores event `seq` with the log lines it wrote and, when known, what it changed in the roster (RosterChange). */
 export function insertEvent(db: Db, encounterId: string, seq: number, event: GmEvent, log: LogLine[], now: string, roster: RosterChange | null = null): void {
-  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    encounterId, seq, event.type, JSON.stringify(event), JSON.stringify(log), now, roster ? JSON.stringify(roster) : null);
+  insertEventRow(db, encounterId, seq, { type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify(log), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
 }
 
 export function deleteEvent(db: Db, encounterId: string, seq: number): GmEvent {
@@ -80,13 +96,6 @@ export function readSteps(db: Db, encounterId: string, afterSeq = 0): StoredStep
   }));
 }
 
-export interface StoredStep {
-  seq: number;
-  event: GmEvent;
-  lines: LogLine[];
-  /** The stored RosterChange as JSON, parsed only by a summary that adds it up (an export with its summary kept does not). */
-  rosterJson?: string;
-}
 
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {

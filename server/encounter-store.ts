@@ -12,10 +12,8 @@ import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
-import { SummaryFold, rosterChange, rosterOfView, type EncounterReplay, type ReplayStep, type RosterChange } from '../core/export/summary.ts';
-
-/** A stored event as the summary fold is given it: its seq, the event, its lines and its roster change as stored. */
-type StoredStepAt = Omit<ReplayStep, 'roster'> & { seq: number; rosterJson?: string | undefined };
+import type { StoredStep } from '../core/export/encounter.ts';
+import { SummaryFold, rosterChange, type EncounterReplay, type RosterChange } from '../core/export/summary.ts';
 
 interface Warm {
   engine: EncounterEngine;
@@ -175,7 +173,7 @@ export class EncounterStore {
    * since; an undo that takes away an event it has counted drops it. The result is the one a replay of every event
    * gives (core/export/summary.ts; server/roster-changes.test.ts holds the two ways to each other).
    */
-  replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly StoredStepAt[] }): EncounterReplay {
+  replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly StoredStep[] }): EncounterReplay {
     let fold: SummaryFold | undefined = this.folds.get(row.id);
     // Taken out while it runs: a refusal halfway leaves no half-fed fold behind, and it goes back in as the newest.
     this.folds.delete(row.id);
@@ -327,7 +325,7 @@ export class EncounterStore {
     const seq = row.event_count + 1;
     // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
     // the write that made it; after: the one the new head and the reply use).
-    const roster = rosterChange(row.ruleset_id, rosterOfView(before), rosterOfView(engine.view()));
+    const roster = rosterChange(row.ruleset_id, before, engine.view());
     const stored = [...lines, ...this.overrideLines(row, engine, event)];
     store.insertEvent(this.db, row.id, seq, event, stored, now, roster);
     if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { GmError, type CampaignSummary, type EncounterSummary } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import { rosterChange, rosterOfView } from '../core/export/summary.ts';
+import { rosterChange } from '../core/export/summary.ts';
 import type { EncounterInput, EncounterRules, GmEvent, LogLine } from '../core/encounter/types.ts';
 import {
   campaignFile,
@@ -25,7 +25,7 @@ import { normalizeSheet, sheetValidator } from '../core/rulesets/sheet.ts';
 import type { RulesetDefinition } from '../core/rulesets/types.ts';
 import { getCampaign, touchCampaign } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
-import { SNAPSHOT_EVERY, saveSnapshot, type EncounterHead } from '../db/encounters.ts';
+import { SNAPSHOT_EVERY, insertEventRow, saveSnapshot, type EncounterHead, type EventRow } from '../db/encounters.ts';
 import { noteCarryAdjustments } from '../db/consequences.ts';
 import { insertEntryRecords, readClock } from '../db/ledger.ts';
 import { toCampaignSummary, toEncounterSummary, type CampaignRow, type EncounterRow } from '../db/rows.ts';
@@ -95,14 +95,8 @@ function sameJson(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-interface ReplayedEvent {
-  type: string;
-  payload_json: string;
-  log_json: string;
-  recorded_at: string;
-  /** What the event changed in the roster, as the app stores it with every event (RosterChange). */
-  roster_json: string;
-}
+/** An event as the import stores it: the app's event row, with what it changed in the roster always computed. */
+type ReplayedEvent = EventRow & { roster_json: string };
 
 interface Replayed {
   events: ReplayedEvent[];
@@ -153,7 +147,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
       const before = engine.view();
       const lines = engine.apply(applied);
       if (extras) lines.push(...overrideLines(engine, extras, characterNames, at));
-      const roster = rosterChange(rulesetId, rosterOfView(before), rosterOfView(engine.view()));
+      const roster = rosterChange(rulesetId, before, engine.view());
       // The file's own payload is kept when it is what the ruleset reads it as, so a file imports to itself.
       const stored = sameJson(action, parsed) ? payload : applied;
       out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster) });
@@ -205,8 +199,7 @@ function writeEncounter(db: Db, row: EncounterRow, replayed: Replayed): void {
     VALUES (@id, @campaign_id, @name, @ruleset_id, @input_json, @phase, @round, @event_count, @session_id, @day, @created_at, @updated_at)`).run({
     ...row, phase: replayed.head.phase, round: replayed.head.round, event_count: replayed.head.eventCount,
   });
-  const insert = db.prepare('INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  replayed.events.forEach((e, i) => insert.run(row.id, i + 1, e.type, e.payload_json, e.log_json, e.recorded_at, e.roster_json));
+  replayed.events.forEach((e, i) => insertEventRow(db, row.id, i + 1, e));
   for (const { seq, snapshot } of replayed.snapshots) saveSnapshot(db, row.id, seq, snapshot);
 }
 

@@ -6,6 +6,15 @@ import type { RulesetId } from '../rulesets/types.ts';
 import { replayEncounter, type EncounterReplay } from './summary.ts';
 import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport, type ExportFormat } from './types.ts';
 
+/** One stored event: its seq, the event, the log lines it wrote and what it changed in the roster when stored. */
+export interface StoredStep {
+  seq: number;
+  event: GmEvent;
+  lines: readonly LogLine[];
+  /** The stored RosterChange as JSON, parsed only by a summary that adds it up (an export with its summary kept does not). */
+  rosterJson?: string | undefined;
+}
+
 /** An encounter as the database holds it: its row's facts and every event with the log lines it wrote. */
 export interface StoredEncounter {
   id: string;
@@ -16,8 +25,7 @@ export interface StoredEncounter {
   phase: 'setup' | 'running' | 'ended';
   round: number;
   input: EncounterInput;
-  /** With what each changed in the roster as stored JSON, when stored (see RosterChange). */
-  events: readonly { seq: number; event: GmEvent; lines: readonly LogLine[]; rosterJson?: string | undefined }[];
+  events: readonly StoredStep[];
 }
 
 export interface EncounterDocument {

@@ -61,7 +61,7 @@ const DEFAULT_TRACK: Track = { measure: 'damage', pools: [] };
 const trackOf = (rulesetId: string): Track => TRACKS[rulesetId] ?? DEFAULT_TRACK;
 
 /** The roster the summary follows, from a view. */
-export const rosterOfView = (view: EncounterView): EncounterRoster => ({ phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null });
+const rosterOfView = (view: EncounterView): EncounterRoster => ({ phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null });
 
 function rosterRow(c: CombatantView, pools: readonly string[]): RosterRow {
   const row: RosterRow = { id: c.id, name: c.name, sideLabel: c.sideLabel, status: c.status, tags: [...c.tags] };
@@ -82,9 +82,11 @@ function sameParts(a: CombatantView, b: CombatantView, pools: readonly string[])
   return true;
 }
 
-/** What the step from `before` to `after` changed, for storing with the event (see RosterChange). */
-export function rosterChange(rulesetId: string, before: EncounterRoster, after: EncounterRoster): RosterChange {
+/** What the step from the view `beforeView` to `afterView` changed, for storing with the event (see RosterChange). */
+export function rosterChange(rulesetId: string, beforeView: EncounterView, afterView: EncounterView): RosterChange {
   const { pools } = trackOf(rulesetId);
+  const before = rosterOfView(beforeView);
+  const after = rosterOfView(afterView);
   const change: RosterChange = { phase: after.phase, round: after.round, awaiting: after.awaiting, rows: [] };
   const sameIds = after.order.length === before.order.length && after.order.every((c, i) => before.order[i]!.id === c.id);
   if (!sameIds) change.ids = after.order.map((c) => c.id);
