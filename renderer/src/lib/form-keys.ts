@@ -14,3 +14,37 @@ export function isEnterInField(event: KeyboardEvent, form: HTMLFormElement | und
   const target = event.target;
   return target instanceof HTMLInputElement && SUBMITS_ON_ENTER.has(target.type) && form !== undefined && form.contains(target);
 }
+
+/**
+ * A Svelte action for such a form: Enter in one of its fields, a click on its submit button and any submit send the
+ * form's event through `send`, once the browser's checks of the fields pass (`reportValidity`); the browser's own
+ * submission is cancelled each time before it starts.
+ */
+export function sendsItself(form: HTMLFormElement, send: () => void) {
+  let current = send;
+  const go = (event: Event) => {
+    event.preventDefault();
+    if (form.reportValidity()) current();
+  };
+  const onKeydown = (event: KeyboardEvent) => {
+    if (isEnterInField(event, form)) go(event);
+  };
+  // Cancelling the click cancels the button's submission of the form.
+  const onClick = (event: MouseEvent) => {
+    const button = event.target instanceof Element ? event.target.closest('button') : null;
+    if (button?.type === 'submit' && button.form === form) go(event);
+  };
+  form.addEventListener('keydown', onKeydown);
+  form.addEventListener('click', onClick);
+  form.addEventListener('submit', go);
+  return {
+    update(next: () => void) {
+      current = next;
+    },
+    destroy() {
+      form.removeEventListener('keydown', onKeydown);
+      form.removeEventListener('click', onClick);
+      form.removeEventListener('submit', go);
+    },
+  };
+}
