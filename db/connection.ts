@@ -13,10 +13,24 @@ export type Db = Database.Database;
  */
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();
 export function prepared(db: Db, sql: string): Database.Statement {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
+  return cachedStatement(statements, db, sql, false);
+}
+
+/**
+ * `prepared` in raw mode: rows come as arrays of the selected columns, in order. For the bulk reads of a long
+ * campaign (a character's thousand records), where better-sqlite3's building of one object per row took twice as
+ * long as the read; the caller builds its own objects. Used with all/get only, like `prepared`.
+ */
+const rawStatements = new WeakMap<Db, Map<string, Database.Statement>>();
+export function preparedRaw(db: Db, sql: string): Database.Statement {
+  return cachedStatement(rawStatements, db, sql, true);
+}
+
+function cachedStatement(caches: WeakMap<Db, Map<string, Database.Statement>>, db: Db, sql: string, raw: boolean): Database.Statement {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   let statement = cache.get(sql);
-  if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+  if (!statement) cache.set(sql, (statement = raw ? db.prepare(sql).raw(true) : db.prepare(sql)));
   return statement;
 }
 

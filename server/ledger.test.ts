@@ -210,16 +210,17 @@ describe('history and timeline', () => {
     await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' }, carryAdjust: [{ characterId: berrik.id, key: 'lp', value: 6 }], carryReason: 'a draught' });
     await ledger(c.id, { type: 'SESSION_END' });
     await ledger(c.id, { type: 'SESSION_START', title: 'Road' });
+    await ledger(c.id, { type: 'ADVANCE_DAYS', days: 1 });
     await ledger(c.id, { type: 'REST', characterId: berrik.id });
 
     const history = await ok('characters:history', { id: berrik.id });
     expect(history.records).toEqual([expect.objectContaining({
-      name: 'Sprained Ankle', permanent: false, dayGained: 1, sessionGained: 1, dayHealed: 1, sessionHealed: 2,
+      name: 'Sprained Ankle', permanent: false, dayGained: 1, sessionGained: 1, dayHealed: 2, sessionHealed: 2,
       source: expect.objectContaining({ encounterName: 'Bridge', text: expect.stringMatching(/Berrik chooses Survive/) }),
       treatments: [expect.any(Number)],
     })]);
     // The entry is sent once, beside the records that name it.
-    expect(history.entries).toEqual([{ seq: history.records[0]!.treatments[0], day: 1, text: expect.stringMatching(/Sprained Ankle healed/) }]);
+    expect(history.entries).toEqual([{ seq: history.records[0]!.treatments[0], day: 2, text: expect.stringMatching(/Sprained Ankle healed/) }]);
     expect(history.items.map((i) => i.kind)).toEqual(['gained', 'override', 'carried', 'treated', 'healed']);
     expect(history.items.find((i) => i.kind === 'override')!.text).toBe("GM override: Berrik's LP is carried as 6 instead of 5 (a draught).");
 
@@ -230,6 +231,13 @@ describe('history and timeline', () => {
       { sessionNumber: 1, label: 'S1', open: 1, gained: 1, healed: 0 },
       { sessionNumber: 2, label: 'S2', open: 0, gained: 0, healed: 1 },
     ]);
+
+    // A rest that treats no record is the character's recovery, not a treatment.
+    await ledger(c.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(c.id, { type: 'REST', characterId: berrik.id });
+    const later = await ok('characters:history', { id: berrik.id });
+    expect(later.items.map((i) => i.kind)).toEqual(['gained', 'override', 'carried', 'treated', 'healed', 'recovery']);
+    expect(later.records[0]!.treatments).toEqual(history.records[0]!.treatments);
   });
 
   it('keep the GM override through an undo and redo of the ending, and through an export and import of the campaign', async () => {

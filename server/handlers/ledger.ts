@@ -5,9 +5,9 @@ import { GmError, type CampaignTimeline, type CharacterHistory, type HistoryItem
 import { isHarm, isPermanentRecord } from '../../core/ledger/records.ts';
 import * as ledger from '../../db/ledger.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
-import { listEncounters } from '../../db/encounters.ts';
+import type { EncounterListRow } from '../../db/encounters.ts';
 import { touchCampaign } from '../../db/campaigns.ts';
-import { prepared } from '../../db/connection.ts';
+import { prepared, preparedRaw } from '../../db/connection.ts';
 import type { CampaignRow } from '../../db/rows.ts';
 import * as store from '../ledger-store.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './campaigns.ts';
@@ -103,12 +103,18 @@ export const ledgerHandlers = {
     const done = new Map(facts.entries.map((e) => [e.seq, e]));
     const treatments = new Map<string, number[]>();
     const used = new Set<number>();
-    const touches = prepared(ctx.db, `SELECT record_id, group_concat(seq) AS seqs FROM ledger_records WHERE campaign_id = ?
-      AND record_id IN (SELECT id FROM injuries WHERE campaign_id = ? AND character_id = ?) GROUP BY record_id`).all(campaign.id, campaign.id, character.id) as { record_id: string; seqs: string }[];
-    for (const { record_id: id, seqs } of touches) {
-      const list = seqs.split(',').map(Number).filter((seq) => done.has(seq)).sort((a, b) => a - b);
-      for (const seq of list) used.add(seq);
-      if (list.length) treatments.set(id, list);
+    // Read raw: a long campaign gives a thousand records and ten thousand treatments (a rest treats every open record).
+    const touches = preparedRaw(ctx.db, `SELECT record_id, group_concat(seq) FROM ledger_records WHERE campaign_id = ?
+      AND record_id IN (SELECT id FROM injuries WHERE campaign_id = ? AND character_id = ?) GROUP BY record_id`).all(campaign.id, campaign.id, character.id) as [string, string][];
+    for (const [id, seqs] of touches) {
+      const list: number[] = [];
+      for (const part of seqs.split(',')) {
+        const seq = Number(part);
+        if (!done.has(seq)) continue;
+        list.push(seq);
+        used.add(seq);
+      }
+      if (list.length) treatments.set(id, list.sort((a, b) => a - b));
     }
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
@@ -150,6 +156,24 @@ export const ledgerHandlers = {
 };
 
 /**
+ * What the history and the timeline read of a lasting record and of an encounter: only those columns, read raw
+ * (arrays, in the order selected) and made into objects here. A long campaign gives a character a thousand records
+ * and more, and better-sqlite3's own row objects took longer to build than the read itself.
+ */
+const FACT_RECORD_COLUMNS = `id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
+  day_gained, session_gained, day_healed, session_healed`;
+type FactRecord = Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'source_text' | 'created_at'
+  | 'healed_at' | 'day_gained' | 'session_gained' | 'day_healed' | 'session_healed'>;
+const factRecord = ([id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
+  day_gained, session_gained, day_healed, session_healed]: unknown[]) => ({
+  id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at, day_gained, session_gained, day_healed, session_healed,
+}) as FactRecord;
+const FACT_ENCOUNTER_COLUMNS = 'id, name, phase, round, session_id, day, created_at, updated_at';
+type FactEncounter = Pick<EncounterListRow, 'id' | 'name' | 'phase' | 'round' | 'session_id' | 'day' | 'created_at' | 'updated_at'>;
+const factEncounter = ([id, name, phase, round, session_id, day, created_at, updated_at]: unknown[]) =>
+  ({ id, name, phase, round, session_id, day, created_at, updated_at }) as FactEncounter;
+
+/**
  * Everything the history and the timeline read, gathered once: records, encounters, ledger entries, as items. With
  * `characterId` (a character's history) only that character's records, carry-overs and overrides are gathered, and
  * no encounter items: the history shows nothing else of them.
@@ -158,57 +182,62 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   const sessions = ledger.listSessions(ctx.db, campaign.id);
   const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
-  // A character's records come with the first log line of the event that caused each (kept on the record).
-  const records = (characterId
-    ? prepared(ctx.db, 'SELECT * FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at').all(campaign.id, characterId)
-    : prepared(ctx.db, 'SELECT * FROM injuries WHERE campaign_id = ? ORDER BY created_at').all(campaign.id)) as InjuryRow[];
-  const encounterRows = listEncounters(ctx.db, campaign.id);
+  // A character's records come with the first log line of the event that caused each (kept on the record). Only
+  // the columns read here: a long campaign gives a character a thousand records and more.
+  const records = ((characterId
+    ? preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at`).all(campaign.id, characterId)
+    : preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? ORDER BY created_at`).all(campaign.id)) as unknown[][]).map(factRecord);
+  const encounterRows = (preparedRaw(ctx.db, `SELECT ${FACT_ENCOUNTER_COLUMNS} FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaign.id) as unknown[][])
+    .map(factEncounter);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
   const names = new Map((prepared(ctx.db, 'SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
   // The done entries (for a character's history, only those about that character), read through their index
-  // without the before/after images, with how many lasting records each touched (ledger_records).
+  // without the before/after images, with whether each touched a lasting record (ledger_records): a rest touches
+  // every open record, so the first one found answers.
   const entryColumns = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
-    (SELECT count(*) FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS records_touched`;
+    EXISTS (SELECT 1 FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS touched_records`;
   const entryRows = (characterId
     ? prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done'
         AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`).all(campaign.id, characterId)
     : prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
-    (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { records_touched: number })[];
+    (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { touched_records: 0 | 1 })[];
   const entries = entryRows.map((e) => ({
     ...e,
     log: JSON.parse(e.log_json) as string[],
     characterIds: JSON.parse(e.subjects_json) as string[],
   }));
+  // The characters' carry rows, each with the event holding the GM's adjustments to its fight's carry-over
+  // (`adjusted_seq`, noted when the carry is written, the same on every row of a fight), or null. Raw, like the
+  // records: one row per fight.
   const carried = (characterId
-    ? prepared(ctx.db, `SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+    ? preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
         WHERE e.campaign_id = ? AND c.subject = ?`).all(campaign.id, `character:${characterId}`)
-    : prepared(ctx.db, `SELECT c.encounter_id, c.subject FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
-        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as { encounter_id: string; subject: string }[];
+    : preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null][];
 
   const items: HistoryItem[] = [];
   for (const e of characterId ? [] : encounterRows) {
     items.push({ kind: 'encounter', at: e.created_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
   }
-  for (const c of carried) {
-    const e = encounters.get(c.encounter_id)!;
-    const who = c.subject.slice('character:'.length);
+  for (const [encounterId, subject] of carried) {
+    const e = encounters.get(encounterId)!;
+    const who = subject.slice('character:'.length);
     items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines. Only the
-  // events the carry rows name as holding adjustments are read (`adjusted_seq`, noted when the carry is written);
-  // for one character, only those of the fights carried onto that character.
-  const adjusted = prepared(ctx.db, `SELECT v.encounter_id, v.seq, v.payload_json, v.log_json FROM encounters e
-      JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = (SELECT max(c.adjusted_seq) FROM encounter_carry c
-        WHERE c.encounter_id = e.id AND (@subject IS NULL OR c.subject = @subject))
-      WHERE e.campaign_id = @campaign`).all({ campaign: campaign.id, subject: characterId ? `character:${characterId}` : null }) as { encounter_id: string; seq: number; payload_json: string; log_json: string }[];
-  const carriedIds = new Set(carried.map((c) => c.encounter_id));
-  for (const last of adjusted) {
-    if (!carriedIds.has(last.encounter_id)) continue;
-    const e = encounters.get(last.encounter_id)!;
+  // events the carry rows read above name are read, once per fight: for one character, only those of the fights
+  // carried onto that character.
+  const adjusted = new Map<string, number>();
+  for (const [encounterId, , adjustedSeq] of carried) if (adjustedSeq !== null) adjusted.set(encounterId, adjustedSeq);
+  const ending = prepared(ctx.db, 'SELECT payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
+  for (const [encounterId, seq] of adjusted) {
+    const last = ending.get(encounterId, seq) as { payload_json: string; log_json: string } | undefined;
+    if (!last) continue;
+    const e = encounters.get(encounterId)!;
     const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
     const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
     adjust.forEach((a, i) => {
-      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq: last.seq });
+      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq });
     });
   }
   for (const r of records) {
@@ -224,7 +253,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   for (const e of entries) {
     const clock = e.type === 'SESSION_START' || e.type === 'SESSION_END' || e.type === 'ADVANCE_DAYS';
     const base = { at: e.recorded_at, day: e.day, sessionNumber: number(e.session_id), text: e.log.join(' '), seq: e.seq };
-    items.push({ kind: clock ? 'clock' : e.records_touched > 0 ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
+    items.push({ kind: clock ? 'clock' : e.touched_records ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
   }
   // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
   const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
