@@ -34,6 +34,20 @@ export function touchCampaign(db: Db, id: string, now: string): void {
   prepared(db, 'UPDATE campaigns SET updated_at = ? WHERE id = ?').run(now, id);
 }
 
+/** How old a campaign's last activity may grow while a fight runs (see noteCampaignActivity). */
+export const ACTIVITY_GRAIN_MS = 60_000;
+
+/**
+ * Notes a fight's write as the campaign's last activity, which orders the campaign list (newest first). The row is
+ * written only when that would change the order (another campaign is newer) or the time it holds is a minute old:
+ * most events of a fight leave the campaign's page alone, one page fewer in each event's commit.
+ */
+export function noteCampaignActivity(db: Db, id: string, now: string): void {
+  const stale = new Date(Date.parse(now) - ACTIVITY_GRAIN_MS).toISOString();
+  prepared(db, `UPDATE campaigns SET updated_at = @now WHERE id = @id
+    AND (updated_at < @stale OR EXISTS (SELECT 1 FROM campaigns other WHERE other.updated_at > campaigns.updated_at))`).run({ now, id, stale });
+}
+
 export function listCharacters(db: Db, campaignId: string): CharacterRow[] {
   return prepared(db, 'SELECT * FROM characters WHERE campaign_id = ? ORDER BY role, archived_at IS NOT NULL, name COLLATE NOCASE').all(campaignId) as CharacterRow[];
 }

@@ -7,6 +7,7 @@ import ledgerReads from './0004_ledger_reads.sql';
 import injurySourceText from './0005_injury_source_text.sql';
 import carryAdjustments from './0006_carry_adjustments.sql';
 import rosterChanges from './0007_roster_changes.sql';
+import encountersByCreation from './0008_encounters_by_creation.sql';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'injury source text', sql: injurySourceText },
   { version: 6, name: 'carry adjustments', sql: carryAdjustments },
   { version: 7, name: 'roster changes', sql: rosterChanges },
+  { version: 8, name: 'encounters by creation', sql: encountersByCreation },
 ];

@@ -5,7 +5,7 @@ import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEve
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
-import { campaignName, getCampaign, getCharacter, touchCampaign } from '../../db/campaigns.ts';
+import { campaignName, getCampaign, getCharacter, noteCampaignActivity } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
@@ -110,7 +110,7 @@ function touched(ctx: HandlerContext, row: EncounterHead): EncounterHead {
 
 /** `touched` for a write that returned the row as it left it. */
 function announced(ctx: HandlerContext, head: EncounterHead): EncounterHead {
-  touchCampaign(ctx.db, head.campaign_id, ctx.now());
+  noteCampaignActivity(ctx.db, head.campaign_id, ctx.now());
   ctx.changed({ area: 'encounters', id: head.id, version: head.updated_at });
   ctx.changed({ area: 'campaigns', id: head.campaign_id });
   return head;
