@@ -7,7 +7,7 @@
 //    ready (`campaigns:get`, all the screen requests on open) and one character's history (`characters:history`),
 //    each beside the bare SQL reading the same rows.
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
-import { ACTIVITY_GRAIN_MS } from '../db/campaigns.ts';
+import { noteActivityParams, noteActivitySql } from '../db/campaigns.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import type { EventRow } from '../db/encounters.ts';
 import { generateFight } from './fight.ts';
@@ -90,8 +90,8 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
 /**
  * The database writes one append makes, by themselves: the same statements on copies of the encounter's tables
  * (same columns, checks and indexes) in the same file, one transaction per event: the encounter's head read, the
- * event's row, the new head, the campaign's last activity (noted as the app notes it) and the emptied redo stack. No validation, no rules, no
- * reply. Returns the writer for one stored event row.
+ * event's row, the new head, the campaign's last activity (noteCampaignActivity's statement) and the emptied redo
+ * stack. No validation, no rules, no reply. Returns the writer for one stored event row.
  */
 function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   const tables = ['campaigns', 'encounters', 'encounter_events', 'encounter_redo'];
@@ -104,16 +104,14 @@ function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   const read = db.prepare('SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at FROM copy_encounters WHERE id = ?');
   const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const update = db.prepare('UPDATE copy_encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?');
-  // As noteCampaignActivity: the campaign's row only when the list's order or the minute changes.
-  const touch = db.prepare(`UPDATE copy_campaigns SET updated_at = @now WHERE id = @id
-    AND (updated_at < @stale OR EXISTS (SELECT 1 FROM copy_campaigns other WHERE other.updated_at > copy_campaigns.updated_at))`);
+  const touch = db.prepare(noteActivitySql('copy_campaigns'));
   const clearRedo = db.prepare('DELETE FROM copy_encounter_redo WHERE encounter_id = ?');
   return (row) => writeTransaction(db, () => {
     const current = read.get(encounterId) as { campaign_id: string; phase: string; round: number; event_count: number };
     const seq = current.event_count + 1;
     insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json);
     update.run(current.phase, current.round, seq, row.recorded_at, encounterId);
-    touch.run({ now: row.recorded_at, id: current.campaign_id, stale: new Date(Date.parse(row.recorded_at) - ACTIVITY_GRAIN_MS).toISOString() });
+    touch.run(noteActivityParams(current.campaign_id, row.recorded_at));
     clearRedo.run(encounterId);
   });
 }
