@@ -121,7 +121,7 @@ function start(): void {
 
   let service: AppService;
   try {
-    service = openApp({ databasePath, transport: 'ipc', nativeBinding: paths.nativeBinding, version: appVersion(), autoBackup: true, lock: 'desktop' });
+    service = openApp({ databasePath, transport: 'ipc', nativeBinding: paths.nativeBinding, version: appVersion(), autoBackup: true, lock: 'desktop', backfill: true });
   } catch (error) {
     console.error('[gmw] could not open the database:', error);
     dialog.showErrorBox(`${WINDOW_TITLE} could not start`, startupFailureSentence(databasePath, paths.nativeBinding, error));

@@ -13,6 +13,7 @@ import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath
 import { atExit } from '../db/exit.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
+import { backfillInBackground, type BackfillTiming } from './roster-backfill.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
 import { encounterHandlers } from './handlers/encounters.ts';
 import { infoHandlers } from './handlers/info.ts';
@@ -48,6 +49,12 @@ export interface OpenAppOptions {
    * DatabaseLockedError (its message is the sentence) when another process holds it; close() releases it.
    */
   lock?: LockHolderKind;
+  /**
+   * Fill in, in the background, the roster changes of events stored before version 7 (server/roster-backfill.ts):
+   * the desktop app and web mode. The CLI, which runs one command and exits, leaves them. Its timing is replaceable
+   * in tests.
+   */
+  backfill?: boolean | BackfillTiming;
 }
 
 /** What every handler receives. */
@@ -180,6 +187,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         } finally {
           ctx.db = open();
           ctx.encounters = new EncounterStore(ctx.db);
+          backfill?.wake();
         }
         notify({ area: 'campaigns', id: '*' });
         notify({ area: 'backups', id: name });
@@ -199,6 +207,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     exclusively(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
   };
   autoBackup('start');
+  // Off the GM's way: chunks of a few milliseconds, never inside a write or beside a backup or restore.
+  const backfill = options.backfill
+    ? backfillInBackground(() => ctx.db, () => !ctx.db.open || ctx.db.inTransaction || exclusiveJobs > 0, options.backfill === true ? {} : options.backfill)
+    : null;
 
   // Checkpoints after the reply, not inside a GM's write: SQLite's own checkpoint (every 1,000 WAL pages, kept as
   // the backstop) runs in the commit that crosses the mark, and that GM action then waits for the database file to
@@ -288,6 +300,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     },
     close() {
       listeners.clear();
+      backfill?.stop();
       ctx.db.close();
       markClosed(options.databasePath);
     },

@@ -18,7 +18,7 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
   let service;
   try {
-    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web' });
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true });
   } catch (error) {
     console.error(`GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

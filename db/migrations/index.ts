@@ -8,6 +8,7 @@ import injurySourceText from './0005_injury_source_text.sql';
 import carryAdjustments from './0006_carry_adjustments.sql';
 import rosterChanges from './0007_roster_changes.sql';
 import encountersByCreation from './0008_encounters_by_creation.sql';
+import rosterBackfill from './0009_roster_backfill.sql';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'carry adjustments', sql: carryAdjustments },
   { version: 7, name: 'roster changes', sql: rosterChanges },
   { version: 8, name: 'encounters by creation', sql: encountersByCreation },
+  { version: 9, name: 'roster backfill', sql: rosterBackfill },
 ];
