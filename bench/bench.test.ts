@@ -35,9 +35,12 @@ describe('benchmark records', () => {
     // Every ruleset replays; every export format is measured.
     expect(results.filter((r) => r.section === 'Replay').map((r) => r.name.split(' ')[0])).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum']);
     const exports = results.filter((r) => r.section === 'Export');
-    expect(exports.map((r) => r.name.split(',')[0])).toEqual(['Markdown', 'HTML', 'JSON', 'Markdown', 'HTML', 'JSON', 'Markdown', 'HTML', 'JSON', 'Markdown', 'HTML', 'JSON']);
-    // The first export after opening, from stored roster changes (held to the target) and for a fight stored before them.
+    const formats = ['Markdown', 'HTML', 'JSON'];
+    expect(exports.map((r) => r.name.split(',')[0])).toEqual([...formats, ...formats, ...formats, ...formats, 'filling in the roster changes of 500 events stored before version 7', 'the longest chunk of that filling in (the longest a GM request waits for it)', ...formats]);
+    // The first export after opening, from stored roster changes (held to the target) and for a fight stored before
+    // them: replayed (reported), then filled in as the app does in the background (held to the target).
     expect(exports.filter((r) => r.name.includes('adds up the stored roster changes') && r.target).length).toBe(3);
-    expect(exports.filter((r) => r.name.includes('stored before version 7') && !r.target).length).toBe(3);
+    expect(exports.filter((r) => r.name.includes('stored before version 7, first export') && !r.target).length).toBe(3);
+    expect(exports.filter((r) => r.name.includes('stored before version 7 and filled in, first export') && r.target).length).toBe(3);
   }, 300_000);
 });

@@ -95,7 +95,8 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
  */
 function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   const tables = ['campaigns', 'encounters', 'encounter_events', 'encounter_redo'];
-  const copyName = (sql: string) => sql.replace(new RegExp(`\\b(${tables.join('|')}|encounters_by_campaign)\\b`, 'g'), 'copy_$1');
+  // The tables and the indexes named after them (encounters_by_campaign, encounter_events_without_roster).
+  const copyName = (sql: string) => sql.replace(new RegExp(`\\b((?:${tables.join('|')})\\w*)`, 'g'), 'copy_$1');
   const schema = db.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')}) AND sql IS NOT NULL ORDER BY type DESC`).all(...tables) as { sql: string }[];
   for (const { sql } of schema) db.exec(copyName(sql));
   const head = db.prepare('SELECT campaign_id FROM encounters WHERE id = ?').get(encounterId) as { campaign_id: string };
