@@ -7,6 +7,7 @@
 // every event through the machine; then that fight's roster changes filled in as the desktop app and web mode do in
 // the background (the time it works, its longest chunk), and its first exports after (held to the target).
 import { openDatabase, type Db } from '../db/connection.ts';
+import { CHECKPOINT_EVERY } from '../server/app.ts';
 import { BACKFILL_TIMING, RosterBackfill } from '../server/roster-backfill.ts';
 import { generateFight, seeds } from './fight.ts';
 import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
@@ -140,14 +141,20 @@ async function firstExports(options: BenchOptions, databasePath: string, id: str
   return samples;
 }
 
-/** Fills in the roster changes of the file's old events in the app's chunks; returns each chunk's time. */
+/**
+ * Fills in the roster changes of the file's old events in the app's chunks, with the app's checkpoint after every
+ * CHECKPOINT_EVERY chunks that wrote (a task of its own there, not timed here); returns each chunk's time.
+ */
 function fillIn(db: Db, events: number): number[] {
   const backfill = new RosterBackfill();
   const chunks: number[] = [];
+  let writes = 0;
   for (let done = false; !done;) {
+    const filled = backfill.filled;
     const start = performance.now();
     done = backfill.run(db, BACKFILL_TIMING.budgetMs);
     chunks.push(performance.now() - start);
+    if (backfill.filled !== filled && ++writes % CHECKPOINT_EVERY === 0) db.pragma('wal_checkpoint(PASSIVE)');
   }
   if (backfill.filled !== events || backfill.skipped.length) throw new Error(`Filling in gave ${backfill.filled} of ${events} events a roster change.`);
   return chunks;

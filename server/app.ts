@@ -207,10 +207,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     exclusively(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
   };
   autoBackup('start');
-  // Off the GM's way: chunks of a few milliseconds, never inside a write or beside a backup or restore.
-  const backfill = options.backfill
-    ? backfillInBackground(() => ctx.db, () => !ctx.db.open || ctx.db.inTransaction || exclusiveJobs > 0, options.backfill === true ? {} : options.backfill)
-    : null;
+
 
   // Checkpoints after the reply, not inside a GM's write: SQLite's own checkpoint (every 1,000 WAL pages, kept as
   // the backstop) runs in the commit that crosses the mark, and that GM action then waits for the database file to
@@ -234,6 +231,12 @@ function openHealthyApp(options: OpenAppOptions): AppService {
       }
     });
   };
+
+  // Off the GM's way: chunks of a few milliseconds, never inside a write or beside a backup or restore; their writes
+  // count towards the checkpoint after them like a GM's.
+  const backfill = options.backfill
+    ? backfillInBackground(() => ctx.db, () => !ctx.db.open || ctx.db.inTransaction || exclusiveJobs > 0, options.backfill === true ? {} : options.backfill, checkpointSoon)
+    : null;
 
   // Every write has one time, later than the write before's by at least a millisecond: what one write stores shares
   // its time, and times put writes in the order they were made (history and timeline sort by them, a screen's

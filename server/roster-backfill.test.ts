@@ -8,7 +8,7 @@ import type { RulesetId } from '../core/rulesets/types.ts';
 import { generateFight } from '../bench/fight.ts';
 import { openDatabase, type Db } from '../db/connection.ts';
 import { loadFixture } from '../db/fixtures/fixture-db.ts';
-import { RosterBackfill } from './roster-backfill.ts';
+import { RosterBackfill, backfillInBackground } from './roster-backfill.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
@@ -139,6 +139,32 @@ describe('filling in beside the GM', () => {
       expect(indexed()).toBe(10);
       untilDone(new RosterBackfill(), db, 1000);
       expect(indexed()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('in the background', () => {
+  it('works in chunks off the caller, waits while busy, and reports each chunk that wrote (the app counts it towards its checkpoint)', async () => {
+    const fight = await playFight('teams', 60);
+    const n = fight.stored.length;
+    const db = openDatabase(t.dir.file());
+    try {
+      forget(db, fight.id);
+      let busy = true;
+      let wrote = 0;
+      const background = backfillInBackground(() => db, () => busy, { delayMs: 0, budgetMs: 0, pauseMs: 0 }, () => (wrote += 1));
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(wrote).toBe(0);
+        busy = false;
+        await vi.waitFor(() => expect(storedChanges(fight.id)).toEqual(fight.stored), { timeout: 10_000, interval: 20 });
+        // A budget of 0 steps one event a chunk: one write each.
+        expect(wrote).toBe(n);
+      } finally {
+        background.stop();
+      }
     } finally {
       db.close();
     }

@@ -136,8 +136,10 @@ export const BACKFILL_TIMING = { delayMs: 2000, budgetMs: 3, pauseMs: 5 } as con
 
 /**
  * Runs a RosterBackfill on `db()` in chunks while `busy()` is false; it stops when nothing is left, until woken.
+ * `wrote` is called after each chunk that wrote: the app counts it towards its next checkpoint, which then runs in
+ * a task of its own instead of inside a chunk's commit (SQLite's own, every 1,000 WAL pages, about 40 chunks).
  */
-export function backfillInBackground(db: () => Db, busy: () => boolean, timing: BackfillTiming = {}): BackgroundBackfill {
+export function backfillInBackground(db: () => Db, busy: () => boolean, timing: BackfillTiming = {}, wrote: () => void = () => {}): BackgroundBackfill {
   const { delayMs, budgetMs, pauseMs } = { ...BACKFILL_TIMING, ...timing };
   const backfill = new RosterBackfill();
   let timer: NodeJS.Timeout | null = null;
@@ -151,8 +153,10 @@ export function backfillInBackground(db: () => Db, busy: () => boolean, timing: 
     timer = null;
     if (busy()) return schedule(pauseMs);
     let done: boolean;
+    const filled = backfill.filled;
     try {
       done = backfill.run(db(), budgetMs);
+      if (backfill.filled !== filled) wrote();
     } catch (error) {
       // A chunk that cannot be written changes nothing; the next launch tries again.
       console.error('[gmw] filling in the roster changes of old events failed:', error);
