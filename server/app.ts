@@ -208,7 +208,6 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   };
   autoBackup('start');
 
-
   // Checkpoints after the reply, not inside a GM's write: SQLite's own checkpoint (every 1,000 WAL pages, kept as
   // the backstop) runs in the commit that crosses the mark, and that GM action then waits for the database file to
   // be written and flushed. Every CHECKPOINT_EVERY writes one runs as soon as the write's reply has gone out; it
