@@ -2,11 +2,13 @@
 // must be the change the app stores when it writes the event (the fight is played through the handler table, its
 // changes kept, then taken away as an old version stored it), chunk by chunk, beside the GM's undos and redos.
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { EncounterInput } from '../core/encounter/types.ts';
 import type { RulesetId } from '../core/rulesets/types.ts';
 import { generateFight } from '../bench/fight.ts';
 import { openDatabase, type Db } from '../db/connection.ts';
+import { backupDir } from '../db/backup.ts';
 import { loadFixture } from '../db/fixtures/fixture-db.ts';
 import { RosterBackfill, backfillInBackground } from './roster-backfill.ts';
 import { useTestApp } from './testing/harness.ts';
@@ -189,5 +191,20 @@ describe('in the app', () => {
     await vi.waitFor(() => expect(missing()).toBe(0), { timeout: 10_000, interval: 20 });
     t.reopen({ now: () => NOW });
     expect(await exports()).toEqual(replayed);
+  });
+
+  it('looks again when a backup is restored', async () => {
+    const fight = await playFight('thrum', 60);
+    t.reopen({ backfill: { delayMs: 0, budgetMs: 2, pauseMs: 0 } });
+    const backup = await ok('backups:create', {});
+    // The backup as a version before 7 wrote it; the running app has nothing left to fill in and has gone idle.
+    const copy = openDatabase(join(backupDir(t.dir.file()), backup.name));
+    forget(copy, fight.id);
+    copy.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await ok('backups:restore', { name: backup.name });
+    const missing = () => (rows('SELECT count(*) AS n FROM encounter_events WHERE roster_json IS NULL')[0] as { n: number }).n;
+    expect(missing()).toBe(fight.stored.length);
+    await vi.waitFor(() => expect(storedChanges(fight.id)).toEqual(fight.stored), { timeout: 10_000, interval: 20 });
   });
 });
