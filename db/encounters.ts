@@ -96,7 +96,6 @@ export function readSteps(db: Db, encounterId: string, afterSeq = 0): StoredStep
   }));
 }
 
-
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
   const rows = prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
