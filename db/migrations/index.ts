@@ -9,6 +9,7 @@ import carryAdjustments from './0006_carry_adjustments.sql';
 import rosterChanges from './0007_roster_changes.sql';
 import encountersByCreation from './0008_encounters_by_creation.sql';
 import rosterBackfill from './0009_roster_backfill.sql';
+import historyReads from './0010_history_reads.sql';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'roster changes', sql: rosterChanges },
   { version: 8, name: 'encounters by creation', sql: encountersByCreation },
   { version: 9, name: 'roster backfill', sql: rosterBackfill },
+  { version: 10, name: 'history reads', sql: historyReads },
 ];

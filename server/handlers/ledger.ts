@@ -8,6 +8,7 @@ import type { InjuryRow } from '../../db/consequences.ts';
 import type { EncounterListRow } from '../../db/encounters.ts';
 import { touchCampaign } from '../../db/campaigns.ts';
 import { prepared, preparedRaw } from '../../db/connection.ts';
+import { ENTRY_COLUMNS, FACT_RECORD_COLUMNS, HISTORY_READS } from '../../db/history-reads.ts';
 import type { CampaignRow } from '../../db/rows.ts';
 import * as store from '../ledger-store.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './campaigns.ts';
@@ -103,18 +104,19 @@ export const ledgerHandlers = {
     const done = new Map(facts.entries.map((e) => [e.seq, e]));
     const treatments = new Map<string, number[]>();
     const used = new Set<number>();
-    // Read raw: a long campaign gives a thousand records and ten thousand treatments (a rest treats every open record).
-    const touches = preparedRaw(ctx.db, `SELECT record_id, group_concat(seq) FROM ledger_records WHERE campaign_id = ?
-      AND record_id IN (SELECT id FROM injuries WHERE campaign_id = ? AND character_id = ?) GROUP BY record_id`).all(campaign.id, campaign.id, character.id) as [string, string][];
-    for (const [id, seqs] of touches) {
-      const list: number[] = [];
-      for (const part of seqs.split(',')) {
-        const seq = Number(part);
-        if (!done.has(seq)) continue;
-        list.push(seq);
+    // Only the character's own entries can treat its records: the records each of them touched (ledger_records,
+    // read by entry: the table's key), in entry order, one row per entry. A long campaign gives a thousand records
+    // and ten thousand treatments (a rest treats every open record).
+    const own = new Set(facts.records.map((r) => r.id));
+    const touches = preparedRaw(ctx.db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify([...done.keys()])) as [seq: number, recordIds: string][];
+    for (const [seq, recordIds] of touches) {
+      for (const id of JSON.parse(recordIds) as string[]) {
+        if (!own.has(id)) continue;
+        const list = treatments.get(id);
+        if (list) list.push(seq);
+        else treatments.set(id, [seq]);
         used.add(seq);
       }
-      if (list.length) treatments.set(id, list.sort((a, b) => a - b));
     }
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
@@ -128,7 +130,9 @@ export const ledgerHandlers = {
         };
       }),
       entries: facts.entries.filter((e) => used.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
-      items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id)),
+      // An entry of the party that treated other characters' records only was this character's recovery.
+      items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id))
+        .map((item) => (item.kind === 'treated' && !used.has(item.seq!) ? { ...item, kind: 'recovery' as const } : item)),
     };
   },
 
@@ -156,12 +160,10 @@ export const ledgerHandlers = {
 };
 
 /**
- * What the history and the timeline read of a lasting record and of an encounter: only those columns, read raw
- * (arrays, in the order selected) and made into objects here. A long campaign gives a character a thousand records
+ * What the history and the timeline read of a lasting record (FACT_RECORD_COLUMNS, db/history-reads.ts) and of an
+ * encounter: only those columns, read raw (arrays, in the order selected) and made into objects here. A long campaign gives a character a thousand records
  * and more, and better-sqlite3's own row objects took longer to build than the read itself.
  */
-const FACT_RECORD_COLUMNS = `id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
-  day_gained, session_gained, day_healed, session_healed`;
 type FactRecord = Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'source_text' | 'created_at'
   | 'healed_at' | 'day_gained' | 'session_gained' | 'day_healed' | 'session_healed'>;
 const factRecord = ([id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
@@ -185,8 +187,8 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // A character's records come with the first log line of the event that caused each (kept on the record). Only
   // the columns read here: a long campaign gives a character a thousand records and more.
   const records = ((characterId
-    ? preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? AND character_id = ? ORDER BY created_at`).all(campaign.id, characterId)
-    : preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? ORDER BY created_at`).all(campaign.id)) as unknown[][]).map(factRecord);
+    ? preparedRaw(ctx.db, HISTORY_READS.records).all(campaign.id, characterId)
+    : preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? ORDER BY created_at, source_seq`).all(campaign.id)) as unknown[][]).map(factRecord);
   const encounterRows = (preparedRaw(ctx.db, `SELECT ${FACT_ENCOUNTER_COLUMNS} FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaign.id) as unknown[][])
     .map(factEncounter);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
@@ -194,12 +196,9 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // The done entries (for a character's history, only those about that character), read through their index
   // without the before/after images, with whether each touched a lasting record (ledger_records): a rest touches
   // every open record, so the first one found answers.
-  const entryColumns = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
-    EXISTS (SELECT 1 FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS touched_records`;
   const entryRows = (characterId
-    ? prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done'
-        AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`).all(campaign.id, characterId)
-    : prepared(ctx.db, `SELECT ${entryColumns} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
+    ? prepared(ctx.db, HISTORY_READS.entries).all(campaign.id, campaign.id, characterId)
+    : prepared(ctx.db, `SELECT ${ENTRY_COLUMNS} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
     (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { touched_records: 0 | 1 })[];
   const entries = entryRows.map((e) => ({
     ...e,
@@ -210,8 +209,8 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // (`adjusted_seq`, noted when the carry is written, the same on every row of a fight), or null. Raw, like the
   // records: one row per fight.
   const carried = (characterId
-    ? preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
-        WHERE e.campaign_id = ? AND c.subject = ?`).all(campaign.id, `character:${characterId}`)
+    // A character's carry rows are those of its campaign's fights: kept to the fights read above all the same.
+    ? (preparedRaw(ctx.db, HISTORY_READS.carried).all(`character:${characterId}`) as [string, string, number | null][]).filter(([encounterId]) => encounters.has(encounterId))
     : preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
         WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null][];
 

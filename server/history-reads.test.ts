@@ -1,0 +1,115 @@
+// A character's history reads that character's rows only, each through an index that keeps them together
+// (migration 0010, HISTORY_READS): its lasting records, the entries naming it, its carry-overs and the treatments
+// its entries gave. Held here two ways on a real file: each read's plan, and what the history shows against the
+// same facts read straight from the tables in a party of two whose rows lie mixed.
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { HISTORY_READS } from '../db/history-reads.ts';
+import { useTestApp } from './testing/harness.ts';
+
+const t = useTestApp();
+const { ok, rows } = t;
+
+const ledger = (campaignId: string, event: unknown) => ok('ledger:append', { campaignId, event });
+
+/** An Enigma fight in which each of `heroes` falls into Mortal Peril and survives with an injury, then ends. */
+async function fight(campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string) {
+  const encounter = await ok('encounters:create', { campaignId, name });
+  await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: heroes.map((h) => h.id), npcs: [{ templateId: goblinId, count: 1 }] });
+  const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+  const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+  for (const hero of heroes) {
+    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero.name], amount: 20, source: 'a trap' } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll: 3 } } });
+  }
+  await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+  return encounter;
+}
+
+describe("a character's history", () => {
+  it('reads each of its parts through its own index, with no table scanned and nothing sorted afterwards', async () => {
+    await ok('campaigns:list', {}); // the file is open and migrated
+    const db = new Database(t.dir.file(), { readonly: true });
+    try {
+      const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
+      const reads = {
+        records: plan(HISTORY_READS.records, 'c', 'x'),
+        entries: plan(HISTORY_READS.entries, 'c', 'c', 'x'),
+        carried: plan(HISTORY_READS.carried, 'character:x'),
+        treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]'),
+      };
+      expect(reads.records).toEqual([expect.stringContaining('USING COVERING INDEX injuries_history (character_id=?)')]);
+      expect(reads.entries).toEqual(expect.arrayContaining([
+        expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)'),
+        expect.stringContaining('USING COVERING INDEX ledger_entries_by_subjects (campaign_id=? AND state=?)'),
+      ]));
+      expect(reads.carried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=?)')]);
+      expect(reads.treatments).toEqual(expect.arrayContaining([expect.stringContaining('ledger_records USING PRIMARY KEY (campaign_id=? AND seq=?)')]));
+      for (const detail of Object.values(reads).flat()) {
+        expect(detail).not.toMatch(/^SCAN (?!json_each)/);
+        expect(detail).not.toMatch(/TEMP B-TREE/);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it("shows that character's records, treatments, entries and carry-overs and nobody else's", async () => {
+    const campaign = await ok('campaigns:create', { name: 'Mixed', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const wren = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: { endure: 10, navigate: 8 } });
+    const cole = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Cole', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    // Both hurt in the same fights, so their records, treatments and carry rows are written side by side.
+    await fight(campaign.id, 'Bridge', [berrik, wren], goblin.id, 'Sprain');
+    await fight(campaign.id, 'Ford', [wren, berrik], goblin.id, 'Bruise');
+    const wrenAlone = await fight(campaign.id, 'Cave', [wren], goblin.id, 'Cut');
+    for (let day = 0; day < 2; day++) {
+      await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+      await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+      await ledger(campaign.id, { type: 'REST', characterId: wren.id });
+    }
+    // A rest of the party names Cole, who has no record, and treats Wren's records only: Cole's recovery.
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'PARTY', action: { type: 'REST' }, characterIds: [cole.id, wren.id] });
+    // An undone rest treats nothing.
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    await ok('ledger:undo', { campaignId: campaign.id });
+
+    // The same facts, read straight from the tables without the history's indexes.
+    const straight = (characterId: string) => {
+      const entrySeqs = rows(`SELECT seq FROM ledger_entries NOT INDEXED WHERE campaign_id = ? AND state = 'done'
+        AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`, campaign.id, characterId).map((r) => r['seq'] as number);
+      const records = rows('SELECT id, name FROM injuries NOT INDEXED WHERE character_id = ? ORDER BY created_at, source_seq', characterId).map((r) => ({
+        name: r['name'],
+        treatments: rows('SELECT seq FROM ledger_records NOT INDEXED WHERE record_id = ? ORDER BY seq', r['id']).map((s) => s['seq'] as number).filter((s) => entrySeqs.includes(s)),
+      }));
+      const carried = rows(`SELECT e.name FROM encounter_carry c NOT INDEXED JOIN encounters e ON e.id = c.encounter_id WHERE c.subject = ?`, `character:${characterId}`).map((r) => r['name']).sort();
+      const treated = [...new Set(records.flatMap((r) => r.treatments))].sort((a, b) => a - b);
+      return { records, entrySeqs, carried, treated };
+    };
+    for (const character of [berrik, wren, cole]) {
+      const history = await ok('characters:history', { id: character.id });
+      const expected = straight(character.id);
+      expect(history.records.map((r) => ({ name: r.name, treatments: r.treatments }))).toEqual(expected.records);
+      expect(history.records.every((r) => r.name.endsWith(`(${character.name})`))).toBe(true);
+      expect(history.items.filter((i) => i.kind === 'carried').map((i) => i.text.match(/“(.*)”/)![1]).sort()).toEqual(expected.carried);
+      expect(history.items.filter((i) => i.kind === 'treated' || i.kind === 'recovery').map((i) => i.seq)).toEqual(expected.entrySeqs);
+      // The entries sent beside the records: those that treated one of them.
+      expect(history.entries.map((e) => e.seq)).toEqual(expected.treated);
+    }
+    const berrikHistory = await ok('characters:history', { id: berrik.id });
+    expect(berrikHistory.records.map((r) => r.name)).toEqual(['Sprain (Berrik)', 'Bruise (Berrik)']);
+    // Each of Berrik's records treated by his two rests that were kept, and the fight he was not in left out.
+    expect(berrikHistory.records.map((r) => r.treatments.length)).toEqual([2, 2]);
+    expect(berrikHistory.items.some((i) => i.encounterId === wrenAlone.id)).toBe(false);
+    const wrenHistory = await ok('characters:history', { id: wren.id });
+    expect(wrenHistory.records.map((r) => r.name)).toEqual(['Sprain (Wren)', 'Bruise (Wren)', 'Cut (Wren)']);
+    expect(wrenHistory.records.map((r) => r.treatments.length)).toEqual([3, 3, 3]);
+    const coleHistory = await ok('characters:history', { id: cole.id });
+    expect(coleHistory.records).toEqual([]);
+    expect(coleHistory.entries).toEqual([]);
+    expect(coleHistory.items.map((i) => i.kind)).toEqual(['recovery']);
+  });
+});
