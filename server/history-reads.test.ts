@@ -1,7 +1,7 @@
 // A character's history reads that character's rows only, each through an index that keeps them together
 // (migration 0010, HISTORY_READS): its lasting records, the entries naming it, its carry-overs and the treatments
 // its entries gave. Held here two ways on a real file: each read's plan, and what the history shows against the
-// same facts read straight from the tables in a party of two whose rows lie mixed.
+// same facts read straight from the tables in a party of three whose rows lie mixed.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_READS } from '../db/history-reads.ts';

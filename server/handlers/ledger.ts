@@ -161,8 +161,9 @@ export const ledgerHandlers = {
 
 /**
  * What the history and the timeline read of a lasting record (FACT_RECORD_COLUMNS, db/history-reads.ts) and of an
- * encounter: only those columns, read raw (arrays, in the order selected) and made into objects here. A long campaign gives a character a thousand records
- * and more, and better-sqlite3's own row objects took longer to build than the read itself.
+ * encounter: only those columns, read raw (arrays, in the order selected) and made into objects here. A long
+ * campaign gives a character a thousand records and more, and better-sqlite3's own row objects took longer to build
+ * than the read itself.
  */
 type FactRecord = Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'source_text' | 'created_at'
   | 'healed_at' | 'day_gained' | 'session_gained' | 'day_healed' | 'session_healed'>;
