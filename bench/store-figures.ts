@@ -249,7 +249,8 @@ function bareHome(db: Db, campaignId: string): number {
     all('SELECT * FROM campaigns WHERE id = ?'),
     all('SELECT * FROM characters WHERE campaign_id = ?'),
     all('SELECT * FROM encounters WHERE campaign_id = ?'),
-    all('SELECT * FROM injuries WHERE campaign_id = ?').map((r) => JSON.parse(String(r['data_json']))),
+    // The open records (the home shows each character's newest few; the healed ones are in the histories).
+    all('SELECT * FROM injuries WHERE campaign_id = ? AND healed_at IS NULL').map((r) => JSON.parse(String(r['data_json']))),
     all('SELECT * FROM sessions WHERE campaign_id = ?'),
   ].length;
 }

@@ -30,8 +30,17 @@ export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
   return prepared(db, 'SELECT * FROM injuries WHERE character_id = ? AND healed_at IS NULL ORDER BY created_at').all(characterId) as InjuryRow[];
 }
 
-export function campaignInjuries(db: Db, campaignId: string): InjuryRow[] {
-  return prepared(db, 'SELECT * FROM injuries WHERE campaign_id = ? ORDER BY healed_at IS NOT NULL, created_at').all(campaignId) as InjuryRow[];
+/**
+ * The campaign's open records for its home screen: each character's newest `perCharacter` (oldest first), and how
+ * many each character has open. The healed ones, and the rest of a long list, are in the character's history.
+ */
+export function openInjuries(db: Db, campaignId: string, perCharacter: number): { rows: InjuryRow[]; counts: Record<string, number> } {
+  const rows = prepared(db, `SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY character_id ORDER BY created_at DESC, source_seq DESC) AS newest,
+    count(*) OVER (PARTITION BY character_id) AS open_count FROM injuries WHERE campaign_id = ? AND healed_at IS NULL)
+    WHERE newest <= ? ORDER BY created_at, source_seq`).all(campaignId, perCharacter) as (InjuryRow & { newest: number; open_count: number })[];
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.character_id] = row.open_count;
+  return { rows, counts };
 }
 
 /**

@@ -1,7 +1,8 @@
 // A character's history reads that character's rows only, each through an index that keeps them together
 // (migration 0010, HISTORY_READS): its lasting records, the entries naming it, its carry-overs and the treatments
 // its entries gave. Held here two ways on a real file: each read's plan, and what the history shows against the
-// same facts read straight from the tables in a party of three whose rows lie mixed.
+// same facts read straight from the tables in a party of three whose rows lie mixed. And the campaign's detail
+// (its home) carries each character's newest open records only, with how many each has open.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_READS } from '../db/history-reads.ts';
@@ -111,5 +112,27 @@ describe("a character's history", () => {
     expect(coleHistory.records).toEqual([]);
     expect(coleHistory.entries).toEqual([]);
     expect(coleHistory.items.map((i) => i.kind)).toEqual(['recovery']);
+  });
+});
+
+describe("a campaign's detail", () => {
+  it("carries each character's newest open records only, oldest first, with how many each has open", async () => {
+    const campaign = await ok('campaigns:create', { name: 'Long', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const wren = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    await fight(campaign.id, 'Fight 1', [berrik, wren], goblin.id, 'Cut 1');
+    for (let n = 2; n <= 10; n++) await fight(campaign.id, `Fight ${n}`, [berrik], goblin.id, `Cut ${n}`);
+    // Wren's record heals (three rests).
+    for (let day = 0; day < 3; day++) {
+      await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+      await ledger(campaign.id, { type: 'REST', characterId: wren.id });
+    }
+    expect(rows('SELECT count(*) AS n FROM injuries WHERE character_id = ? AND healed_at IS NOT NULL', wren.id)[0]!['n']).toBe(1);
+
+    const detail = await ok('campaigns:get', { id: campaign.id });
+    expect(detail.injuries.map((i) => i.name)).toEqual([3, 4, 5, 6, 7, 8, 9, 10].map((n) => `Cut ${n} (Berrik)`));
+    expect(detail.injuries.every((i) => i.healedAt === null && i.characterId === berrik.id)).toBe(true);
+    expect(detail.openInjuries).toEqual({ [berrik.id]: 10 });
   });
 });

@@ -181,7 +181,13 @@ export interface CampaignDetail extends CampaignSummary {
   party: Record<string, unknown>;
   characters: Character[];
   encounters: EncounterSummary[];
+  /**
+   * The characters' open injuries and wounds: each character's newest few (at most 8), oldest first. A long
+   * campaign holds thousands of records; the healed ones and the rest are in each character's history.
+   */
   injuries: InjuryRecord[];
+  /** How many injuries and wounds each character has open (characters with none are absent). */
+  openInjuries: Record<string, number>;
   /** The campaign clock: the in-game day and the session being played (null between sessions). */
   day: number;
   session: SessionSummary | null;

@@ -8,7 +8,7 @@ import type { RulesetDefinition } from '../../core/rulesets/types.ts';
 import * as campaigns from '../../db/campaigns.ts';
 import { listEncounters } from '../../db/encounters.ts';
 import { toCampaignSummary, toCharacter, toEncounterSummary, toInjuryRecord, type CampaignRow, type CharacterRow } from '../../db/rows.ts';
-import { campaignInjuries } from '../../db/consequences.ts';
+import { openInjuries } from '../../db/consequences.ts';
 import { describeInvalid } from '../app.ts';
 import { clockOf } from './ledger.ts';
 
@@ -45,15 +45,20 @@ function validSheet(ruleset: RulesetDefinition, sheet: SheetValues): SheetValues
   return parsed.data;
 }
 
+/** How many of each character's open records the campaign's detail carries (the newest; the home shows them). */
+export const OPEN_INJURIES_SENT = 8;
+
 function detail(ctx: HandlerContext, id: string): CampaignDetail {
   const row = requireCampaign(ctx, id);
+  const open = openInjuries(ctx.db, id, OPEN_INJURIES_SENT);
   return {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
     party: JSON.parse(row.party_json),
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map(toEncounterSummary),
-    injuries: campaignInjuries(ctx.db, id).map(toInjuryRecord),
+    injuries: open.rows.map(toInjuryRecord),
+    openInjuries: open.counts,
     ...clockOf(ctx, id),
   };
 }

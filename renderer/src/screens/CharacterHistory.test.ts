@@ -131,7 +131,7 @@ describe('character history', () => {
     expect(within(cut).queryByRole('button', { name: /Show all/ })).toBeNull();
   });
 
-  it('shows every open record and the newest healed ones, and the earlier healed on request', async () => {
+  it('shows the open records and the newest healed ones, and the earlier healed on request', async () => {
     const healed = Array.from({ length: 30 }, (_, i) => record(`h${i}`, { name: `Old wound ${i + 1}`, dayHealed: 10 + i }));
     api.history = { ...history, records: [...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)], items: [] };
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
@@ -145,6 +145,22 @@ describe('character history', () => {
     await vi.waitFor(() => expect(names()).toHaveLength(31));
     expect(names()[0]).toBe('Old wound 1');
     expect(screen.queryByRole('button', { name: /earlier healed/ })).toBeNull();
+  });
+
+  it('shows the newest 50 open records beside the healed ones, and the earlier open ones on request', async () => {
+    const open = Array.from({ length: 60 }, (_, i) => record(`o${i}`, { name: `Cut ${i + 1}` }));
+    api.history = { ...history, records: [record('h', { name: 'Old wound', dayHealed: 9 }), ...open], items: [] };
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
+    const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(text(screen.getByRole('heading', { name: 'Injuries and wounds' }).parentElement!)).toContain('60 open · 1 healed');
+    expect(names()).toHaveLength(51);
+    expect(names().slice(0, 2)).toEqual(['Old wound', 'Cut 11']);
+    expect(names().at(-1)).toBe('Cut 60');
+    screen.getByRole('button', { name: 'Show 10 earlier open records' }).click();
+    await vi.waitFor(() => expect(names()).toHaveLength(61));
+    expect(names()[1]).toBe('Cut 1');
+    expect(screen.queryByRole('button', { name: /earlier open/ })).toBeNull();
   });
 
   it('lists the newest 200 things that happened, and the earlier ones on request', async () => {

@@ -97,6 +97,18 @@ describe('campaign timeline', () => {
     expect(headings).toEqual(['Session 1 — Bridge ambush', 'Session 2', 'Outside any session']);
   });
 
+  it('shows the newest 200 things of a long session, and the earlier ones on request', async () => {
+    const items = Array.from({ length: 230 }, (_, i) => ({ kind: 'clock' as const, at: `2025-03-14T18:00:${String(i % 60).padStart(2, '0')}.000Z`, day: i + 1, sessionNumber: 1, text: `Day ${i + 1} passes.`, seq: i + 1, characterIds: [] }));
+    api.timeline = { ...timeline, groups: [{ session: session(1, {}), items }] };
+    render(Timeline, { campaignId: 'c1' });
+    const list = (await screen.findByRole('heading', { name: 'Session 1' })).closest('section')!.querySelector('ol')!;
+    expect(within(list).getAllByRole('listitem')).toHaveLength(200);
+    expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('Day 31 passes.');
+    screen.getByRole('button', { name: 'Show 30 earlier entries' }).click();
+    await vi.waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(230));
+    expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('Day 1 passes.');
+  });
+
   it('tells the GM how to start when there are no sessions yet', async () => {
     api.timeline = { campaignId: 'c1', campaignName: 'The Vault', groups: [], chart: [] } satisfies CampaignTimeline;
     render(Timeline, { campaignId: 'c1' });
