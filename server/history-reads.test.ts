@@ -1,8 +1,9 @@
 // A character's history reads that character's rows only, each through an index that keeps them together
 // (migration 0010, HISTORY_READS): its lasting records, the entries naming it, its carry-overs and the treatments
 // its entries gave. Held here two ways on a real file: each read's plan, and what the history shows against the
-// same facts read straight from the tables in a party of three whose rows lie mixed. And the campaign's detail
-// (its home) carries each character's newest open records only, with how many each has open.
+// same facts read straight from the tables in a party of three whose rows lie mixed. And what the screens of a long
+// campaign are sent: the campaign's detail carries each character's newest open records only, with how many each
+// has open; a history and each timeline session carry their newest 200 items, with how many there are.
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { HISTORY_READS } from '../db/history-reads.ts';
@@ -134,5 +135,41 @@ describe("a campaign's detail", () => {
     expect(detail.injuries.map((i) => i.name)).toEqual([3, 4, 5, 6, 7, 8, 9, 10].map((n) => `Cut ${n} (Berrik)`));
     expect(detail.injuries.every((i) => i.healedAt === null && i.characterId === berrik.id)).toBe(true);
     expect(detail.openInjuries).toEqual({ [berrik.id]: 10 });
+  });
+});
+
+describe('a long history in a reply', () => {
+  it('carries the newest 200 items and how many there are, and all of them when asked', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Long road', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    await fight(campaign.id, 'Bridge', [berrik], goblin.id, 'Sprain');
+    for (let day = 0; day < 210; day++) {
+      await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+      await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    }
+    const all = await ok('characters:history', { id: berrik.id, allItems: true });
+    const newest = await ok('characters:history', { id: berrik.id });
+    // Gained, carried, 210 rests (three treat the sprain, the last of them heals it): 213 things.
+    expect(all.itemCount).toBe(all.items.length);
+    expect(all.items.length).toBeGreaterThan(210);
+    expect(newest.itemCount).toBe(all.items.length);
+    expect(newest.items).toEqual(all.items.slice(-200));
+    // The record says it healed though its healing is not among the newest 200.
+    expect(newest.items.some((i) => i.kind === 'healed')).toBe(false);
+    expect(newest.records.map((r) => r.healed)).toEqual([true]);
+    expect(newest.records).toEqual(all.records);
+
+    // The timeline's sessions: the one played holds every fight and rest here.
+    const timeline = await ok('campaigns:timeline', { id: campaign.id });
+    const full = await ok('campaigns:timeline', { id: campaign.id, allItems: true });
+    expect(timeline.groups.map((g) => g.itemCount)).toEqual(full.groups.map((g) => g.items.length));
+    expect(Math.max(...full.groups.map((g) => g.items.length))).toBeGreaterThan(400);
+    timeline.groups.forEach((g, i) => expect(g.items).toEqual(full.groups[i]!.items.slice(-200)));
+  });
+
+  it('refuses a malformed request for all the items', async () => {
+    expect(await t.refused('characters:history', { id: 'x', allItems: 'yes' })).toBeTruthy();
+    expect(await t.refused('campaigns:timeline', { id: 'x', allItems: 1 })).toBeTruthy();
   });
 });

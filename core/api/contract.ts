@@ -78,8 +78,8 @@ export const inputSchemas = {
     notes: z.string().max(10_000, { error: 'Session notes have at most 10,000 characters.' }).optional(),
     date: z.iso.date({ error: 'The session date must be a date like 2026-11-22.' }).optional(),
   }),
-  'campaigns:timeline': z.strictObject({ id: idSchema }),
-  'characters:history': z.strictObject({ id: idSchema }),
+  'campaigns:timeline': z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
+  'characters:history': z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
   'encounters:summary': z.strictObject({ id: idSchema }),
   'exports:encounter': z.strictObject({ id: idSchema, format: z.enum(['md', 'html', 'json'], { error: 'The format is md, html or json.' }) }),
   'exports:session': z.strictObject({ id: idSchema, format: z.enum(['md', 'html'], { error: 'A session recap is md or html.' }) }),
@@ -269,20 +269,30 @@ export interface CharacterHistory {
     id: string; name: string; category: string; permanent: boolean;
     source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
     dayGained: number | null; sessionGained: number | null; dayHealed: number | null; sessionHealed: number | null;
+    /** Whether it has healed (a record healed before the clock kept days has no day or session of healing). */
+    healed: boolean;
     /** The ledger entries that treated or counted it down, by seq, oldest first (their text is in `entries`). */
     treatments: number[];
   }[];
   /** Every ledger entry some record's treatments name, once each, in order. */
   entries: { seq: number; day: number; text: string }[];
-  /** Everything in time order, oldest first. */
+  /** Everything in time order, oldest first: the newest ITEMS_SENT (200) unless asked for all (`allItems`). */
   items: HistoryItem[];
+  /** How many items there are in all. */
+  itemCount: number;
 }
+
+/** How many of a history's or a timeline session's items a reply carries unless asked for all (the newest). */
+export const ITEMS_SENT = 200;
 
 export interface CampaignTimeline {
   campaignId: string;
   campaignName: string;
-  /** In order; the last group (session null) holds what happened outside any session. */
-  groups: { session: SessionSummary | null; items: HistoryItem[] }[];
+  /**
+   * In order; the last group (session null) holds what happened outside any session. Each group's items are its
+   * newest ITEMS_SENT unless asked for all (`allItems`); `itemCount` says how many it has in all.
+   */
+  groups: { session: SessionSummary | null; items: HistoryItem[]; itemCount: number }[];
   /** Open injuries and wounds at the end of each session (or now, for the one being played). */
   chart: { sessionNumber: number; label: string; open: number; gained: number; healed: number }[];
 }

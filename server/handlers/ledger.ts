@@ -1,7 +1,7 @@
 // Between fights: the campaign clock and sessions, the recovery ledger, a character's history and the campaign
 // timeline.
 import type { HandlerContext } from '../app.ts';
-import { GmError, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
+import { GmError, ITEMS_SENT, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
 import { isHarm, isPermanentRecord } from '../../core/ledger/records.ts';
 import * as ledger from '../../db/ledger.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
@@ -95,7 +95,7 @@ export const ledgerHandlers = {
     return toSession(ledger.getSession(ctx.db, row.id)!);
   },
 
-  'characters:history': (ctx: HandlerContext, input: { id: string }): CharacterHistory => {
+  'characters:history': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined }): CharacterHistory => {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
@@ -126,23 +126,24 @@ export const ledgerHandlers = {
           id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
           source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
           dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
+          healed: r.healed_at !== null,
           treatments: treatments.get(r.id) ?? [],
         };
       }),
       entries: facts.entries.filter((e) => used.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
-      // An entry of the party that treated other characters' records only was this character's recovery.
-      items: facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id))
-        .map((item) => (item.kind === 'treated' && !used.has(item.seq!) ? { ...item, kind: 'recovery' as const } : item)),
+      ...newestItems(facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id))
+        // An entry of the party that treated other characters' records only was this character's recovery.
+        .map((item) => (item.kind === 'treated' && !used.has(item.seq!) ? { ...item, kind: 'recovery' as const } : item)), input.allItems),
     };
   },
 
-  'campaigns:timeline': (ctx: HandlerContext, input: { id: string }): CampaignTimeline => {
+  'campaigns:timeline': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined }): CampaignTimeline => {
     const campaign = requireCampaign(ctx, input.id);
     const facts = campaignFacts(ctx, campaign);
     const { sessions } = facts;
-    const groups: CampaignTimeline['groups'] = sessions.map((s) => ({ session: toSession(s), items: facts.items.filter((i) => i.sessionNumber === s.number) }));
+    const groups: CampaignTimeline['groups'] = sessions.map((s) => ({ session: toSession(s), ...newestItems(facts.items.filter((i) => i.sessionNumber === s.number), input.allItems) }));
     const outside = facts.items.filter((i) => i.sessionNumber === null);
-    if (outside.length) groups.push({ session: null, items: outside });
+    if (outside.length) groups.push({ session: null, ...newestItems(outside, input.allItems) });
     const harm = facts.records.filter((r) => isHarm(r.category));
     const chart = sessions.map((s) => {
       // Everything up to the session's end: gained before it and not healed by then.
@@ -158,6 +159,14 @@ export const ledgerHandlers = {
     return { campaignId: campaign.id, campaignName: campaign.name, groups, chart };
   },
 };
+
+/**
+ * A list of items as a reply carries it: the newest ITEMS_SENT (the screens show those first; a long campaign has
+ * thousands, megabytes the screen would parse to show none of them), or all when the GM asked for the earlier ones.
+ */
+function newestItems(items: HistoryItem[], all: boolean | undefined): { items: HistoryItem[]; itemCount: number } {
+  return { items: all || items.length <= ITEMS_SENT ? items : items.slice(-ITEMS_SENT), itemCount: items.length };
+}
 
 /**
  * What the history and the timeline read of a lasting record (FACT_RECORD_COLUMNS, db/history-reads.ts) and of an

@@ -6,14 +6,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CharacterHistory as History } from '../../../core/api/contract.ts';
 import CharacterHistory from './CharacterHistory.svelte';
 
-const api = vi.hoisted(() => ({ history: null as unknown }));
-vi.mock('../lib/api.ts', () => ({ send: vi.fn(async () => api.history), onChanged: () => () => {} }));
+const api = vi.hoisted(() => ({ history: null as unknown, asked: [] as unknown[] }));
+vi.mock('../lib/api.ts', () => ({
+  // A function answers as the app does: by what was asked.
+  send: vi.fn(async (_name: string, input: unknown) => {
+    api.asked.push(input);
+    return typeof api.history === 'function' ? (api.history as (input: unknown) => unknown)(input) : api.history;
+  }),
+  onChanged: () => () => {},
+}));
 
 afterEach(cleanup);
 
 const record = (id: string, extra: Partial<History['records'][number]>): History['records'][number] => ({
   id, name: 'Broken arm', category: 'endure', permanent: false, source: null,
-  dayGained: 3, sessionGained: 2, dayHealed: null, sessionHealed: null, treatments: [], ...extra,
+  dayGained: 3, sessionGained: 2, dayHealed: null, sessionHealed: null, treatments: [],
+  healed: extra.dayHealed != null || extra.sessionHealed != null, ...extra,
 });
 
 const history: History = {
@@ -35,6 +43,7 @@ const history: History = {
     { kind: 'treated', at: '2025-03-15T10:00:00.000Z', day: 4, sessionNumber: null, text: 'Lotty treats Berrik’s Broken arm: 3 → 1 rests.', seq: 4, characterIds: ['berrik', 'lotty'] },
     { kind: 'healed', at: '2025-03-16T10:00:00.000Z', day: 5, sessionNumber: 3, text: 'Berrik’s Broken arm healed.', characterId: 'berrik', recordId: 'r1' },
   ],
+  itemCount: 4,
 };
 
 const text = (element: Element) => element.textContent!.replace(/\s+/g, ' ').trim();
@@ -99,8 +108,10 @@ describe('character history', () => {
   it('treats a record healed before the clock kept days as healed', async () => {
     api.history = {
       ...history,
-      records: [record('old', { name: 'Sprain', dayHealed: null, sessionHealed: null })],
-      items: [{ kind: 'healed', at: '2025-01-01T00:00:00.000Z', day: null, sessionNumber: null, text: 'Berrik’s Sprain healed.', characterId: 'berrik', recordId: 'old' }],
+      records: [record('old', { name: 'Sprain', dayHealed: null, sessionHealed: null, healed: true })],
+      // Its healing is long past the newest things the reply carries.
+      items: [],
+      itemCount: 900,
     } satisfies History;
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const sprain = await screen.findByRole('listitem', { name: 'Sprain' });
@@ -109,7 +120,7 @@ describe('character history', () => {
   });
 
   it('says so when nothing has happened yet', async () => {
-    api.history = { ...history, records: [], items: [] } satisfies History;
+    api.history = { ...history, records: [], items: [], itemCount: 0 } satisfies History;
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     expect(await screen.findByText('No injuries or wounds so far.')).toBeTruthy();
     expect(screen.getByText('Nothing recorded yet: Berrik’s story starts with their first encounter.')).toBeTruthy();
@@ -133,7 +144,7 @@ describe('character history', () => {
 
   it('shows the open records and the newest healed ones, and the earlier healed on request', async () => {
     const healed = Array.from({ length: 30 }, (_, i) => record(`h${i}`, { name: `Old wound ${i + 1}`, dayHealed: 10 + i }));
-    api.history = { ...history, records: [...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)], items: [] };
+    api.history = { ...history, records: [...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)], items: [], itemCount: 0 };
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
     const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -149,7 +160,7 @@ describe('character history', () => {
 
   it('shows the newest 50 open records beside the healed ones, and the earlier open ones on request', async () => {
     const open = Array.from({ length: 60 }, (_, i) => record(`o${i}`, { name: `Cut ${i + 1}` }));
-    api.history = { ...history, records: [record('h', { name: 'Old wound', dayHealed: 9 }), ...open], items: [] };
+    api.history = { ...history, records: [record('h', { name: 'Old wound', dayHealed: 9 }), ...open], items: [], itemCount: 0 };
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
     const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -163,15 +174,20 @@ describe('character history', () => {
     expect(screen.queryByRole('button', { name: /earlier open/ })).toBeNull();
   });
 
-  it('lists the newest 200 things that happened, and the earlier ones on request', async () => {
+  it('lists the newest 200 things that happened, and asks for the earlier ones on request', async () => {
     const items = Array.from({ length: 205 }, (_, i) => ({ kind: 'clock' as const, at: `2025-03-14T18:${String(i % 60).padStart(2, '0')}:00.000Z`, day: i, sessionNumber: null, text: `Day ${i} passes.` }));
-    api.history = { ...history, items };
+    // The app's reply: the newest 200 unless asked for all.
+    api.asked = [];
+    api.history = (input: { allItems?: boolean }) => ({ ...history, items: input.allItems ? items : items.slice(-200), itemCount: 205 });
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const list = (await screen.findByRole('heading', { name: 'Everything that happened' })).closest('section')!.querySelector('ol')!;
     expect(within(list).getAllByRole('listitem')).toHaveLength(200);
     expect(text(within(list).getAllByRole('listitem')[0]!)).toContain('Day 5 passes.');
+    expect(api.asked).toEqual([{ id: 'berrik' }]);
     screen.getByRole('button', { name: 'Show 5 earlier entries' }).click();
     await vi.waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(205));
+    expect(api.asked.at(-1)).toEqual({ id: 'berrik', allItems: true });
     expect(text(within(list).getAllByRole('listitem')[0]!)).toContain('Day 0 passes.');
+    expect(screen.queryByRole('button', { name: /earlier entries/ })).toBeNull();
   });
 });

@@ -6,9 +6,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CampaignDetail, CampaignTimeline, SessionSummary } from '../../../core/api/contract.ts';
 import Timeline from './Timeline.svelte';
 
-const api = vi.hoisted(() => ({ timeline: null as unknown, campaign: null as unknown }));
+const api = vi.hoisted(() => ({ timeline: null as unknown, campaign: null as unknown, asked: [] as unknown[] }));
 vi.mock('../lib/api.ts', () => ({
-  send: vi.fn(async (name: string) => (name === 'campaigns:timeline' ? api.timeline : api.campaign)),
+  // A function answers as the app does: by what was asked.
+  send: vi.fn(async (name: string, input: unknown) => {
+    if (name !== 'campaigns:timeline') return api.campaign;
+    api.asked.push(input);
+    return typeof api.timeline === 'function' ? (api.timeline as (input: unknown) => unknown)(input) : api.timeline;
+  }),
   onChanged: () => () => {},
 }));
 
@@ -37,9 +42,10 @@ const timeline: CampaignTimeline = {
         { kind: 'gained', at: '2025-03-14T19:00:00.000Z', day: 1, sessionNumber: 1, text: 'Berrik gained Broken arm in “Bridge”.', characterId: 'berrik', recordId: 'r1', encounterId: 'e1', seq: 12 },
         { kind: 'treated', at: '2025-03-14T20:00:00.000Z', day: 3, sessionNumber: 1, text: 'Lotty treats Berrik’s Broken arm.', seq: 2, characterIds: ['berrik', 'lotty'] },
       ],
+      itemCount: 4,
     },
-    { session: session(2, { startDay: 5, endDay: null, endedAt: null }), items: [] },
-    { session: null, items: [{ kind: 'recovery', at: '2025-03-20T10:00:00.000Z', day: 4, sessionNumber: null, text: 'The party rests.', seq: 3, characterIds: ['berrik'] }] },
+    { session: session(2, { startDay: 5, endDay: null, endedAt: null }), items: [], itemCount: 0 },
+    { session: null, items: [{ kind: 'recovery', at: '2025-03-20T10:00:00.000Z', day: 4, sessionNumber: null, text: 'The party rests.', seq: 3, characterIds: ['berrik'] }], itemCount: 1 },
   ],
   chart: [
     { sessionNumber: 1, label: 'S1', open: 1, gained: 1, healed: 0 },
@@ -97,15 +103,19 @@ describe('campaign timeline', () => {
     expect(headings).toEqual(['Session 1 — Bridge ambush', 'Session 2', 'Outside any session']);
   });
 
-  it('shows the newest 200 things of a long session, and the earlier ones on request', async () => {
+  it('shows the newest 200 things of a long session, and asks for the earlier ones on request', async () => {
     const items = Array.from({ length: 230 }, (_, i) => ({ kind: 'clock' as const, at: `2025-03-14T18:00:${String(i % 60).padStart(2, '0')}.000Z`, day: i + 1, sessionNumber: 1, text: `Day ${i + 1} passes.`, seq: i + 1, characterIds: [] }));
-    api.timeline = { ...timeline, groups: [{ session: session(1, {}), items }] };
+    // The app's reply: each session's newest 200 unless asked for all.
+    api.asked = [];
+    api.timeline = (input: { allItems?: boolean }) => ({ ...timeline, groups: [{ session: session(1, {}), items: input.allItems ? items : items.slice(-200), itemCount: 230 }] });
     render(Timeline, { campaignId: 'c1' });
     const list = (await screen.findByRole('heading', { name: 'Session 1' })).closest('section')!.querySelector('ol')!;
     expect(within(list).getAllByRole('listitem')).toHaveLength(200);
     expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('Day 31 passes.');
+    expect(api.asked).toEqual([{ id: 'c1' }]);
     screen.getByRole('button', { name: 'Show 30 earlier entries' }).click();
     await vi.waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(230));
+    expect(api.asked.at(-1)).toEqual({ id: 'c1', allItems: true });
     expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('Day 1 passes.');
   });
 
