@@ -15,14 +15,14 @@ const { ok, rows } = t;
 const ledger = (campaignId: string, event: unknown) => ok('ledger:append', { campaignId, event });
 
 /** An Enigma fight in which each of `heroes` falls into Mortal Peril and survives with an injury, then ends. */
-async function fight(campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string) {
+async function fight(campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string, baseRoll = 3) {
   const encounter = await ok('encounters:create', { campaignId, name });
   await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: heroes.map((h) => h.id), npcs: [{ templateId: goblinId, count: 1 }] });
   const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
   const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
   for (const hero of heroes) {
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero.name], amount: 20, source: 'a trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll: 3 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll } } });
   }
   await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
   return encounter;
@@ -168,7 +168,44 @@ describe('a long history in a reply', () => {
     timeline.groups.forEach((g, i) => expect(g.items).toEqual(full.groups[i]!.items.slice(-200)));
   });
 
-  it('refuses a malformed request for all the items', async () => {
+  it('carries the newest 50 open and 24 healed records with their counts and the entries they name, and all when asked', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Scarred', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    // 30 injuries that one rest heals, then 55 that stay open.
+    for (let n = 1; n <= 30; n++) await fight(campaign.id, `Old ${n}`, [berrik], goblin.id, `Graze ${n}`, 1);
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    for (let n = 1; n <= 55; n++) await fight(campaign.id, `New ${n}`, [berrik], goblin.id, `Cut ${n}`);
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+
+    const all = await ok('characters:history', { id: berrik.id, allRecords: true });
+    const newest = await ok('characters:history', { id: berrik.id });
+    expect(all.recordCounts).toEqual({ open: 55, healed: 30 });
+    expect(newest.recordCounts).toEqual(all.recordCounts);
+    expect(all.records).toHaveLength(85);
+    const names = (h: typeof all) => h.records.map((r) => r.name.replace(' (Berrik)', ''));
+    expect(names(newest)).toEqual([
+      ...Array.from({ length: 24 }, (_, i) => `Graze ${i + 7}`),
+      ...Array.from({ length: 50 }, (_, i) => `Cut ${i + 6}`),
+    ]);
+    expect(newest.records).toEqual(all.records.filter((r) => names(newest).includes(r.name.replace(' (Berrik)', ''))));
+    // The entries are those the sent records name: the first rest treated only the healed ones.
+    expect(all.entries.map((e) => e.seq)).toEqual(newest.entries.map((e) => e.seq));
+    expect(new Set(newest.records.flatMap((r) => r.treatments))).toEqual(new Set(newest.entries.map((e) => e.seq)));
+    expect(newest.items).toEqual(all.items);
+    // A rest's line counts every open record down: sent cut as the cards show it, whole among the items.
+    const last = newest.entries.at(-1)!;
+    expect(last.text).toHaveLength(200);
+    expect(last.text.endsWith('…')).toBe(true);
+    const whole = newest.items.find((i) => i.seq === last.seq)!.text;
+    expect(whole.length).toBeGreaterThan(200);
+    expect(whole.startsWith(last.text.slice(0, -1))).toBe(true);
+  });
+
+  it('refuses a malformed request for all the items or records', async () => {
+    expect(await t.refused('characters:history', { id: 'x', allRecords: 'yes' })).toBeTruthy();
     expect(await t.refused('characters:history', { id: 'x', allItems: 'yes' })).toBeTruthy();
     expect(await t.refused('campaigns:timeline', { id: 'x', allItems: 1 })).toBeTruthy();
   });

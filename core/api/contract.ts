@@ -79,7 +79,7 @@ export const inputSchemas = {
     date: z.iso.date({ error: 'The session date must be a date like 2026-11-22.' }).optional(),
   }),
   'campaigns:timeline': z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
-  'characters:history': z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
+  'characters:history': z.strictObject({ id: idSchema, allItems: z.boolean().optional(), allRecords: z.boolean().optional() }),
   'encounters:summary': z.strictObject({ id: idSchema }),
   'exports:encounter': z.strictObject({ id: idSchema, format: z.enum(['md', 'html', 'json'], { error: 'The format is md, html or json.' }) }),
   'exports:session': z.strictObject({ id: idSchema, format: z.enum(['md', 'html'], { error: 'A session recap is md or html.' }) }),
@@ -264,7 +264,13 @@ export interface HistoryItem {
 
 export interface CharacterHistory {
   character: { id: string; name: string; campaignId: string; campaignName: string; rulesetId: RulesetId };
-  /** Every record ever gained, with where it came from and when it healed. */
+  /** How many injuries and wounds (harm) the character has open and healed in all. */
+  recordCounts: { open: number; healed: number };
+  /**
+   * The records gained, oldest first, with where each came from and when it healed: every lasting mark that is not
+   * harm, and of the injuries and wounds the newest OPEN_RECORDS_SENT open and HEALED_RECORDS_SENT healed ones,
+   * unless asked for all (`allRecords`).
+   */
   records: {
     id: string; name: string; category: string; permanent: boolean;
     source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
@@ -274,7 +280,7 @@ export interface CharacterHistory {
     /** The ledger entries that treated or counted it down, by seq, oldest first (their text is in `entries`). */
     treatments: number[];
   }[];
-  /** Every ledger entry some record's treatments name, once each, in order. */
+  /** Every ledger entry the sent records' treatments name, once each, in order, its text cut to ENTRY_TEXT_SENT. */
   entries: { seq: number; day: number; text: string }[];
   /** Everything in time order, oldest first: the newest ITEMS_SENT (200) unless asked for all (`allItems`). */
   items: HistoryItem[];
@@ -284,6 +290,14 @@ export interface CharacterHistory {
 
 /** How many of a history's or a timeline session's items a reply carries unless asked for all (the newest). */
 export const ITEMS_SENT = 200;
+/** How many of a character's open, and healed, injuries and wounds a history carries unless asked for all. */
+export const OPEN_RECORDS_SENT = 50;
+export const HEALED_RECORDS_SENT = 24;
+/** How much of a treatment's line a history's record card shows (and a history carries). */
+export const ENTRY_TEXT_SENT = 200;
+
+/** `text` cut to at most `max` characters, with an ellipsis where it was cut. */
+export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
 export interface CampaignTimeline {
   campaignId: string;

@@ -1,7 +1,7 @@
 // Between fights: the campaign clock and sessions, the recovery ledger, a character's history and the campaign
 // timeline.
 import type { HandlerContext } from '../app.ts';
-import { GmError, ITEMS_SENT, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
+import { ENTRY_TEXT_SENT, GmError, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
 import { isHarm, isPermanentRecord } from '../../core/ledger/records.ts';
 import * as ledger from '../../db/ledger.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
@@ -95,7 +95,7 @@ export const ledgerHandlers = {
     return toSession(ledger.getSession(ctx.db, row.id)!);
   },
 
-  'characters:history': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined }): CharacterHistory => {
+  'characters:history': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory => {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
@@ -118,9 +118,24 @@ export const ledgerHandlers = {
         used.add(seq);
       }
     }
+    // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
+    // newest healed ones the screen shows first, unless the GM asked for all of them.
+    const harm = facts.records.filter((r) => isHarm(r.category));
+    const openCount = harm.filter((r) => r.healed_at === null).length;
+    const left = new Set<string>();
+    if (!input.allRecords) {
+      const open = harm.filter((r) => r.healed_at === null);
+      const healed = harm.filter((r) => r.healed_at !== null);
+      for (const r of open.slice(0, Math.max(0, open.length - OPEN_RECORDS_SENT))) left.add(r.id);
+      for (const r of healed.slice(0, Math.max(0, healed.length - HEALED_RECORDS_SENT))) left.add(r.id);
+    }
+    const sent = left.size ? facts.records.filter((r) => !left.has(r.id)) : facts.records;
+    // The entries the sent records' treatments name, once each.
+    const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
-      records: facts.records.map((r) => {
+      recordCounts: { open: openCount, healed: harm.length - openCount },
+      records: sent.map((r) => {
         const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
         return {
           id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
@@ -130,7 +145,8 @@ export const ledgerHandlers = {
           treatments: treatments.get(r.id) ?? [],
         };
       }),
-      entries: facts.entries.filter((e) => used.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: e.log.join(' ') })),
+      // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
+      entries: facts.entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: cutText(e.log.join(' '), ENTRY_TEXT_SENT) })),
       ...newestItems(facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id))
         // An entry of the party that treated other characters' records only was this character's recovery.
         .map((item) => (item.kind === 'treated' && !used.has(item.seq!) ? { ...item, kind: 'recovery' as const } : item)), input.allItems),

@@ -29,7 +29,7 @@ const injuryDataSchema = z.strictObject({
 const carriedSchema = z.strictObject({
   lp: z.number().int().min(0).max(99).optional(),
   dice: z.partialRecord(capacitySchema, z.union([z.literal(4), z.literal(6), z.literal(8), z.literal(10), z.literal(12)])).optional(),
-  injuries: z.array(injuryDataSchema).max(50).optional(),
+  injuries: z.array(injuryDataSchema).max(200, { error: 'A combatant carries at most 200 running injuries into a fight: heal some first.' }).optional(),
   healingRestriction: z.enum(['fixesOnly']).nullable().optional(),
 });
 const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });

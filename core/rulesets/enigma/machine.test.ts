@@ -198,6 +198,11 @@ describe('refusals change nothing and say why', () => {
     const hide = (n: number) => ({ type: 'HIDE', navigateRoll: { faces: Array.from({ length: n }, () => 3), source: 'app' }, observers: [] });
     expect(parseEvent(enigmaEncounter, hide(20))).toEqual(hide(20));
     expect(parse(hide(65))).toThrow('At most 64 dice in one roll.');
+    // A long campaign's worst-hurt character walks in with many running injuries; past 200 the GM is told why.
+    const injury = (n: number) => ({ id: `i${n}`, name: 'Cut', category: 'endure', baseRoll: 1, multiplier: 1, restsRemaining: 1, permanent: false, cureCondition: null, notes: '' });
+    const carrying = (n: number) => ({ type: 'ADD_COMBATANTS', combatants: [{ ...seed('b', 'Berrik', 'party'), carried: { injuries: Array.from({ length: n }, (_, i) => injury(i)) } }] });
+    expect(parse(carrying(200))).not.toThrow();
+    expect(parse(carrying(201))).toThrow('A combatant carries at most 200 running injuries into a fight: heal some first.');
   });
 });
 

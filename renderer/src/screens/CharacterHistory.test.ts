@@ -4,6 +4,7 @@
 import { cleanup, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CharacterHistory as History } from '../../../core/api/contract.ts';
+import { isHarm } from '../../../core/ledger/records.ts';
 import CharacterHistory from './CharacterHistory.svelte';
 
 const api = vi.hoisted(() => ({ history: null as unknown, asked: [] as unknown[] }));
@@ -24,8 +25,15 @@ const record = (id: string, extra: Partial<History['records'][number]>): History
   healed: extra.dayHealed != null || extra.sessionHealed != null, ...extra,
 });
 
+/** Records with their counts, as the app sends them when it sends all of them. */
+const counted = (records: History['records']): Pick<History, 'records' | 'recordCounts'> => {
+  const harm = records.filter((r) => isHarm(r.category));
+  return { records, recordCounts: { open: harm.filter((r) => !r.healed).length, healed: harm.filter((r) => r.healed).length } };
+};
+
 const history: History = {
   character: { id: 'berrik', name: 'Berrik', campaignId: 'c1', campaignName: 'The Vault', rulesetId: 'enigma' },
+  recordCounts: { open: 2, healed: 1 },
   records: [
     record('r1', {
       source: { encounterId: 'e1', encounterName: 'Bridge ambush', seq: 14, text: 'Berrik survives Mortal Peril and takes an injury.' },
@@ -108,7 +116,7 @@ describe('character history', () => {
   it('treats a record healed before the clock kept days as healed', async () => {
     api.history = {
       ...history,
-      records: [record('old', { name: 'Sprain', dayHealed: null, sessionHealed: null, healed: true })],
+      ...counted([record('old', { name: 'Sprain', dayHealed: null, sessionHealed: null, healed: true })]),
       // Its healing is long past the newest things the reply carries.
       items: [],
       itemCount: 900,
@@ -120,7 +128,7 @@ describe('character history', () => {
   });
 
   it('says so when nothing has happened yet', async () => {
-    api.history = { ...history, records: [], items: [], itemCount: 0 } satisfies History;
+    api.history = { ...history, ...counted([]), items: [], itemCount: 0 } satisfies History;
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     expect(await screen.findByText('No injuries or wounds so far.')).toBeTruthy();
     expect(screen.getByText('Nothing recorded yet: Berrik’s story starts with their first encounter.')).toBeTruthy();
@@ -144,7 +152,7 @@ describe('character history', () => {
 
   it('shows the open records and the newest healed ones, and the earlier healed on request', async () => {
     const healed = Array.from({ length: 30 }, (_, i) => record(`h${i}`, { name: `Old wound ${i + 1}`, dayHealed: 10 + i }));
-    api.history = { ...history, records: [...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)], items: [], itemCount: 0 };
+    api.history = { ...history, ...counted([...healed.slice(0, 10), record('open', { name: 'Fresh cut' }), ...healed.slice(10)]), items: [], itemCount: 0 };
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
     const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -160,7 +168,7 @@ describe('character history', () => {
 
   it('shows the newest 50 open records beside the healed ones, and the earlier open ones on request', async () => {
     const open = Array.from({ length: 60 }, (_, i) => record(`o${i}`, { name: `Cut ${i + 1}` }));
-    api.history = { ...history, records: [record('h', { name: 'Old wound', dayHealed: 9 }), ...open], items: [], itemCount: 0 };
+    api.history = { ...history, ...counted([record('h', { name: 'Old wound', dayHealed: 9 }), ...open]), items: [], itemCount: 0 };
     render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
     const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
     const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
@@ -172,6 +180,31 @@ describe('character history', () => {
     await vi.waitFor(() => expect(names()).toHaveLength(61));
     expect(names()[1]).toBe('Cut 1');
     expect(screen.queryByRole('button', { name: /earlier open/ })).toBeNull();
+  });
+
+  it('asks the app for the earlier records when its reply carried only the newest', async () => {
+    const open = Array.from({ length: 60 }, (_, i) => record(`o${i}`, { name: `Cut ${i + 1}` }));
+    const healed = Array.from({ length: 30 }, (_, i) => record(`h${i}`, { name: `Old wound ${i + 1}`, dayHealed: 10 + i }));
+    // The app's reply: the newest 50 open and 24 healed unless asked for all, with the counts of all.
+    api.asked = [];
+    api.history = (input: { allRecords?: boolean }) => ({
+      ...history, items: [], itemCount: 0, recordCounts: { open: 60, healed: 30 },
+      records: input.allRecords ? [...healed, ...open] : [...healed.slice(-24), ...open.slice(-50)],
+    });
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const list = (await screen.findByRole('heading', { name: 'Injuries and wounds' })).closest('section')!.querySelector('ul')!;
+    const names = () => within(list).getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(text(screen.getByRole('heading', { name: 'Injuries and wounds' }).parentElement!)).toContain('60 open · 30 healed');
+    expect(names()).toHaveLength(74);
+    expect(api.asked).toEqual([{ id: 'berrik' }]);
+    screen.getByRole('button', { name: 'Show 10 earlier open records' }).click();
+    await vi.waitFor(() => expect(names()).toHaveLength(84));
+    expect(api.asked.at(-1)).toEqual({ id: 'berrik', allRecords: true });
+    expect(names()).toContain('Cut 1');
+    expect(names()).not.toContain('Old wound 6');
+    screen.getByRole('button', { name: 'Show 6 earlier healed records' }).click();
+    await vi.waitFor(() => expect(names()).toHaveLength(90));
+    expect(api.asked).toHaveLength(2);
   });
 
   it('lists the newest 200 things that happened, and asks for the earlier ones on request', async () => {
