@@ -121,20 +121,16 @@ export const ledgerHandlers = {
     // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
     // newest healed ones the screen shows first, unless the GM asked for all of them.
     const harm = facts.records.filter((r) => isHarm(r.category));
-    const openCount = harm.filter((r) => r.healed_at === null).length;
-    const left = new Set<string>();
-    if (!input.allRecords) {
-      const open = harm.filter((r) => r.healed_at === null);
-      const healed = harm.filter((r) => r.healed_at !== null);
-      for (const r of open.slice(0, Math.max(0, open.length - OPEN_RECORDS_SENT))) left.add(r.id);
-      for (const r of healed.slice(0, Math.max(0, healed.length - HEALED_RECORDS_SENT))) left.add(r.id);
-    }
+    const open = harm.filter((r) => r.healed_at === null);
+    const healed = harm.filter((r) => r.healed_at !== null);
+    const oldest = (list: typeof harm, kept: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - kept)));
+    const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healed, HEALED_RECORDS_SENT)].map((r) => r.id));
     const sent = left.size ? facts.records.filter((r) => !left.has(r.id)) : facts.records;
     // The entries the sent records' treatments name, once each.
     const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
-      recordCounts: { open: openCount, healed: harm.length - openCount },
+      recordCounts: { open: open.length, healed: healed.length },
       records: sent.map((r) => {
         const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
         return {
