@@ -1,6 +1,10 @@
 // The node benchmarks in quick mode: every section runs and yields complete, sane records. Never a time target:
 // the figures themselves are for `npm run bench` to report.
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { withDatabase } from './store.ts';
 import { runNodeBenchmarks, SECTIONS } from './node.ts';
 import { benchResult } from './result.ts';
 
@@ -15,7 +19,12 @@ describe('benchmark records', () => {
   });
 
   it('runs every node section in quick mode with finite positive figures', async () => {
-    const results = await runNodeBenchmarks({ quick: true });
+    // The generated campaign kept where the caller asks, for the UI's campaign screens.
+    const folder = mkdtempSync(join(tmpdir(), 'gmw-bench-test-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const campaignAt = join(folder, 'campaign.sqlite');
+    const results = await runNodeBenchmarks({ quick: true, campaignAt });
+    expect(withDatabase(campaignAt, (db) => db.prepare('SELECT count(*) AS n FROM encounters').get() as { n: number }).n).toBe(20);
     expect(new Set(results.map((r) => r.section))).toEqual(new Set(SECTIONS));
     for (const r of results) {
       expect(r.name.length, `${r.section}: a name`).toBeGreaterThan(0);

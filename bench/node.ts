@@ -27,6 +27,8 @@ export interface NodeBenchOptions {
   note?: (text: string) => void;
   /** Called with each section's figures as soon as it is done. */
   onResults?: (results: BenchResult[]) => void;
+  /** Where the Campaign section writes its campaign, kept for the caller (else in the temporary folder). */
+  campaignAt?: string | undefined;
 }
 
 /** Runs the node benchmarks in a temporary folder (removed afterwards) and returns every figure. */
@@ -36,7 +38,7 @@ export async function runNodeBenchmarks(options: NodeBenchOptions): Promise<Benc
   const results: BenchResult[] = [];
   try {
     for (const section of wanted) {
-      const figures = await RUNNERS[section]({ quick: options.quick, folder, note: options.note ?? (() => undefined) });
+      const figures = await RUNNERS[section]({ quick: options.quick, folder, note: options.note ?? (() => undefined), campaignAt: options.campaignAt });
       options.onResults?.(figures);
       results.push(...figures);
     }

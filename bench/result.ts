@@ -43,4 +43,6 @@ export interface BenchOptions {
   folder: string;
   /** Progress notes for the person watching (not results). */
   note(text: string): void;
+  /** Where the Campaign section writes its generated campaign, when the caller keeps it (the UI's screens use it). */
+  campaignAt?: string | undefined;
 }

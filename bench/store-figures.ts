@@ -168,7 +168,7 @@ export async function benchCampaign(options: BenchOptions): Promise<BenchResult[
   const encounters = options.quick ? 20 : 1000;
   const perEncounter = 500;
   const party = 4;
-  const databasePath = databaseIn(options.folder, 'campaign');
+  const databasePath = options.campaignAt ?? databaseIn(options.folder, 'campaign');
   const app = open(databasePath);
   const { campaignId, characterIds } = await prepareCampaign(app, 'enigma', party, party);
   // One fight of 500 events with Mortal Peril and injuries, ended, so every encounter carries onto the party.

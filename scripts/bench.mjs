@@ -8,8 +8,8 @@ import { build } from 'esbuild';
 import { nodeBundle } from './node-bundle.mjs';
 import { matchReference } from './bench-compare.mjs';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, release, totalmem, type as osType } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromiumPath } from './chromium.mjs';
@@ -58,6 +58,10 @@ function machine() {
   };
 }
 
+// The Campaign section's generated campaign, kept for the UI's campaign screens (removed at the end).
+const campaignFolder = mkdtempSync(join(tmpdir(), 'gmw-bench-campaign-'));
+const campaignAt = join(campaignFolder, 'campaign.sqlite');
+
 async function nodeResults() {
   const bundle = join(root, 'dist', 'bench', 'bench.mjs');
   await build({
@@ -67,7 +71,7 @@ async function nodeResults() {
   const { runNodeBenchmarks, SECTIONS } = await import(pathToFileURL(bundle).href);
   const nodeOnly = only.filter((o) => SECTIONS.some((s) => s.toLowerCase() === o.toLowerCase()));
   if (only.length && nodeOnly.length === 0) return [];
-  return runNodeBenchmarks({ quick, only: nodeOnly, note, onResults: (figures) => figures.forEach((r) => note(`${r.section}: ${r.name} = ${format(r.value)} ${r.unit}`)) });
+  return runNodeBenchmarks({ quick, only: nodeOnly, note, campaignAt, onResults: (figures) => figures.forEach((r) => note(`${r.section}: ${r.name} = ${format(r.value)} ${r.unit}`)) });
 }
 
 /** The UI part: its own process, one `BENCH {json}` line per figure on stdout. */
@@ -79,7 +83,7 @@ function uiResults(nodeSections) {
   }
   const uiOnly = only.filter((o) => !nodeSections.some((s) => s.toLowerCase() === o.toLowerCase()));
   if (only.length && uiOnly.length === 0) return Promise.resolve({ results: [], failed: false });
-  const args = [runner, ...(quick ? ['--quick'] : []), ...uiOnly.flatMap((o) => ['--only', o])];
+  const args = [runner, ...(quick ? ['--quick'] : []), ...uiOnly.flatMap((o) => ['--only', o]), ...(existsSync(campaignAt) ? ['--campaign', campaignAt] : [])];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     const results = [];
@@ -146,6 +150,7 @@ try {
   console.error('The node benchmarks failed:', error);
 }
 const ui = await uiResults(['Replay', 'Append', 'Resume', 'Campaign', 'Export']);
+rmSync(campaignFolder, { recursive: true, force: true });
 failed ||= ui.failed;
 const results = [...nodeFigures, ...ui.results];
 
