@@ -99,16 +99,15 @@ export const ledgerHandlers = {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
-    // Each record's treatments: the done entries that touched it (ledger_records, by record), in entry order. An
-    // entry is sent once however many records it touched (a rest counts every open record down in one line).
-    const done = new Map(facts.entries.map((e) => [e.seq, e]));
+    // Each record's treatments: the done entries that touched it, in entry order. An entry is sent once however many
+    // records it touched (a rest counts every open record down in one line). Only the character's own entries (the
+    // done ones naming it, in `facts`) can treat its records: the records each of them touched (ledger_records, read
+    // by entry: the table's key), one row per entry. A long campaign gives a thousand records and ten thousand
+    // treatments (a rest treats every open record).
     const treatments = new Map<string, number[]>();
     const used = new Set<number>();
-    // Only the character's own entries can treat its records: the records each of them touched (ledger_records,
-    // read by entry: the table's key), in entry order, one row per entry. A long campaign gives a thousand records
-    // and ten thousand treatments (a rest treats every open record).
     const own = new Set(facts.records.map((r) => r.id));
-    const touches = preparedRaw(ctx.db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify([...done.keys()])) as [seq: number, recordIds: string][];
+    const touches = preparedRaw(ctx.db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(facts.entries.map((e) => e.seq))) as [seq: number, recordIds: string][];
     for (const [seq, recordIds] of touches) {
       for (const id of JSON.parse(recordIds) as string[]) {
         if (!own.has(id)) continue;
