@@ -146,9 +146,9 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   const listeners = new Set<(notice: ChangeNotice) => void>();
   let pending: ChangeNotice[] = [];
   let lastAutoBackup = 0;
-  /** Async work that must not interleave with anything else (a restore swaps the database), one job at a time. */
+  /** Backups and restores, one job at a time. */
   let exclusive: Promise<unknown> = Promise.resolve();
-  /** Jobs on `exclusive` not yet settled: with none, a call runs at once instead of awaiting a settled promise first. */
+  /** Jobs on `exclusive` not yet settled (the background fill-in pauses while there are any). */
   let exclusiveJobs = 0;
   const exclusively = <T>(job: () => T | Promise<T>): Promise<T> => {
     exclusiveJobs += 1;
@@ -156,6 +156,12 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     exclusive = done.then(() => undefined, () => undefined).finally(() => { exclusiveJobs -= 1; });
     return done;
   };
+  // Calls go on while a backup copies the file (on a worker thread, db/backup.ts). Only a restore, which closes the
+  // database and puts another file in its place, makes the calls made meanwhile wait.
+  let restoresPending = 0;
+  let restoresDone: Promise<unknown> = Promise.resolve();
+  /** Aborted on close: a backup's worker still copying stops, and its partial copy is removed. */
+  const closing = new AbortController();
   const notify = (notice: ChangeNotice) => {
     for (const listener of listeners) listener(notice);
   };
@@ -169,7 +175,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     changed: (notice) => pending.push(notice),
     backups: {
       async create(reason) {
-        const info = await createBackup(ctx.db, options.databasePath, new Date(), reason, options.nativeBinding);
+        const info = await createBackup(ctx.db, options.databasePath, new Date(), reason, options.nativeBinding, closing.signal);
         pruneBackups(options.databasePath, new Date());
         notify({ area: 'backups', id: info.name });
         return info;
@@ -178,7 +184,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         const source = backupPath(options.databasePath, name);
         if (!source) throw new GmError('That backup does not exist (it may have been pruned).', 'notFound');
         // The current database is backed up first, so a restore can itself be undone.
-        const safety = await createBackup(ctx.db, options.databasePath, new Date(), 'before-restore', options.nativeBinding);
+        const safety = await createBackup(ctx.db, options.databasePath, new Date(), 'before-restore', options.nativeBinding, closing.signal);
         ctx.db.close();
         try {
           rmSync(`${options.databasePath}-wal`, { force: true });
@@ -274,10 +280,15 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         const isBackup = name.startsWith('backups:') && name !== 'backups:list';
         let result: unknown;
         if (isBackup) {
-          result = await exclusively(() => run(name, parsed.data));
+          const job = exclusively(() => run(name, parsed.data));
+          if (name === 'backups:restore') {
+            restoresPending += 1;
+            restoresDone = job.then(() => undefined, () => undefined).finally(() => { restoresPending -= 1; });
+          }
+          result = await job;
         } else {
-          // A call made while a backup or restore is under way waits for it to finish.
-          if (exclusiveJobs > 0) await exclusive;
+          // A call made while a restore is asked for or under way waits for it, and runs on the restored file.
+          if (restoresPending > 0) await restoresDone;
           result = run(name, parsed.data);
         }
         const notices = pending;
@@ -303,6 +314,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     close() {
       listeners.clear();
       backfill?.stop();
+      closing.abort();
       ctx.db.close();
       markClosed(options.databasePath);
     },

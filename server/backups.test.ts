@@ -1,12 +1,18 @@
 // Backups through the online backup API: verified copies, the retention rule, and a restore that backs up first.
-import { readdirSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backupDir, backupsToKeep, listBackups, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
+import { copyBegun, fillWithPages, rowsOf } from './testing/backup-pages.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
 const { ok } = t;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('backups', () => {
   it('makes a verified copy of the open database without closing it', async () => {
@@ -42,6 +48,46 @@ describe('backups', () => {
     expect((await ok('campaigns:list', {})).map((c) => c.name).sort()).toEqual(['Before', 'During']);
   });
 
+  it('a call made while a backup copies the file runs at once; the copy is made and checked on a worker thread', async () => {
+    fillWithPages(t.dir.file());
+    const warnings = vi.spyOn(console, 'warn');
+    let backupDone = false;
+    const backingUp = ok('backups:create', {}).then((backup) => { backupDone = true; return backup; });
+    await copyBegun(t.dir.file());
+    const during = await ok('campaigns:create', { name: 'During', rulesetId: 'enigma' });
+    expect(backupDone).toBe(false);
+    const backup = await backingUp;
+    // The worker made it: this thread did not fall back to copying.
+    expect(warnings).not.toHaveBeenCalled();
+    expect(verifyDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
+    // The copy is the file as it stood at one moment: every page of the filler, and the call's write in the live file.
+    expect(rowsOf(join(backupDir(t.dir.file()), backup.name), 'SELECT count(*) AS n FROM pages_to_copy')).toEqual([{ n: 1200 }]);
+    expect(t.rows('SELECT name FROM campaigns WHERE id = ?', during.id)).toEqual([{ name: 'During' }]);
+    expect(readdirSync(backupDir(t.dir.file()))).toEqual([backup.name]);
+  });
+
+  it('a backup still copying when the app closes is abandoned, and leaves no partial file', async () => {
+    fillWithPages(t.dir.file());
+    const backingUp = t.app.dispatch('backups:create', {});
+    await copyBegun(t.dir.file());
+    t.reopen();
+    expect(await backingUp).toEqual({ error: expect.objectContaining({ kind: 'internal' }) });
+    expect(readdirSync(backupDir(t.dir.file()))).toEqual([]);
+  });
+
+  it('clears copies left unfinished an hour ago or more, and leaves newer ones (another app may be making them)', async () => {
+    const dir = backupDir(t.dir.file());
+    mkdirSync(dir, { recursive: true });
+    const left = ['gm-workstation-20261101T080000000Z-start.sqlite.partial', 'gm-workstation-20261101T080000000Z-start.sqlite.partial-journal'];
+    const recent = 'gm-workstation-20261123T080000000Z-auto.sqlite.partial';
+    const notOurs = 'notes.sqlite.partial';
+    for (const name of [...left, recent, notOurs]) writeFileSync(join(dir, name), 'unfinished');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const name of [...left, notOurs]) utimesSync(join(dir, name), twoHoursAgo, twoHoursAgo);
+    const backup = await ok('backups:create', {});
+    expect(readdirSync(dir).sort()).toEqual([backup.name, recent, notOurs].sort());
+  });
+
   it('refuses names that are not its own backups', async () => {
     for (const name of ['../gm-workstation.sqlite', 'nope.sqlite', 'gm-workstation-20260101T000000000Z-manual.sqlite']) {
       const answer = await t.app.dispatch('backups:restore', { name });
@@ -74,10 +120,9 @@ describe('backups', () => {
   it('backs up on start and after changes when automatic backups are on', async () => {
     t.reopen({ transport: 'web', autoBackup: true, autoBackupEveryMs: 0 });
     await ok('campaigns:create', { name: 'Auto', rulesetId: 'enigma' });
-    await ok('backups:list', {});
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const reasons = listBackups(t.dir.file()).map((b) => b.reason);
-    expect(reasons).toContain('start');
-    expect(reasons).toContain('auto');
+    // Each is made on a worker thread, one after the other.
+    const reasons = () => listBackups(t.dir.file()).map((b) => b.reason).sort();
+    for (const deadline = Date.now() + 10_000; reasons().length < 2 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reasons()).toEqual(['auto', 'start']);
   });
 });

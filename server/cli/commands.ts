@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { isHandlerName, type CampaignSummary, type HandlerInput, type HandlerName, type HandlerResults } from '../../core/api/contract.ts';
 import type { ExportFile } from '../../core/export/types.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_MB } from '../../core/export/campaign.ts';
-import { verifyDatabaseFile } from '../../db/backup.ts';
+import { finishCopy } from '../../db/backup.ts';
 import type { AppService } from '../app.ts';
 import { DatabaseError, FileError, UsageError, optionValue, type OptionSpec, type ParsedArgs } from './args.ts';
 import { fileReason, formatBytes, outputPath, readImportFile, table, writeWhole, type CliIo, type Progress } from './output.ts';
@@ -248,7 +248,7 @@ const backup: Command = {
         throw new FileError(`Cannot write ${target}: ${fileReason(error)}.`);
       }
       ctx.progress.say('Checking the copy…');
-      if (!selfContained(partial) || !verifyDatabaseFile(partial)) throw new FileError('The copy failed its integrity check and was discarded.');
+      if (!finishCopy(Database, partial)) throw new FileError('The copy failed its integrity check and was discarded.');
       try {
         renameSync(partial, target);
       } catch (error) {
@@ -262,23 +262,6 @@ const backup: Command = {
     }
   },
 };
-
-/**
- * Makes the copy one self-contained file: a copy of a WAL database is itself in WAL mode, and a later reader would
- * leave -wal and -shm files beside it. The app switches it back to WAL when it opens it.
- */
-function selfContained(path: string): boolean {
-  try {
-    const copy = new Database(path, { fileMustExist: true });
-    try {
-      return copy.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
-    } finally {
-      copy.close();
-    }
-  } catch {
-    return false;
-  }
-}
 
 /**
  * An existing GM Workstation database, opened read-only: what a backup copies without changing (or migrating) it,
