@@ -118,7 +118,13 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
   mkdirSync(dir, { recursive: true });
   const name = `gm-workstation-${stampOf(now)}-${reason}.sqlite`;
   const partial = join(dir, `${name}.partial`);
-  const discard = () => rmSync(partial, { force: true });
+  const discard = () => {
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Still open, on a system that does not delete open files: a later pruning clears it once an hour old.
+    }
+  };
   discard();
   // The app closing abandons the copy: its file goes at once (the stopped worker may still hold it open).
   signal?.addEventListener('abort', discard, { once: true });
