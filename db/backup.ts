@@ -65,35 +65,62 @@ export function finishCopy(Sqlite: typeof Database, path: string, nativeBinding?
 }
 
 /**
- * The backup worker: copies the database in one step of the online backup API, on a read-only connection of its
- * own (one read transaction, so the copy is the database as it stood at one moment while the app goes on writing
- * through its own connection), then finishes the copy (`finishCopy`). All of it off the app's thread: on a
+ * The backup worker: copies the database through the online backup API on a read-only connection of its own,
+ * inside one read transaction (so the copy is the file as it stood when the copy began, while the app goes on
+ * writing through its own connection), then finishes the copy (`finishCopy`). All of it off the app's thread: on a
  * 481 MB campaign the copy's last step (its sync) and its check took 0.6–0.8 s, which the GM's calls waited out.
+ * It is stopped by asking (`state[0]`), between two steps of the copy, never terminated: a worker terminated inside
+ * a call to SQLite took the process down with it. It says it is done in `state[1]`, whatever the outcome.
  */
 const BACKUP_WORKER = `
 const { parentPort, workerData: job } = require('node:worker_threads');
 const Database = require(job.module);
 const finishCopy = ${finishCopy.toString()};
+const state = new Int32Array(job.state);
+const stopAsked = () => Atomics.load(state, 0) === 1;
 (async () => {
   const source = new Database(job.source, { readonly: true, fileMustExist: true, ...(job.nativeBinding ? { nativeBinding: job.nativeBinding } : {}) });
   try {
-    await source.backup(job.partial, { progress: () => 0x7fffffff });
+    source.exec('BEGIN');
+    source.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+    await source.backup(job.partial, {
+      progress: () => {
+        if (stopAsked()) throw new Error('The backup was abandoned: the app closed.');
+        return job.pagesPerStep;
+      },
+    });
   } finally {
     source.close();
   }
-  return finishCopy(Database, job.partial, job.nativeBinding);
-})().then((passed) => parentPort.postMessage({ passed }), (error) => parentPort.postMessage({ failed: String(error && error.message || error) }));
+  return stopAsked() ? false : finishCopy(Database, job.partial, job.nativeBinding);
+})()
+  .then((passed) => parentPort.postMessage({ passed }), (error) => parentPort.postMessage({ failed: String((error && error.message) || error) }))
+  .finally(() => {
+    Atomics.store(state, 1, 1);
+    Atomics.notify(state, 1);
+  });
 `;
+
+/** Pages the worker copies between two looks at whether it should stop (about 4 MB, a few milliseconds). */
+const WORKER_PAGES_PER_STEP = 1000;
+/** How long the app, closing, waits for a worker to stop: the copy's check cannot be stopped once begun. */
+const WORKER_STOP_WAIT_MS = 10_000;
 
 /** Runs the backup worker; resolves to whether the copy passed its check. Stopping `signal` stops the worker. */
 function copyOnWorker(databasePath: string, partial: string, nativeBinding: string | undefined, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve, reject) => {
+    const state = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const worker = new Worker(BACKUP_WORKER, {
       eval: true,
       // The same better-sqlite3 this bundle loads (each bundle and the tests have a `require`).
-      workerData: { module: require.resolve('better-sqlite3'), source: databasePath, partial, nativeBinding: nativeBinding ?? null },
+      workerData: { module: require.resolve('better-sqlite3'), source: databasePath, partial, nativeBinding: nativeBinding ?? null, state: state.buffer, pagesPerStep: WORKER_PAGES_PER_STEP },
     });
-    const stop = () => void worker.terminate();
+    // Asked to stop, the worker finishes the step it is in; this thread waits for that, so that nothing the app
+    // does next (closing, exiting) finds the worker inside SQLite.
+    const stop = () => {
+      Atomics.store(state, 0, 1);
+      Atomics.wait(state, 1, 0, WORKER_STOP_WAIT_MS);
+    };
     signal?.addEventListener('abort', stop, { once: true });
     worker.once('message', (answer: { passed?: boolean; failed?: string }) => {
       if (answer.failed !== undefined) reject(new Error(answer.failed));
@@ -101,6 +128,7 @@ function copyOnWorker(databasePath: string, partial: string, nativeBinding: stri
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
+      Atomics.store(state, 1, 1);
       signal?.removeEventListener('abort', stop);
       reject(new Error(`The backup worker stopped (exit code ${code}).`));
     });
@@ -126,12 +154,13 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
     }
   };
   discard();
-  // The app closing abandons the copy: its file goes at once (the stopped worker may still hold it open).
-  signal?.addEventListener('abort', discard, { once: true });
   try {
     let passed: boolean;
     try {
-      passed = await copyOnWorker(databasePath, partial, nativeBinding, signal);
+      const copying = copyOnWorker(databasePath, partial, nativeBinding, signal);
+      // The app closing abandons the copy: its file goes once the worker has stopped (it stops first).
+      signal?.addEventListener('abort', discard, { once: true });
+      passed = await copying;
     } catch (error) {
       discard();
       if (signal?.aborted) throw new Error('The backup was abandoned: the app closed.');
