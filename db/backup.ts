@@ -126,7 +126,11 @@ function copyOnWorker(databasePath: string, partial: string, nativeBinding: stri
       if (answer.failed !== undefined) reject(new Error(answer.failed));
       else resolve(answer.passed === true);
     });
-    worker.once('error', reject);
+    // A worker that failed to start never says it is done: nothing is left to wait for.
+    worker.once('error', (error) => {
+      Atomics.store(state, 1, 1);
+      reject(error);
+    });
     worker.once('exit', (code) => {
       Atomics.store(state, 1, 1);
       signal?.removeEventListener('abort', stop);
