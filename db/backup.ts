@@ -85,7 +85,7 @@ const stopAsked = () => Atomics.load(state, 0) === 1;
     source.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
     await source.backup(job.partial, {
       progress: () => {
-        if (stopAsked()) throw new Error('The backup was abandoned: the app closed.');
+        if (stopAsked()) throw new Error('stopped');
         return job.pagesPerStep;
       },
     });
@@ -139,6 +139,8 @@ function copyOnWorker(databasePath: string, partial: string, nativeBinding: stri
   });
 }
 
+const ABANDONED = 'The backup was abandoned: the app closed.';
+
 /**
  * Copies the live database and checks the copy, on a worker thread (above). Where that fails (a runtime that
  * cannot load the SQLite module on a worker, say), the copy is made on this thread instead, through the app's
@@ -167,12 +169,12 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
       passed = await copying;
     } catch (error) {
       discard();
-      if (signal?.aborted) throw new Error('The backup was abandoned: the app closed.');
+      if (signal?.aborted) throw new Error(ABANDONED);
       console.warn(`[gmw] the backup on a worker thread failed (${error instanceof Error ? error.message : String(error)}); copying on the app's thread.`);
       await db.backup(partial);
       passed = finishCopy(Database, partial, nativeBinding);
     }
-    if (signal?.aborted) throw new Error('The backup was abandoned: the app closed.');
+    if (signal?.aborted) throw new Error(ABANDONED);
     if (!passed) {
       discard();
       throw new Error('The backup copy failed its integrity check and was discarded.');
