@@ -38,7 +38,7 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
   await page.getByRole('spinbutton', { name: 'Spaces' }).fill('9');
   await page.getByRole('spinbutton', { name: 'Pauses' }).fill('1');
   await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(page.getByTestId('counter-actions')).toHaveAccessibleName('1 actions left');
+  await expect(page.getByTestId('counter-actions')).toHaveAccessibleName('1 action left');
 
   // Attack Thug 1 with physical dice: 9 + Escalation 1 = 10 against Endure 2: hit for 1.
   await page.keyboard.press('a');
@@ -73,7 +73,7 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
 
   await page.keyboard.press('n');
   await expect(active(page)).toHaveText('Thug 2');
-  await expect(page.getByTestId('counter-actions')).toHaveAccessibleName('1 actions left');
+  await expect(page.getByTestId('counter-actions')).toHaveAccessibleName('1 action left');
 
   // Thug 2 brings Mira to 0 LP: Mortal Peril blocks everything until she chooses.
   await page.getByRole('button', { name: 'Damage or heal Mira' }).click();

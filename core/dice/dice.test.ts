@@ -30,8 +30,9 @@ describe('dice service', () => {
   });
 
   it('refuses faces that do not fit the notation with a sentence', () => {
-    expect(() => enterFaces('2d6', [3])).toThrow(/needs more than 1 dice/);
-    expect(() => enterFaces('2d6', [3, 4, 5])).toThrow(/rolls 2 dice, but 3 faces/);
+    expect(() => enterFaces('2d6', [3])).toThrow(/needs more than 1 die\./);
+    expect(() => enterFaces('2d6', [3, 4, 5])).toThrow('2d6 rolls 2 dice, but 3 faces were entered.');
+    expect(() => enterFaces('1d6', [3, 4])).toThrow('1d6 rolls 1 die, but 2 faces were entered.');
     expect(() => enterFaces('1d6', [7])).toThrow(/7 is not a face/);
     expect(() => enterFaces('1d6', [0])).toThrow(DiceError);
   });

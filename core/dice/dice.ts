@@ -3,6 +3,7 @@
 // so a replay never rolls again (GUIDE §2).
 import { DiceRoll, NumberGenerator } from '@dice-roller/rpg-dice-roller';
 import { MersenneTwister19937 } from 'random-js';
+import { counted } from '../words.ts';
 
 export interface RolledDice {
   notation: string;
@@ -91,7 +92,7 @@ export function enterFaces(notation: string, faces: readonly number[]): RolledDi
     next() {
       const face = queue[drawn];
       drawn += 1;
-      if (face === undefined) throw new DiceError(`${notation.trim()} needs more than ${faces.length} dice.`);
+      if (face === undefined) throw new DiceError(`${notation.trim()} needs more than ${counted(faces.length, 'die', 'dice')}.`);
       return face - 1;
     },
   };
@@ -100,7 +101,7 @@ export function enterFaces(notation: string, faces: readonly number[]): RolledDi
   }
   const result = parse(notation, scripted);
   const rolled = facesOf(result);
-  if (drawn !== faces.length) throw new DiceError(`${result.notation} rolls ${drawn} dice, but ${faces.length} faces were entered.`);
+  if (drawn !== faces.length) throw new DiceError(`${result.notation} rolls ${counted(drawn, 'die', 'dice')}, but ${counted(faces.length, 'face')} ${faces.length === 1 ? 'was' : 'were'} entered.`);
   for (let i = 0; i < faces.length; i += 1) {
     if (rolled[i] !== faces[i]) throw new DiceError(`${faces[i]} is not a face of the dice in ${result.notation}.`);
   }

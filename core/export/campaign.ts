@@ -7,6 +7,7 @@ import { GmError } from '../api/contract.ts';
 import { nameSchema } from '../encounter/schemas.ts';
 import { RULESET_IDS } from '../rulesets/types.ts';
 import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION } from './types.ts';
+import { counted } from '../words.ts';
 
 // ---- limits ----
 
@@ -590,7 +591,7 @@ function checkReferences(file: CampaignFile): void {
     if (!characters.has(r.character)) missing(where, r.character);
     if (r.source) {
       const source = encounters.get(r.source.encounter) ?? missing(where, r.source.encounter);
-      if (r.source.seq !== null && r.source.seq > source.events.length) refuse(`${where} comes from event ${r.source.seq} of “${source.name}”, which has ${source.events.length} events.`);
+      if (r.source.seq !== null && r.source.seq > source.events.length) refuse(`${where} comes from event ${r.source.seq} of “${source.name}”, which has ${counted(source.events.length, 'event')}.`);
     }
     if (r.ledgerSeq !== null && !seqs.has(r.ledgerSeq)) refuse(`${where} was last changed by ledger entry ${r.ledgerSeq}, which is not in the file.`);
   }

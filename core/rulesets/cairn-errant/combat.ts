@@ -9,6 +9,7 @@ import {
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
+import { counted } from '../../words.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -134,7 +135,7 @@ export function rollProblem(dice: DieSpec[] | number[], roll: Roll | null | unde
   const sizes = dice.map((d) => (typeof d === 'number' ? d : d.size));
   const listed = sizes.map((size) => `d${size}`).join(' + ');
   if (!roll) return `${what} is missing.`;
-  if (roll.faces.length !== sizes.length) return `${what} needs ${listed}: ${roll.faces.length} ${roll.faces.length === 1 ? 'die' : 'dice'} given.`;
+  if (roll.faces.length !== sizes.length) return `${what} needs ${listed}: ${counted(roll.faces.length, 'die', 'dice')} given.`;
   const inSentence = what.replace(/^The /, 'the ');
   for (let i = 0; i < sizes.length; i += 1) {
     const face = roll.faces[i]!;

@@ -10,6 +10,7 @@ import type { CairnEvent } from './events.ts';
 import { ANYTIME_TYPES, STEP_TYPES, cairnErrantMachine } from './machine.ts';
 import * as rules from './rules.ts';
 import type { CairnCombatant, CairnContext, HitInjury, Wound } from './rules.ts';
+import { counted } from '../../words.ts';
 
 // ---- the event schema ----
 
@@ -431,7 +432,7 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
     case 'START': {
       // A PC carried in while dying: its death clock keeps running in in-game minutes (§4.4 step 10).
       const dying = before.roster.map((id) => before.combatants[id]!).filter((c) => c.deathClock !== null);
-      const clocks = dying.map((c) => ` ${c.name} is dying: ${c.deathClock} minutes left on the death clock unless treated.`).join('');
+      const clocks = dying.map((c) => ` ${c.name} is dying: ${counted(c.deathClock!, 'minute')} left on the death clock unless treated.`).join('');
       return { round: 1, kind: 'round', rulings: ['R-C1'], text: `The fight begins (${before.options['initiativeMode'] === 'simpleDex' ? 'base Cairn initiative: one DEX save at the start' : 'declared intents, quick turns before full turns'}).${clocks}` };
     }
     case 'DECLARE_INTENT':
@@ -708,7 +709,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   return {
     phase,
     round: ctx.round,
-    counters: phase === 'setup' ? [] : [
+    counters: phase !== 'running' ? [] : [
       { key: 'step', label: 'Step', value: stepLabel },
       ...(ctx.phase === 'resolve' && ctx.moments[ctx.cursor] ? [
         { key: 'moment', label: 'Moment', value: `${ctx.cursor + 1} / ${ctx.moments.length}` },

@@ -8,6 +8,7 @@ import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerFor
 import * as recovery from './recovery.ts';
 import type { RecoveringCharacter, RecoveryResult } from './recovery.ts';
 import { SLOTS, type HitInjury, type Wound } from './rules.ts';
+import { counted } from '../../words.ts';
 
 /** "A comfortable week-long rest in a healing temple" (§4.6): days of medical care that heal a wound. */
 export const CARE_DAYS = 7;
@@ -418,7 +419,7 @@ function card(world: CampaignWorld, characterId: string): RecoveryCard {
 
   let out: string | null = null;
   if (c.dead) out = 'Dead';
-  else if (dying) out = `Dying: ${c.deathClockMinutes} minutes left unless treated`;
+  else if (dying) out = `Dying: ${counted(c.deathClockMinutes, 'minute')} left unless treated`;
   else if (c.incapacitated) out = 'Incapacitated: treated, out until healed (R-C27)';
   else if (c.unconscious) out = 'Unconscious until a safe night\'s rest';
   else out = cannotAct(c, world);

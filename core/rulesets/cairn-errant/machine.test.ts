@@ -253,6 +253,8 @@ describe('the roster during the fight', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'enemies')]);
     e.apply({ type: 'END_COMBAT', outcome: 'Parley' });
     expect([e.view().phase, e.view().outcome]).toEqual(['ended', 'Parley']);
+    // No step, moment or acting side once it has ended: the runner's strip gives the outcome the room.
+    expect(e.view().counters).toEqual([]);
     expect(() => e.apply({ type: 'LOCK_INTENTS' })).toThrow('This encounter has ended.');
   });
 });

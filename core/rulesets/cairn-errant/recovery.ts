@@ -4,6 +4,7 @@
 // or throws RecoveryRefusal (changing nothing).
 import { WOUND_TYPES } from './combat.ts';
 import type { Attribute, HitInjury, Wound } from './rules.ts';
+import { counted } from '../../words.ts';
 
 export class RecoveryRefusal extends Error {
   override name = 'RecoveryRefusal';
@@ -142,7 +143,7 @@ export function advanceDeathClock(c: RecoveringCharacter, minutes: number): Reco
   if (!c.incapacitated || c.deathClockMinutes <= 0 || c.treated) refuse(`${c.name} is not dying: no death clock runs.`);
   const left = c.deathClockMinutes - minutes;
   if (left <= 0) return result({ ...c, deathClockMinutes: 0, dead: true }, `${c.name} dies of their wounds: the hour ran out untreated.`);
-  return result({ ...c, deathClockMinutes: left }, `${c.name} is dying: ${left} minutes left unless treated.`);
+  return result({ ...c, deathClockMinutes: left }, `${c.name} is dying: ${counted(left, 'minute')} left unless treated.`);
 }
 
 /** Treatment stops the death clock; R-C27: the character stays out until healed (or, with the ruling off, acts again). */

@@ -6,6 +6,7 @@ import { lastAnswer } from '../../encounter/last-answer.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type InjuryCategory } from './injuries.ts';
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
+import { counted } from '../../words.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -166,7 +167,7 @@ function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolea
   if (!turnOpen) return 'Reactions happen during another creature\'s turn.';
   if (activeId(ctx) === reactorId) return `${reactor.name} is acting now: reactions are for someone else's turn.`;
   const cap = Number(ctx.options['reactionDebtCap'] ?? 2);
-  if (reactor.reactionDebt >= cap) return `${reactor.name} already owes ${reactor.reactionDebt} actions to reactions (R-E6: at most ${cap}).`;
+  if (reactor.reactionDebt >= cap) return `${reactor.name} already owes ${counted(reactor.reactionDebt, 'action')} to reactions (R-E6: at most ${cap}).`;
   return null;
 }
 

@@ -10,6 +10,7 @@ import { enigmaMachine } from './machine.ts';
 import * as rules from './rules.ts';
 import type { EnigmaCombatant, EnigmaContext, EnigmaEvent } from './rules.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
+import { counted } from '../../words.ts';
 
 const sideSchema = z.enum(['party', 'gm'], { error: 'The side must be the party or the GM.' });
 const capacitySchema = z.enum(CAPACITIES as [Capacity, ...Capacity[]], { error: `A capacity is one of ${CAPACITIES.join(', ')}.` });
@@ -217,7 +218,7 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
       const c = after.combatants[event.id]!;
       if (event.choice === 'sacrifice') return { round, kind: 'decision', actorId: event.id, text: `Mortal Peril: ${c.name} chooses Sacrifice and dies. Legacy: ${event.costText || '—'}.` };
       const injury = c.injuries.find((i) => i.gainedHere && (event.injury?.mode === 'extend' ? i.id === event.injury.injuryId : i.id === c.injuries.at(-1)?.id));
-      const injuryText = event.injury && injury ? ` ${event.injury.mode === 'extend' ? 'Extends' : 'Injury'}: ${injury.name} (${injury.category}), ${injury.baseRoll} × ${injury.multiplier} = ${injury.restsRemaining} rests.` : '';
+      const injuryText = event.injury && injury ? ` ${event.injury.mode === 'extend' ? 'Extends' : 'Injury'}: ${injury.name} (${injury.category}), ${injury.baseRoll} × ${injury.multiplier} = ${counted(injury.restsRemaining, 'rest')}.` : '';
       return { round, kind: 'decision', actorId: event.id, rulings: ['R-E22', ...(event.injury ? ['R-E23', 'R-E25'] : [])], text: `Mortal Peril: ${c.name} chooses Survive (Survive ${c.survivals} this encounter) at a cost: ${event.costText || '—'}. LP ${c.lp}.${event.healingRestriction ? ' From now on no healing magic but Fixes.' : ''}${injuryText}` };
     }
     case 'SET_CAN_ACT':
@@ -467,7 +468,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       answer: 'RESOLVE_PERIL',
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
-      details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${i.restsRemaining} rests)` })) },
+      details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {

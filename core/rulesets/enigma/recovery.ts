@@ -10,6 +10,7 @@
 import type { OptionValues } from '../options.ts';
 import { injuryEffects, isActiveInjury, maxLp, type Injury } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
+import { counted } from '../../words.ts';
 
 /** A refusal a GM can read ("Berrik has already taken two Breathers today."). Nothing was changed. */
 export class RecoveryRefusal extends Error {
@@ -107,8 +108,8 @@ export function characterMaxLp(character: Pick<RecoveringCharacter, 'base' | 'co
 }
 
 const capacityLabel = (capacity: Capacity) => capacity[0]!.toUpperCase() + capacity.slice(1);
-const restsText = (n: number) => `${n} ${n === 1 ? 'rest' : 'rests'}`;
-const points = (n: number) => `${n} Wealth ${n === 1 ? 'Point' : 'Points'}`;
+const restsText = (n: number) => counted(n, 'rest');
+const points = (n: number) => counted(n, 'Wealth Point');
 /** R-E20: how the log names the party's Escalation reset; `before` is the stored party value (undefined: not known). */
 function escalationText(before: number | null | undefined): string {
   if (before === undefined) return 'Escalation back to 1';
@@ -303,7 +304,7 @@ function countDown(injuries: readonly RecoveringInjury[], by: number, unit: 'res
   return { injuries: counted, healedInjuryIds, progress };
 }
 
-const daysText = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+const daysText = (n: number) => counted(n, 'day');
 
 // ---- days passing ----
 

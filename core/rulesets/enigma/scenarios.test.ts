@@ -239,6 +239,12 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     expect(lines[0]!.text).toContain('Extends: Sprained Ankle (speed), 3 × 2 = 6 rests.');
   });
 
+  it('a first Survive with a duration roll of 1 gives an injury of one rest, said in the singular', () => {
+    const e = perilFight();
+    const lines = e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } });
+    expect(lines[0]!.text).toContain('Injury: Sprained Ankle (speed), 1 × 1 = 1 rest.');
+  });
+
   it('ENIGMA-20 two different injuries: ankle (Speed) 2 rests, laceration (Endure) 3 × 2 = 6; speed 8 → 6 and Endure checks at +1 disadvantage', () => {
     const e = perilFight();
     e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });

@@ -9,6 +9,7 @@ import { teamsMachine, type TeamsEvent } from './machine.ts';
 import { actionForms } from './forms.ts';
 import * as rules from './rules.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
+import { counted } from '../../words.ts';
 
 // ---- the event schema ----
 
@@ -428,7 +429,7 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
         const target = x.detail['targetId'] as string | null;
         result = `: ${testTotalText(combat.extendedSpec(x)!, event.testRoll!, event.luckRoll)} against ${x.detail['difficulty']}, ${x.kind === 'resuscitate' ? (after.combatants[target!]?.conscious ? `${name(target)} is conscious again` : 'no response') : total >= Number(x.detail['difficulty']) ? 'success' : 'failure'}`;
       }
-      return { round, kind: 'turn', actorId: actor, rulings: ['R-T10'], text: `${name(actor)} finishes ${x.name} (${x.cost - x.paid} more ${x.cost - x.paid === 1 ? 'action' : 'actions'})${result}.${left()}` };
+      return { round, kind: 'turn', actorId: actor, rulings: ['R-T10'], text: `${name(actor)} finishes ${x.name} (${counted(x.cost - x.paid, 'more action', 'more actions')})${result}.${left()}` };
     }
     case 'OPENING_ATTACK':
       return { round, kind: 'decision', actorId: actor, rulings: ['R-T1b'], text: `The GM waives ${name(actor)}'s opening attack.` };
@@ -712,7 +713,7 @@ function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): EncounterPrompt
     return {
       kind: 'extended', answer: 'EXTENDED', subjectId: active.id,
       text: `${active.name} is in the middle of ${x.name} (${x.paid} of ${x.cost} actions): continue or abandon it?`,
-      choices: [{ id: 'continue', label: `Continue (${Math.min(x.cost - x.paid, ctx.turn.actionsLeft)} actions)` }, { id: 'abandon', label: 'Abandon (free)' }],
+      choices: [{ id: 'continue', label: `Continue (${counted(Math.min(x.cost - x.paid, ctx.turn.actionsLeft), 'action')})` }, { id: 'abandon', label: 'Abandon (free)' }],
     };
   }
   if (active && ctx.turn?.openingAttack) {

@@ -31,7 +31,7 @@ describe('initiative (§5.2 rules 1–2, R-H1)', () => {
     const lines = e.apply({ type: 'ROLL_INITIATIVE', id: 'ana', roll: dice(3, 2) });
     expect(lines[0]!.text).toBe('Ana rolls initiative: [3, 2] + 2 = 7.');
     expect(() => e.apply({ type: 'ROLL_INITIATIVE', id: 'ana', roll: dice(6, 6) })).toThrow('Ana has already rolled initiative (7).');
-    expect(() => e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(6) })).toThrow("Bo's initiative is 2d6: 1 dice given.");
+    expect(() => e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(6) })).toThrow("Bo's initiative is 2d6: 1 die given.");
     expect(() => e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(6, 7) })).toThrow('7 is not a face of a d6.');
     e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(6, 5) });
     const last = e.apply({ type: 'ROLL_INITIATIVE', id: 'orc', roll: dice(4, 4) });

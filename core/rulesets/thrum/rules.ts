@@ -4,6 +4,7 @@
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
+import { counted } from '../../words.ts';
 
 export type Side = 'party' | 'foes';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -230,7 +231,7 @@ export function initiativeTotal(c: ThrumCombatant, roll: Roll): number {
 
 export function rollProblem(roll: Roll | null | undefined, what: string): string | null {
   if (!roll || roll.faces.length === 0) return `${what} needs 2d6.`;
-  if (roll.faces.length !== 2) return `${what} is 2d6: ${roll.faces.length} dice given.`;
+  if (roll.faces.length !== 2) return `${what} is 2d6: ${counted(roll.faces.length, 'die', 'dice')} given.`;
   const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > 6);
   return bad === undefined ? null : `${bad} is not a face of a d6.`;
 }

@@ -69,6 +69,11 @@ describe('damaged database screen', () => {
     expect(api.send).toHaveBeenCalledWith('recovery:startEmpty', {});
   });
 
+  it('with one backup that fails its check, says so of that one', () => {
+    render(DamagedDatabase, { status: status({ newestGoodBackup: null, backupCount: 1 }), onrecovered: () => {} });
+    expect(screen.getByText('The one backup in /home/gm/.local/share/gm-workstation/backups did not pass its integrity check.')).toBeTruthy();
+  });
+
   it('a lost journal also offers to keep the database as it is; other damage never does', async () => {
     api.send.mockResolvedValue({ damagedKeptAs: null, restored: null });
     const onrecovered = vi.fn();

@@ -41,6 +41,17 @@ describe('encounter runner', () => {
     expect(screen.getByRole('button', { name: 'Undo: Berrik ends the turn.' })).toBeTruthy();
   });
 
+  it('counts an injury’s rests and the actions left in words: one rest, one action', () => {
+    const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), details: { injuries: [
+      { id: 'i1', name: 'Sprained Ankle', category: 'speed', restsRemaining: 1, permanent: false },
+      { id: 'i2', name: 'Cracked Ribs', category: 'endure', restsRemaining: 3, permanent: false },
+    ] } };
+    render(EncounterRunner, { encounter: fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })) });
+    const tags = [...document.querySelectorAll('.tag.injury')].map((t) => t.textContent);
+    expect(tags).toEqual(['Sprained Ankle · 1 rest', 'Cracked Ribs · 3 rests']);
+    expect(screen.getByTestId('counter-actions').getAttribute('aria-label')).toBe('1 action left');
+  });
+
   it('ends the turn with N, but not while typing in a field', async () => {
     const encounter = fakeEncounter(detail({}));
     render(EncounterRunner, { encounter });
