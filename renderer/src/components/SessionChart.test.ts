@@ -21,6 +21,12 @@ const chart = [
 const barsOf = (svg: Element, key: string) => [...svg.querySelectorAll(`rect.bar.${key}`)] as SVGRectElement[];
 
 describe('session chart', () => {
+  it('says so in a sentence when no session had an injury or wound, instead of an empty axis', () => {
+    render(SessionChart, { chart: [{ sessionNumber: 1, label: 'S1', open: 0, gained: 0, healed: 0 }, { sessionNumber: 2, label: 'S2', open: 0, gained: 0, healed: 0 }] });
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.getByText('No injury or wound was gained, open or healed in any of the 2 sessions so far.')).toBeTruthy();
+  });
+
   it('is one picture whose name says the open count after each session and the highest', () => {
     render(SessionChart, { chart });
     const picture = screen.getByRole('img');
@@ -62,11 +68,17 @@ describe('session chart', () => {
     expect(within(table).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Session', 'Open at the end', 'Gained in the session', 'Healed in the session']);
   });
 
-  it('says so when nothing was ever open, and draws no bar taller than zero', () => {
+  it('says so of one session with nothing open, gained or healed', () => {
     render(SessionChart, { chart: [{ sessionNumber: 1, label: 'S1', open: 0, gained: 0, healed: 0 }] });
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.getByText('No injury or wound was gained, open or healed in the session so far.')).toBeTruthy();
+  });
+
+  it('draws the chart once one session had anything, with no bar taller than zero where nothing was', () => {
+    render(SessionChart, { chart: [{ sessionNumber: 1, label: 'S1', open: 0, gained: 0, healed: 0 }, { sessionNumber: 2, label: 'S2', open: 0, gained: 1, healed: 1 }] });
     const svg = screen.getByRole('img');
-    expect(svg.getAttribute('aria-label')).toBe('Open injuries and wounds at the end of each session: S1 0. None so far.');
-    for (const rect of svg.querySelectorAll('rect.bar')) expect(Number(rect.getAttribute('height'))).toBe(0);
+    expect(svg.getAttribute('aria-label')).toBe('Open injuries and wounds at the end of each session: S1 0, S2 0. None so far.');
+    for (const rect of svg.querySelectorAll('rect.bar.open')) expect(Number(rect.getAttribute('height'))).toBe(0);
   });
 
   it('explains an empty chart instead of drawing one', () => {
