@@ -18,7 +18,10 @@ export function parseEvent(rules: EncounterRules, raw: unknown): GmEvent {
   if ((issue?.code === 'invalid_union' && issue.path.length === 0) || issue?.path.length === 0 || issue?.path[0] === 'type') {
     return fail(type ? `"${type}" is not an action this ruleset knows.` : 'The action is missing its type.');
   }
-  return fail(issue?.message && !issue.message.startsWith('Invalid') ? issue.message : `The ${type || 'action'} is malformed at ${issue?.path.join('.') || 'its root'}.`);
+  if (!issue?.message || issue.message.startsWith('Invalid')) return fail(`The ${type || 'action'} is malformed at ${issue?.path.join('.') || 'its root'}.`);
+  // A shared schema says "This must be text.": name the field, so a request from a script says which one.
+  if (issue.message.startsWith('This ')) return fail(`In ${type || 'the action'}, ${issue.path.join('.')} ${issue.message.slice('This '.length)}`);
+  return fail(issue.message);
 }
 
 function fail(message: string): never {

@@ -192,6 +192,9 @@ describe('refusals change nothing and say why', () => {
     expect(parse({ type: 'ADD_COMBATANTS', combatants: [{ ...seed('x', 'x'.repeat(10_000), 'gm') }] })).toThrow('A name is at most 80 characters.');
     expect(parse({ type: 'ADD_COMBATANTS', combatants: [{ ...seed('x', '   ', 'gm') }] })).toThrow('A name cannot be empty.');
     expect(parse({ type: 'END_TURN', extra: 1 })).toThrow(RuleRefusal);
+    // A field of a shared schema is named in the sentence.
+    expect(parse({ type: 'HEAL', targetId: 'x', amount: 2, kind: 'fix' })).toThrow(/^In HEAL, source must be text\.$/);
+    expect(parse({ type: 'HEAL', targetId: 'x', amount: 2, kind: 'fix', source: 'y'.repeat(501) })).toThrow(/^In HEAL, source text is at most 500 characters\.$/);
     expect(parseEvent(enigmaEncounter, { type: 'END_TURN' })).toEqual({ type: 'END_TURN' });
     // A roll with many stacks of disadvantage (stacked injuries) holds more than a dozen dice, and must re-parse
     // when the stored event is replayed or imported.
