@@ -108,8 +108,6 @@ export function characterMaxLp(character: Pick<RecoveringCharacter, 'base' | 'co
 }
 
 const capacityLabel = (capacity: Capacity) => capacity[0]!.toUpperCase() + capacity.slice(1);
-const restsText = (n: number) => counted(n, 'rest');
-const points = (n: number) => counted(n, 'Wealth Point');
 /** R-E20: how the log names the party's Escalation reset; `before` is the stored party value (undefined: not known). */
 function escalationText(before: number | null | undefined): string {
   if (before === undefined) return 'Escalation back to 1';
@@ -185,7 +183,7 @@ export function meetCure(character: RecoveringCharacter, injuryId: string, note 
   const how = note.trim() ? `: ${note.trim()}` : '';
   return {
     character: { ...character, injuries: replaceInjury(character.injuries, cured) },
-    log: `${what}: its cure (${injury.cureCondition}) is met${how}; it now heals in ${restsText(injury.restsRemaining)}.`,
+    log: `${what}: its cure (${injury.cureCondition}) is met${how}; it now heals in ${counted(injury.restsRemaining, 'rest')}.`,
   };
 }
 
@@ -293,18 +291,17 @@ const isCountingDown = (injury: RecoveringInjury) =>
 function countDown(injuries: readonly RecoveringInjury[], by: number, unit: 'rest' | 'day') {
   const healedInjuryIds: string[] = [];
   const progress: string[] = [];
-  const counted = injuries.map((injury) => {
+  const shortened = injuries.map((injury) => {
     if (!isCountingDown(injury)) return injury;
     const restsRemaining = Math.max(0, injury.restsRemaining - by);
     if (restsRemaining === 0) healedInjuryIds.push(injury.id);
-    const left = unit === 'rest' ? restsText(restsRemaining) : daysText(restsRemaining);
+    const left = counted(restsRemaining, unit);
     progress.push(restsRemaining === 0 ? `${injury.name} healed` : `${injury.name} ${injury.restsRemaining} → ${left}`);
     return { ...injury, restsRemaining };
   });
-  return { injuries: counted, healedInjuryIds, progress };
+  return { injuries: shortened, healedInjuryIds, progress };
 }
 
-const daysText = (n: number) => counted(n, 'day');
 
 // ---- days passing ----
 
@@ -325,7 +322,7 @@ export function passDays(character: RecoveringCharacter, days: number, options: 
   return {
     character: { ...character, injuries },
     healedInjuryIds,
-    log: `${daysText(days)} ${days === 1 ? 'passes' : 'pass'} for ${character.name} (R-E31: injuries count days): ${progress.join(', ')}.`,
+    log: `${counted(days, 'day')} ${days === 1 ? 'passes' : 'pass'} for ${character.name} (R-E31: injuries count days): ${progress.join(', ')}.`,
   };
 }
 
@@ -376,7 +373,7 @@ export function stitcherTreat(
   };
   const nextStitcherDay = self ? patientDay : { ...stitcher.day, stitchedInjuryIds: [...stitcher.day.stitchedInjuryIds, injuryId] };
   const whose = self ? 'their own' : `${patient.name}'s`;
-  const outcome = restsRemaining === 0 ? 'healed' : `${injury.restsRemaining} → ${restsText(restsRemaining)} left`;
+  const outcome = restsRemaining === 0 ? 'healed' : `${injury.restsRemaining} → ${counted(restsRemaining, 'rest')} left`;
   return {
     patient: { ...patient, injuries: replaceInjury(patient.injuries, treated), day: patientDay },
     stitcherDay: nextStitcherDay,
@@ -425,16 +422,16 @@ export function payHealing(character: RecoveringCharacter, purchase: PaidHealing
   if (blocked) refuse(blocked);
   if (!Number.isInteger(rests) || rests < 1) refuse('Pay for a whole number of rests, at least 1.');
   if (rests > injury.restsRemaining) {
-    refuse(`${name}'s ${injury.name} needs only ${restsText(injury.restsRemaining)} more; spend at most ${points(injury.restsRemaining)}.`);
+    refuse(`${name}'s ${injury.name} needs only ${counted(injury.restsRemaining, 'rest')} more; spend at most ${counted(injury.restsRemaining, 'Wealth Point')}.`);
   }
   if (clinic !== null && !(Number.isFinite(clinic.priceMultiplier) && clinic.priceMultiplier > 0)) {
     refuse("The clinic's price multiplier must be a positive number.");
   }
   const cost = clinic === null ? rests : Math.ceil(rests * clinic.priceMultiplier);
-  if (wealthAvailable !== null && cost > wealthAvailable) refuse(`${name} has ${points(wealthAvailable)}; this healing costs ${cost}.`);
+  if (wealthAvailable !== null && cost > wealthAvailable) refuse(`${name} has ${counted(wealthAvailable, 'Wealth Point')}; this healing costs ${cost}.`);
   const restsRemaining = injury.restsRemaining - rests;
   const where = clinic === null ? `in ${settlement.name}` : `at an illegal clinic in ${settlement.name} (price ×${clinic.priceMultiplier})`;
-  const outcome = restsRemaining === 0 ? 'healed' : `${injury.restsRemaining} → ${restsText(restsRemaining)} left`;
+  const outcome = restsRemaining === 0 ? 'healed' : `${injury.restsRemaining} → ${counted(restsRemaining, 'rest')} left`;
   const complication = clinic === null ? null : clinic.complication.trim() || null;
   return {
     character: { ...character, injuries: replaceInjury(character.injuries, { ...injury, restsRemaining }) },
@@ -442,6 +439,6 @@ export function payHealing(character: RecoveringCharacter, purchase: PaidHealing
     wealthLeft: wealthAvailable === null ? null : wealthAvailable - cost,
     complication,
     healed: restsRemaining === 0,
-    log: `${name} pays ${points(cost)} ${where}: ${injury.name} ${outcome}.${complication ? ` Complication: ${complication}` : ''}`,
+    log: `${name} pays ${counted(cost, 'Wealth Point')} ${where}: ${injury.name} ${outcome}.${complication ? ` Complication: ${complication}` : ''}`,
   };
 }
