@@ -40,6 +40,8 @@ const KIND_LABEL: Record<LockHolderKind, string> = { desktop: 'desktop app', web
 /** Refusal because another live process holds the lock; its message is the sentence to show. */
 export class DatabaseLockedError extends Error {
   override name = 'DatabaseLockedError';
+  /** Its message is a sentence for the GM (server/failure-sentences.ts). */
+  readonly gmSentence = true;
   constructor(readonly holder: LockHolder | null, readonly lockPath: string) {
     super(lockedSentence(holder, lockPath));
   }

@@ -1,6 +1,15 @@
 import type { Db } from './connection.ts';
 import { MIGRATIONS, type Migration } from './migrations/index.ts';
 
+/** A database written by a newer version: refused untouched, with a sentence for the GM (server/failure-sentences.ts). */
+export class NewerSchemaError extends Error {
+  override name = 'NewerSchemaError';
+  readonly gmSentence = true;
+  constructor(readonly schema: number, readonly known: number) {
+    super(`This database was written by a newer GM Workstation (schema ${schema}; this version knows ${known}). Update the app to open it.`);
+  }
+}
+
 export function currentVersion(db: Db): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
@@ -13,7 +22,7 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
   const from = currentVersion(db);
   const newest = migrations.at(-1)?.version ?? 0;
   if (from > newest) {
-    throw new Error(`This database was written by a newer GM Workstation (schema ${from}; this version knows ${newest}). Update the app to open it.`);
+    throw new NewerSchemaError(from, newest);
   }
   for (const migration of migrations) {
     if (migration.version <= from) continue;

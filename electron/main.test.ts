@@ -197,6 +197,33 @@ describe('main process start-up', () => {
     expect(fake.electron.ipcMain.handle).not.toHaveBeenCalled();
   });
 
+  it('shows the app’s own refusal as web mode says it: the lock holder, a newer schema, a file that is not ours', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { DatabaseLockedError } = await import('../db/lock.ts');
+    const { NewerSchemaError } = await import('../db/migrate.ts');
+    class NotOursError extends Error {
+      override name = 'NotOursError';
+      readonly gmSentence = true;
+    }
+    const refusals = [
+      new DatabaseLockedError({ pid: 4242, kind: 'web', startedAt: '2026-11-26T20:00:00.000Z', hostname: '' }, `${DATABASE}.lock`),
+      new NewerSchemaError(99, 10),
+      new NotOursError(`${DATABASE} is not a GM Workstation database; nothing in it was changed.`),
+    ];
+    for (const refusal of refusals) {
+      vi.clearAllMocks();
+      fake.server.openApp.mockImplementation(() => {
+        throw refusal;
+      });
+      await startMain();
+      expect(fake.electron.dialog.showErrorBox).toHaveBeenCalledTimes(1);
+      const [title, content] = fake.electron.dialog.showErrorBox.mock.calls[0] as unknown as [string, string];
+      expect(title).toBe('GM Workstation could not start');
+      expect(content).toBe(refusal.message);
+      expect(fake.electron.app.quit).toHaveBeenCalled();
+    }
+  });
+
   it('tells the developer to build the Electron driver when it is missing', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     fake.server.openApp.mockImplementation(() => {

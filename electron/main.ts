@@ -4,6 +4,7 @@ import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, type BrowserWindowConstructorOptions } from 'electron';
 import { CHANGED_CHANNEL } from '../core/api/names.ts';
 import { openApp, resolveDatabasePath, type AppService } from '../server/app.ts';
+import { sentenceFor } from '../server/failure-sentences.ts';
 import { createSenderCheck, registerExport, registerIpc } from './ipc.ts';
 import { writeFile } from 'node:fs/promises';
 import type { ExportFile } from '../core/export/types.ts';
@@ -55,6 +56,9 @@ export function windowOptions(preload: string): BrowserWindowConstructorOptions 
 
 /** One sentence for the GM; the details go to the console for whoever runs the app from a terminal. */
 export function startupFailureSentence(databasePath: string, nativeBinding: string | undefined, error: unknown): string {
+  // The same sentence as web mode and gmw: the app's refusals (locked, damaged, newer, not ours), a read-only or full disk.
+  const sentence = sentenceFor(error, databasePath);
+  if (sentence !== null) return sentence;
   const message = error instanceof Error ? error.message : '';
   if (nativeBinding !== undefined && /better_sqlite3|NODE_MODULE_VERSION|cannot find module|no such file/i.test(message)) {
     return 'The Electron build of the database driver is missing or out of date; run "node scripts/electron-native.mjs" and start again.';

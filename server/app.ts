@@ -13,6 +13,7 @@ import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath
 import { atExit } from '../db/exit.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
+import { GENERIC_FAILURE, logLine, sentenceFor } from './failure-sentences.ts';
 import { backfillInBackground, type BackfillTiming } from './roster-backfill.ts';
 import { campaignHandlers } from './handlers/campaigns.ts';
 import { encounterHandlers } from './handlers/encounters.ts';
@@ -303,8 +304,11 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         return { result };
       } catch (error) {
         if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
-        console.error(`[gmw] ${name} failed:`, error);
-        return { error: { message: 'Something went wrong and nothing was changed. The details are in the app log.', kind: 'internal' } };
+        // A read-only file or a full disk is said as what it is (server/failure-sentences.ts), logged in one line.
+        const sentence = sentenceFor(error, options.databasePath);
+        if (sentence === null) console.error(`[gmw] ${name} failed:`, error);
+        else if (options.transport !== 'cli') console.error(`[gmw] ${name} failed: ${logLine(error)}`);
+        return { error: { message: sentence ?? GENERIC_FAILURE, kind: 'internal' } };
       }
     },
     onChange(listener) {

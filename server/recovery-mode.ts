@@ -33,6 +33,8 @@ export const recoveryHandlers = {
 /** Thrown by openApp for the CLI, which has no screen to recover from: one sentence, exit code 4. */
 export class DamagedDatabaseError extends Error {
   override name = 'DamagedDatabaseError';
+  /** Its message is a sentence for the GM (server/failure-sentences.ts). */
+  readonly gmSentence = true;
   constructor(readonly status: DamagedStatus) {
     super(damagedSentence(status));
   }

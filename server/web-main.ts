@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { openApp } from './app.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
+import { sentenceFor } from './failure-sentences.ts';
 import { startWebServer } from './web.ts';
 
 declare const __GMW_VERSION__: string;
@@ -14,18 +15,37 @@ function portFrom(argv: readonly string[]): number {
   return Number.isInteger(value) && value >= 0 && value < 65536 ? value : 0;
 }
 
+/** Why the port cannot be listened on, as a sentence naming it and --port. */
+export function portRefusal(error: unknown, port: number): string | null {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return `Port ${port} is already in use on this machine; start with --port <another number>, or leave --port out to let the system choose.`;
+  if (code === 'EACCES') return `Port ${port} may not be used by this user; start with --port <a number from 1024 to 65535>, or leave --port out to let the system choose.`;
+  return null;
+}
+
 export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
   let service;
   try {
     service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true });
   } catch (error) {
-    console.error(`GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
+    // The app's refusals (locked, damaged, newer) and a read-only or full disk are one sentence as they are.
+    console.error(sentenceFor(error, databasePath) ?? `GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
     return;
   }
   const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
-  const web = await startWebServer({ service, staticDir, port: portFrom(argv) });
+  const port = portFrom(argv);
+  let web;
+  try {
+    web = await startWebServer({ service, staticDir, port });
+  } catch (error) {
+    // One sentence, the database closed and its lock released, exit code 1: never a stack trace.
+    service.close();
+    console.error(portRefusal(error, port) ?? `GM Workstation could not listen on 127.0.0.1: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
   console.log(`Database: ${databasePath}`);
   // A damaged database opened the app in recovery mode (server/recovery-mode.ts): the page offers the way out.
   const recovery = await service.dispatch('recovery:status', {});

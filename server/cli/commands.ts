@@ -8,6 +8,7 @@ import type { ExportFile } from '../../core/export/types.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_MB } from '../../core/export/campaign.ts';
 import { finishCopy } from '../../db/backup.ts';
 import type { AppService } from '../app.ts';
+import { sentenceFor } from '../failure-sentences.ts';
 import { DatabaseError, FileError, UsageError, optionValue, type OptionSpec, type ParsedArgs } from './args.ts';
 import { fileReason, formatBytes, outputPath, readImportFile, table, writeWhole, type CliIo, type Progress } from './output.ts';
 
@@ -278,7 +279,7 @@ export function openExistingDatabase(path: string): Database.Database {
   } catch (error) {
     db?.close();
     if (error instanceof DatabaseError) throw error;
-    throw new DatabaseError(`Cannot open the database at ${path}: ${fileReason(error)}.`);
+    throw new DatabaseError(sentenceFor(error, path) ?? `Cannot open the database at ${path}: ${fileReason(error)}.`);
   }
 }
 

@@ -1,9 +1,11 @@
 // gmw: the app's handler table from the command line. Finds the command, checks its arguments, opens the app on
 // the database (--db, else GMW_DB, else the data folder), runs it, and turns what happened into an exit code.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HANDLER_NAMES } from '../../core/api/names.ts';
+import { markerPath } from '../../db/health.ts';
 import type { AppService } from '../app.ts';
+import { sentenceFor } from '../failure-sentences.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from '../paths.ts';
 import { DatabaseError, EXIT, FileError, GLOBAL_OPTIONS, UsageError, optionValue, parseArgs, type ExitCode, type OptionSpec } from './args.ts';
 import { COMMANDS, RefusedError, openExistingDatabase, rawRequest, type Command, type RunContext } from './commands.ts';
@@ -136,14 +138,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       databasePath,
       async app() {
         if (app) return app;
-        // A file that is there must be ours: another program's SQLite file is never migrated into a campaign database.
-        if (command.database === 'existing' || (existsSync(databasePath) && statSync(databasePath).size > 0)) openExistingDatabase(databasePath).close();
-        // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
-        const { openApp } = await import('../app.ts');
+        const takeAwaySidecars = sidecarsMadeHere(databasePath);
         try {
+          // A file that is there must be ours: another program's SQLite file is never migrated into a campaign
+          // database. A file the marker says was here, now missing or empty, is damage: the health check says so.
+          const present = existsSync(databasePath) && statSync(databasePath).size > 0;
+          const lost = !present && existsSync(markerPath(databasePath));
+          if ((command.database === 'existing' || present) && !lost) openExistingDatabase(databasePath).close();
+          // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
+          const { openApp } = await import('../app.ts');
           app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli' });
         } catch (error) {
-          throw new DatabaseError(`Cannot open the database at ${databasePath}: ${fileReason(error)}.`);
+          takeAwaySidecars();
+          if (error instanceof DatabaseError) throw error;
+          // The app's own refusals (locked, damaged, newer) and a read-only or full disk are one sentence as they are.
+          throw new DatabaseError(sentenceFor(error, databasePath) ?? `Cannot open the database at ${databasePath}: ${fileReason(error)}.`);
         }
         return app;
       },
@@ -155,6 +164,21 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   } finally {
     app?.close();
   }
+}
+
+/**
+ * A refused database leaves its folder as it was: the -wal and -shm that opening it made (a read-only connection
+ * leaves them behind, empty) are taken away. Only when neither was there before and the -wal holds nothing: a
+ * -wal another process or a crash left is never touched.
+ */
+function sidecarsMadeHere(databasePath: string): () => void {
+  const absent = [`${databasePath}-wal`, `${databasePath}-shm`].filter((file) => !existsSync(file));
+  return () => {
+    if (absent.length < 2) return;
+    const wal = absent[0]!;
+    if (existsSync(wal) && statSync(wal).size > 0) return;
+    for (const file of absent) rmSync(file, { force: true });
+  };
 }
 
 /** One sentence on stderr (with the usage after a usage error) and the exit code for it. */
