@@ -211,7 +211,10 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   const autoBackup = (reason: string) => {
     if (!options.autoBackup) return;
     lastAutoBackup = Date.now();
-    exclusively(() => ctx.backups.create(reason)).catch((error: unknown) => console.error('[gmw] automatic backup failed:', error));
+    exclusively(() => ctx.backups.create(reason)).catch((error: unknown) => {
+      // A backup abandoned because the app closed (a start that ends at once, a quit) is not a failure to report.
+      if (!closing.signal.aborted) console.error('[gmw] automatic backup failed:', error);
+    });
   };
   autoBackup('start');
 

@@ -67,6 +67,11 @@ export function readOnlySentence(databasePath: string): string {
   return `The campaign database is read-only (${databasePath}): nothing was changed. Give GM Workstation write access to the file and its folder, or open a copy with --db.`;
 }
 
+/** Said at start when the database opened but cannot be written. */
+export function readOnlyNotice(databasePath: string): string {
+  return `The campaign database is read-only (${databasePath}): its campaigns can be looked at, but every change will be refused. Give GM Workstation write access to the file and its folder, or open a copy with --db.`;
+}
+
 export function diskFullSentence(databasePath: string): string {
   return `The disk holding the campaign database (${dirname(databasePath)}) is full: nothing was changed. Free some space and try again; your campaign is safe up to the last saved action.`;
 }

@@ -1,11 +1,12 @@
 // `npm run web` (and `npm start` where the desktop window cannot open): web mode on 127.0.0.1.
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { openApp } from './app.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
-import { sentenceFor } from './failure-sentences.ts';
-import { startWebServer } from './web.ts';
+import { canWrite, readOnlyNotice, sentenceFor } from './failure-sentences.ts';
+import { LOOPBACK, startWebServer } from './web.ts';
 
 declare const __GMW_VERSION__: string;
 
@@ -23,8 +24,26 @@ export function portRefusal(error: unknown, port: number): string | null {
   return null;
 }
 
+/** Whether 127.0.0.1:port can be listened on now: the error that says why not, or null. */
+function portProblem(port: number): Promise<NodeJS.ErrnoException | null> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen(port, LOOPBACK, () => probe.close(() => resolve(null)));
+  });
+}
+
 export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
+  const port = portFrom(argv);
+  // A port asked for and taken is said before the database is touched (and again below, should it be taken meanwhile).
+  const taken = port === 0 ? null : await portProblem(port);
+  const refusal = taken && portRefusal(taken, port);
+  if (refusal) {
+    console.error(refusal);
+    process.exitCode = 1;
+    return;
+  }
   let service;
   try {
     service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true });
@@ -35,7 +54,6 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     return;
   }
   const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
-  const port = portFrom(argv);
   let web;
   try {
     web = await startWebServer({ service, staticDir, port });
@@ -47,6 +65,8 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     return;
   }
   console.log(`Database: ${databasePath}`);
+  // A file this user may read but not write opens (its campaigns can be looked at and exported); every change is refused.
+  if (!canWrite(databasePath)) console.log(readOnlyNotice(databasePath));
   // A damaged database opened the app in recovery mode (server/recovery-mode.ts): the page offers the way out.
   const recovery = await service.dispatch('recovery:status', {});
   if ('result' in recovery && (recovery.result as RecoveryStatus).damaged) {
