@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp, type AppService } from './app.ts';
@@ -102,6 +102,22 @@ describe('web mode', () => {
   it('does not serve files outside the renderer folder', async () => {
     expect((await call('/../secret.txt', { headers: bearer() })).status).toBe(404);
     expect((await call('/%2e%2e/secret.txt', { headers: bearer() })).status).toBe(404);
+  });
+
+  it('answers a malformed %-escape with 400 and a sentence, logging nothing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const path of ['/%E0%A4%A', '/assets/%', '/%C0%AF..%2Fsecret.txt']) {
+        const reply = await call(path, { headers: bearer() });
+        expect(reply.status).toBe(400);
+        expect(reply.body).toBe('This address is not valid.');
+      }
+      expect((await api('%E0%A4%A', {})).status).toBe(400);
+      expect(logged).not.toHaveBeenCalled();
+      expect((await call('/', { headers: bearer() })).status).toBe(200); // the server goes on
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 

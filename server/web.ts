@@ -70,6 +70,15 @@ function cookies(req: IncomingMessage): Map<string, string> {
   return jar;
 }
 
+/** The path with its %-escapes decoded, or null when one is malformed. */
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8', extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...extra });
   res.end(body);
@@ -108,7 +117,10 @@ export function startWebServer(options: WebServerOptions): Promise<WebServer> {
   }
 
   function serveStatic(pathname: string, res: ServerResponse): void {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const decoded = decodedPath(pathname);
+    // A broken escape (`/%E0%A4%A`) is the address's fault, not the app's: a plain answer, nothing logged.
+    if (decoded === null) return send(res, 400, 'This address is not valid.');
+    const relative = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
     const file = normalize(join(staticRoot, relative));
     if (!file.startsWith(staticRoot + sep) || !existsSync(file) || !statSync(file).isFile()) {
       send(res, 404, 'Not found.');

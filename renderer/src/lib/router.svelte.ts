@@ -8,10 +8,23 @@ export type Route =
   | { name: 'recovery'; campaignId: string }
   | { name: 'timeline'; campaignId: string }
   | { name: 'history'; campaignId: string; id: string }
-  | { name: 'backups' };
+  | { name: 'backups' }
+  /** An address that leads to no screen: a broken %-escape, an unknown path, a missing id. */
+  | { name: 'notFound' };
+
+/** Each part of the path decoded, or null when one has a malformed %-escape (`#/%E0%A4%A`). */
+function decodedParts(hash: string): string[] | null {
+  try {
+    return hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
 
 export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = decodedParts(hash);
+  if (parts === null) return { name: 'notFound' };
+  if (parts.length === 0) return { name: 'campaigns' };
   if (parts[0] === 'campaign' && parts[1]) {
     if (parts[2] === 'new-character') return { name: 'character', campaignId: parts[1], id: null, role: parts[3] === 'npc' ? 'npc' : 'pc' };
     if (parts[2] === 'character' && parts[3]) {
@@ -24,7 +37,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'encounter' && parts[1]) return parts[2] === 'log' ? { name: 'log', id: parts[1] } : { name: 'encounter', id: parts[1] };
   if (parts[0] === 'backups') return { name: 'backups' };
-  return { name: 'campaigns' };
+  return { name: 'notFound' };
 }
 
 export const href = {

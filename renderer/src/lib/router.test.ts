@@ -11,9 +11,20 @@ describe('hash routes', () => {
     expect(parseRoute(href.backups())).toEqual({ name: 'backups' });
   });
 
-  it('falls back to the campaign list for anything else', () => {
+  it('opens the campaign list at the bare address', () => {
     expect(parseRoute('')).toEqual({ name: 'campaigns' });
-    expect(parseRoute('#/nowhere/at/all')).toEqual({ name: 'campaigns' });
-    expect(parseRoute('#/encounter')).toEqual({ name: 'campaigns' });
+    expect(parseRoute('#')).toEqual({ name: 'campaigns' });
+    expect(parseRoute('#/')).toEqual({ name: 'campaigns' });
+  });
+
+  it('leads an address that names no screen to "no such page"', () => {
+    expect(parseRoute('#/nowhere/at/all')).toEqual({ name: 'notFound' });
+    expect(parseRoute('#/encounter')).toEqual({ name: 'notFound' });
+  });
+
+  it('leads a malformed %-escape to "no such page" instead of throwing URIError', () => {
+    expect(parseRoute('#/%E0%A4%A')).toEqual({ name: 'notFound' });
+    expect(parseRoute('#/campaign/%E0%A4%A')).toEqual({ name: 'notFound' });
+    expect(parseRoute('#/encounter/%')).toEqual({ name: 'notFound' });
   });
 });
