@@ -2,7 +2,8 @@
 // app's answers through, progress only where asked for; then the built dist/cli/gmw.cjs as a script would run it.
 import Database from 'better-sqlite3';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HANDLER_NAMES } from '../core/api/names.ts';
@@ -183,6 +184,99 @@ describe('the database cannot be opened: exit 4', () => {
     const run = await gmw(['campaigns:list', '--db', join(dir.path, 'folder')], { withDb: false });
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/^Cannot open the database at .*folder: .+\.$/);
+  });
+});
+
+describe('a refused database: the sentence web mode says, and the folder exactly as it was', () => {
+  /** Every file in the test's folder (and its backups folder), with its bytes' hash. */
+  const folder = () =>
+    readdirSync(dir.path, { recursive: true, encoding: 'utf8' }).sort().map((name) => {
+      const path = join(dir.path, name);
+      return statSync(path).isFile() ? `${name} ${createHash('sha256').update(readFileSync(path)).digest('hex')}` : `${name}/`;
+    });
+
+  /** A database the desktop app or web mode has used (its marker beside it) with one good backup. */
+  async function usedDatabase(): Promise<string> {
+    const app = openApp({ databasePath: db, transport: 'web', version: 'test' });
+    try {
+      expect(await app.dispatch('campaigns:demo', {})).toHaveProperty('result');
+      const made = await app.dispatch('backups:create', {});
+      return (made as { result: { name: string } }).result.name;
+    } finally {
+      app.close();
+    }
+  }
+
+  it('words a damaged database as web mode does, with the backup to restore, and leaves no -wal or -shm', async () => {
+    const backup = await usedDatabase();
+    const fd = openSync(db, 'r+');
+    writeSync(fd, Buffer.alloc(3 * 4096, 0xff), 0, 3 * 4096, 8192); // broken pages; the schema page still reads
+    closeSync(fd);
+    const before = folder();
+    for (const args of [['list'], ['campaigns:list'], ['campaigns:create', '{"name":"X","rulesetId":"enigma"}']]) {
+      const run = await gmw(args);
+      expect(run.code, args[0]).toBe(4);
+      expect(run.lines, args[0]).toEqual([
+        `The campaign database file is damaged: its integrity check found broken pages (${db}); the newest good backup is ${backup} in ${join(dir.path, 'backups')}; start the app to restore it.`,
+      ]);
+      expect(folder(), args[0]).toEqual(before);
+    }
+  });
+
+  it('words a missing database the marker says was here as web mode does, and creates nothing', async () => {
+    const backup = await usedDatabase();
+    rmSync(db);
+    const before = folder();
+    for (const args of [['list'], ['campaigns:create', '{"name":"X","rulesetId":"enigma"}']]) {
+      const run = await gmw(args);
+      expect(run.code, args[0]).toBe(4);
+      expect(run.lines, args[0]).toEqual([
+        `The campaign database is missing: it was here before, but the file is gone (${db}); the newest good backup is ${backup} in ${join(dir.path, 'backups')}; start the app to restore it.`,
+      ]);
+      expect(folder(), args[0]).toEqual(before);
+    }
+  });
+
+  it('says a newer schema, a lock holder and a file not ours in their own sentence, changing nothing beside them', async () => {
+    // A newer GM Workstation's database.
+    await gmw(['demo']);
+    const newer = new Database(db);
+    newer.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, ?, ?)').run('future', 'x');
+    newer.close();
+    let before = folder();
+    for (const args of [['list'], ['campaigns:create', '{"name":"X","rulesetId":"enigma"}']]) {
+      const run = await gmw(args);
+      expect(run.code, args[0]).toBe(4);
+      expect(run.lines[0], args[0]).toMatch(/^This database was written by a newer GM Workstation \(schema 999; this version knows \d+\)\. Update the app to open it\.$/);
+      expect(folder(), args[0]).toEqual(before);
+    }
+    rmSync(db);
+
+    // Held by another GM Workstation (web mode, in this process).
+    await gmw(['demo']);
+    const holder = openApp({ databasePath: db, transport: 'web', version: 'test', lock: 'web' });
+    try {
+      before = folder().filter((line) => !line.startsWith('table.sqlite.opened'));
+      for (const args of [['list'], ['campaigns:create', '{"name":"X","rulesetId":"enigma"}']]) {
+        const run = await gmw(args);
+        expect(run, args[0]).toMatchObject({ code: 4, lines: [`Another GM Workstation (web mode, pid ${process.pid}) is using this database; close it first.`] });
+        expect(folder().filter((line) => !line.startsWith('table.sqlite.opened')), args[0]).toEqual(before);
+      }
+    } finally {
+      holder.close();
+    }
+
+    // Another program's SQLite file.
+    const notes = join(dir.path, 'notes.sqlite');
+    const other = new Database(notes);
+    other.exec("PRAGMA journal_mode = wal; CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('buy dice')");
+    other.close();
+    before = folder();
+    for (const args of [['list'], ['campaigns:list']]) {
+      const run = await gmw([...args, '--db', notes], { withDb: false });
+      expect(run, args[0]).toMatchObject({ code: 4, lines: [`${notes} is not a GM Workstation database.`] });
+      expect(folder(), args[0]).toEqual(before);
+    }
   });
 });
 

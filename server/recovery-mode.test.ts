@@ -224,7 +224,7 @@ describe('the CLI on a damaged database', () => {
       cwd: dir.path,
     });
     expect(code).toBe(4);
-    expect(lines).toEqual([expect.stringMatching(/^Cannot open the database at .*: The campaign database is missing: it was here before, but the file is gone \(.*\); no good backup was found in .*backups\.$/)]);
+    expect(lines).toEqual([expect.stringMatching(/^The campaign database is missing: it was here before, but the file is gone \(.*\); no good backup was found in .*backups\.$/)]);
     expect(existsSync(dir.file())).toBe(false);
   });
 });
