@@ -1,13 +1,15 @@
 // Web mode's start as a GM meets it, in a real process (the built dist/server/web.mjs): a port already taken, and a
 // database another GM Workstation holds, each end in one sentence, exit code 1, and the database's lock released.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp } from './app.ts';
+import { readOnlyNotice, readOnlySentence } from './failure-sentences.ts';
 
 const root = join(import.meta.dirname, '..');
 const webMain = pathToFileURL(join(root, 'dist', 'server', 'web.mjs')).href;
@@ -33,9 +35,15 @@ interface Ended {
 }
 
 /** `npm run web -- <args>` without the build step: runWebMode from the built bundle, in its own process. */
-function runWeb(args: string[]): Promise<Ended> {
+function startWeb(args: string[], asNobody = false): ChildProcessWithoutNullStreams {
   const script = `const { runWebMode } = await import(${JSON.stringify(webMain)}); await runWebMode(${JSON.stringify(args)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: dir.path, env: { PATH: process.env['PATH'] ?? '', HOME: dir.path } });
+  const node = [process.execPath, '--input-type=module', '-e', script];
+  const [command, ...rest] = asNobody ? ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups', ...node] : node;
+  return spawn(command!, rest, { cwd: dir.path, env: { PATH: process.env['PATH'] ?? '', HOME: dir.path } });
+}
+
+function runWeb(args: string[], asNobody = false): Promise<Ended> {
+  const child = startWeb(args, asNobody);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -80,5 +88,65 @@ describe('web mode’s start', () => {
     } finally {
       holder.close();
     }
+  }, 60_000);
+
+  const isRoot = process.getuid?.() === 0 && spawnSync('setpriv', ['--version'], { stdio: 'ignore' }).status === 0;
+
+  it.skipIf(!isRoot)('opens a database it may read but not write, says so, and answers a write with the read-only sentence (run as nobody)', async () => {
+    const folder = join(dir.path, 'shared');
+    mkdirSync(folder);
+    const databasePath = join(folder, 'campaign.sqlite');
+    const made = openApp({ databasePath, transport: 'web', version: 'test' });
+    expect(await made.dispatch('campaigns:create', { name: 'Kept', rulesetId: 'enigma' })).toHaveProperty('result');
+    made.close();
+    chmodSync(dir.path, 0o755);
+    chmodSync(folder, 0o777);
+    chmodSync(databasePath, 0o444);
+
+    const child = startWeb(['--db', databasePath], true);
+    let stdout = '';
+    child.stderr.resume();
+    try {
+      const launch = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(stdout);
+          if (match) resolve(match[0]);
+        });
+        child.on('close', () => reject(new Error(`web mode ended: ${stdout}`)));
+      });
+      expect(stdout).toContain(readOnlyNotice(databasePath));
+      const url = new URL(launch);
+      const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: '/api/campaigns:create', method: 'POST', headers: {
+          Host: url.host, Authorization: `Bearer ${url.searchParams.get('token')}`, 'Content-Type': 'application/json',
+        } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end(JSON.stringify({ name: 'Refused', rulesetId: 'enigma' }));
+      });
+      expect(JSON.parse(reply.body)).toEqual({ error: { message: readOnlySentence(databasePath), kind: 'internal' } });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((done) => child.once('close', done));
+    }
+  }, 60_000);
+
+  it.skipIf(!isRoot)('refuses a folder it cannot write with the read-only sentence, exit code 1 (run as nobody)', async () => {
+    const folder = join(dir.path, 'locked-away');
+    mkdirSync(folder);
+    const databasePath = join(folder, 'campaign.sqlite');
+    openApp({ databasePath, transport: 'web', version: 'test' }).close();
+    chmodSync(dir.path, 0o755);
+    chmodSync(folder, 0o755);
+    const listing = readdirSync(folder).sort();
+    const ended = await runWeb(['--db', databasePath], true);
+    expect(ended.stderr).toBe(`${readOnlySentence(databasePath)}\n`);
+    expect(ended.stdout).toBe('');
+    expect(ended.code).toBe(1);
+    expect(readdirSync(folder).sort()).toEqual(listing);
   }, 60_000);
 });
