@@ -1,5 +1,6 @@
 // `npm run web` (and `npm start` where the desktop window cannot open): web mode on 127.0.0.1.
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { openApp } from './app.ts';
@@ -15,10 +16,12 @@ function portFrom(argv: readonly string[]): number {
 }
 
 export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
+  const dataFolder = defaultDataDir();
+  const databasePath = resolveDatabasePath(argv, process.env, join(dataFolder, DB_FILE));
+  const firstStart = !existsSync(databasePath);
   let service;
   try {
-    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true });
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true, dataFolder });
   } catch (error) {
     console.error(`GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
@@ -27,6 +30,7 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const web = await startWebServer({ service, staticDir, port: portFrom(argv) });
   console.log(`Database: ${databasePath}`);
+  if (firstStart) console.log(`First start: a new database was created; your campaigns and their backups live in ${dirname(databasePath)}.`);
   // A damaged database opened the app in recovery mode (server/recovery-mode.ts): the page offers the way out.
   const recovery = await service.dispatch('recovery:status', {});
   if ('result' in recovery && (recovery.result as RecoveryStatus).damaged) {

@@ -140,11 +140,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
         if (command.database === 'existing' || (existsSync(databasePath) && statSync(databasePath).size > 0)) openExistingDatabase(databasePath).close();
         // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
         const { openApp } = await import('../app.ts');
+        const creating = !existsSync(databasePath);
         try {
-          app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli' });
+          app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli', dataFolder: defaultDataDir(io.env) });
         } catch (error) {
           throw new DatabaseError(`Cannot open the database at ${databasePath}: ${fileReason(error)}.`);
         }
+        if (creating) io.stderr(`Created a new database at ${databasePath}.`);
         return app;
       },
     };
