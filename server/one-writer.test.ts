@@ -3,7 +3,7 @@
 // reached by (a symlink, a hard link beside it or in another folder).
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathFor } from '../db/lock.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
@@ -36,6 +36,17 @@ describe('one writer', () => {
     const cli = openApp({ databasePath, transport: 'cli', version: 'test', lock: 'cli' });
     opened.push(cli);
     expect(await cli.dispatch('campaigns:list', {})).toEqual({ result: [] });
+  });
+
+  it('starts beside an empty lock file left by a start that failed on a full disk', async () => {
+    dir = tempDir();
+    const databasePath = dir.file();
+    openApp({ databasePath, transport: 'cli', version: 'test' }).close();
+    writeFileSync(lockPathFor(databasePath), '');
+    const web = openApp({ databasePath, transport: 'web', version: 'test', lock: 'web' });
+    opened.push(web);
+    expect(await web.dispatch('campaigns:list', {})).toEqual({ result: [] });
+    expect(readFileSync(lockPathFor(databasePath), 'utf8')).toContain(`"pid":${process.pid}`);
   });
 
   it('opens without a lock when none is asked for (tests, tools)', () => {
@@ -76,8 +87,7 @@ describe('one writer by the file, whatever its name', () => {
       stderr: `Cannot open the database at ${name}: Another GM Workstation (web mode, pid ${process.pid}) is using this database; close it first.\n`,
     });
     expect([sha256(databasePath), sha256(`${databasePath}-wal`)]).toEqual(before);
-    const listed = await web.dispatch('campaigns:list', {});
-    expect('result' in listed && listed.result.map((c) => c.name)).toEqual(['The Drowned Vault']);
+    expect(await web.dispatch('campaigns:list', {})).toMatchObject({ result: [{ name: 'The Drowned Vault' }] });
   }
 
   it('refuses gmw through a symlink to the open database', { timeout: 30_000 }, async () => {
