@@ -119,6 +119,7 @@ describe('first start with an empty HOME', () => {
     });
     expect(existsSync(join(home.path, 'campaigns-typo'))).toBe(false);
     mkdirSync(join(home.path, 'campaigns-typo'));
-    expect(gmw(['demo', '--db', typo]).code).toBe(0);
+    expect(gmw(['campaigns:create', '{"name":"Barrow","rulesetId":"thrum"}', '--db', typo]).code).toBe(0);
+    expect(existsSync(typo)).toBe(true);
   });
 });
