@@ -1,10 +1,12 @@
-// One writer per database (db/lock.ts): a real second Node process holds the lock, a stale lock file is taken
-// over, and release removes only our own lock.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// One writer per database (db/lock.ts): a real second Node process holds the lock, a stale or empty lock file is
+// taken over, a failed start leaves none, release removes only our own lock, and the lock follows the file (symlinks,
+// hard links), not the name typed.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireDatabaseLock, acquireDatabaseLockSync, DatabaseLockedError, isHolderAlive, lockPathFor, readLockHolder } from './lock.ts';
+import { acquireDatabaseLock, acquireDatabaseLockSync, DAMAGED_LOCK_GRACE_MS, DatabaseLockedError, isHolderAlive, lockPathFor, readLockHolder } from './lock.ts';
 import { tempDir, type TempDir } from './testing/temp-db.ts';
 
 let dir: TempDir;
@@ -126,9 +128,76 @@ describe('one writer per database', () => {
     expect(readFileSync(lock.path, 'utf8')).toBe(theirs);
   });
 
-  it('treats an unreadable lock file as held, with a sentence that says what to do', () => {
+  it('takes over a lock file left empty (a start that failed on a full disk), young or old', () => {
     const db = dir.file();
-    writeFileSync(lockPathFor(db), 'not json');
-    expect(() => acquireDatabaseLockSync(db, 'cli')).toThrow(/lock file .* cannot be read\); close it first, or delete that file/);
+    // Just left: still empty on a second look after the writer had its chance.
+    writeFileSync(lockPathFor(db), '');
+    const lock = acquireDatabaseLockSync(db, 'cli');
+    expect(readLockHolder(lock.path)).toMatchObject({ pid: process.pid, kind: 'cli' });
+    lock.release();
+    // Left long ago (older than the grace by its modification time), and damaged rather than empty.
+    writeFileSync(lockPathFor(db), '{"pid":');
+    const past = new Date(Date.now() - DAMAGED_LOCK_GRACE_MS - 60_000);
+    utimesSync(lockPathFor(db), past, past);
+    const again = acquireDatabaseLockSync(db, 'web');
+    expect(readLockHolder(again.path)).toMatchObject({ pid: process.pid, kind: 'web' });
+    again.release();
+    expect(existsSync(lockPathFor(db))).toBe(false);
+  });
+
+  it('leaves no lock file when writing its record fails (a full disk: a tmpfs of one page, filled)', (context) => {
+    if (process.platform !== 'linux' || process.getuid?.() !== 0) context.skip(); // mounting needs root
+    const mount = join(dir.path, 'full');
+    mkdirSync(mount);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4k', 'tmpfs', mount]).status !== 0) context.skip();
+    try {
+      const db = join(mount, 'gm-workstation.sqlite');
+      writeFileSync(join(mount, 'filler'), Buffer.alloc(4096));
+      expect(() => acquireDatabaseLockSync(db, 'web')).toThrow(/ENOSPC/);
+      expect(readdirSync(mount)).toEqual(['filler']);
+      // Once there is room again, the next start takes the lock: nothing was left to refuse it.
+      rmSync(join(mount, 'filler'));
+      const lock = acquireDatabaseLockSync(db, 'web');
+      expect(readLockHolder(lock.path)?.pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      spawnSync('umount', [mount]);
+    }
+  });
+});
+
+describe('one writer by the file, not by its name', () => {
+  it('names the lock after the real path, so a symlink to the file or to its folder finds the holder', async () => {
+    const db = dir.file();
+    writeFileSync(db, '');
+    const other = await holdInOtherProcess(db, 'web');
+    symlinkSync(db, join(dir.path, 'link.sqlite'));
+    symlinkSync(dir.path, join(dir.path, 'folder-link'));
+    const sentence = `Another GM Workstation (web mode, pid ${other.pid}) is using this database; close it first.`;
+    expect(() => acquireDatabaseLockSync(join(dir.path, 'link.sqlite'), 'cli')).toThrow(sentence);
+    expect(() => acquireDatabaseLockSync(join(dir.path, 'folder-link', 'gm-workstation.sqlite'), 'cli')).toThrow(sentence);
+    // A database not created yet is locked by its folder's real path and its own name.
+    expect(lockPathFor(join(dir.path, 'folder-link', 'new.sqlite'))).toBe(`${realpathSync(dir.path)}/new.sqlite.lock`);
+    expect(readdirSync(dir.path).filter((name) => name.endsWith('.lock'))).toEqual(['gm-workstation.sqlite.lock']);
+  });
+
+  it('refuses a hard link beside a held database with the holder\'s sentence, and records the file\'s device and inode', async () => {
+    const db = dir.file();
+    writeFileSync(db, '');
+    const mine = acquireDatabaseLockSync(db, 'web');
+    const { dev, ino } = statSync(db, { bigint: true });
+    expect(readLockHolder(mine.path)).toMatchObject({ database: realpathSync(db), file: `${dev}:${ino}` });
+    mine.release();
+
+    const other = await holdInOtherProcess(db, 'desktop');
+    const hardLink = join(dir.path, 'table-copy.sqlite');
+    linkSync(db, hardLink);
+    expect(() => acquireDatabaseLockSync(hardLink, 'cli')).toThrow(`Another GM Workstation (desktop app, pid ${other.pid}) is using this database; close it first.`);
+    // The refusal leaves nothing behind: no lock beside the other name.
+    expect(existsSync(`${hardLink}.lock`)).toBe(false);
+    other.stdin!.write('bye\n');
+    await exited(other);
+    const lock = acquireDatabaseLockSync(hardLink, 'cli');
+    lock.release();
   });
 });

@@ -23,6 +23,7 @@ import { ledgerHandlers } from './handlers/ledger.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { importHandlers } from './handlers/imports.ts';
 import { demoHandlers } from './handlers/demo.ts';
+import { ensureDatabaseFolder } from './paths.ts';
 
 export { resolveDatabasePath } from './paths.ts';
 
@@ -50,6 +51,11 @@ export interface OpenAppOptions {
    * DatabaseLockedError (its message is the sentence) when another process holds it; close() releases it.
    */
   lock?: LockHolderKind;
+  /**
+   * The default data folder (web mode and the CLI): created with its parents when the database lives there. Any
+   * other database's folder is created only when its parent exists (server/paths.ts).
+   */
+  dataFolder?: string;
   /**
    * Fill in, in the background, the roster changes of events stored before version 7 (server/roster-backfill.ts):
    * the desktop app and web mode. The CLI, which runs one command and exits, leaves them. Its timing is replaceable
@@ -97,6 +103,8 @@ export function describeInvalid(error: z.ZodError): string {
  * refused with one sentence by the CLI (DamagedDatabaseError, exit code 4).
  */
 export function openApp(options: OpenAppOptions): AppService {
+  // The folder first: the lock file is the first thing written beside the database.
+  ensureDatabaseFolder(options.databasePath, options.dataFolder);
   const lock = options.lock ? acquireDatabaseLockSync(options.databasePath, options.lock) : null;
   if (!lock) return openChecked(options);
   let service: AppService;

@@ -290,7 +290,7 @@ describe('gmw demo and gmw list', () => {
   it('creates the demo (creating the database) and lists campaigns, sessions and encounters in columns', async () => {
     const demo = await gmw(['demo']);
     expect(demo.code).toBe(0);
-    expect(demo.lines).toEqual(['Created 5 demo campaigns.']);
+    expect(demo.lines).toEqual([`Created a new database at ${db}.`, 'Created 5 demo campaigns.']);
     const demoRows = demo.stdout.trimEnd().split('\n');
     expect(demoRows[0]).toMatch(/^ID +NAME +RULESET$/);
     expect(demoRows.slice(1).map((r) => r.split(/ {2,}/).slice(1))).toEqual([
@@ -398,7 +398,7 @@ describe('gmw backup', () => {
 describe('progress on long work', () => {
   it('goes to stderr only with --progress or on a terminal, never to stdout', async () => {
     const quiet = await gmw(['demo']);
-    expect(quiet.lines).toEqual(['Created 5 demo campaigns.']);
+    expect(quiet.lines).toEqual([`Created a new database at ${db}.`, 'Created 5 demo campaigns.']);
     const asked = await gmw(['demo', '--progress']);
     expect(asked.lines).toEqual(['Creating the demo campaigns: playing five fights through their events…', 'Created 5 demo campaigns.']);
     expect(asked.stdout).not.toContain('playing');
@@ -530,7 +530,7 @@ describe('the built CLI (dist/cli/gmw.cjs)', () => {
     expect(cli(['frobnicate'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^Unknown command “frobnicate”\.\n\ngmw /) });
     expect(cli(['list'])).toMatchObject({ code: 4, stdout: '', stderr: `There is no database at ${db} yet (choose one with --db).\n` });
     const demo = cli(['demo']);
-    expect(demo).toMatchObject({ code: 0, stderr: 'Created 5 demo campaigns.\n' });
+    expect(demo).toMatchObject({ code: 0, stderr: `Created a new database at ${db}.\nCreated 5 demo campaigns.\n` });
     expect(cli(['list']).stdout).toContain('Demo — Thrum: Hollow Roads');
     expect(cli(['campaigns:get', '{"id":"nobody"}'])).toMatchObject({ code: 1, stdout: '', stderr: 'That campaign does not exist (it may have been removed).\n' });
     expect(cli(['import', 'missing.json'])).toMatchObject({ code: 3, stdout: '' });

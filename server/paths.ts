@@ -1,6 +1,7 @@
 // Where the one SQLite file lives.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const DB_ENV = 'GMW_DB';
 export const DB_FILE = 'gm-workstation.sqlite';
@@ -21,4 +22,32 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
   if (platform === 'win32') return join(env['APPDATA'] || join(homedir(), 'AppData', 'Roaming'), 'GM Workstation');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'GM Workstation');
   return join(env['XDG_DATA_HOME'] || join(homedir(), '.local', 'share'), 'gm-workstation');
+}
+
+/** A database's folder that is missing and will not be created; its message is the sentence to show. */
+export class MissingFolderError extends Error {
+  override name = 'MissingFolderError';
+}
+
+/**
+ * Makes sure the database's folder exists before anything is written there (the lock file first) and says whether
+ * it created it. The default data folder is created with its parents, readable by its user only (0700, as the XDG
+ * base directory spec asks). A folder named with --db or GMW_DB is created when its own parent exists, so
+ * `--db ~/campaigns/new.sqlite` works; a path missing more than that (a typo higher up) is refused with a sentence
+ * rather than growing a tree of folders nobody asked for.
+ */
+export function ensureDatabaseFolder(databasePath: string, dataFolder?: string): boolean {
+  if (databasePath === ':memory:') return false;
+  const folder = dirname(resolve(databasePath));
+  if (existsSync(folder)) return false;
+  if (dataFolder && folder === resolve(dataFolder)) {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    return true;
+  }
+  const parent = dirname(folder);
+  if (!existsSync(parent) || !statSync(parent).isDirectory()) {
+    throw new MissingFolderError(`neither the folder ${folder} nor the folder ${parent} exists; create it first, or choose another place for the database.`);
+  }
+  mkdirSync(folder);
+  return true;
 }

@@ -1,6 +1,7 @@
 // `npm run web` (and `npm start` where the desktop window cannot open): web mode on 127.0.0.1.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { openApp } from './app.ts';
@@ -34,7 +35,8 @@ function portProblem(port: number): Promise<NodeJS.ErrnoException | null> {
 }
 
 export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  const databasePath = resolveDatabasePath(argv, process.env, join(defaultDataDir(), DB_FILE));
+  const dataFolder = defaultDataDir();
+  const databasePath = resolveDatabasePath(argv, process.env, join(dataFolder, DB_FILE));
   const port = portFrom(argv);
   // A port asked for and taken is said before the database is touched (and again below, should it be taken meanwhile).
   const taken = port === 0 ? null : await portProblem(port);
@@ -44,9 +46,10 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     process.exitCode = 1;
     return;
   }
+  const firstStart = !existsSync(databasePath);
   let service;
   try {
-    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true });
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true, dataFolder });
   } catch (error) {
     // The app's refusals (locked, damaged, newer) and a read-only or full disk are one sentence as they are.
     console.error(sentenceFor(error, databasePath) ?? `GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
@@ -65,6 +68,7 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     return;
   }
   console.log(`Database: ${databasePath}`);
+  if (firstStart) console.log(`First start: a new database was created; your campaigns and their backups live in ${dirname(databasePath)}.`);
   // A file this user may read but not write opens (its campaigns can be looked at and exported); every change is refused.
   if (!canWrite(databasePath)) console.log(readOnlyNotice(databasePath));
   // A damaged database opened the app in recovery mode (server/recovery-mode.ts): the page offers the way out.

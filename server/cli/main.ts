@@ -139,6 +139,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       async app() {
         if (app) return app;
         const takeAwaySidecars = sidecarsMadeHere(databasePath);
+        const creating = !existsSync(databasePath);
         try {
           // A file that is there must be ours: another program's SQLite file is never migrated into a campaign
           // database. A file the marker says was here, now missing or empty, is damage: the health check says so.
@@ -147,13 +148,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
           if ((command.database === 'existing' || present) && !lost) openExistingDatabase(databasePath).close();
           // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
           const { openApp } = await import('../app.ts');
-          app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli' });
+          app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli', dataFolder: defaultDataDir(io.env) });
         } catch (error) {
           takeAwaySidecars();
           if (error instanceof DatabaseError) throw error;
           // The app's own refusals (locked, damaged, newer) and a read-only or full disk are one sentence as they are.
           throw new DatabaseError(sentenceFor(error, databasePath) ?? `Cannot open the database at ${databasePath}: ${fileReason(error)}.`);
         }
+        if (creating) io.stderr(`Created a new database at ${databasePath}.`);
         return app;
       },
     };
