@@ -213,13 +213,14 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   /**
    * Every commit checkpointed into the file and the WAL emptied, then closed: nothing of the database is left only
    * in a -wal, so the -wal and -shm SQLite may leave can go, and none is there for SQLite to apply to the restored
-   * file. Marked closed meanwhile: a kill before the reopening is a clean stop, not a lost -wal.
+   * file. Marked closed first (everything is in the file already): a kill from here until the reopening is a clean
+   * stop, not a lost -wal.
    */
   function closeForRestore(): void {
     const [done] = ctx.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
     if (!done || done.busy !== 0) throw new Error('The database could not be checkpointed before the restore.');
-    ctx.db.close();
     markClosed(options.databasePath);
+    ctx.db.close();
     rmSync(`${options.databasePath}-wal`, { force: true });
     rmSync(`${options.databasePath}-shm`, { force: true });
   }
