@@ -308,13 +308,20 @@ export function backupsToKeep(backups: readonly BackupInfo[], now: Date, rule = 
   return keep;
 }
 
+/**
+ * The checked copy of a backup that a restore puts beside the database, and then renames over it (db/restore.ts):
+ * the same folder, so that the rename is one atomic step.
+ */
+export const restoringPath = (databasePath: string) => `${databasePath}.restoring`;
+
 /** A copy untouched for this long was left by an app that stopped while making it. */
 const PARTIAL_LEFT_AFTER_MS = 60 * 60 * 1000;
 
 /**
  * Deletes this database's backups the retention rule does not keep, and its copies left unfinished by an app that
- * stopped while making them (untouched for an hour); returns their names. Other databases' backups in the same
- * folder are never counted or deleted.
+ * stopped while making them (untouched for an hour): a backup's `.partial`, and a restore's copy beside the
+ * database (`restoringPath`); returns their names. Other databases' backups in the same folder are never counted
+ * or deleted.
  */
 export function pruneBackups(databasePath: string, now: Date, nativeBinding?: string): string[] {
   const dir = backupDir(databasePath);
@@ -326,6 +333,12 @@ export function pruneBackups(databasePath: string, now: Date, nativeBinding?: st
     removed.push(...readdirSync(dir).filter((name) => partial.test(name) && now.getTime() - statSync(join(dir, name)).mtimeMs > PARTIAL_LEFT_AFTER_MS));
   }
   for (const name of removed) rmSync(join(dir, name), { force: true });
+  for (const left of [restoringPath(databasePath), `${restoringPath(databasePath)}-journal`]) {
+    if (existsSync(left) && now.getTime() - statSync(left).mtimeMs > PARTIAL_LEFT_AFTER_MS) {
+      rmSync(left, { force: true });
+      removed.push(basename(left));
+    }
+  }
   return removed;
 }
 

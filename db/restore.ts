@@ -5,10 +5,9 @@ import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { GmError } from '../core/api/contract.ts';
-import { LEGACY_DATABASE_NAME, backupPath, readOrigin } from './backup.ts';
+import { LEGACY_DATABASE_NAME, backupPath, readOrigin, restoringPath } from './backup.ts';
 
-/** The checked copy of the backup, beside the database (same folder, so the rename is one atomic step). */
-export const restoringPath = (databasePath: string) => `${databasePath}.restoring`;
+export { restoringPath };
 
 const NOTHING_CHANGED = 'Nothing was changed.';
 
