@@ -60,7 +60,7 @@ async function twoDatabases() {
   return { a, b, aBackup: aBackup.name, bBackup: bBackup.name };
 }
 
-describe('backups of two databases in one folder', () => {
+describe('backups of two databases in one folder', { timeout: 30_000 }, () => {
   it('each names its database, in its file name and inside; each database lists only its own (the screen and gmw)', async () => {
     const { a, b, aBackup, bBackup } = await twoDatabases();
     expect(aBackup).toMatch(/^table-\d{8}T\d{9}Z-manual\.sqlite$/);
@@ -172,7 +172,7 @@ describe('backups of two databases in one folder', () => {
   });
 });
 
-describe('backups made before a backup named its database', () => {
+describe('backups made before a backup named its database', { timeout: 30_000 }, () => {
   /** A backup as older versions made them: named gm-workstation-…, with no backup_origin inside. */
   function legacyBackup(databasePath: string, stamp: string): string {
     const folder = backupDir(databasePath);

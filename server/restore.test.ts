@@ -62,7 +62,7 @@ function campaignNames(path: string): string[] {
   }
 }
 
-describe('the Backups screen restores only a sound backup', () => {
+describe('the Backups screen restores only a sound backup', { timeout: 30_000 }, () => {
   it('refuses a backup with damaged pages with a sentence; the live database is unchanged and goes on answering', async () => {
     dir = tempDir();
     fillWithPages(dir.file());
