@@ -2,7 +2,7 @@
 // kept by a retention rule: the most recent ones plus the newest of each of the last days.
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './connection.ts';
 
@@ -14,9 +14,87 @@ export interface BackupInfo {
 }
 
 export const RETENTION = { recent: 10, days: 10 } as const;
-const NAME = /^gm-workstation-(\d{8}T\d{6}\d{3}Z)-([a-z-]+)\.sqlite$/;
 
+/**
+ * The backups folder is shared by every database in a folder, so each backup names the database it is of: in its
+ * file name (`<database's file name without .sqlite>-<stamp>-<reason>.sqlite`, which for the default
+ * `gm-workstation.sqlite` is the name every backup had before) and inside the copy (`backup_origin`, below).
+ */
 export const backupDir = (databasePath: string) => join(dirname(databasePath), 'backups');
+
+/** The start of the names of a database's backups: `table` for `table.sqlite`. */
+export const backupPrefix = (databasePath: string) => basename(databasePath).replace(/\.sqlite$/, '');
+
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A backup of this database, by its name. The stamp right after the prefix anchors it: `table-2-<stamp>-auto.sqlite`
+ * is not a backup of `table.sqlite` (`2-…` is no stamp), and `table-<stamp>-auto.sqlite` not one of `table-2.sqlite`.
+ */
+const namePattern = (databasePath: string) => new RegExp(`^${escapeForPattern(backupPrefix(databasePath))}-(\\d{8}T\\d{9}Z)-([a-z-]+)\\.sqlite$`);
+
+/** A copy of this database being made (`<backup>.partial`, and the journal SQLite keeps beside it while writing it). */
+const partialPattern = (databasePath: string) =>
+  new RegExp(`^${escapeForPattern(backupPrefix(databasePath))}-\\d{8}T\\d{9}Z-[a-z-]+\\.sqlite\\.partial(?:-journal)?$`);
+
+/** What a backup says, inside, about where it came from (the `backup_origin` table written into every copy). */
+export interface BackupOrigin {
+  /** The database file's name (`table.sqlite`): what a backup must match to be restored into a database. */
+  databaseName: string;
+  /** Where that database was when the copy was made: for people reading the file, not matched (folders move). */
+  databasePath: string;
+  createdAt: string;
+  reason: string;
+}
+
+/**
+ * Backups made before a backup named its database have no `backup_origin` inside, and were all named
+ * `gm-workstation-…`: they are taken as backups of `gm-workstation.sqlite`, the one name those versions used unless
+ * told another; a database of any other name does not list them, and refuses to restore one.
+ */
+export const LEGACY_DATABASE_NAME = 'gm-workstation.sqlite';
+
+export const originOf = (databasePath: string, createdAt: Date, reason: string): BackupOrigin => ({
+  databaseName: basename(databasePath),
+  databasePath,
+  createdAt: createdAt.toISOString(),
+  reason,
+});
+
+/**
+ * The origin written inside a backup: the origin itself, `legacy` when it has none (made by an older version), or
+ * `unreadable` when the file cannot be read as a database (a damaged backup, listed by its name alone).
+ */
+export type OriginFound = BackupOrigin | 'legacy' | 'unreadable';
+
+export function readOrigin(path: string, nativeBinding?: string): OriginFound {
+  const sidecars = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'backup_origin'").get();
+    if (!table) return 'legacy';
+    const row = db.prepare('SELECT database_name, database_path, created_at, reason FROM backup_origin LIMIT 1').get() as
+      | { database_name: string; database_path: string; created_at: string; reason: string }
+      | undefined;
+    if (!row) return 'unreadable';
+    return { databaseName: row.database_name, databasePath: row.database_path, createdAt: row.created_at, reason: row.reason };
+  } catch {
+    return 'unreadable';
+  } finally {
+    db?.close();
+    // Our backups are rollback-journal files, but a copy of a WAL file put there by hand gets an empty -wal and an
+    // -shm from a read-only look: the ones this look made go.
+    if (sidecars.length === 2 && existsSync(sidecars[0]!) && statSync(sidecars[0]!).size === 0) for (const file of sidecars) rmSync(file, { force: true });
+  }
+}
+
+/** Whether a backup's inside says it is of this database (`unreadable` says nothing: the name decides). */
+export function originMatches(databasePath: string, origin: OriginFound): boolean {
+  if (origin === 'unreadable') return true;
+  if (origin === 'legacy') return basename(databasePath) === LEGACY_DATABASE_NAME;
+  return origin.databaseName === basename(databasePath);
+}
 
 const stampOf = (date: Date) => date.toISOString().replace(/[-:.]/g, '');
 function dateOf(stamp: string): Date {
@@ -39,17 +117,25 @@ export function verifyDatabaseFile(path: string, nativeBinding?: string): boolea
 }
 
 /**
- * Makes a fresh copy one self-contained file and checks it; true when it passed. A copy of a WAL database says
- * "WAL" in its header, so every later opening would leave -wal and -shm files beside it: the copy is switched to
- * a rollback journal first. It uses nothing but its arguments, because the backup worker runs it from its source
- * text (`BACKUP_WORKER`).
+ * Makes a fresh copy one self-contained file, writes into it which database it is of (`origin`, in one row of
+ * `backup_origin`, replacing the row a restored database brought along), and checks it; true when it passed. A
+ * copy of a WAL database says "WAL" in its header, so every later opening would leave -wal and -shm files beside
+ * it: the copy is switched to a rollback journal first. It uses nothing but its arguments, because the backup
+ * worker runs it from its source text (`BACKUP_WORKER`).
  */
-export function finishCopy(Sqlite: typeof Database, path: string, nativeBinding?: string | null): boolean {
+export function finishCopy(Sqlite: typeof Database, path: string, nativeBinding: string | null | undefined, origin: BackupOrigin): boolean {
   const options = nativeBinding ? { nativeBinding } : {};
   try {
     const copy = new Sqlite(path, { fileMustExist: true, ...options });
     try {
       if (copy.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return false;
+      copy.transaction(() => {
+        copy.exec(
+          'DROP TABLE IF EXISTS backup_origin; ' +
+            'CREATE TABLE backup_origin (database_name TEXT NOT NULL, database_path TEXT NOT NULL, created_at TEXT NOT NULL, reason TEXT NOT NULL)',
+        );
+        copy.prepare('INSERT INTO backup_origin VALUES (?, ?, ?, ?)').run(origin.databaseName, origin.databasePath, origin.createdAt, origin.reason);
+      })();
     } finally {
       copy.close();
     }
@@ -92,7 +178,7 @@ const stopAsked = () => Atomics.load(state, 0) === 1;
   } finally {
     source.close();
   }
-  return stopAsked() ? false : finishCopy(Database, job.partial, job.nativeBinding);
+  return stopAsked() ? false : finishCopy(Database, job.partial, job.nativeBinding, job.origin);
 })()
   .then((passed) => parentPort.postMessage({ passed }), (error) => parentPort.postMessage({ failed: String((error && error.message) || error) }))
   .finally(() => {
@@ -107,13 +193,13 @@ const WORKER_PAGES_PER_STEP = 1000;
 const WORKER_STOP_WAIT_MS = 10_000;
 
 /** Runs the backup worker; resolves to whether the copy passed its check. Stopping `signal` stops the worker. */
-function copyOnWorker(databasePath: string, partial: string, nativeBinding: string | undefined, signal: AbortSignal | undefined): Promise<boolean> {
+function copyOnWorker(databasePath: string, partial: string, origin: BackupOrigin, nativeBinding: string | undefined, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const state = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const worker = new Worker(BACKUP_WORKER, {
       eval: true,
       // The same better-sqlite3 this bundle loads (each bundle and the tests have a `require`).
-      workerData: { module: require.resolve('better-sqlite3'), source: databasePath, partial, nativeBinding: nativeBinding ?? null, state: state.buffer, pagesPerStep: WORKER_PAGES_PER_STEP },
+      workerData: { module: require.resolve('better-sqlite3'), source: databasePath, partial, origin, nativeBinding: nativeBinding ?? null, state: state.buffer, pagesPerStep: WORKER_PAGES_PER_STEP },
     });
     // Asked to stop, the worker finishes the step it is in; this thread waits for that, so that nothing the app
     // does next (closing, exiting) finds the worker inside SQLite.
@@ -150,7 +236,8 @@ const ABANDONED = 'The backup was abandoned: the app closed.';
 export async function createBackup(db: Db, databasePath: string, now: Date, reason: string, nativeBinding?: string, signal?: AbortSignal): Promise<BackupInfo> {
   const dir = backupDir(databasePath);
   mkdirSync(dir, { recursive: true });
-  const name = `gm-workstation-${stampOf(now)}-${reason}.sqlite`;
+  const name = `${backupPrefix(databasePath)}-${stampOf(now)}-${reason}.sqlite`;
+  const origin = originOf(databasePath, now, reason);
   const partial = join(dir, `${name}.partial`);
   const discard = () => {
     try {
@@ -163,7 +250,7 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
   try {
     let passed: boolean;
     try {
-      const copying = copyOnWorker(databasePath, partial, nativeBinding, signal);
+      const copying = copyOnWorker(databasePath, partial, origin, nativeBinding, signal);
       // The app closing abandons the copy: its file goes once the worker has stopped (it stops first).
       signal?.addEventListener('abort', discard, { once: true });
       passed = await copying;
@@ -172,7 +259,7 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
       if (signal?.aborted) throw new Error(ABANDONED);
       console.warn(`[gmw] the backup on a worker thread failed (${error instanceof Error ? error.message : String(error)}); copying on the app's thread.`);
       await db.backup(partial);
-      passed = finishCopy(Database, partial, nativeBinding);
+      passed = finishCopy(Database, partial, nativeBinding, origin);
     }
     if (signal?.aborted) throw new Error(ABANDONED);
     if (!passed) {
@@ -186,13 +273,20 @@ export async function createBackup(db: Db, databasePath: string, now: Date, reas
   }
 }
 
-export function listBackups(databasePath: string): BackupInfo[] {
+/**
+ * This database's backups, newest first: named after it, and not saying inside that they are of another database
+ * (a backup renamed by hand, or two databases whose names differ only by `.sqlite`). Looking inside opens each
+ * backup read-only for one small query (well under a millisecond each).
+ */
+export function listBackups(databasePath: string, nativeBinding?: string): BackupInfo[] {
   const dir = backupDir(databasePath);
   if (!existsSync(dir)) return [];
+  const pattern = namePattern(databasePath);
   return readdirSync(dir)
     .flatMap((name) => {
-      const m = NAME.exec(name);
-      return m ? [{ name, createdAt: dateOf(m[1]!).toISOString(), bytes: statSync(join(dir, name)).size, reason: m[2]! }] : [];
+      const m = pattern.exec(name);
+      if (!m || !originMatches(databasePath, readOrigin(join(dir, name), nativeBinding))) return [];
+      return [{ name, createdAt: dateOf(m[1]!).toISOString(), bytes: statSync(join(dir, name)).size, reason: m[2]! }];
     })
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
@@ -214,29 +308,44 @@ export function backupsToKeep(backups: readonly BackupInfo[], now: Date, rule = 
   return keep;
 }
 
-/** A copy being made (`<backup>.partial`, and the journal SQLite keeps beside it while writing it). */
-const PARTIAL = /^gm-workstation-\d{8}T\d{9}Z-[a-z-]+\.sqlite\.partial(?:-journal)?$/;
+/**
+ * The checked copy of a backup that a restore puts beside the database, and then renames over it (db/restore.ts):
+ * the same folder, so that the rename is one atomic step.
+ */
+export const restoringPath = (databasePath: string) => `${databasePath}.restoring`;
+
 /** A copy untouched for this long was left by an app that stopped while making it. */
 const PARTIAL_LEFT_AFTER_MS = 60 * 60 * 1000;
 
 /**
- * Deletes the backups the retention rule does not keep, and copies left unfinished by an app that stopped while
- * making them (untouched for an hour: the folder is shared by every database beside it, whose app may be making
- * one now); returns their names.
+ * Deletes this database's backups the retention rule does not keep, and its copies left unfinished by an app that
+ * stopped while making them (untouched for an hour): a backup's `.partial`, and a restore's copy beside the
+ * database (`restoringPath`); returns their names. Other databases' backups in the same folder are never counted
+ * or deleted.
  */
-export function pruneBackups(databasePath: string, now: Date): string[] {
+export function pruneBackups(databasePath: string, now: Date, nativeBinding?: string): string[] {
   const dir = backupDir(databasePath);
-  const backups = listBackups(databasePath);
+  const backups = listBackups(databasePath, nativeBinding);
   const keep = backupsToKeep(backups, now);
   const removed = backups.filter((b) => !keep.has(b.name)).map((b) => b.name);
   if (existsSync(dir)) {
-    removed.push(...readdirSync(dir).filter((name) => PARTIAL.test(name) && now.getTime() - statSync(join(dir, name)).mtimeMs > PARTIAL_LEFT_AFTER_MS));
+    const partial = partialPattern(databasePath);
+    removed.push(...readdirSync(dir).filter((name) => partial.test(name) && now.getTime() - statSync(join(dir, name)).mtimeMs > PARTIAL_LEFT_AFTER_MS));
   }
   for (const name of removed) rmSync(join(dir, name), { force: true });
+  for (const left of [restoringPath(databasePath), `${restoringPath(databasePath)}-journal`]) {
+    if (existsSync(left) && now.getTime() - statSync(left).mtimeMs > PARTIAL_LEFT_AFTER_MS) {
+      rmSync(left, { force: true });
+      removed.push(basename(left));
+    }
+  }
   return removed;
 }
 
-/** A backup's file path, refusing anything that is not one of ours (no path tricks). */
+/**
+ * A backup's file path, refusing any name that is not one of this database's backups (no path tricks, no other
+ * database's backups). What the copy says inside is checked by the restore (db/restore.ts), with its own sentence.
+ */
 export function backupPath(databasePath: string, name: string): string | null {
-  return NAME.test(name) && existsSync(join(backupDir(databasePath), name)) ? join(backupDir(databasePath), name) : null;
+  return namePattern(databasePath).test(name) && existsSync(join(backupDir(databasePath), name)) ? join(backupDir(databasePath), name) : null;
 }

@@ -144,9 +144,9 @@ export interface GoodBackup extends BackupInfo {
   path: string;
 }
 
-/** The newest backup that passes quick_check, or null; broken backups are skipped, never offered. */
+/** This database's newest backup that passes quick_check, or null; broken backups are skipped, never offered. */
 export function newestGoodBackup(databasePath: string, nativeBinding?: string): GoodBackup | null {
-  for (const backup of listBackups(databasePath)) {
+  for (const backup of listBackups(databasePath, nativeBinding)) {
     const path = join(backupDir(databasePath), backup.name);
     if (isGoodDatabaseFile(path, nativeBinding)) return { ...backup, path };
   }

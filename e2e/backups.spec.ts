@@ -13,6 +13,8 @@ test('back up by hand, change something, restore', async ({ page }) => {
 
   await page.getByRole('link', { name: 'Backups' }).click();
   await expect(page.getByRole('cell', { name: 'On start' })).toBeVisible();
+  // The folder may hold other databases' backups: the screen says whose these are.
+  await expect(page.getByText('These are the backups of backups.sqlite;')).toBeVisible();
   await page.getByRole('button', { name: 'Back up now' }).click();
   await expect(page.getByRole('cell', { name: 'By hand' })).toBeVisible();
 

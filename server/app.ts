@@ -7,8 +7,9 @@ import { GmError, WRITE_HANDLERS, inputSchemas, type Envelope, type HandlerName,
 import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import { acquireDatabaseLockSync, type LockHolderKind } from '../db/lock.ts';
-import { backupPath, createBackup, pruneBackups } from '../db/backup.ts';
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { createBackup, pruneBackups } from '../db/backup.ts';
+import { restoreBackup } from '../db/restore.ts';
+import { existsSync, rmSync } from 'node:fs';
 import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath } from '../db/health.ts';
 import { atExit } from '../db/exit.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
@@ -185,31 +186,53 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     backups: {
       async create(reason) {
         const info = await createBackup(ctx.db, options.databasePath, new Date(), reason, options.nativeBinding, closing.signal);
-        pruneBackups(options.databasePath, new Date());
+        pruneBackups(options.databasePath, new Date(), options.nativeBinding);
         notify({ area: 'backups', id: info.name });
         return info;
       },
       async restore(name) {
-        const source = backupPath(options.databasePath, name);
-        if (!source) throw new GmError('That backup does not exist (it may have been pruned).', 'notFound');
-        // The current database is backed up first, so a restore can itself be undone.
-        const safety = await createBackup(ctx.db, options.databasePath, new Date(), 'before-restore', options.nativeBinding, closing.signal);
-        ctx.db.close();
+        // db/restore.ts checks the backup first; once it has, the current database is backed up (so a restore can
+        // itself be undone) and closed, and the checked copy is renamed over it.
         try {
-          rmSync(`${options.databasePath}-wal`, { force: true });
-          rmSync(`${options.databasePath}-shm`, { force: true });
-          copyFileSync(source, options.databasePath);
+          const safety = await restoreBackup(
+            options.databasePath,
+            name,
+            async () => {
+              const safety = await createBackup(ctx.db, options.databasePath, new Date(), 'before-restore', options.nativeBinding, closing.signal);
+              closeForRestore();
+              return safety;
+            },
+            options.nativeBinding,
+          );
+          notify({ area: 'campaigns', id: '*' });
+          notify({ area: 'backups', id: name });
+          return { restored: name, safetyBackup: safety.name };
         } finally {
-          ctx.db = open();
-          ctx.encounters = new EncounterStore(ctx.db);
-          backfill?.wake();
+          // Closed for the restore (whether or not it then succeeded): opened again, on whatever file is in place.
+          if (!ctx.db.open) {
+            ctx.db = open();
+            ctx.encounters = new EncounterStore(ctx.db);
+            markInUse(options.databasePath, options.transport !== 'cli');
+            backfill?.wake();
+          }
         }
-        notify({ area: 'campaigns', id: '*' });
-        notify({ area: 'backups', id: name });
-        return { restored: name, safetyBackup: safety.name };
       },
     },
   };
+  /**
+   * Every commit checkpointed into the file and the WAL emptied, then closed: nothing of the database is left only
+   * in a -wal, so the -wal and -shm SQLite may leave can go, and none is there for SQLite to apply to the restored
+   * file. Marked closed first (everything is in the file already): a kill from here until the reopening is a clean
+   * stop, not a lost -wal.
+   */
+  function closeForRestore(): void {
+    const [done] = ctx.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+    if (!done || done.busy !== 0) throw new Error('The database could not be checkpointed before the restore.');
+    markClosed(options.databasePath);
+    ctx.db.close();
+    rmSync(`${options.databasePath}-wal`, { force: true });
+    rmSync(`${options.databasePath}-shm`, { force: true });
+  }
   ctx.encounters = new EncounterStore(ctx.db);
   // The desktop app and web mode mark the database as existing and in use (db/health.ts); the CLI, which may be
   // pointed at any copy by a script, creates nothing beside the files it opens, but keeps an existing marker's

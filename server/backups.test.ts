@@ -1,9 +1,9 @@
 // Backups through the online backup API: verified copies, the retention rule, and a restore that backs up first.
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backupDir, backupsToKeep, listBackups, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
+import { backupDir, backupsToKeep, listBackups, restoringPath, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
 import { copyBegun, fillWithPages, rowsOf } from './testing/backup-pages.ts';
 import { useTestApp } from './testing/harness.ts';
 
@@ -84,8 +84,12 @@ describe('backups', () => {
     for (const name of [...left, recent, notOurs]) writeFileSync(join(dir, name), 'unfinished');
     const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     for (const name of [...left, notOurs]) utimesSync(join(dir, name), twoHoursAgo, twoHoursAgo);
+    // A restore's copy beside the database, left by a restore that was killed.
+    writeFileSync(restoringPath(t.dir.file()), 'unfinished');
+    utimesSync(restoringPath(t.dir.file()), twoHoursAgo, twoHoursAgo);
     const backup = await ok('backups:create', {});
     expect(readdirSync(dir).sort()).toEqual([backup.name, recent, notOurs].sort());
+    expect(existsSync(restoringPath(t.dir.file()))).toBe(false);
   });
 
   it('refuses names that are not its own backups', async () => {

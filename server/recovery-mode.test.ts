@@ -119,7 +119,7 @@ describe('recovery mode', () => {
     const app = start();
     const broken = listBackups(dir.file())[0]!.name;
     const envelope = (await app.dispatch('recovery:restore', { name: broken })) as Envelope<unknown>;
-    expect(envelope).toEqual({ error: { kind: 'refused', message: 'That backup failed its integrity check too; choose another one.' } });
+    expect(envelope).toEqual({ error: { kind: 'refused', message: 'That backup failed its integrity check: it is damaged. Nothing was changed. Choose another one.' } });
     expect(readFileSync(dir.file()).equals(damagedBytes)).toBe(true);
     expect(readdirSync(dir.path).filter((f) => f.includes('.damaged-'))).toEqual([]);
   });

@@ -3,11 +3,12 @@
 // restore a backup, or start an empty database (and, when only the WAL was lost, go on with the file as it is).
 // Restoring or starting empty moves the damaged file aside, never overwriting or deleting it, and then the app opens normally behind the same service object, so every transport
 // (IPC, web mode) keeps the reference it already holds.
-import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { GmError, inputSchemas, type BackupSummary, type Envelope, type RecoveryDone, type RecoveryStatus } from '../core/api/contract.ts';
 import { isHandlerName, type ChangeNotice } from '../core/api/names.ts';
-import { backupDir, backupPath, listBackups } from '../db/backup.ts';
-import { isGoodDatabaseFile, newestGoodBackup, type DatabaseHealth } from '../db/health.ts';
+import { backupDir, listBackups } from '../db/backup.ts';
+import { newestGoodBackup, type DatabaseHealth } from '../db/health.ts';
+import { restoreBackup } from '../db/restore.ts';
 import type { AppService, HandlerContext, OpenAppOptions } from './app.ts';
 import { infoHandlers } from './handlers/info.ts';
 
@@ -108,20 +109,9 @@ export function openRecoveryService(
     return done;
   }
 
-  function restore(name: string): RecoveryDone {
-    const source = backupPath(options.databasePath, name);
-    if (!source) throw new GmError('That backup does not exist.', 'notFound');
-    if (!isGoodDatabaseFile(source, options.nativeBinding)) throw new GmError('That backup failed its integrity check too; choose another one.');
-    // Copied under a temporary name before anything moves, so a failed copy leaves everything where it was.
-    const partial = `${options.databasePath}.restoring`;
-    try {
-      copyFileSync(source, partial);
-    } catch (error) {
-      rmSync(partial, { force: true });
-      throw error;
-    }
-    const damagedKeptAs = moveDamagedAside(options.databasePath, now());
-    renameSync(partial, options.databasePath);
+  /** The one restore (db/restore.ts), the Backups screen's too; here the damaged file is moved aside to make way. */
+  async function restore(name: string): Promise<RecoveryDone> {
+    const damagedKeptAs = await restoreBackup(options.databasePath, name, () => moveDamagedAside(options.databasePath, now()), options.nativeBinding);
     return finish({ damagedKeptAs, restored: name });
   }
 
@@ -144,10 +134,10 @@ export function openRecoveryService(
     if (name === 'recovery:status') return { result: status };
     if (name === 'app:info') return { result: infoHandlers['app:info']({ options } as HandlerContext) };
     if (name !== 'recovery:restore' && name !== 'recovery:startEmpty' && name !== 'recovery:keep') return { error: { message: refusal, kind: 'refused' } };
-    const job = working.then(() => {
+    const job = working.then(async () => {
       // A second click arrives after the first recovery finished: the app is open normally by now.
       if (normal) return normal.dispatch(name, parsed.data);
-      const done = name === 'recovery:restore' ? restore((parsed.data as { name: string }).name) : name === 'recovery:keep' ? keep() : startEmpty();
+      const done = name === 'recovery:restore' ? await restore((parsed.data as { name: string }).name) : name === 'recovery:keep' ? keep() : startEmpty();
       return { result: done };
     });
     working = job.catch(() => undefined);

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { isHandlerName, type CampaignSummary, type HandlerInput, type HandlerName, type HandlerResults } from '../../core/api/contract.ts';
 import type { ExportFile } from '../../core/export/types.ts';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_MB } from '../../core/export/campaign.ts';
-import { finishCopy } from '../../db/backup.ts';
+import { finishCopy, originOf } from '../../db/backup.ts';
 import type { AppService } from '../app.ts';
 import { sentenceFor } from '../failure-sentences.ts';
 import { DatabaseError, FileError, UsageError, optionValue, type OptionSpec, type ParsedArgs } from './args.ts';
@@ -249,7 +249,7 @@ const backup: Command = {
         throw new FileError(`Cannot write ${target}: ${fileReason(error)}.`);
       }
       ctx.progress.say('Checking the copy…');
-      if (!finishCopy(Database, partial)) throw new FileError('The copy failed its integrity check and was discarded.');
+      if (!finishCopy(Database, partial, undefined, originOf(source, new Date(), 'gmw'))) throw new FileError('The copy failed its integrity check and was discarded.');
       try {
         renameSync(partial, target);
       } catch (error) {
