@@ -84,7 +84,7 @@ describe('one writer by the file, whatever its name', () => {
     expect({ code: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
       code: 4,
       stdout: '',
-      stderr: `Cannot open the database at ${name}: Another GM Workstation (web mode, pid ${process.pid}) is using this database; close it first.\n`,
+      stderr: `Another GM Workstation (web mode, pid ${process.pid}) is using this database; close it first.\n`,
     });
     expect([sha256(databasePath), sha256(`${databasePath}-wal`)]).toEqual(before);
     expect(await web.dispatch('campaigns:list', {})).toMatchObject({ result: [{ name: 'The Drowned Vault' }] });

@@ -152,7 +152,7 @@ function runChild(script: string, watch: Watch, backup: string, kill: Kill | nul
     const look = () => {
       if (exited) return;
       const copy = restoringPath(watch.databasePath);
-      const copyBytes = existsSync(copy) ? statSync(copy).size : null;
+      const copyBytes = sizeIfThere(copy);
       if (copyBytes !== null && copyBytes < watch.backupBytes) see('copying');
       if (copyBytes === watch.backupBytes) see('copied');
       if (readdirSync(watch.backupsFolder).some((name) => name.endsWith('.partial'))) see('safetyBackup');
@@ -237,7 +237,7 @@ describe('a restore killed at any moment', () => {
       expect(run.seen.torn, context).toBeUndefined();
       // The file opens, passes quick_check, and the app opens normally on it (the start-up check finds no damage).
       expect(quickCheck(db), context).toBe('ok');
-      const copyLeft = existsSync(restoringPath(db)) ? statSync(restoringPath(db)).size : null;
+      const copyLeft = sizeIfThere(restoringPath(db));
       const reopened = start(db);
       expect(await ok<RecoveryStatus>(reopened, 'recovery:status'), context).toEqual({ damaged: false });
       const found = await names(reopened);
@@ -264,3 +264,12 @@ describe('a restore killed at any moment', () => {
     expect(outcomes.some((o) => o.state === 'new'), summary).toBe(true);
   });
 });
+
+/** A file's size, or null when it is not there (it may go between a look and a stat while the child renames it). */
+function sizeIfThere(path: string): number | null {
+  try {
+    return statSync(path).size;
+  } catch {
+    return null;
+  }
+}
