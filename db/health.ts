@@ -57,7 +57,8 @@ export function fileStamp(databasePath: string): FileStamp | null {
   }
 }
 
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs === b.mtimeNs;
+/** Compared to the millisecond: tools that keep a file's time (cp -p, a move to another disk) keep at least that. */
+const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs / 1_000_000n === b.mtimeNs / 1_000_000n;
 
 /** The head of the marker: when the app first opened this database, kept as it was on every later rewrite. */
 function markerHead(databasePath: string, now: Date): string {
