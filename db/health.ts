@@ -114,7 +114,7 @@ export function noteDatabaseFile(databasePath: string): void {
   const known = stamped.get(databasePath);
   if (!known) return;
   const now = fileStamp(databasePath);
-  if (now && !sameStamp(known, now)) writeMarker(databasePath, 'open', new Date());
+  if (now && !sameStamp(known, now) && existsSync(markerPath(databasePath))) writeMarker(databasePath, 'open', new Date());
 }
 
 /** The marker's state line; a marker without one (written by an older version) counts as closed. */
