@@ -10,7 +10,8 @@ import { acquireDatabaseLockSync, type LockHolderKind } from '../db/lock.ts';
 import { createBackup, pruneBackups } from '../db/backup.ts';
 import { restoreBackup } from '../db/restore.ts';
 import { existsSync, rmSync } from 'node:fs';
-import { checkDatabaseHealth, markDatabaseClosed, markDatabaseOpened, markerPath } from '../db/health.ts';
+import { checkDatabaseHealth, damaged, judgeWal, keepOrphanWal, markDatabaseClosed, markDatabaseOpened, markDatabaseState, markerPath, moveWalAside, noteDatabaseFile, type DatabaseHealth } from '../db/health.ts';
+import { identifyDatabaseFile, identifyWithoutWal, refuseUnlessOurs } from '../db/identify.ts';
 import { atExit } from '../db/exit.ts';
 import { DamagedDatabaseError, describeDamage, openRecoveryService, recoveryHandlers } from './recovery-mode.ts';
 import { EncounterStore } from './encounter-store.ts';
@@ -127,11 +128,35 @@ export function openApp(options: OpenAppOptions): AppService {
   };
 }
 
-/** The health check first: a damaged database opens the recovery service, a sound one the handler table. */
+/**
+ * What the file is, read-only, before anything writes to it (db/identify.ts): another program's database or a
+ * newer GM Workstation's is refused with one sentence (NotOurDatabaseError, NewerDatabaseError) and left as it
+ * was. Then the -wal beside it (db/health.ts judgeWal): one written for another file is moved aside, never
+ * applied. Then the health check: a damaged database opens the recovery service, a sound one the handler table.
+ */
 function openChecked(options: OpenAppOptions): AppService {
-  const health = checkDatabaseHealth(options.databasePath, options.nativeBinding);
+  const path = options.databasePath;
+  const now = () => new Date(options.now?.() ?? Date.now());
+  const orphan = keepOrphanWal(path, now());
+  if (orphan) console.warn(`[gmw] ${orphan}`);
+  const wal = judgeWal(path, options.nativeBinding);
+  let health: DatabaseHealth;
+  if (wal.state === 'foreign') {
+    // Whose the file itself is decides first: somebody else's file is left alone, its -wal included.
+    refuseUnlessOurs(path, identifyWithoutWal(path, options.nativeBinding));
+    const notApplied = damaged('foreignWal', wal.detail);
+    if (options.transport === 'cli') throw new DamagedDatabaseError(describeDamage(path, notApplied, options.nativeBinding));
+    const keptAs = moveWalAside(path, 'foreign-wal', now());
+    const alone = checkDatabaseHealth(path, options.nativeBinding);
+    health = alone.state === 'damaged' && alone.kind !== 'walMissing'
+      ? { ...alone, detail: `${alone.detail} (The -wal that was beside it is kept as ${keptAs}.)` }
+      : { ...notApplied, sentence: `${notApplied.sentence.replace(/\.$/, '')}: it is kept as ${keptAs}.` };
+  } else {
+    refuseUnlessOurs(path, identifyDatabaseFile(path, options.nativeBinding));
+    health = checkDatabaseHealth(path, options.nativeBinding);
+  }
   if (health.state === 'damaged') {
-    const status = describeDamage(options.databasePath, health, options.nativeBinding);
+    const status = describeDamage(path, health, options.nativeBinding);
     if (options.transport === 'cli') throw new DamagedDatabaseError(status);
     console.error(`[gmw] The database is damaged, so the app starts in recovery mode: ${status.sentence} (${health.detail})`);
     return openRecoveryService(options, status, () => openHealthyApp(options));
@@ -152,7 +177,12 @@ function startWalOver(db: Db): void {
 
 /** The handler table on a database that passed the health check (or on a new one). */
 function openHealthyApp(options: OpenAppOptions): AppService {
-  const open = () => openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const open = () => {
+    const db = openDatabase(options.databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+    // Opened again after a restore: the marker records the file now in place (the first open is marked below).
+    if (inUse.has(options.databasePath)) markDatabaseOpened(options.databasePath);
+    return db;
+  };
   const listeners = new Set<(notice: ChangeNotice) => void>();
   let pending: ChangeNotice[] = [];
   let lastAutoBackup = 0;
@@ -257,13 +287,19 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   // (about 0.15 ms here, one GM action in CHECKPOINT_EVERY): a write of the file's first page, with the value it
   // holds, starts it over right away instead, in the same turn.
   let writesSinceCheckpoint = 0;
+  const marked = () => inUse.has(options.databasePath);
   const checkpointSoon = () => {
+    // SQLite's own checkpoint may have written the file in this write: the marker follows (db/health.ts).
+    if (marked()) noteDatabaseFile(options.databasePath);
     if (++writesSinceCheckpoint < CHECKPOINT_EVERY) return;
     writesSinceCheckpoint = 0;
     setImmediate(() => {
       try {
         if (!ctx.db.open || ctx.db.inTransaction) return;
+        // The marker says a checkpoint is under way while it writes the file, then records the file it left.
+        if (marked()) markDatabaseState(options.databasePath, 'checkpointing');
         const [done] = ctx.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+        if (marked()) markDatabaseState(options.databasePath, 'open');
         if (done && done.busy === 0 && done.log > 0 && done.checkpointed === done.log) startWalOver(ctx.db);
       } catch (error) {
         // A checkpoint that cannot run now changes nothing: the next one, or SQLite's own, catches up.
@@ -353,6 +389,9 @@ function openHealthyApp(options: OpenAppOptions): AppService {
       listeners.clear();
       backfill?.stop();
       closing.abort();
+      // `closing` before SQLite folds the -wal into the file and deletes it: a stop killed between that and
+      // `closed` left nothing behind, and the next start must not call the missing -wal a loss.
+      if (marked()) markDatabaseState(options.databasePath, 'closing');
       ctx.db.close();
       markClosed(options.databasePath);
     },

@@ -119,9 +119,12 @@ export function openRecoveryService(
     return finish({ damagedKeptAs: moveDamagedAside(options.databasePath, now()), restored: null });
   }
 
-  /** Only a lost WAL leaves a sound file to go on with; damaged pages or a missing file never are. */
+  /**
+   * Only a lost WAL, or one set aside as another file's, leaves a sound file to go on with; damaged pages or a
+   * missing file never are.
+   */
   function keep(): RecoveryDone {
-    if (status.kind !== 'walMissing') throw new GmError(`${status.sentence} It cannot be used as it is: restore a backup or start an empty database.`);
+    if (status.kind !== 'walMissing' && status.kind !== 'foreignWal') throw new GmError(`${status.sentence} It cannot be used as it is: restore a backup or start an empty database.`);
     return finish({ damagedKeptAs: null, restored: null });
   }
 

@@ -420,7 +420,7 @@ export type RecoveryStatus =
   | { damaged: false }
   | {
       damaged: true;
-      kind: 'missing' | 'empty' | 'notADatabase' | 'corrupt' | 'walMissing';
+      kind: 'missing' | 'empty' | 'notADatabase' | 'corrupt' | 'walMissing' | 'foreignWal';
       /** One sentence for the GM. */
       sentence: string;
       /** SQLite's own words, for whoever looks further. */

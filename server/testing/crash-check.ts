@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { EncounterEngine } from '../../core/encounter/kernel.ts';
 import type { EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { SNAPSHOT_EVERY } from '../../db/encounters.ts';
-import { checkDatabaseHealth, markDatabaseClosed } from '../../db/health.ts';
+import { checkDatabaseHealth, judgeWal, markDatabaseClosed } from '../../db/health.ts';
 import { openApp } from '../app.ts';
 import { rulesFor } from '../encounter-store.ts';
 
@@ -76,6 +76,9 @@ export async function checkDatabase(databasePath: string, replayed: ReadonlyMap<
   // The app's own start-up check must find a killed writer's file sound (its -wal is still beside it), never damaged.
   const health = checkDatabaseHealth(databasePath);
   if (health.state === 'damaged') problems.push(`The start-up check calls the file damaged after the kill: ${health.sentence} (${health.detail})`);
+  // …and must take the killed writer's -wal for the file's own, never for another file's (db/health.ts judgeWal).
+  const wal = judgeWal(databasePath);
+  if (wal.state === 'foreign') problems.push(`The start-up check calls the killed writer's -wal another file's: ${wal.detail}`);
   const raw = new Database(databasePath);
   let counts: { events: number; entries: number; injuries: number };
   try {

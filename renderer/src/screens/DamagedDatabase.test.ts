@@ -86,4 +86,17 @@ describe('damaged database screen', () => {
     render(DamagedDatabase, { status: status(), onrecovered: () => {} });
     expect(screen.queryByRole('button', { name: 'Keep this database' })).toBeNull();
   });
+
+  it("a journal set aside as another file's offers to keep the database as it is, and says the journal is kept", async () => {
+    api.send.mockResolvedValue({ damagedKeptAs: null, restored: null });
+    const onrecovered = vi.fn();
+    const sentence = 'The journal file (-wal) beside the campaign database was written for another database file, so it was not applied: it is kept as /x/gm-workstation.sqlite.foreign-wal-20260315T090000000Z.';
+    render(DamagedDatabase, { status: status({ kind: 'foreignWal', sentence }), onrecovered });
+    expect(screen.getByText(sentence)).toBeTruthy();
+    expect(screen.getByText('The database file')).toBeTruthy();
+    expect(screen.getByText(/written for another database file \(another program's/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Keep this database' }));
+    await vi.waitFor(() => expect(onrecovered).toHaveBeenCalledTimes(1));
+    expect(api.send).toHaveBeenCalledWith('recovery:keep', {});
+  });
 });
