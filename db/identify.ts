@@ -29,6 +29,8 @@ export const NEWEST_VERSION = MIGRATIONS.at(-1)?.version ?? 0;
 /** A file the app refuses to open because it belongs to another program; the message is the sentence. */
 export class NotOurDatabaseError extends Error {
   override name = 'NotOurDatabaseError';
+  /** Its message is a sentence for the GM (server/failure-sentences.ts): shown as it is by every transport. */
+  readonly gmSentence = true;
   constructor(readonly databasePath: string, readonly names: readonly string[]) {
     super(notOursSentence(databasePath, names));
   }
@@ -37,6 +39,8 @@ export class NotOurDatabaseError extends Error {
 /** A GM Workstation database from a newer version; the message is the sentence (db/migrate.ts says the same). */
 export class NewerDatabaseError extends Error {
   override name = 'NewerDatabaseError';
+  /** Its message is a sentence for the GM (server/failure-sentences.ts): shown as it is by every transport. */
+  readonly gmSentence = true;
   constructor(readonly databasePath: string, readonly version: number, readonly newest: number) {
     super(newerSentence(version, newest));
   }

@@ -27,6 +27,8 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
 /** A database's folder that is missing and will not be created; its message is the sentence to show. */
 export class MissingFolderError extends Error {
   override name = 'MissingFolderError';
+  /** Its message is a sentence for the GM (server/failure-sentences.ts): shown as it is by every transport. */
+  readonly gmSentence = true;
 }
 
 /**
