@@ -18,8 +18,8 @@ import { SummaryFold, rosterChange, type EncounterReplay, type RosterChange } fr
 interface Warm {
   engine: EncounterEngine;
   seq: number;
-  /** The digest of the events the engine has applied (see `newDigest`). */
-  covered: Hash;
+  /** The digest of the events the engine has applied (see EventDigest). */
+  covered: EventDigest;
   /** The log lines stored with event `seq`, when this store wrote that event (the reply and undo label use them). */
   lines?: readonly LogLine[];
 }
@@ -38,18 +38,39 @@ interface Synced {
 /** The state after an event, kept in memory (see MARKS_KEPT), with the digest of the events that led to it. */
 interface Mark {
   snapshot: EncounterSnapshot;
-  covered: Hash;
+  covered: EventDigest;
 }
 
 /**
- * The running digest of an engine's events: sha1 over each event's stored JSON and a newline, in order. A stored
- * snapshot carries the digest of the events its engine had applied; a resume uses it only when the stored events
- * give the same digest, so a snapshot that its events do not reproduce (one saved by an engine that had gone stale
- * while another process wrote the file) is never resumed from.
+ * The running digest of the events an engine has applied, as stored (each event's JSON and a newline), chained at
+ * every snapshot's seq: D(0) = '', D(k) = sha1(D(k − SNAPSHOT_EVERY) and events k − SNAPSHOT_EVERY + 1 … k). A stored
+ * snapshot carries the D of its seq, computed from the events its engine applied: one saved by an engine that had
+ * gone stale (another process wrote the file) carries a D its stored events do not give. Chained, an engine resumed
+ * from a snapshot goes on from its D without reading the events before it.
  */
-const newDigest = (): Hash => createHash('sha1');
-const digestOf = (covered: Hash): string => covered.copy().digest('base64');
-const cover = (covered: Hash, payload: string): void => void covered.update(payload).update('\n');
+class EventDigest {
+  private constructor(private hash: Hash) {}
+
+  /** The digest of the events after a snapshot that carries `digest` (from the start: ''). */
+  static after(digest = ''): EventDigest {
+    return new EventDigest(createHash('sha1').update(digest));
+  }
+
+  /** Adds event `seq`; at a snapshot's seq, returns the D a snapshot there carries. */
+  add(payload: string, seq: number): string | null {
+    this.hash.update(payload).update('\n');
+    if (seq % store.SNAPSHOT_EVERY !== 0) return null;
+    const digest = this.hash.digest('base64');
+    this.hash = createHash('sha1').update(digest);
+    return digest;
+  }
+
+  copy(): EventDigest {
+    return new EventDigest(this.hash.copy());
+  }
+}
+
+type Built = { engine: EncounterEngine; covered: EventDigest };
 
 export function rulesFor(rulesetId: string) {
   const rules = findRuleset(rulesetId)?.encounter;
@@ -105,6 +126,11 @@ export class EncounterStore {
    * version, so a head that differs means another writer changed the encounter behind this store's back.
    */
   private heads = new Map<string, string>();
+  /**
+   * Encounters whose engine rests on a stored snapshot taken at its word (a read resumes from it without reading the
+   * events before it): the first write of this launch checks its digest against the stored events first.
+   */
+  private trusted = new Map<string, store.StoredSnapshot>();
   /** Per encounter: its consequences as last written (see Synced). */
   private synced = new Map<string, Synced>();
   /** The summary fold of the encounters asked for most recently, newest last (see `replay`). */
@@ -125,9 +151,19 @@ export class EncounterStore {
   }
 
   /** `engine` with the digest of its events, after forgetting what another writer made stale (see `follow`). */
-  private head(row: EncounterHead, knownInput?: EncounterInput): { engine: EncounterEngine; covered: Hash } {
+  private head(row: EncounterHead, knownInput?: EncounterInput): Built {
     this.follow(row);
     return this.build(row, knownInput);
+  }
+
+  /**
+   * `head` for a write: an engine resting on a snapshot taken at its word is first checked against the stored
+   * events, so nothing is ever written on top of a snapshot the events do not reproduce.
+   */
+  private headToWrite(row: EncounterHead): Built {
+    this.follow(row);
+    this.checkTrusted(row);
+    return this.build(row, undefined, true);
   }
 
   /**
@@ -148,10 +184,23 @@ export class EncounterStore {
     this.marks.delete(id);
     this.synced.delete(id);
     this.folds.delete(id);
+    this.trusted.delete(id);
     this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
   }
 
-  private build(row: EncounterHead, knownInput?: EncounterInput): { engine: EncounterEngine; covered: Hash } {
+  /** Checks the snapshot an engine was resumed from (see `trusted`); one its events do not give is forgotten and rebuilt. */
+  private checkTrusted(row: EncounterHead): void {
+    const stored = this.trusted.get(row.id);
+    if (!stored) return;
+    this.trusted.delete(row.id);
+    const covered = EventDigest.after();
+    let digest: string | null = null;
+    let seq = 0;
+    for (const payload of store.readPayloads(this.db, row.id, 0, stored.seq)) digest = covered.add(payload, (seq += 1));
+    if (seq !== stored.seq || digest !== stored.covers) this.forget(row.id);
+  }
+
+  private build(row: EncounterHead, knownInput?: EncounterInput, check = false): Built {
     const cached = this.warm.get(row.id);
     if (cached && cached.seq === row.event_count) return cached;
     const rules = rulesFor(row.ruleset_id);
@@ -159,41 +208,47 @@ export class EncounterStore {
     const input = knownInput ?? store.readInput(this.db, row.id);
     const mark = this.newestMark(row.id, row.event_count);
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
-    let built: { engine: EncounterEngine; covered: Hash };
+    let built: Built;
     if (mark && (!stored || mark.seq >= stored.seq)) {
       built = { engine: EncounterEngine.at(rules, input, mark.snapshot), covered: mark.covered.copy() };
-      for (const payload of store.readPayloads(this.db, row.id, mark.seq, row.event_count)) {
-        built.engine.step(JSON.parse(payload) as GmEvent);
-        cover(built.covered, payload);
-      }
-    } else built = this.resume(row, rules, input, stored);
+      this.stepOn(built, store.readPayloads(this.db, row.id, mark.seq, row.event_count), mark.seq);
+    } else built = this.resume(row, rules, input, stored, check);
     this.keepWarm(row.id, built.engine, built.covered, row.event_count);
     return built;
   }
 
+  /** Applies stored events (their JSON) after event `seq` to `built`, and adds them to its digest. */
+  private stepOn(built: Built, payloads: readonly string[], seq: number): Built {
+    for (const payload of payloads) {
+      built.engine.step(JSON.parse(payload) as GmEvent);
+      built.covered.add(payload, (seq += 1));
+    }
+    return built;
+  }
+
   /**
-   * The engine from the stored snapshot and the events after it, when the events it covers still give the digest it
-   * was saved with; else (no snapshot, a snapshot saved without a digest, or one its events do not reproduce) from
-   * every event, and a snapshot that was used is replaced by the replay's.
+   * The engine from the stored snapshot and the events after it; or, when there is none, when it carries no digest
+   * (an import's, or one saved before snapshots carried it) or when `check` finds that the stored events do not give
+   * its digest, from every event, and a snapshot that was not right is replaced by the replay's. Without `check` (a
+   * read) a snapshot with a digest is taken at its word, and checked before the first write (`trusted`).
    */
-  private resume(row: EncounterHead, rules: EncounterRules, input: EncounterInput, stored: store.StoredSnapshot | null): { engine: EncounterEngine; covered: Hash } {
+  private resume(row: EncounterHead, rules: EncounterRules, input: EncounterInput, stored: store.StoredSnapshot | null, check: boolean): Built {
+    if (stored && stored.covers !== null && stored.seq % store.SNAPSHOT_EVERY === 0 && !check) {
+      this.trusted.set(row.id, stored);
+      const built = { engine: EncounterEngine.resume(rules, input, stored.snapshot, []), covered: EventDigest.after(stored.covers) };
+      return this.stepOn(built, store.readPayloads(this.db, row.id, stored.seq, row.event_count), stored.seq);
+    }
     const payloads = store.readPayloads(this.db, row.id, 0, row.event_count);
-    const covered = newDigest();
-    const upTo = stored ? Math.min(stored.seq, payloads.length) : 0;
-    for (const payload of payloads.slice(0, upTo)) cover(covered, payload);
-    const after = (engine: EncounterEngine) => {
-      for (const payload of payloads.slice(upTo)) {
-        engine.step(JSON.parse(payload) as GmEvent);
-        cover(covered, payload);
-      }
-      return { engine, covered };
-    };
-    if (stored && stored.covers !== null && upTo === stored.seq && digestOf(covered) === stored.covers) {
-      return after(EncounterEngine.resume(rules, input, stored.snapshot, []));
+    const upTo = stored && stored.seq <= payloads.length ? stored.seq : 0;
+    const covered = EventDigest.after();
+    let digest: string | null = null;
+    payloads.slice(0, upTo).forEach((payload, i) => (digest = covered.add(payload, i + 1)));
+    if (stored && upTo === stored.seq && stored.covers !== null && digest === stored.covers) {
+      return this.stepOn({ engine: EncounterEngine.resume(rules, input, stored.snapshot, []), covered }, payloads.slice(upTo), upTo);
     }
     const engine = EncounterEngine.resume(rules, input, undefined, payloads.slice(0, upTo).map((payload) => JSON.parse(payload) as GmEvent));
-    if (stored && upTo === stored.seq) this.replaceSnapshot(row.id, stored, engine, digestOf(covered));
-    return after(engine);
+    if (stored && upTo === stored.seq && digest !== null) this.replaceSnapshot(row.id, stored, engine, digest);
+    return this.stepOn({ engine, covered }, payloads.slice(upTo), upTo);
   }
 
   /** Stores the replay's state in place of a snapshot that was saved without a digest or disagrees with its events. */
@@ -222,7 +277,7 @@ export class EncounterStore {
    * MARKS_KEPT). Every head is marked, the head of an encounter opened cold included, so undoing the events
    * appended since it was opened replays nothing.
    */
-  private keepWarm(id: string, engine: EncounterEngine, covered: Hash, seq: number, lines?: readonly LogLine[]): void {
+  private keepWarm(id: string, engine: EncounterEngine, covered: EventDigest, seq: number, lines?: readonly LogLine[]): void {
     this.warm.set(id, lines ? { engine, seq, covered, lines } : { engine, seq, covered });
     const marks = this.marks.get(id) ?? new Map<number, Mark>();
     marks.set(seq, { snapshot: engine.snapshot, covered: covered.copy() });
@@ -243,7 +298,7 @@ export class EncounterStore {
    */
   append(row: EncounterHead, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): EncounterHead {
     return this.guarded(row.id, () => {
-      const { engine, covered } = this.head(row);
+      const { engine, covered } = this.headToWrite(row);
       let event = this.fillRolls(engine, this.parse(engine, raw));
       if (carry && carry.adjust.length) {
         this.checkAdjustment(engine, event, carry);
@@ -357,6 +412,7 @@ export class EncounterStore {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
     return this.guarded(row.id, () => {
       this.follow(row);
+      this.checkTrusted(row);
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
@@ -365,7 +421,7 @@ export class EncounterStore {
       if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
-      const { engine, covered } = this.build({ ...row, event_count: row.event_count - 1 }, input);
+      const { engine, covered } = this.build({ ...row, event_count: row.event_count - 1 }, input, true);
       return this.writeHead(row, engine, covered, row.event_count - 1, now);
     });
   }
@@ -374,7 +430,7 @@ export class EncounterStore {
     const top = store.peekRedo(this.db, row.id);
     if (!top) throw new GmError('There is nothing to redo in this encounter.');
     return this.guarded(row.id, () => {
-      const { engine, covered } = this.head(row);
+      const { engine, covered } = this.headToWrite(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const before = engine.view();
@@ -420,7 +476,7 @@ export class EncounterStore {
    * append and a redo of the same event store the same lines) and what it changed in the roster (`before` is the
    * view before it), then writes the new head.
    */
-  private commit(row: EncounterHead, engine: EncounterEngine, covered: Hash, before: EncounterView, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
+  private commit(row: EncounterHead, engine: EncounterEngine, covered: EventDigest, before: EncounterView, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
     const seq = row.event_count + 1;
     // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
     // the write that made it; after: the one the new head and the reply use).
@@ -428,13 +484,13 @@ export class EncounterStore {
     const stored = [...lines, ...this.overrideLines(row, engine, event)];
     const payload = JSON.stringify(event);
     store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
-    cover(covered, payload);
-    if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digestOf(covered));
+    const digest = covered.add(payload, seq);
+    if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest);
     return this.writeHead(row, engine, covered, seq, now, after, stored);
   }
 
   /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
-  private writeHead(row: EncounterHead, engine: EncounterEngine, covered: Hash, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
+  private writeHead(row: EncounterHead, engine: EncounterEngine, covered: EventDigest, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
     const id = row.id;
     const { phase, round } = engine.view();
     store.updateHead(this.db, id, { phase, round, eventCount: seq }, now);
@@ -476,6 +532,7 @@ export class EncounterStore {
   evictAll(): void {
     this.warm.clear();
     this.heads.clear();
+    this.trusted.clear();
     this.marks.clear();
     this.synced.clear();
     this.folds.clear();
