@@ -34,6 +34,9 @@ test('a double-click on Start combat starts it once and shows the runner; a doub
   await expect(activeName(page)).toHaveText('Berrik');
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
   expect(await storedEvents(page)).toBe(beforeStart + 1);
+  // No false error from a second start (it used to say that the order of battle is fixed once combat starts).
+  await page.waitForTimeout(500);
+  await expect(toasts(page)).toHaveCount(0);
 
   const beforeTurn = await storedEvents(page);
   await page.getByRole('button', { name: 'Next turn' }).dblclick();

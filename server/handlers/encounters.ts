@@ -92,7 +92,8 @@ const shownView = (ctx: HandlerContext, row: EncounterHead, logAfter: number | u
 
 /**
  * Before a write: the seq up to which the screen's log lines are still right after this write, or undefined
- * when the screen may be out of date (another window or the CLI wrote since), so it gets the whole tail.
+ * when the write says nothing of a screen (a script), so it gets the whole tail. (A screen that is out of date
+ * never gets here: see refuseStale.)
  * A write changes at most the newest event: an undo drops it, an append or a redo adds one after it.
  */
 function shownLog(row: EncounterHead, since: LogSince): number | undefined {
