@@ -80,6 +80,12 @@ export function deleteEvent(db: Db, encounterId: string, seq: number): GmEvent {
   return JSON.parse(row.payload_json) as GmEvent;
 }
 
+/** The stored JSON of every event after `afterSeq` and up to `upTo`, in order (a snapshot's check hashes it as stored). */
+export function readPayloads(db: Db, encounterId: string, afterSeq: number, upTo: number): string[] {
+  const rows = prepared(db, 'SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq > ? AND seq <= ? ORDER BY seq').all(encounterId, afterSeq, upTo) as { payload_json: string }[];
+  return rows.map((row) => row.payload_json);
+}
+
 export function readEvents(db: Db, encounterId: string, afterSeq = 0): GmEvent[] {
   const rows = prepared(db, 'SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { payload_json: string }[];
   return rows.map((row) => JSON.parse(row.payload_json) as GmEvent);
@@ -108,13 +114,30 @@ export function lastLogText(db: Db, encounterId: string, seq: number): string | 
   return row?.text ?? null;
 }
 
-export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown): void {
-  prepared(db, 'INSERT OR REPLACE INTO encounter_snapshots (encounter_id, seq, snapshot_json) VALUES (?, ?, ?)').run(encounterId, seq, JSON.stringify(snapshot));
+/**
+ * Stores the machine's state after event `seq`. `covers` is the digest of the events that state is the replay of
+ * (server/encounter-store.ts, `digestOf`): a resume uses the snapshot only while the stored events still give it.
+ * Without it (an import's, or one stored before snapshots carried it) the snapshot is checked by a replay.
+ */
+export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown, covers?: string): void {
+  const json = JSON.stringify(covers === undefined ? snapshot : { covers, machine: snapshot });
+  prepared(db, 'INSERT OR REPLACE INTO encounter_snapshots (encounter_id, seq, snapshot_json) VALUES (?, ?, ?)').run(encounterId, seq, json);
 }
 
-export function latestSnapshot(db: Db, encounterId: string, atOrBefore: number): { seq: number; snapshot: unknown } | null {
+export interface StoredSnapshot {
+  seq: number;
+  snapshot: unknown;
+  /** The digest of the events it was made from, or null for a snapshot stored without one. */
+  covers: string | null;
+}
+
+export function latestSnapshot(db: Db, encounterId: string, atOrBefore: number): StoredSnapshot | null {
   const row = prepared(db, 'SELECT seq, snapshot_json FROM encounter_snapshots WHERE encounter_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(encounterId, atOrBefore) as { seq: number; snapshot_json: string } | undefined;
-  return row ? { seq: row.seq, snapshot: JSON.parse(row.snapshot_json) } : null;
+  if (!row) return null;
+  const stored = JSON.parse(row.snapshot_json) as { covers?: unknown; machine?: unknown };
+  // A machine's own persisted state never has these two keys side by side.
+  if (typeof stored.covers === 'string' && 'machine' in stored) return { seq: row.seq, snapshot: stored.machine, covers: stored.covers };
+  return { seq: row.seq, snapshot: stored, covers: null };
 }
 
 // ---- redo stack ----

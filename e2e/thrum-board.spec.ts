@@ -37,6 +37,8 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
       await expect(square(page, 1, 1)).toHaveAccessibleName('(1,1): Ash');
     }
     await page.keyboard.press('n');
+    // A press acts on the turn the screen shows: the next one waits for this one's answer (Next turn is enabled again).
+    await expect(page.getByRole('button', { name: 'Next turn' })).toBeEnabled();
   }
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
   if ((await page.getByTestId('active-name').textContent()) !== 'Ash') await page.keyboard.press('n');

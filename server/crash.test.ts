@@ -94,7 +94,7 @@ describe('the crash check', () => {
     ['a snapshot at the wrong seq', 'UPDATE encounter_snapshots SET seq = 49', /snapshots at \[49\], expected \[50\]/],
     ['a hole in the ledger', 'UPDATE ledger_entries SET seq = seq + 5 WHERE seq = (SELECT max(seq) FROM ledger_entries)', /ledger seqs run 1\.\.\d+ over \d+ entries/],
     ['an injury whose event is gone', 'UPDATE injuries SET source_seq = 99', /points at event 99, which is not stored/],
-    ['a snapshot that disagrees with the events', "UPDATE encounter_snapshots SET snapshot_json = json_set(snapshot_json, '$.context.escalation', 9)", /resumed view differs from a fresh replay/],
+    ['a snapshot that disagrees with the events', "UPDATE encounter_snapshots SET snapshot_json = json_set(snapshot_json, '$.machine.context.escalation', 9)", /resumed view differs from a fresh replay/],
     ['a head whose round disagrees with the events', 'UPDATE encounters SET round = 99', /replay gives running round \d+/],
   ])('reports %s', async (name, sql, problem) => {
     const check = await checkDatabase(tampered(name.replaceAll(' ', '-'), sql));

@@ -1,9 +1,9 @@
 // Encounters as event logs on disk with a warm engine in memory: append, undo and redo each run inside the
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { GmError } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
-import type { Consequences, EncounterInput, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
+import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { prepared, type Db } from '../db/connection.ts';
@@ -18,6 +18,8 @@ import { SummaryFold, rosterChange, type EncounterReplay, type RosterChange } fr
 interface Warm {
   engine: EncounterEngine;
   seq: number;
+  /** The digest of the events the engine has applied (see EventDigest). */
+  covered: EventDigest;
   /** The log lines stored with event `seq`, when this store wrote that event (the reply and undo label use them). */
   lines?: readonly LogLine[];
 }
@@ -32,6 +34,43 @@ interface Synced {
   injuries: string;
   carried: boolean;
 }
+
+/** The state after an event, kept in memory (see MARKS_KEPT), with the digest of the events that led to it. */
+interface Mark {
+  snapshot: EncounterSnapshot;
+  covered: EventDigest;
+}
+
+/**
+ * The running digest of the events an engine has applied, as stored (each event's JSON and a newline), chained at
+ * every snapshot's seq: D(0) = '', D(k) = sha1(D(k − SNAPSHOT_EVERY) and events k − SNAPSHOT_EVERY + 1 … k). A stored
+ * snapshot carries the D of its seq, computed from the events its engine applied: one saved by an engine that had
+ * gone stale (another process wrote the file) carries a D its stored events do not give. Chained, an engine resumed
+ * from a snapshot goes on from its D without reading the events before it.
+ */
+class EventDigest {
+  private constructor(private hash: Hash) {}
+
+  /** The digest of the events after a snapshot that carries `digest` (from the start: ''). */
+  static after(digest = ''): EventDigest {
+    return new EventDigest(createHash('sha1').update(digest));
+  }
+
+  /** Adds event `seq`; at a snapshot's seq, returns the D a snapshot there carries. */
+  add(payload: string, seq: number): string | null {
+    this.hash.update(payload).update('\n');
+    if (seq % store.SNAPSHOT_EVERY !== 0) return null;
+    const digest = this.hash.digest('base64');
+    this.hash = createHash('sha1').update(digest);
+    return digest;
+  }
+
+  copy(): EventDigest {
+    return new EventDigest(this.hash.copy());
+  }
+}
+
+type Built = { engine: EncounterEngine; covered: EventDigest };
 
 export function rulesFor(rulesetId: string) {
   const rules = findRuleset(rulesetId)?.encounter;
@@ -81,7 +120,17 @@ const FOLDS_KEPT = 4;
 export class EncounterStore {
   private warm = new Map<string, Warm>();
   /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
-  private marks = new Map<string, Map<number, EncounterSnapshot>>();
+  private marks = new Map<string, Map<number, Mark>>();
+  /**
+   * Per encounter: its head (event count and version) as this store last read or wrote it. Every write changes the
+   * version, so a head that differs means another writer changed the encounter behind this store's back.
+   */
+  private heads = new Map<string, string>();
+  /**
+   * Encounters whose engine rests on a stored snapshot taken at its word (a read resumes from it without reading the
+   * events before it): the first write of this launch checks its digest against the stored events first.
+   */
+  private trusted = new Map<string, store.StoredSnapshot>();
   /** Per encounter: its consequences as last written (see Synced). */
   private synced = new Map<string, Synced>();
   /** The summary fold of the encounters asked for most recently, newest last (see `replay`). */
@@ -98,26 +147,129 @@ export class EncounterStore {
    * else the stored snapshot) plus the events after it.
    */
   engine(row: EncounterHead, knownInput?: EncounterInput): EncounterEngine {
+    return this.head(row, knownInput).engine;
+  }
+
+  /** `engine` with the digest of its events, after forgetting what another writer made stale (see `follow`). */
+  private head(row: EncounterHead, knownInput?: EncounterInput): Built {
+    this.follow(row);
+    return this.build(row, knownInput);
+  }
+
+  /**
+   * `head` for a write: an engine resting on a snapshot taken at its word is first checked against the stored
+   * events, so nothing is ever written on top of a snapshot the events do not reproduce.
+   */
+  private headToWrite(row: EncounterHead): Built {
+    this.follow(row);
+    this.checkTrusted(row);
+    return this.build(row, undefined, true);
+  }
+
+  /**
+   * Before using what it holds of an encounter, the store checks that the file's head is the one it last saw: if
+   * another process wrote the encounter since (through a link to the same file, or while this app was not looking),
+   * its engine, marks and caches are dropped and the encounter is rebuilt from the stored events.
+   */
+  private follow(row: EncounterHead): void {
+    const head = `${row.event_count}@${row.updated_at}`;
+    const known = this.heads.get(row.id);
+    if (known !== undefined && known !== head) this.forget(row.id);
+    this.heads.set(row.id, head);
+  }
+
+  /** Drops everything held in memory about one encounter (its log mark changes too). */
+  private forget(id: string): void {
+    this.warm.delete(id);
+    this.marks.delete(id);
+    this.synced.delete(id);
+    this.folds.delete(id);
+    this.trusted.delete(id);
+    this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
+  }
+
+  /** Checks the snapshot an engine was resumed from (see `trusted`); one its events do not give is forgotten and rebuilt. */
+  private checkTrusted(row: EncounterHead): void {
+    const stored = this.trusted.get(row.id);
+    if (!stored) return;
+    this.trusted.delete(row.id);
+    const covered = EventDigest.after();
+    let digest: string | null = null;
+    let seq = 0;
+    for (const payload of store.readPayloads(this.db, row.id, 0, stored.seq)) digest = covered.add(payload, (seq += 1));
+    if (seq !== stored.seq || digest !== stored.covers) this.forget(row.id);
+  }
+
+  private build(row: EncounterHead, knownInput?: EncounterInput, check = false): Built {
     const cached = this.warm.get(row.id);
-    if (cached && cached.seq === row.event_count) return cached.engine;
+    if (cached && cached.seq === row.event_count) return cached;
     const rules = rulesFor(row.ruleset_id);
     // An encounter's input never changes once it is stored: an engine of the same encounter can hand its own on.
     const input = knownInput ?? store.readInput(this.db, row.id);
     const mark = this.newestMark(row.id, row.event_count);
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
-    let engine: EncounterEngine;
+    let built: Built;
     if (mark && (!stored || mark.seq >= stored.seq)) {
-      engine = EncounterEngine.at(rules, input, mark.snapshot);
-      for (const event of store.readEvents(this.db, row.id, mark.seq)) engine.step(event);
-    } else engine = EncounterEngine.resume(rules, input, stored?.snapshot, store.readEvents(this.db, row.id, stored?.seq ?? 0));
-    this.keepWarm(row.id, engine, row.event_count);
-    return engine;
+      built = { engine: EncounterEngine.at(rules, input, mark.snapshot), covered: mark.covered.copy() };
+      this.stepOn(built, store.readPayloads(this.db, row.id, mark.seq, row.event_count), mark.seq);
+    } else built = this.resume(row, rules, input, stored, check);
+    this.keepWarm(row.id, built.engine, built.covered, row.event_count);
+    return built;
   }
 
-  private newestMark(id: string, atOrBefore: number): { seq: number; snapshot: EncounterSnapshot } | null {
+  /** Applies stored events (their JSON) after event `seq` to `built`, and adds them to its digest. */
+  private stepOn(built: Built, payloads: readonly string[], seq: number): Built {
+    for (const payload of payloads) {
+      built.engine.step(JSON.parse(payload) as GmEvent);
+      built.covered.add(payload, (seq += 1));
+    }
+    return built;
+  }
+
+  /**
+   * The engine from the stored snapshot and the events after it; or, when there is none, when it carries no digest
+   * (an import's, or one saved before snapshots carried it) or when `check` finds that the stored events do not give
+   * its digest, from every event, and a snapshot that was not right is replaced by the replay's. Without `check` (a
+   * read) a snapshot with a digest is taken at its word, and checked before the first write (`trusted`).
+   */
+  private resume(row: EncounterHead, rules: EncounterRules, input: EncounterInput, stored: store.StoredSnapshot | null, check: boolean): Built {
+    if (stored && stored.covers !== null && stored.seq % store.SNAPSHOT_EVERY === 0 && !check) {
+      this.trusted.set(row.id, stored);
+      const built = { engine: EncounterEngine.resume(rules, input, stored.snapshot, []), covered: EventDigest.after(stored.covers) };
+      return this.stepOn(built, store.readPayloads(this.db, row.id, stored.seq, row.event_count), stored.seq);
+    }
+    const payloads = store.readPayloads(this.db, row.id, 0, row.event_count);
+    const upTo = stored && stored.seq <= payloads.length ? stored.seq : 0;
+    const covered = EventDigest.after();
+    let digest: string | null = null;
+    payloads.slice(0, upTo).forEach((payload, i) => (digest = covered.add(payload, i + 1)));
+    if (stored && upTo === stored.seq && stored.covers !== null && digest === stored.covers) {
+      return this.stepOn({ engine: EncounterEngine.resume(rules, input, stored.snapshot, []), covered }, payloads.slice(upTo), upTo);
+    }
+    const engine = EncounterEngine.resume(rules, input, undefined, payloads.slice(0, upTo).map((payload) => JSON.parse(payload) as GmEvent));
+    if (stored && upTo === stored.seq && digest !== null) this.replaceSnapshot(row.id, stored, engine, digest);
+    return this.stepOn({ engine, covered }, payloads.slice(upTo), upTo);
+  }
+
+  /** Stores the replay's state in place of a snapshot that was saved without a digest or disagrees with its events. */
+  private replaceSnapshot(id: string, stored: store.StoredSnapshot, replayed: EncounterEngine, covers: string): void {
+    const state = replayed.persisted();
+    // A snapshot saved before they carried a digest, and right, is only given one.
+    const agreed = stored.covers === null && JSON.stringify(state) === JSON.stringify(stored.snapshot);
+    try {
+      store.saveSnapshot(this.db, id, stored.seq, state, covers);
+    } catch (error) {
+      // A read-only file: the engine in memory is right all the same, and the next start checks again.
+      console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} could not be replaced:`, error);
+      return;
+    }
+    if (!agreed) console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} did not match its events: it was rebuilt from the events and replaced.`);
+  }
+
+  private newestMark(id: string, atOrBefore: number): ({ seq: number } & Mark) | null {
     let best = -1;
     for (const seq of this.marks.get(id)?.keys() ?? []) if (seq <= atOrBefore && seq > best) best = seq;
-    return best < 0 ? null : { seq: best, snapshot: this.marks.get(id)!.get(best)! };
+    return best < 0 ? null : { seq: best, ...this.marks.get(id)!.get(best)! };
   }
 
   /**
@@ -125,10 +277,10 @@ export class EncounterStore {
    * MARKS_KEPT). Every head is marked, the head of an encounter opened cold included, so undoing the events
    * appended since it was opened replays nothing.
    */
-  private keepWarm(id: string, engine: EncounterEngine, seq: number, lines?: readonly LogLine[]): void {
-    this.warm.set(id, lines ? { engine, seq, lines } : { engine, seq });
-    const marks = this.marks.get(id) ?? new Map<number, EncounterSnapshot>();
-    marks.set(seq, engine.snapshot);
+  private keepWarm(id: string, engine: EncounterEngine, covered: EventDigest, seq: number, lines?: readonly LogLine[]): void {
+    this.warm.set(id, lines ? { engine, seq, covered, lines } : { engine, seq, covered });
+    const marks = this.marks.get(id) ?? new Map<number, Mark>();
+    marks.set(seq, { snapshot: engine.snapshot, covered: covered.copy() });
     for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
     this.marks.set(id, marks);
   }
@@ -146,7 +298,7 @@ export class EncounterStore {
    */
   append(row: EncounterHead, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): EncounterHead {
     return this.guarded(row.id, () => {
-      const engine = this.engine(row);
+      const { engine, covered } = this.headToWrite(row);
       let event = this.fillRolls(engine, this.parse(engine, raw));
       if (carry && carry.adjust.length) {
         this.checkAdjustment(engine, event, carry);
@@ -160,7 +312,7 @@ export class EncounterStore {
       const after = engine.rules.consequences?.(engine.snapshot) ?? null;
       // The same apply decides it: no second engine tried first. Nothing has been written yet.
       if (askBeforeEnding && after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
-      const head = this.commit(row, engine, before, event, lines, now, after);
+      const head = this.commit(row, engine, covered, before, event, lines, now, after);
       store.clearRedo(this.db, row.id);
       return head;
     });
@@ -174,6 +326,7 @@ export class EncounterStore {
    * gives (core/export/summary.ts; server/roster-changes.test.ts holds the two ways to each other).
    */
   replay(row: EncounterHead, stored?: { input: EncounterInput; events: readonly StoredStep[] }): EncounterReplay {
+    this.follow(row);
     let fold: SummaryFold | undefined = this.folds.get(row.id);
     // Taken out while it runs: a refusal halfway leaves no half-fed fold behind, and it goes back in as the newest.
     this.folds.delete(row.id);
@@ -258,6 +411,8 @@ export class EncounterStore {
   undo(row: EncounterHead, now: string): EncounterHead {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
     return this.guarded(row.id, () => {
+      this.follow(row);
+      this.checkTrusted(row);
       const event = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
@@ -266,8 +421,8 @@ export class EncounterStore {
       if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
-      const engine = this.engine({ ...row, event_count: row.event_count - 1 }, input);
-      return this.writeHead(row, engine, row.event_count - 1, now);
+      const { engine, covered } = this.build({ ...row, event_count: row.event_count - 1 }, input, true);
+      return this.writeHead(row, engine, covered, row.event_count - 1, now);
     });
   }
 
@@ -275,13 +430,13 @@ export class EncounterStore {
     const top = store.peekRedo(this.db, row.id);
     if (!top) throw new GmError('There is nothing to redo in this encounter.');
     return this.guarded(row.id, () => {
-      const engine = this.engine(row);
+      const { engine, covered } = this.headToWrite(row);
       const reason = engine.refusal(top.event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const before = engine.view();
       const lines = engine.apply(top.event);
       this.warm.delete(row.id);
-      const head = this.commit(row, engine, before, top.event, lines, now);
+      const head = this.commit(row, engine, covered, before, top.event, lines, now);
       store.popRedo(this.db, row.id, top.depth);
       return head;
     });
@@ -321,24 +476,27 @@ export class EncounterStore {
    * append and a redo of the same event store the same lines) and what it changed in the roster (`before` is the
    * view before it), then writes the new head.
    */
-  private commit(row: EncounterHead, engine: EncounterEngine, before: EncounterView, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
+  private commit(row: EncounterHead, engine: EncounterEngine, covered: EventDigest, before: EncounterView, event: GmEvent, lines: LogLine[], now: string, after?: Consequences | null): EncounterHead {
     const seq = row.event_count + 1;
     // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
     // the write that made it; after: the one the new head and the reply use).
     const roster = rosterChange(row.ruleset_id, before, engine.view());
     const stored = [...lines, ...this.overrideLines(row, engine, event)];
-    store.insertEvent(this.db, row.id, seq, event, stored, now, roster);
-    if (seq % store.SNAPSHOT_EVERY === 0) store.saveSnapshot(this.db, row.id, seq, engine.persisted());
-    return this.writeHead(row, engine, seq, now, after, stored);
+    const payload = JSON.stringify(event);
+    store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
+    const digest = covered.add(payload, seq);
+    if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest);
+    return this.writeHead(row, engine, covered, seq, now, after, stored);
   }
 
   /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
-  private writeHead(row: EncounterHead, engine: EncounterEngine, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
+  private writeHead(row: EncounterHead, engine: EncounterEngine, covered: EventDigest, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
     const id = row.id;
     const { phase, round } = engine.view();
     store.updateHead(this.db, id, { phase, round, eventCount: seq }, now);
     this.syncConsequences(row, after, seq, now);
-    this.keepWarm(id, engine, seq, lines);
+    this.keepWarm(id, engine, covered, seq, lines);
+    this.heads.set(id, `${seq}@${now}`);
     return { ...row, phase, round, event_count: seq, updated_at: now };
   }
 
@@ -373,6 +531,8 @@ export class EncounterStore {
   /** Forget every warm engine: after a failed commit, memory must not run ahead of the database. */
   evictAll(): void {
     this.warm.clear();
+    this.heads.clear();
+    this.trusted.clear();
     this.marks.clear();
     this.synced.clear();
     this.folds.clear();

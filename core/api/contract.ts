@@ -15,8 +15,10 @@ const rulesetIdSchema = z.enum(RULESET_IDS, { error: `The ruleset must be one of
 const optionValuesSchema = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]));
 const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]));
 /**
- * What the screen already shows of an encounter (its event count and version): a write then replies with only the
- * log lines the screen lacks, when nothing else changed the encounter in between.
+ * What the screen showed of an encounter when the GM pressed (its event count and version). A write that carries it
+ * is refused with STALE_SCREEN when the encounter has moved on since (another window, or a second press of the same
+ * button), and otherwise replies with only the log lines the screen lacks. The runner always sends it; a script
+ * (`gmw`) may leave it out, and its write then applies to the encounter as it stands.
  */
 const logSinceSchema = z.strictObject({ eventCount: z.number().int().min(0), version: z.string().max(64) });
 const roleSchema = z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' });
@@ -41,6 +43,7 @@ export const inputSchemas = {
   }),
   'encounters:addFromCampaign': z.strictObject({
     id: idSchema,
+    since: logSinceSchema.optional(),
     pcIds: z.array(idSchema).max(100),
     /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
     position: z.number().int().min(0).max(500).nullable().optional(),
@@ -468,6 +471,12 @@ export class GmError extends Error {
     super(message);
   }
 }
+
+/**
+ * The refusal of a write whose screen the encounter has moved past (see logSinceSchema): nothing was written, and
+ * the screen reads the encounter again. The page knows it by this sentence.
+ */
+export const STALE_SCREEN = 'The fight moved on since this screen was drawn (in another window, or by a second press); it now shows the newest state. Nothing was changed.';
 
 /** Writes that change the database; every other handler only reads. */
 export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([

@@ -115,10 +115,11 @@ describe('write replies with since', () => {
     expect((await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } })).orderIds).toBeUndefined();
   });
 
-  it('send the whole tail when something else wrote since the screen last looked', async () => {
+  it('refuse a write from a screen something else wrote past (server/handlers/stale-writes.test.ts), and send a script the whole tail', async () => {
     const { encounter, started } = await fight();
     await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } });
-    const reply = await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' }, since: since(started) });
+    expect(await t.refused('encounters:append', { id: encounter.id, event: { type: 'END_TURN' }, since: since(started) })).toMatch(/moved on/);
+    const reply = await ok('encounters:append', { id: encounter.id, event: { type: 'END_TURN' } });
     expect(reply.logAfter).toBeUndefined();
     expect(reply.log).toEqual((await ok('encounters:get', { id: encounter.id })).log);
   });

@@ -1,6 +1,6 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
-import { GmError, LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail, type EncounterLog } from '../../core/api/contract.ts';
+import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail, type EncounterLog } from '../../core/api/contract.ts';
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -92,12 +92,22 @@ const shownView = (ctx: HandlerContext, row: EncounterHead, logAfter: number | u
 
 /**
  * Before a write: the seq up to which the screen's log lines are still right after this write, or undefined
- * when the screen may be out of date (another window or the CLI wrote since), so it gets the whole tail.
+ * when the write says nothing of a screen (a script), so it gets the whole tail. (A screen that is out of date
+ * never gets here: see refuseStale.)
  * A write changes at most the newest event: an undo drops it, an append or a redo adds one after it.
  */
 function shownLog(row: EncounterHead, since: LogSince): number | undefined {
   if (!since || since.eventCount !== row.event_count || since.version !== row.updated_at) return undefined;
   return row.event_count;
+}
+
+/**
+ * A write from a screen the encounter has moved past (another window wrote, or this is the second press of a button
+ * whose first already went through) is refused before anything is read or written: applied, it would act on a state
+ * the GM did not see (two tabs pressing N advanced two turns). A write without `since` (a script) applies as it stands.
+ */
+function refuseStale(row: EncounterHead, since: LogSince): void {
+  if (since && (since.eventCount !== row.event_count || since.version !== row.updated_at)) throw new GmError(STALE_SCREEN);
 }
 
 /**
@@ -124,6 +134,7 @@ function announced(ctx: HandlerContext, head: EncounterHead): EncounterHead {
  */
 function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince }, write: (row: EncounterHead) => EncounterHead | { answer: Partial<EncounterDetail> }, removes = 0): EncounterDetail {
   const row = requireEncounter(ctx, input.id);
+  refuseStale(row, input.since);
   const logAfter = shownLog(row, input.since);
   const shown = shownView(ctx, row, logAfter);
   const written = write(row);
@@ -201,8 +212,9 @@ export const encounterHandlers = {
     return { entries: logEntries(ctx, row.id, after), after, eventCount: row.event_count, mark };
   },
 
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
     const row = requireEncounter(ctx, input.id);
+    refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
     const rules = rulesFor(row.ruleset_id);
     const view = ctx.encounters.engine(row).view();

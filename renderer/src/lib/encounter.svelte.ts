@@ -1,6 +1,7 @@
 // One encounter on screen: its detail as committed by the app, and the GM's actions on it. Actions are sent one
-// at a time in the order the GM made them; the screen shows only what the app has committed.
-import { LOG_TAIL_EVENTS, type CarryPreview, type EncounterDetail } from '../../../core/api/contract.ts';
+// at a time in the order the GM made them; the screen shows only what the app has committed. Every write carries
+// what the screen showed when the GM pressed (`since`): the app refuses it when the fight has moved on since.
+import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail } from '../../../core/api/contract.ts';
 import { send, onChanged } from './api.ts';
 import { reuseUnchanged } from './reuse.ts';
 import { toasts } from './toasts.svelte.ts';
@@ -8,11 +9,23 @@ import { toasts } from './toasts.svelte.ts';
 /** The GM's answer to the carry-over check: adjustments (logged as overrides), or null to go back to the fight. */
 export type CarryAnswer = { adjust: { characterId: string; key: string; value: number }[]; reason: string } | null;
 
+/** What a screen showed of the encounter when the GM pressed: its event count and version (logSinceSchema). */
+type Shown = { eventCount: number; version: string } | undefined;
+
+/** One write as the GM pressed it: which write, and what the screen showed then. */
+interface Press {
+  write: string;
+  since: Shown;
+}
+
 export class EncounterState {
   #detail = $state.raw<EncounterDetail | undefined>(undefined);
   #carry = $state.raw<{ preview: CarryPreview; answer: (answer: CarryAnswer) => void } | null>(null);
   #error = $state<string | null>(null);
   #pending = $state(0);
+  #writing = $state(0);
+  /** The newest write the app committed from this screen: the same press again is a double press. */
+  #committed: Press | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   #stop: () => void;
 
@@ -35,6 +48,10 @@ export class EncounterState {
   get busy(): boolean {
     return this.#pending > 0;
   }
+  /** A write from this screen is on its way: the buttons that write wait for it (a double-click sends once). */
+  get writing(): boolean {
+    return this.#writing > 0;
+  }
 
   refresh(): Promise<void> {
     return this.#run(() => send('encounters:get', { id: this.id }));
@@ -51,10 +68,14 @@ export class EncounterState {
    * rolled with, so the dice are rolled once.
    */
   act(event: { type: string; [key: string]: unknown }): Promise<void> {
-    if (this.#detail?.view.phase !== 'running') return this.#run(() => send('encounters:append', { id: this.id, event, since: this.#since() }));
-    return this.#run(async () => {
+    // What the screen shows now, as the GM pressed: not what it shows when the request leaves (after the writes
+    // queued before it), or a double press would act twice.
+    const since = this.#since();
+    const press = { write: `append ${JSON.stringify(event)}`, since };
+    if (this.#detail?.view.phase !== 'running') return this.#write(press, () => send('encounters:append', { id: this.id, event, since }));
+    return this.#write(press, async () => {
       // One round trip: the app commits the event unless it would end the fight with a carry-over to check.
-      const reply = await send('encounters:append', { id: this.id, event, ask: true, since: this.#since() });
+      const reply = await send('encounters:append', { id: this.id, event, ask: true, since });
       if (!reply.carryCheck) return reply;
       const { event: filled, carry: preview } = reply.carryCheck;
       this.#detail = this.#merged(reply);
@@ -66,23 +87,27 @@ export class EncounterState {
   }
 
   undo(): Promise<void> {
-    return this.#run(() => send('encounters:undo', { id: this.id, since: this.#since() }));
+    const since = this.#since();
+    return this.#write({ write: 'undo', since }, () => send('encounters:undo', { id: this.id, since }));
   }
 
   redo(): Promise<void> {
-    return this.#run(() => send('encounters:redo', { id: this.id, since: this.#since() }));
+    const since = this.#since();
+    return this.#write({ write: 'redo', since }, () => send('encounters:redo', { id: this.id, since }));
   }
 
   addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[], position: number | null = null): Promise<void> {
-    return this.#run(() => send('encounters:addFromCampaign', { id: this.id, pcIds, npcs, position }));
+    const since = this.#since();
+    const press = { write: `add ${JSON.stringify({ pcIds, npcs, position })}`, since };
+    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }));
   }
 
   dispose(): void {
     this.#stop();
   }
 
-  /** What this screen shows, so a write replies with only the log lines it lacks. */
-  #since(): { eventCount: number; version: string } | undefined {
+  /** What this screen shows: the app refuses a write from it once the fight moved on, else replies with only the new lines. */
+  #since(): Shown {
     const shown = this.#detail?.encounter;
     return shown && { eventCount: shown.eventCount, version: shown.updatedAt };
   }
@@ -116,6 +141,27 @@ export class EncounterState {
     return reuseUnchanged(previous, { ...shown, view, log });
   }
 
+  /**
+   * One write of the GM's. Refused because the fight moved on since the screen was drawn, it changed nothing: the
+   * screen reads the encounter again and says so in a short notice, unless this was the same press again (a
+   * double-click or a key pressed twice before the first came back), which the screen already shows done.
+   */
+  #write(press: Press, request: () => Promise<EncounterDetail>): Promise<void> {
+    this.#writing += 1;
+    return this.#run(async () => {
+      try {
+        const reply = await request();
+        this.#committed = press;
+        return reply;
+      } catch (error) {
+        if (!(error instanceof GmError) || error.message !== STALE_SCREEN) throw error;
+        const again = this.#committed?.write === press.write && sameShown(this.#committed.since, press.since);
+        if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info');
+        return send('encounters:get', { id: this.id });
+      }
+    }).finally(() => (this.#writing -= 1));
+  }
+
   /** Serialises requests so a fast run of key presses is applied in order. */
   #run(request: () => Promise<EncounterDetail>, initial = false): Promise<void> {
     this.#pending += 1;
@@ -134,6 +180,19 @@ export class EncounterState {
     this.#queue = next;
     return next;
   }
+}
+
+const sameShown = (a: Shown, b: Shown): boolean => a?.eventCount === b?.eventCount && a?.version === b?.version;
+
+/**
+ * A write button's click handler that lets the second click of a double-click pass: a double-click on Next turn
+ * skipped the next combatant's whole turn when the first click's answer came back before the second click.
+ * (A click from the keyboard has detail 0.)
+ */
+export function firstClick(write: () => unknown): (event: MouseEvent) => void {
+  return (event) => {
+    if (event.detail < 2) void write();
+  };
 }
 
 /** True when a key press belongs to a text field rather than to the app's shortcuts. */

@@ -1,0 +1,98 @@
+// The runner's writes from two screens on one fight, and from one screen pressed twice: each EncounterState here
+// talks to a real app on a temporary SQLite file (only the transport is replaced: the app's dispatch stands in for
+// the socket). Change notices are not delivered, so a second screen stays as it was drawn: a tab whose notice has
+// not arrived yet.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STALE_SCREEN, type EncounterDetail } from '../../../core/api/contract.ts';
+import { tempDir, type TempDir } from '../../../db/testing/temp-db.ts';
+import { openApp, type AppService } from '../../../server/app.ts';
+import { EncounterState } from './encounter.svelte.ts';
+import { toasts } from './toasts.svelte.ts';
+
+const real = vi.hoisted(() => ({ app: undefined as AppService | undefined }));
+vi.mock('./api.ts', async () => {
+  const { createClient } = await import('../../../core/api/client.ts');
+  return { send: createClient((name, input) => real.app!.dispatch(name, input)), onChanged: () => () => {} };
+});
+
+let dir: TempDir;
+beforeEach(() => {
+  dir = tempDir();
+  real.app = openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' });
+  for (const toast of toasts.items) toasts.dismiss(toast.id);
+});
+afterEach(() => {
+  real.app!.close();
+  dir.remove();
+});
+
+async function ok<T>(name: string, input: unknown): Promise<T> {
+  const envelope = await real.app!.dispatch(name, input);
+  if ('error' in envelope) throw new Error(envelope.error.message);
+  return envelope.result as T;
+}
+
+/** A started Enigma fight: Berrik against two goblins. */
+async function fight(): Promise<string> {
+  const campaign = await ok<{ id: string }>('campaigns:create', { name: 'Bridge', rulesetId: 'enigma' });
+  const berrik = await ok<{ id: string }>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: {} });
+  const goblin = await ok<{ id: string }>('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: {} });
+  const encounter = await ok<{ id: string }>('encounters:create', { campaignId: campaign.id, name: 'At the ford' });
+  const added = await ok<EncounterDetail>('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 2 }] });
+  await ok('encounters:append', { id: encounter.id, event: { type: 'SET_GM_ORDER', ids: added.view.order.filter((c) => c.side === 'gm').map((c) => c.id) } });
+  await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+  return encounter.id;
+}
+
+async function screenOn(id: string): Promise<EncounterState> {
+  const state = new EncounterState(id);
+  await vi.waitFor(() => expect(state.detail).toBeDefined());
+  return state;
+}
+
+const stored = async (id: string) => (await ok<EncounterDetail>('encounters:get', { id })).encounter.eventCount;
+const active = (state: EncounterState) => state.detail!.view.order.find((c) => c.id === state.detail!.view.activeId)?.name;
+const notices = () => toasts.items.filter((toast) => toast.text === STALE_SCREEN);
+
+describe('writes from a stale screen', () => {
+  it('two tabs on the same turn both press N: one turn passes, the stale tab shows the new state with a calm notice', async () => {
+    const id = await fight();
+    const [tabA, tabB] = [await screenOn(id), await screenOn(id)];
+    const before = tabA.detail!.encounter.eventCount;
+    expect(active(tabA)).toBe('Berrik');
+    await Promise.all([tabA.act({ type: 'END_TURN' }), tabB.act({ type: 'END_TURN' })]);
+    expect(await stored(id)).toBe(before + 1);
+    expect(active(tabA)).toBe('Goblin 1');
+    expect(active(tabB)).toBe('Goblin 1');
+    expect(tabB.detail!.encounter.eventCount).toBe(before + 1);
+    expect(notices()).toHaveLength(1);
+    expect(notices()[0]!.tone).toBe('info');
+    tabA.dispose();
+    tabB.dispose();
+  });
+
+  it('the same press twice on one screen is one write, and says nothing', async () => {
+    const id = await fight();
+    const tab = await screenOn(id);
+    const before = tab.detail!.encounter.eventCount;
+    await Promise.all([tab.act({ type: 'END_TURN' }), tab.act({ type: 'END_TURN' })]);
+    expect(await stored(id)).toBe(before + 1);
+    expect(active(tab)).toBe('Goblin 1');
+    expect(toasts.items).toEqual([]);
+    tab.dispose();
+  });
+
+  it('an undo from a stale tab is refused and the other tab\'s event survives', async () => {
+    const id = await fight();
+    const [tabA, tabB] = [await screenOn(id), await screenOn(id)];
+    const goblin = tabA.detail!.view.order.find((c) => c.name === 'Goblin 2')!;
+    await tabA.act({ type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' });
+    const damaged = tabA.detail!.view.order.find((c) => c.id === goblin.id)!.health;
+    await tabB.undo();
+    expect(await stored(id)).toBe(tabA.detail!.encounter.eventCount);
+    expect(tabB.detail!.view.order.find((c) => c.id === goblin.id)!.health).toEqual(damaged);
+    expect(notices()).toHaveLength(1);
+    tabA.dispose();
+    tabB.dispose();
+  });
+});
