@@ -276,6 +276,18 @@ export function redoLabel(db: Db, campaignId: string): string | null {
   return entry ? firstLine(entry) : null;
 }
 
+/** Why the newest done entry cannot be undone because a fight's end came after it, or null (see fightEndedSince). */
+export function undoRefusal(db: Db, campaignId: string): string | null {
+  const entry = ledger.lastDone(db, campaignId);
+  return entry ? fightEndedSince(db, entry, 'undo') : null;
+}
+
+/** Why the oldest undone entry cannot be redone because a fight's end came after it, or null. */
+export function redoRefusal(db: Db, campaignId: string): string | null {
+  const entry = ledger.nextUndone(db, campaignId);
+  return entry ? fightEndedSince(db, entry, 'redo') : null;
+}
+
 const firstLine = (entry: ledger.LedgerEntryRow) => (JSON.parse(entry.log_json) as string[])[0] ?? entry.type;
 
 function describeKeys(db: Db, keys: string[]): string {

@@ -99,13 +99,21 @@ describe('a ledger entry under a later fight’s end', () => {
     await ok('ledger:append', { campaignId: campaign.id, event: { type: 'ADVANCE_DAYS', days: 1 } });
     await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
     const before = fingerprint();
-    expect(await refused('ledger:undo', { campaignId: campaign.id }))
-      .toBe("“A day passes: day 1 → day 2.” can no longer be undone: the end of “Bridge” was written onto the campaign after it. Undo that fight's end first (in its runner), or leave the ledger as it is.");
+    const sentence = "“A day passes: day 1 → day 2.” can no longer be undone: the end of “Bridge” was written onto the campaign after it. Undo that fight's end first (in its runner), or leave the ledger as it is.";
+    expect(await refused('ledger:undo', { campaignId: campaign.id })).toBe(sentence);
     expect(fingerprint()).toBe(before);
+    // The Recovery screen does not offer it, and says why.
+    expect(await ok('ledger:get', { campaignId: campaign.id })).toMatchObject({ canUndo: false, undoLabel: sentence });
     // Undo the fight's end, then the day: both go; redo the day, then the end (after its review).
     await ok('encounters:undo', { id: encounter.id });
     await ok('ledger:undo', { campaignId: campaign.id });
     expect((await ok('campaigns:get', { id: campaign.id })).day).toBe(1);
+    // Undone, the day cannot come back under a fight's end written after it either.
+    await ok('encounters:redo', { id: encounter.id, confirm: true });
+    const redo = await ok('ledger:get', { campaignId: campaign.id });
+    expect(redo).toMatchObject({ canRedo: false, redoLabel: expect.stringMatching(/^“A day passes: day 1 → day 2\.” can no longer be redone: the end of “Bridge”/) });
+    expect(await refused('ledger:redo', { campaignId: campaign.id })).toBe(redo.redoLabel);
+    await ok('encounters:undo', { id: encounter.id });
     await ok('ledger:redo', { campaignId: campaign.id });
     expect((await ok('encounters:redo', { id: encounter.id, confirm: true })).view.phase).toBe('ended');
   });
