@@ -148,8 +148,8 @@ export function endingSince(db: Db, campaignId: string, time: string, after?: { 
     ORDER BY v.recorded_at LIMIT 1`).get({ campaignId, time, encounterId: after?.encounterId ?? '\uffff' }) as { name: string; day: number | null } | undefined) ?? null;
 }
 
-/** The first ledger entry still done that was recorded at or after `time`. */
+/** The newest ledger entry still done, if it was recorded at or after `time` (the one the ledger's undo takes first). */
 export function entrySince(db: Db, campaignId: string, time: string): { type: string; log_json: string; day: number } | null {
-  return (prepared(db, "SELECT type, log_json, day FROM ledger_entries WHERE campaign_id = ? AND state = 'done' AND recorded_at >= ? ORDER BY seq LIMIT 1")
+  return (prepared(db, "SELECT type, log_json, day FROM ledger_entries WHERE campaign_id = ? AND state = 'done' AND recorded_at >= ? ORDER BY seq DESC LIMIT 1")
     .get(campaignId, time) as { type: string; log_json: string; day: number } | undefined) ?? null;
 }
