@@ -140,10 +140,12 @@ export function carryWrittenAt(db: Db, encounterId: string): string | null {
 /**
  * The first fight of the campaign whose end was written onto it after `time` (the end of the fight `after`, or a
  * ledger entry recorded then: a fight's end of the same time comes before a ledger entry, after an end of a lower id).
+ * An encounter's `updated_at` (its last write) is never before its end, so those untouched since are passed over
+ * without reading their events: a campaign may hold a thousand fights.
  */
 export function endingSince(db: Db, campaignId: string, time: string, after?: { encounterId: string }): { name: string; day: number | null } | null {
   return (prepared(db, `SELECT e.name, e.day FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-    WHERE e.campaign_id = @campaignId AND (v.recorded_at > @time OR (v.recorded_at = @time AND e.id > @encounterId))
+    WHERE e.campaign_id = @campaignId AND e.updated_at >= @time AND (v.recorded_at > @time OR (v.recorded_at = @time AND e.id > @encounterId))
       AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)
     ORDER BY v.recorded_at LIMIT 1`).get({ campaignId, time, encounterId: after?.encounterId ?? '\uffff' }) as { name: string; day: number | null } | undefined) ?? null;
 }
