@@ -278,7 +278,7 @@ export const encounterHandlers = {
 
   /**
    * Redoing an ending shows the same review as the first (EncounterStore.redo): `ask` answers with it
-   * (`{carryCheck}`), `confirm` writes it with the review's adjustments; neither is refused.
+   * (`{carryCheck}`), `confirm` writes it with the review's adjustments; a redo of an ending with neither is refused.
    */
   'encounters:redo': (ctx: HandlerContext, input: {
     id: string; since?: LogSince; ask?: boolean | undefined; confirm?: boolean | undefined; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined;
