@@ -120,3 +120,38 @@ export function revertCarry(db: Db, encounterId: string, campaignId: string, now
   }
   prepared(db, 'DELETE FROM encounter_carry WHERE encounter_id = ?').run(encounterId);
 }
+
+// ---- the campaign's history of writes: ledger entries and fights' ends ----
+//
+// What the ledger records and what an ended fight carries onto the characters are one history of the campaign:
+// undo (of either) takes back only its newest item, so what stays is always what a replay of the encounters' events
+// and the done ledger entries, in their order, gives. An item's place in that history is its write's time: the app
+// gives every write its own, later time (server/app.ts), and an import keeps the times of the file. Two items of
+// one time (one write made both: the demo fights, then rests) are put in a fixed order: a fight's end before a ledger
+// entry, and two fights' ends by id.
+
+/** When an ended encounter's carry-over was written (the time of its newest event, the ending), or null when none is. */
+export function carryWrittenAt(db: Db, encounterId: string): string | null {
+  const row = prepared(db, `SELECT v.recorded_at FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
+    WHERE e.id = ? AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)`).get(encounterId) as { recorded_at: string } | undefined;
+  return row?.recorded_at ?? null;
+}
+
+/**
+ * The first fight of the campaign whose end was written onto it after `time` (the end of the fight `after`, or a
+ * ledger entry recorded then: a fight's end of the same time comes before a ledger entry, after an end of a lower id).
+ * An encounter's `updated_at` (its last write) is never before its end, so those untouched since are passed over
+ * without reading their events: a campaign may hold a thousand fights.
+ */
+export function endingSince(db: Db, campaignId: string, time: string, after?: { encounterId: string }): { name: string; day: number | null } | null {
+  return (prepared(db, `SELECT e.name, e.day FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
+    WHERE e.campaign_id = @campaignId AND e.updated_at >= @time AND (v.recorded_at > @time OR (v.recorded_at = @time AND e.id > @encounterId))
+      AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)
+    ORDER BY v.recorded_at LIMIT 1`).get({ campaignId, time, encounterId: after?.encounterId ?? '\uffff' }) as { name: string; day: number | null } | undefined) ?? null;
+}
+
+/** The newest ledger entry still done, if it was recorded at or after `time` (the one the ledger's undo takes first). */
+export function entrySince(db: Db, campaignId: string, time: string): { type: string; log_json: string; day: number } | null {
+  return (prepared(db, "SELECT type, log_json, day FROM ledger_entries WHERE campaign_id = ? AND state = 'done' AND recorded_at >= ? ORDER BY seq DESC LIMIT 1")
+    .get(campaignId, time) as { type: string; log_json: string; day: number } | undefined) ?? null;
+}

@@ -80,7 +80,7 @@ describe('consequences of an Enigma fight', () => {
     home = await ok('campaigns:get', { id: campaign.id });
     expect(home.characters.find((c) => c.id === berrik.id)!.condition).toEqual({});
     expect(home.party).toEqual({});
-    await ok('encounters:redo', { id: encounter.id });
+    await ok('encounters:redo', { id: encounter.id, confirm: true });
 
     // The next fight starts where this one left off: LP 5, Fixes only, Escalation 3 in round 1 (R-E20).
     const next = await start('Second fight');

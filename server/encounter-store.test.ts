@@ -119,8 +119,8 @@ describe('a runner write answers from what it stored', () => {
     shown = await ok('encounters:undo', { id, since: since() });
     expect(shown.log).toEqual([]);
     expect(shown.undoLabel).toBe(storedLines(id, shown.encounter.eventCount)[0]!.text);
-    // A redo stores the same lines again, and answers with them.
-    shown = await ok('encounters:redo', { id, since: since() });
+    // A redo (of the ending: confirmed, as after its review) stores the same lines again, and answers with them.
+    shown = await ok('encounters:redo', { id, since: since(), confirm: true });
     expect(shown.log).toEqual(storedLines(id, shown.encounter.eventCount));
     expect(shown.log.map((line) => line.text).join('\n')).toContain('a draught');
   });

@@ -1,7 +1,7 @@
 // Encounters as event logs on disk with a warm engine in memory: append, undo and redo each run inside the
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { createHash, randomUUID, type Hash } from 'node:crypto';
-import { GmError } from '../core/api/contract.ts';
+import { GmError, cutText } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
 import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
@@ -83,6 +83,16 @@ export interface CarryAdjustment {
   reason?: string | undefined;
 }
 
+/** How a redo treats an event that ends the fight (see EncounterStore.redo). */
+export interface RedoReview {
+  /** Stop before writing and answer with what it would carry (EndingToCheck). */
+  ask?: boolean | undefined;
+  /** The GM (or a script, knowingly) has seen what it carries: write it. */
+  confirm?: boolean | undefined;
+  /** With `confirm`: the adjustments from the review, replacing those of the undone event (none: an empty list). */
+  carry?: CarryAdjustment | undefined;
+}
+
 /** The carry-over with the GM's adjustments from the ending event applied. */
 function adjusted(carry: NonNullable<Consequences['carry']>, event: GmEvent | null): NonNullable<Consequences['carry']> {
   const adjust = (event?.['carryAdjust'] ?? []) as CarryAdjustment['adjust'];
@@ -99,7 +109,12 @@ function adjusted(carry: NonNullable<Consequences['carry']>, event: GmEvent | nu
  */
 export class EndingToCheck extends Error {
   override name = 'EndingToCheck';
-  constructor(readonly event: GmEvent, readonly consequences: Consequences & { carry: NonNullable<Consequences['carry']> }) {
+  constructor(
+    readonly event: GmEvent,
+    readonly consequences: Consequences & { carry: NonNullable<Consequences['carry']> },
+    /** On a redo: the adjustments the undone ending held, for the review to start from. */
+    readonly adjusted?: { adjust: CarryAdjustment['adjust']; reason: string },
+  ) {
     super('The event ends the encounter: its carry-over is checked before it is committed.');
   }
 }
@@ -410,6 +425,8 @@ export class EncounterStore {
 
   undo(row: EncounterHead, now: string): EncounterHead {
     if (row.event_count === 0) throw new GmError('There is nothing to undo in this encounter.');
+    const refusal = this.undoRefusal(row);
+    if (refusal !== null) throw new GmError(refusal);
     return this.guarded(row.id, () => {
       this.follow(row);
       this.checkTrusted(row);
@@ -426,20 +443,64 @@ export class EncounterStore {
     });
   }
 
-  redo(row: EncounterHead, now: string): EncounterHead {
+  /**
+   * Redoes the newest undone event. An event that ends the fight with something to carry onto the characters is
+   * an ending like the first: `review.ask` stops before anything is written (EndingToCheck, with the adjustments the
+   * undone ending held); only `review.confirm` writes it, with the GM's adjustments from the review when given
+   * (else the undone event's own). Without either it is refused: a script cannot end a fight unseen.
+   */
+  redo(row: EncounterHead, now: string, review: RedoReview = {}): EncounterHead {
     const top = store.peekRedo(this.db, row.id);
     if (!top) throw new GmError('There is nothing to redo in this encounter.');
     return this.guarded(row.id, () => {
       const { engine, covered } = this.headToWrite(row);
-      const reason = engine.refusal(top.event);
+      let event = top.event;
+      if (review.confirm && review.carry) {
+        const { carryAdjust: _adjust, carryReason: _reason, ...action } = top.event;
+        event = action as GmEvent;
+        if (review.carry.adjust.length) {
+          this.checkAdjustment(engine, event, review.carry);
+          event = { ...event, carryAdjust: review.carry.adjust, ...(review.carry.reason ? { carryReason: review.carry.reason } : {}) };
+        }
+      }
+      const reason = engine.refusal(event);
       if (reason !== null) throw new GmError(`The undone action no longer fits: ${reason}`);
       const before = engine.view();
-      const lines = engine.apply(top.event);
+      const lines = engine.apply(event);
       this.warm.delete(row.id);
-      const head = this.commit(row, engine, covered, before, top.event, lines, now);
+      const after = engine.rules.consequences?.(engine.snapshot) ?? null;
+      if (after?.carry && !review.confirm && !consequences.carryApplied(this.db, row.id)) {
+        if (review.ask) {
+          const { carryAdjust, carryReason, ...action } = top.event;
+          const adjusted = Array.isArray(carryAdjust) && carryAdjust.length ? { adjust: carryAdjust as CarryAdjustment['adjust'], reason: typeof carryReason === 'string' ? carryReason : '' } : undefined;
+          throw new EndingToCheck(action as GmEvent, { ...after, carry: after.carry }, adjusted);
+        }
+        throw new GmError(`Redoing “${humanize(top.event.type)}” ends the fight and writes its consequences onto the campaign, so it is shown first: redo it in the runner, or send "ask": true to see them and "confirm": true to write them.`);
+      }
+      const head = this.commit(row, engine, covered, before, event, lines, now, after);
       store.popRedo(this.db, row.id, top.depth);
       return head;
     });
+  }
+
+  /**
+   * Why undoing the encounter's newest event is refused, or null. Undoing the event that ended the fight takes back
+   * what it carried onto the campaign, which only holds while that ending is the newest thing written onto the
+   * campaign (db/consequences.ts): not once a ledger entry or another fight's end came after it. Only an ended
+   * encounter can have written anything, so a running fight costs nothing here.
+   */
+  undoRefusal(row: EncounterHead): string | null {
+    if (row.phase !== 'ended') return null;
+    const endedAt = consequences.carryWrittenAt(this.db, row.id);
+    if (endedAt === null) return null;
+    const entry = consequences.entrySince(this.db, row.campaign_id, endedAt);
+    if (entry) {
+      const line = (JSON.parse(entry.log_json) as string[])[0] ?? humanize(entry.type);
+      return `This fight's end was written onto the campaign, and the campaign has moved on since (“${cutText(line, 80)}” on day ${entry.day}). Undo the later ledger entries first, or leave the fight ended.`;
+    }
+    const ending = consequences.endingSince(this.db, row.campaign_id, endedAt, { encounterId: row.id });
+    if (ending) return `This fight's end was written onto the campaign, and the campaign has moved on since (“${cutText(ending.name, 80)}” ended after it). Undo that fight's end first, or leave this one ended.`;
+    return null;
   }
 
   undoLabel(row: EncounterHead): string | null {

@@ -2,7 +2,7 @@
 // each stored with the exact values it replaced and wrote, so it is committed before it is shown and undo puts
 // back the exact previous state (GUIDE §2, same principles as encounters).
 import { z } from 'zod';
-import { GmError } from '../core/api/contract.ts';
+import { GmError, cutText } from '../core/api/contract.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { GmEvent, RollRequest } from '../core/encounter/types.ts';
 import { applyRecovery, parseRecoveryEvent } from '../core/ledger/kernel.ts';
@@ -12,7 +12,7 @@ import { findRuleset } from '../core/rulesets/registry.ts';
 import { normalizeSheet } from '../core/rulesets/sheet.ts';
 import { listCharacters } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
-import { runningInjuries } from '../db/consequences.ts';
+import { endingSince, runningInjuries } from '../db/consequences.ts';
 import * as ledger from '../db/ledger.ts';
 import type { CampaignRow } from '../db/rows.ts';
 
@@ -219,6 +219,8 @@ function writeChange(w: LedgerWrite, change: RecoveryChange, day: number, sessio
 export function undoLedger(w: LedgerWrite): void {
   const entry = ledger.lastDone(w.db, w.campaign.id);
   if (!entry) throw new GmError('There is nothing to undo in the ledger.');
+  const refusal = fightEndedSince(w.db, entry, 'undo');
+  if (refusal) throw new GmError(refusal);
   const after = JSON.parse(entry.after_json) as ledger.Images;
   const moved = ledger.changedSince(w.db, w.campaign.id, after);
   if (moved.length) throw new GmError(`${describeKeys(w.db, moved)} changed after “${firstLine(entry)}”, so it can no longer be undone.`);
@@ -236,11 +238,23 @@ export function undoLedger(w: LedgerWrite): void {
 export function redoLedger(w: LedgerWrite): void {
   const entry = ledger.nextUndone(w.db, w.campaign.id);
   if (!entry) throw new GmError('There is nothing to redo in the ledger.');
+  const refusal = fightEndedSince(w.db, entry, 'redo');
+  if (refusal) throw new GmError(refusal);
   const before = JSON.parse(entry.before_json) as ledger.Images;
   const moved = ledger.changedSince(w.db, w.campaign.id, before);
   if (moved.length) throw new GmError(`The undone action no longer fits: ${describeKeys(w.db, moved)} changed since.`);
   restore(w, JSON.parse(entry.after_json) as ledger.Images);
   ledger.setEntryState(w.db, w.campaign.id, entry.seq, 'done');
+}
+
+/**
+ * A fight's end written onto the campaign after the entry (db/consequences.ts): the entry is no longer the newest
+ * thing written there, so undoing it, or bringing it back, would change the campaign under that fight's end.
+ */
+function fightEndedSince(db: Db, entry: ledger.LedgerEntryRow, action: 'undo' | 'redo'): string | null {
+  const ending = endingSince(db, entry.campaign_id, entry.recorded_at);
+  if (!ending) return null;
+  return `“${cutText(firstLine(entry), 80)}” can no longer be ${action === 'undo' ? 'undone' : 'redone'}: the end of “${cutText(ending.name, 80)}” was written onto the campaign after it. Undo that fight's end first (in its runner), or leave the ledger as it is.`;
 }
 
 /** Sessions first when they come back (the clock names them), last when they go (nothing may name them). */
@@ -260,6 +274,18 @@ export function undoLabel(db: Db, campaignId: string): string | null {
 export function redoLabel(db: Db, campaignId: string): string | null {
   const entry = ledger.nextUndone(db, campaignId);
   return entry ? firstLine(entry) : null;
+}
+
+/** Why the newest done entry cannot be undone because a fight's end came after it, or null (see fightEndedSince). */
+export function undoRefusal(db: Db, campaignId: string): string | null {
+  const entry = ledger.lastDone(db, campaignId);
+  return entry ? fightEndedSince(db, entry, 'undo') : null;
+}
+
+/** Why the oldest undone entry cannot be redone because a fight's end came after it, or null. */
+export function redoRefusal(db: Db, campaignId: string): string | null {
+  const entry = ledger.nextUndone(db, campaignId);
+  return entry ? fightEndedSince(db, entry, 'redo') : null;
 }
 
 const firstLine = (entry: ledger.LedgerEntryRow) => (JSON.parse(entry.log_json) as string[])[0] ?? entry.type;

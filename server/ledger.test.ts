@@ -159,7 +159,7 @@ describe('the carry-over check at the end of a fight', () => {
     expect((await ok('campaigns:get', { id: c.id })).characters.find((x) => x.id === berrik.id)!.condition).toMatchObject({ lp: 7 });
     await ok('encounters:undo', { id: encounter.id });
     expect((await ok('campaigns:get', { id: c.id })).characters.find((x) => x.id === berrik.id)!.condition).toEqual({});
-    await ok('encounters:redo', { id: encounter.id });
+    await ok('encounters:redo', { id: encounter.id, confirm: true });
     expect((await ok('campaigns:get', { id: c.id })).characters.find((x) => x.id === berrik.id)!.condition).toMatchObject({ lp: 7 });
   });
 
@@ -254,7 +254,7 @@ describe('history and timeline', () => {
 
     await ok('encounters:undo', { id: encounter.id });
     expect(await overrides(berrik.id)).toEqual([]);
-    await ok('encounters:redo', { id: encounter.id });
+    await ok('encounters:redo', { id: encounter.id, confirm: true });
     expect(await overrides(berrik.id)).toEqual([override]);
 
     const file = await ok('exports:campaign', { id: c.id });

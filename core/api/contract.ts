@@ -22,6 +22,13 @@ const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4
  */
 const logSinceSchema = z.strictObject({ eventCount: z.number().int().min(0), version: z.string().max(64) });
 const roleSchema = z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' });
+/** The GM's changes to what ending a fight carries onto the characters (from the review), logged as overrides. */
+const carryAdjustSchema = z.array(z.strictObject({
+  characterId: idSchema,
+  key: z.string().min(1).max(64),
+  value: z.number({ error: 'A carried value must be a number.' }).int({ error: 'A carried value must be a whole number.' }).min(-999).max(9999),
+})).max(500);
+const carryReasonSchema = z.string().trim().max(200, { error: 'A reason has at most 200 characters.' });
 
 export const inputSchemas = {
   'app:info': z.strictObject({}),
@@ -59,16 +66,23 @@ export const inputSchemas = {
     ask: z.boolean().optional(),
     since: logSinceSchema.optional(),
     /** When the event ends the fight: the GM's changes to what is carried onto the characters, logged as overrides. */
-    carryAdjust: z.array(z.strictObject({
-      characterId: idSchema,
-      key: z.string().min(1).max(64),
-      value: z.number({ error: 'A carried value must be a number.' }).int({ error: 'A carried value must be a whole number.' }).min(-999).max(9999),
-    })).max(500).optional(),
-    carryReason: z.string().trim().max(200, { error: 'A reason has at most 200 characters.' }).optional(),
+    carryAdjust: carryAdjustSchema.optional(),
+    carryReason: carryReasonSchema.optional(),
   }),
   'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'encounters:undo': z.strictObject({ id: idSchema, since: logSinceSchema.optional() }),
-  'encounters:redo': z.strictObject({ id: idSchema, since: logSinceSchema.optional() }),
+  'encounters:redo': z.strictObject({
+    id: idSchema, since: logSinceSchema.optional(),
+    /**
+     * Redoing an event that ends the fight shows the same review as ending it did: `ask` commits nothing and replies
+     * with `carryCheck`; `confirm` writes it, with the review's `carryAdjust` (an empty list: none) or else the
+     * undone event's own. Without either such a redo is refused.
+     */
+    ask: z.boolean().optional(),
+    confirm: z.boolean().optional(),
+    carryAdjust: carryAdjustSchema.optional(),
+    carryReason: carryReasonSchema.optional(),
+  }),
   'encounters:carryPreview': z.strictObject({ id: idSchema, event: z.unknown() }),
   'ledger:get': z.strictObject({ campaignId: idSchema }),
   'ledger:append': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
@@ -243,10 +257,11 @@ export interface RecoveryDetail {
    */
   logAfter?: number;
   /**
-   * Set only by encounters:append with `ask` when the event would end the fight with something to carry onto the
-   * characters: nothing was committed; send `event` again (with any adjustments) to end the fight.
+   * Set only by encounters:append (or encounters:redo) with `ask` when the event would end the fight with something
+   * to carry onto the characters: nothing was committed; send `event` again (a redo: redo with `confirm`), with any
+   * adjustments, to end the fight. `adjusted`: on a redo, the adjustments the undone ending held.
    */
-  carryCheck?: { event: GmEvent; carry: CarryPreview };
+  carryCheck?: { event: GmEvent; carry: CarryPreview; adjusted?: { adjust: { characterId: string; key: string; value: number }[]; reason: string } };
 }
 
 /** One thing that happened, for a character's history or the campaign timeline. */
@@ -368,10 +383,11 @@ export interface EncounterDetail {
    */
   orderIds?: string[];
   /**
-   * Set only by encounters:append with `ask` when the event would end the fight with something to carry onto the
-   * characters: nothing was committed; send `event` again (with any adjustments) to end the fight.
+   * Set only by encounters:append (or encounters:redo) with `ask` when the event would end the fight with something
+   * to carry onto the characters: nothing was committed; send `event` again (a redo: redo with `confirm`), with any
+   * adjustments, to end the fight. `adjusted`: on a redo, the adjustments the undone ending held.
    */
-  carryCheck?: { event: GmEvent; carry: CarryPreview };
+  carryCheck?: { event: GmEvent; carry: CarryPreview; adjusted?: { adjust: { characterId: string; key: string; value: number }[]; reason: string } };
 }
 
 export interface HandlerResults {

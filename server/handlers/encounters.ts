@@ -50,7 +50,9 @@ function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, show
   const view = engine.view();
   // The screen shows `shownView` already: send only the combatants that differ from it, with the order by id.
   const patch = shownView ? changedCombatants(shownView, view) : null;
-  const undoLabel = ctx.encounters.undoLabel(row);
+  // An undo the campaign has moved past is not offered: its label says why (see EncounterStore.undoRefusal).
+  const undoRefusal = ctx.encounters.undoRefusal(row);
+  const undoLabel = undoRefusal ?? ctx.encounters.undoLabel(row);
   const redoLabel = ctx.encounters.redoLabel(row);
   // The runner shows the newest lines: the whole log travels only on request (encounters:log).
   const tailFrom = Math.max(0, row.event_count - LOG_TAIL_EVENTS);
@@ -61,7 +63,7 @@ function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, show
     ...(patch ? { orderIds: view.order.map((c) => c.id) } : {}),
     log: logAfterSeq(ctx, row, delta ? logAfter : tailFrom),
     logComplete: row.event_count <= LOG_TAIL_EVENTS,
-    canUndo: undoLabel !== null,
+    canUndo: undoRefusal === null && undoLabel !== null,
     canRedo: redoLabel !== null,
     undoLabel,
     redoLabel,
@@ -286,6 +288,18 @@ export const encounterHandlers = {
   'encounters:undo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) =>
     runnerWrite(ctx, input, (row) => ctx.encounters.undo(row, ctx.now()), 1),
 
-  'encounters:redo': (ctx: HandlerContext, input: { id: string; since?: LogSince }) =>
-    runnerWrite(ctx, input, (row) => ctx.encounters.redo(row, ctx.now())),
+  /**
+   * Redoing an ending shows the same review as the first (EncounterStore.redo): `ask` answers with it
+   * (`{carryCheck}`), `confirm` writes it with the review's adjustments; a redo of an ending with neither is refused.
+   */
+  'encounters:redo': (ctx: HandlerContext, input: {
+    id: string; since?: LogSince; ask?: boolean | undefined; confirm?: boolean | undefined; carryAdjust?: CarryAdjustment['adjust'] | undefined; carryReason?: string | undefined;
+  }) => runnerWrite(ctx, input, (row) => {
+    try {
+      return ctx.encounters.redo(row, ctx.now(), { ask: input.ask, confirm: input.confirm, carry: input.carryAdjust ? { adjust: input.carryAdjust, reason: input.carryReason } : undefined });
+    } catch (error) {
+      if (!(error instanceof EndingToCheck)) throw error;
+      return { answer: { carryCheck: { event: error.event, carry: previewOf(ctx, row, error.consequences), ...(error.adjusted ? { adjusted: error.adjusted } : {}) } } };
+    }
+  }),
 };

@@ -45,14 +45,17 @@ function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
   const world = store.loadWorld(ctx.db, campaign);
   const { day, session, sessions } = clockOf(ctx, campaignId);
   const numbers = new Map(sessions.map((s) => [s.id, s.number]));
-  const undoLabel = store.undoLabel(ctx.db, campaignId);
-  const redoLabel = store.redoLabel(ctx.db, campaignId);
+  // Not offered under a later fight's end: the label says why (see ledger-store fightEndedSince).
+  const undoRefusal = store.undoRefusal(ctx.db, campaignId);
+  const redoRefusal = store.redoRefusal(ctx.db, campaignId);
+  const undoLabel = undoRefusal ?? store.undoLabel(ctx.db, campaignId);
+  const redoLabel = redoRefusal ?? store.redoLabel(ctx.db, campaignId);
   return {
     campaignId, campaignName: campaign.name, rulesetId: ruleset.id, day, session,
     party: rules?.partyStats?.(world) ?? [],
     characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules?.card(world, c.id) ?? { stats: [], marks: [], records: [] } })),
     entries: ledger.listEntries(ctx.db, campaignId, 200).map((e) => toEntry(e, numbers)),
-    canUndo: undoLabel !== null, canRedo: redoLabel !== null, undoLabel, redoLabel,
+    canUndo: undoRefusal === null && undoLabel !== null, canRedo: redoRefusal === null && redoLabel !== null, undoLabel, redoLabel,
   };
 }
 

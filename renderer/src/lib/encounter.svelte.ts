@@ -18,9 +18,16 @@ interface Press {
   since: Shown;
 }
 
+/** The carry-over check on screen: what ending the fight writes, the GM's answer, and (a redo) the adjustments to start from. */
+export interface CarryReview {
+  preview: CarryPreview;
+  answer: (answer: CarryAnswer) => void;
+  adjusted?: { adjust: { characterId: string; key: string; value: number }[]; reason: string };
+}
+
 export class EncounterState {
   #detail = $state.raw<EncounterDetail | undefined>(undefined);
-  #carry = $state.raw<{ preview: CarryPreview; answer: (answer: CarryAnswer) => void } | null>(null);
+  #carry = $state.raw<CarryReview | null>(null);
   #error = $state<string | null>(null);
   #pending = $state(0);
   #writing = $state(0);
@@ -58,7 +65,7 @@ export class EncounterState {
   }
 
   /** While set, the runner shows what ending the fight will write onto each character, before it is committed. */
-  get carry(): { preview: CarryPreview; answer: (answer: CarryAnswer) => void } | null {
+  get carry(): CarryReview | null {
     return this.#carry;
   }
 
@@ -91,9 +98,22 @@ export class EncounterState {
     return this.#write({ write: 'undo', since }, () => send('encounters:undo', { id: this.id, since }));
   }
 
+  /**
+   * Redoes the newest undone action. An undone ending is shown for review first, as when the fight first ended (with
+   * the adjustments it held filled in): nothing is written until the GM confirms; going back leaves it undone.
+   */
   redo(): Promise<void> {
     const since = this.#since();
-    return this.#write({ write: 'redo', since }, () => send('encounters:redo', { id: this.id, since }));
+    return this.#write({ write: 'redo', since }, async () => {
+      const reply = await send('encounters:redo', { id: this.id, ask: true, since });
+      if (!reply.carryCheck) return reply;
+      const { carry: preview, adjusted } = reply.carryCheck;
+      this.#detail = this.#merged(reply);
+      const answer = await new Promise<CarryAnswer>((resolve) => (this.#carry = { preview, answer: resolve, ...(adjusted ? { adjusted } : {}) }));
+      this.#carry = null;
+      if (!answer) return this.#detail!;
+      return send('encounters:redo', { id: this.id, since: this.#since(), confirm: true, carryAdjust: answer.adjust, ...(answer.reason ? { carryReason: answer.reason } : {}) });
+    });
   }
 
   addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[], position: number | null = null): Promise<void> {
