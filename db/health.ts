@@ -58,7 +58,14 @@ export function fileStamp(databasePath: string): FileStamp | null {
 }
 
 /** Compared to the millisecond: tools that keep a file's time (cp -p, a move to another disk) keep at least that. */
-const sameStamp = (a: FileStamp, b: FileStamp) => a.size === b.size && a.mtimeNs / 1_000_000n === b.mtimeNs / 1_000_000n;
+/**
+ * The same file as recorded: the same size and modification time within a millisecond (a copy that keeps times
+ * through a seconds-as-float call such as Node's utimes can land a nanosecond below the millisecond it came from).
+ */
+const sameStamp = (a: FileStamp, b: FileStamp) => {
+  const apart = a.mtimeNs > b.mtimeNs ? a.mtimeNs - b.mtimeNs : b.mtimeNs - a.mtimeNs;
+  return a.size === b.size && apart <= 1_000_000n;
+};
 
 /** The head of the marker: when the app first opened this database, kept as it was on every later rewrite. */
 function markerHead(databasePath: string, now: Date): string {

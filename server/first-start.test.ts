@@ -115,7 +115,7 @@ describe('first start with an empty HOME', () => {
     const typo = join(home.path, 'campaigns-typo', '2026', 'new.sqlite');
     expect(gmw(['demo', '--db', typo])).toMatchObject({
       code: 4,
-      stderr: `Cannot open the database at ${typo}: neither the folder ${join(home.path, 'campaigns-typo', '2026')} nor the folder ${join(home.path, 'campaigns-typo')} exists; create it first, or choose another place for the database.\n`,
+      stderr: `Neither the folder ${join(home.path, 'campaigns-typo', '2026')} nor the folder ${join(home.path, 'campaigns-typo')} exists, so the database new.sqlite cannot be created there; create the folder first, or choose another place with --db.\n`,
     });
     expect(existsSync(join(home.path, 'campaigns-typo'))).toBe(false);
     mkdirSync(join(home.path, 'campaigns-typo'));

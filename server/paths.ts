@@ -1,7 +1,7 @@
 // Where the one SQLite file lives.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const DB_ENV = 'GMW_DB';
 export const DB_FILE = 'gm-workstation.sqlite';
@@ -48,7 +48,7 @@ export function ensureDatabaseFolder(databasePath: string, dataFolder?: string):
   }
   const parent = dirname(folder);
   if (!existsSync(parent) || !statSync(parent).isDirectory()) {
-    throw new MissingFolderError(`neither the folder ${folder} nor the folder ${parent} exists; create it first, or choose another place for the database.`);
+    throw new MissingFolderError(`Neither the folder ${folder} nor the folder ${parent} exists, so the database ${basename(databasePath)} cannot be created there; create the folder first, or choose another place with --db.`);
   }
   mkdirSync(folder);
   return true;

@@ -65,6 +65,8 @@ function campaignNames(path: string): string[] {
 describe('the Backups screen restores only a sound backup', { timeout: 30_000 }, () => {
   it('refuses a backup with damaged pages with a sentence; the live database is unchanged and goes on answering', async () => {
     dir = tempDir();
+    // A database of ours first (a file holding only the filler would be another program's, and refused).
+    openApp({ databasePath: dir.file(), transport: 'cli', version: 'test' }).close();
     fillWithPages(dir.file());
     const app = start(dir.file());
     await ok(app, 'campaigns:create', { name: 'In the backup', rulesetId: 'enigma' });
