@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { GmError } from '../core/api/contract.ts';
-import { LEGACY_DATABASE_NAME, backupPath, readOrigin, restoringPath } from './backup.ts';
+import { LEGACY_DATABASE_NAME, backupPath, readOrigin, restoringPath, verifyDatabaseFile } from './backup.ts';
 
 export { restoringPath };
 
@@ -24,20 +24,6 @@ function foreignBackup(databasePath: string, source: string, nativeBinding?: str
   return origin.databaseName === here
     ? null
     : `That backup is of another database (${origin.databaseName}), not of ${here}: restoring it would put that database's campaigns here. ${NOTHING_CHANGED}`;
-}
-
-/** True when the file opens and passes quick_check. */
-function passesQuickCheck(path: string, nativeBinding?: string): boolean {
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    try {
-      return db.pragma('quick_check', { simple: true }) === 'ok';
-    } finally {
-      db.close();
-    }
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -109,7 +95,7 @@ export async function restoreBackup<T>(databasePath: string, name: string, makeW
   try {
     copyFileSync(source, copy);
     // The copy is checked, not the backup: what is renamed into place is what passed.
-    if (!passesQuickCheck(copy, nativeBinding) || !dropOrigin(copy, nativeBinding)) {
+    if (!verifyDatabaseFile(copy, nativeBinding) || !dropOrigin(copy, nativeBinding)) {
       throw new GmError(`That backup failed its integrity check: it is damaged. ${NOTHING_CHANGED} Choose another one.`);
     }
     syncFile(copy);

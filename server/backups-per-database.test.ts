@@ -2,43 +2,23 @@
 // offers in recovery and restores only its own (db/backup.ts). `table.sqlite` and `table-2.sqlite` are used on
 // purpose: one's backup names start with the other's prefix.
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, mkdirSync, openSync, readFileSync, readdirSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CampaignSummary, Envelope, RecoveryStatus } from '../core/api/contract.ts';
+import type { Envelope, RecoveryStatus } from '../core/api/contract.ts';
 import { backupDir, listBackups, readOrigin } from '../db/backup.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
-import { openApp, type AppService } from './app.ts';
+import type { AppService } from './app.ts';
+import { closeAll, names, ok, sha256, start, stop } from './testing/open-apps.ts';
 import { main } from './cli/main.ts';
 
 let dir: TempDir;
-const open: AppService[] = [];
 afterEach(() => {
-  for (const app of open.splice(0)) app.close();
+  closeAll();
   dir?.remove();
 });
 
-function start(path: string): AppService {
-  const app = openApp({ databasePath: path, transport: 'web', version: 'test' });
-  open.push(app);
-  return app;
-}
-
-function stop(app: AppService): void {
-  app.close();
-  open.splice(open.indexOf(app), 1);
-}
-
-async function ok<T>(app: AppService, name: string, input: unknown = {}): Promise<T> {
-  const envelope = (await app.dispatch(name, input)) as Envelope<T>;
-  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result;
-}
-
-const names = async (app: AppService) => (await ok<CampaignSummary[]>(app, 'campaigns:list')).map((c) => c.name).sort();
 const listed = async (app: AppService) => (await ok<{ name: string }[]>(app, 'backups:list')).map((b) => b.name).sort();
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 function garbleHeader(path: string): void {

@@ -3,46 +3,27 @@
 // tens of MB leaves the old database or the restored one, whole, never a mix or a cut-off file.
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CampaignSummary, Envelope, RecoveryStatus } from '../core/api/contract.ts';
+import type { Envelope, RecoveryStatus } from '../core/api/contract.ts';
 import { backupDir, listBackups } from '../db/backup.ts';
 import { markDatabaseClosed } from '../db/health.ts';
 import { restoringPath } from '../db/restore.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { nodeBundle } from '../scripts/node-bundle.mjs';
-import { openApp, type AppService } from './app.ts';
+import { openApp } from './app.ts';
+import { closeAll, names, ok, sha256, start, stop } from './testing/open-apps.ts';
 import { fillWithPages } from './testing/backup-pages.ts';
 
 let dir: TempDir;
-const open: AppService[] = [];
 afterEach(() => {
-  for (const app of open.splice(0)) app.close();
+  closeAll();
   dir?.remove();
 });
 
-function start(path: string): AppService {
-  const app = openApp({ databasePath: path, transport: 'web', version: 'test' });
-  open.push(app);
-  return app;
-}
-
-function stop(app: AppService): void {
-  app.close();
-  open.splice(open.indexOf(app), 1);
-}
-
-async function ok<T>(app: AppService, name: string, input: unknown = {}): Promise<T> {
-  const envelope = (await app.dispatch(name, input)) as Envelope<T>;
-  if ('error' in envelope) throw new Error(`${name}: ${envelope.error.message}`);
-  return envelope.result;
-}
-
-const names = async (app: AppService) => (await ok<CampaignSummary[]>(app, 'campaigns:list')).map((c) => c.name).sort();
-const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 function quickCheck(path: string): string {
   const db = new Database(path, { readonly: true, fileMustExist: true });
