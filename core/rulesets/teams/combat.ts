@@ -687,6 +687,8 @@ function attackRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTAC
     const opening = openingGate(ctx);
     if (opening) return opening;
     if (!ctx.turn!.commandTokens.includes(attacker.id)) return `${attacker.name} has no action from a Command this turn.`;
+    // source: "the team with the benefit of surprise gets to take a whole round where only their team may take actions"
+    if (isSurprised(ctx, attacker)) return surprisedCommandRefusal(attacker);
   } else {
     if (!attacker.readied) return `${attacker.name} has no readied action.`;
     if (ctx.options['readyUsesReaction'] !== false && reactionAvailable(ctx, attacker) === null) {
@@ -751,6 +753,7 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
   if (actorId !== active.id) {
     // R-T9: an ally acting on a Command takes one single action and spends none of its own.
     if (!ctx.turn!.commandTokens.includes(actorId)) return `It is not ${actor.name}'s turn: only a Command lets them act now.`;
+    if (isSurprised(ctx, actor)) return surprisedCommandRefusal(actor); // source: "only their team may take actions"
     if (!COMMANDABLE.includes(e.kind) || cost !== 1) return `A Command gives ${actor.name} one single action: ${label} is not one.`;
     // A commanded Move is the ally's Move for this turn (§2.3: once per turn); Sprint would need a Move first.
     const moved = ctx.turn!.alliesMoved.includes(actorId);
@@ -789,6 +792,7 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
       if (ally.id === actor.id) return `${actor.name} cannot command themself.`;
       if (ally.team !== actor.team) return `${ally.name} is not on ${actor.name}'s team.`;
       if (!ally.conscious) return `${ally.name} is unconscious and cannot be commanded (R-T9).`;
+      if (isSurprised(ctx, ally)) return surprisedCommandRefusal(ally); // source: "only their team may take actions"
       if (ctx.turn!.commanded.includes(ally.id)) return `${actor.name} has already commanded ${ally.name} this turn: once per target.`;
       if (actor.focus < COMMAND_FOCUS) return `${actor.name} needs 2 focus to Command; ${plural(actor.focus, 'focus')} left.`.replace('focuss', 'focus');
       return null;
@@ -807,6 +811,10 @@ function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ACTIO
       return null;
   }
 }
+
+/** The surprise round: a Command cannot lend an action to someone who is surprised. */
+const surprisedCommandRefusal = (c: TeamsCombatant): string =>
+  `${c.name} is surprised and cannot act in the surprise round, not even on a Command.`;
 
 /** Brandish: only items the combatant has can be held; without `hold` it is about items the app does not track. */
 function holdRefusal(actor: TeamsCombatant, hold: HoldChoice | null | undefined): string | null {
