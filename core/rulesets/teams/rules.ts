@@ -306,7 +306,10 @@ export function combatantFromSeed(seed: CombatantSeed): TeamsCombatant {
     physicalDeflection: num(s, 'physicalDeflection', 0),
     elementalDeflection: num(s, 'elementalDeflection', 0),
     size: num(s, 'size', 4),
-    conscious: !(carried.unconscious ?? flag(s, 'unconscious')) && health > 0,
+    // A fight's carry says whether they are conscious: Resuscitate wakes someone at zero health ("return him to
+    // consciousness ... give Roland the next turn"), and they stay awake at zero health until they take damage again.
+    // Without a carried flag, a sheet at zero health is unconscious.
+    conscious: carried.unconscious !== undefined ? !carried.unconscious : !flag(s, 'unconscious') && health > 0,
     dead: false,
     deathCause: null,
     removed: null,
