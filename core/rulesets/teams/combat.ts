@@ -480,7 +480,9 @@ export function takeDamage(ctx: TeamsContext, id: string, amount: number, source
   const spill = amount - toEndurance;
   let next = update(ctx, id, { endurance: c.endurance - toEndurance });
   if (c.health === 0) {
-    // Any more damage while at zero health risks death, nonlethal included.
+    // Any more damage while at zero health risks death, nonlethal included. Someone resuscitated at zero health is
+    // knocked out again: source: "When a character is reduced to zero health, they immediately become unconscious."
+    next = fallUnconscious(next, id);
     return hasDeathPending(next, id) ? next : queue(next, { kind: 'death', id, cause: source.source });
   }
   if (spill === 0) return next;

@@ -68,4 +68,21 @@ describe('"return someone to consciousness": conscious at zero health, in the fi
     next.apply({ type: 'ADD_COMBATANTS', combatants: [seed('roland', 'party', { health: 0 }), seed('g2', 'gm')] });
     expect(who(next, 'roland').conscious).toBe(false);
   });
+
+  it('"reduced to zero health, they immediately become unconscious": more damage at zero health knocks him out again', () => {
+    const e = fight([seed('roland', 'party'), seed('clementine', 'party')], [seed('g1', 'gm')]);
+    pick(e, 'roland');
+    e.apply({ type: 'END_TURN' });
+    pick(e, 'g1');
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'roland', amount: 12, source: "G1's club" });
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'roland', amount: 12, source: "G1's club" });
+    e.apply({ type: 'END_TURN' });
+    pick(e, 'clementine');
+    e.apply({ type: 'ACTION', kind: 'resuscitate', targetId: 'roland', dice: [6, 6], bonus: 2, testRoll: app(6, 5), luckRoll: app(8) });
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'roland', amount: 1, source: 'a stray arrow' });
+    expect(who(e, 'roland')).toMatchObject({ health: 0, conscious: false });
+    const lines = e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(15) });
+    expect(lines[0]!.text).toContain('cheats death, unconscious at zero health');
+    expect(who(e, 'roland')).toMatchObject({ conscious: false, dead: false });
+  });
 });
