@@ -1,10 +1,11 @@
 // Every Teams option changes behaviour (issue 27): for each option the ruleset declares, and each value other than
 // its default, a short case through the public API whose outcome differs from the default's. The options are read
-// from `teamsOptions`, so a new option without a case turns this red.
+// from `teamsOptions`, so a new option without a case turns this red; an option with a single choice chooses
+// nothing and is refused too (it belongs in RETIRED_TEAMS_OPTIONS as a documented constant).
 import { describe, expect, it } from 'vitest';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
-import { defaultOptions, type OptionValues } from '../options.ts';
+import { defaultOptions, optionsValidator, resolveOptions, type OptionValues } from '../options.ts';
 import { teamsEncounter } from './encounter.ts';
 import { app, attack, encounter, fight, pick, seed, turns, who } from './fixtures.ts';
 import { teamsOptions } from './options.ts';
@@ -159,10 +160,6 @@ const cases: Record<string, (options: Options) => unknown> = {
   },
 };
 
-/** Rulings still declared with a single choice: nothing to walk. Each must become a documented constant or gain its
- * other reading (then it leaves this list and needs a case above). */
-const SINGLE_CHOICE = ['unclearInstigator', 'knockedOutOnOwnTurn', 'revivedAfterRound', 'command', 'extendedActions', 'teamRemains', 'guardBonusScope', 'strayShotPool', 'advantageLevels', 'fortifyWithoutResources', 'zeroHealthOverrides'];
-
 const otherValues = (key: string): (string | boolean | number)[] => {
   const option = teamsOptions.find((o) => o.key === key)!;
   if (option.kind === 'flag') return [!option.default];
@@ -184,7 +181,13 @@ describe('every Teams option changes an outcome', () => {
     }
   }
 
-  it('the options with nothing to walk are exactly the known single-choice rulings', () => {
-    expect(teamsOptions.filter((o) => otherValues(o.key).length === 0).map((o) => o.key)).toEqual(SINGLE_CHOICE);
+  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_TEAMS_OPTIONS)', () => {
+    expect(teamsOptions.filter((o) => otherValues(o.key).length === 0).map((o) => o.key)).toEqual([]);
+  });
+
+  it('a campaign that stored a retired ruling still validates; the key is dropped', () => {
+    const parsed = optionsValidator(teamsOptions).parse({ command: 'commanderPays', dodgeTarget: 'beat' });
+    expect(parsed).toEqual({ dodgeTarget: 'beat' });
+    expect(Object.keys(resolveOptions(teamsOptions, { command: 'commanderPays' }))).not.toContain('command');
   });
 });

@@ -1,12 +1,28 @@
 // Teams' rulings (RULES.md §2, Appendix A): each R-T ruling is a named option with the digest's default.
-import type { RulingOption } from '../options.ts';
+import { retireOptions, type RulingOption } from '../options.ts';
 
-export const teamsOptions: readonly RulingOption[] = [
-  {
-    key: 'unclearInstigator', ruling: 'R-T1', kind: 'choice', default: 'gmSetsOrder', label: 'Unclear instigator',
-    description: 'When several teams are attacked at once or the fight starts by accident, the GM sets the whole team order.',
-    choices: [{ value: 'gmSetsOrder', label: 'The GM sets the team order' }],
-  },
+/**
+ * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/teams.md,
+ * "Rulings the app applies as constants"): R-T1 unclearInstigator, R-T3 knockedOutOnOwnTurn, R-T4 revivedAfterRound,
+ * R-T9 command, R-T10 extendedActions, R-T11 teamRemains, R-T12 guardBonusScope, R-T16 strayShotPool,
+ * R-T17 advantageLevels, R-T23 fortifyWithoutResources, R-T24 zeroHealthOverrides.
+ * A campaign that stored one still opens and saves: the stored value is accepted and dropped.
+ */
+export const RETIRED_TEAMS_OPTIONS = [
+  { key: 'unclearInstigator', ruling: 'R-T1' },
+  { key: 'knockedOutOnOwnTurn', ruling: 'R-T3' },
+  { key: 'revivedAfterRound', ruling: 'R-T4' },
+  { key: 'command', ruling: 'R-T9' },
+  { key: 'extendedActions', ruling: 'R-T10' },
+  { key: 'teamRemains', ruling: 'R-T11' },
+  { key: 'guardBonusScope', ruling: 'R-T12' },
+  { key: 'strayShotPool', ruling: 'R-T16' },
+  { key: 'advantageLevels', ruling: 'R-T17' },
+  { key: 'fortifyWithoutResources', ruling: 'R-T23' },
+  { key: 'zeroHealthOverrides', ruling: 'R-T24' },
+] as const;
+
+export const teamsOptions: readonly RulingOption[] = retireOptions([
   {
     key: 'prefillInstigatorAttack', ruling: 'R-T1b', kind: 'flag', default: true, label: 'Pre-fill the instigating attack',
     description: 'The team may pick any member first; when the instigator\'s first turn comes, the attack that started the fight is pre-filled as their first action and the GM may waive it.',
@@ -18,16 +34,6 @@ export const teamsOptions: readonly RulingOption[] = [
       { value: 'firstTeam', label: 'The first team in initiative' },
       { value: 'continueCycle', label: 'Carry on the cycle from the last round' },
     ],
-  },
-  {
-    key: 'knockedOutOnOwnTurn', ruling: 'R-T3', kind: 'choice', default: 'turnEnds', label: 'Knocked out on one\'s own turn',
-    description: 'The turn ends at once and counts as taken; any extended action in progress is abandoned.',
-    choices: [{ value: 'turnEnds', label: 'Turn ends and counts as taken' }],
-  },
-  {
-    key: 'revivedAfterRound', ruling: 'R-T4', kind: 'choice', default: 'nextRound', label: 'Revived after the round ended',
-    description: 'Someone revived after the round has already ended simply acts in the next round.',
-    choices: [{ value: 'nextRound', label: 'Acts in the next round' }],
   },
   {
     key: 'surprisedCannotReact', ruling: 'R-T5', kind: 'flag', default: true, label: 'Surprised characters cannot react',
@@ -49,26 +55,6 @@ export const teamsOptions: readonly RulingOption[] = [
   {
     key: 'stepExcludesMove', ruling: 'R-T8', kind: 'flag', default: true, label: 'Step and Move exclude each other',
     description: 'In one turn a combatant may Step or Move, not both; a Step does not unlock Sprint.',
-  },
-  {
-    key: 'command', ruling: 'R-T9', kind: 'choice', default: 'commanderPays', label: 'Command',
-    description: 'Command costs 1 of the commander\'s actions and 2 focus; the ally acts at once without spending its own actions, the attack counts toward its multiple attack penalty, and unconscious allies cannot be commanded.',
-    choices: [{ value: 'commanderPays', label: '1 action + 2 focus from the commander' }],
-  },
-  {
-    key: 'extendedActions', ruling: 'R-T10', kind: 'choice', default: 'continueOrAbandonFirst', label: 'Extended actions',
-    description: 'A started extended action must first be continued or abandoned (free) at the owner\'s next turn; it may be abandoned later in the turn without refund, and losing consciousness abandons it.',
-    choices: [{ value: 'continueOrAbandonFirst', label: 'Continue or abandon before anything else' }],
-  },
-  {
-    key: 'teamRemains', ruling: 'R-T11', kind: 'choice', default: 'lastTeamStanding', label: 'End of combat',
-    description: 'A team remains while one member is alive, conscious and has not surrendered or fled; an objective win is a GM decision, and objectives may change between rounds.',
-    choices: [{ value: 'lastTeamStanding', label: 'One team remains, or the GM rules an objective met' }],
-  },
-  {
-    key: 'guardBonusScope', ruling: 'R-T12', kind: 'choice', default: 'allDefences', label: 'Guard bonus',
-    description: 'Guard\'s +1 applies to evasion, deflection and every defensive test (reaction tests) until the owner\'s next turn.',
-    choices: [{ value: 'allDefences', label: 'Evasion, deflection and defensive tests' }],
   },
   {
     key: 'resuscitateDifficulty', ruling: 'R-T13', kind: 'choice', default: 'missingHealth', label: 'Resuscitate difficulty',
@@ -97,16 +83,6 @@ export const teamsOptions: readonly RulingOption[] = [
       { value: 'attackTest', label: 'Attribute + combat skill + proficiency' },
       { value: 'combatSkillOnly', label: 'Combat skill only (literal text)' },
     ],
-  },
-  {
-    key: 'strayShotPool', ruling: 'R-T16', kind: 'choice', default: 'othersWithin1m', label: 'Stray shot targets',
-    description: 'A stray shot picks at random among the characters within 1 m of the target, never the attacker nor the original target.',
-    choices: [{ value: 'othersWithin1m', label: 'Others within 1 m, not the attacker or target' }],
-  },
-  {
-    key: 'advantageLevels', ruling: 'R-T17', kind: 'choice', default: 'signedLevels', label: 'Advantage and disadvantage',
-    description: 'Advantage dice come from the core rules; the tool nets sneak, flanking, prone and cover into a signed level and hands it on.',
-    choices: [{ value: 'signedLevels', label: 'Pass signed levels to the core rules' }],
   },
   {
     key: 'dodgeTarget', ruling: 'R-T18', kind: 'choice', default: 'meetOrBeat', label: 'Dodge against the attack',
@@ -141,16 +117,6 @@ export const teamsOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'fortifyWithoutResources', ruling: 'R-T23', kind: 'choice', default: 'unconscious', label: 'Consciousness check with no reaction or stamina',
-    description: 'A character who must fortify but has no reaction or no stamina left falls unconscious; the check repeats every time health is lost.',
-    choices: [{ value: 'unconscious', label: 'Falls unconscious' }],
-  },
-  {
-    key: 'zeroHealthOverrides', ruling: 'R-T24', kind: 'choice', default: 'zeroHealthFirst', label: 'Zero health and the consciousness check',
-    description: 'Reaching zero health makes the character unconscious at once (with any death risk) instead of a consciousness check.',
-    choices: [{ value: 'zeroHealthFirst', label: 'Zero health replaces the check' }],
-  },
-  {
     key: 'killingStrikeWeapons', ruling: 'R-T25', kind: 'choice', default: 'any', label: 'Killing strike weapons',
     description: 'Killing strikes may use any weapon, nonlethal ones included; lethal-only is an optional house rule.',
     choices: [
@@ -175,4 +141,4 @@ export const teamsOptions: readonly RulingOption[] = [
       { value: 'spilloverOnly', label: 'Only the part that reached health' },
     ],
   },
-];
+], RETIRED_TEAMS_OPTIONS);
