@@ -5,7 +5,7 @@ import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, Enco
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
-import { keyOf, squareLabel, stepCost, type Square } from './grid.ts';
+import { keyOf, parseSquareList, squareLabel, stepCost, type Square } from './grid.ts';
 import { COMBAT_TYPES, delayRefusal, initiativeRefusal, isCombat, lateRefusal, removeRefusal, setupRefusal, thrumMachine, tieRefusal, type ThrumEvent } from './machine.ts';
 import * as rules from './rules.ts';
 import type { Frame, Roll, ThrumCombatant, ThrumContext } from './rules.ts';
@@ -18,6 +18,11 @@ const rollSchema = z.strictObject({
 });
 const coordinate = z.number({ error: 'A square is given by whole numbers.' }).int({ error: 'A square is given by whole numbers.' }).min(0, { error: 'Squares start at 0.' }).max(199, { error: 'A map is at most 200 squares across.' });
 const squareSchema = z.strictObject({ x: coordinate, y: coordinate });
+/** An area's squares: a list, or typed in the runner's form as text ("2,1 2,2"), kept as the list it names. */
+const areaSquaresSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? (parseSquareList(value) ?? value) : value),
+  z.array(squareSchema, { error: 'Type the area\'s squares as "x,y" pairs separated by spaces, e.g. "2,1 2,2".' }).max(400, { error: 'An area is at most 400 squares.' }),
+);
 const sideSchema = z.enum(['party', 'foes'], { error: 'The side must be the party or the foes.' });
 const loadAmount = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(0, { error: 'An amount is at least 0.' }).max(20, { error: 'An amount is at most 20.' });
 const stacksSchema = z.number({ error: 'Stacks must be a number.' }).int({ error: 'Stacks are a whole number.' }).min(1, { error: 'At least 1 stack.' }).max(10, { error: 'At most 10 stacks.' });
@@ -73,6 +78,7 @@ const eventSchema = z.discriminatedUnion('type', [
     targets: z.array(z.strictObject({ targetId: idSchema, cover: z.boolean().nullable().optional() })).max(50, { error: 'At most 50 targets.' }),
     covered: z.array(idSchema).max(50).nullable().optional(),
     range: z.number().int().min(0).max(200).nullable().optional(), ranged: z.boolean().optional(), finisher: z.boolean().optional(), area: z.boolean().optional(),
+    squares: areaSquaresSchema.nullable().optional(),
     adjacentEnemies: countSchema.nullable().optional(), overexert: z.number().int().min(0).max(10).nullable().optional(),
     fatigue: loadAmount, stress: loadAmount,
     statuses: z.array(z.strictObject({ status: nameText('status'), stacks: stacksSchema })).max(10).optional(),
@@ -286,14 +292,14 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
     case 'ATTACK': {
       const attack = (after.stack.find((f) => f.kind === 'attack' && f.attack.attackerId === event.attackerId && f.attack.ability === event.ability) as Extract<Frame, { kind: 'attack' }> | undefined)?.attack
         ?? combat.planAttack(before, event, top?.kind === 'trigger');
-      const tags = [event.attackType, event.ranged ? 'Ranged' : null, event.finisher ? 'Finisher' : null, event.area ? 'area' : null].filter(Boolean).join(', ');
+      const tags = [event.attackType, event.ranged ? 'Ranged' : null, event.finisher ? 'Finisher' : null, combat.isAreaAttack(event) ? 'area' : null].filter(Boolean).join(', ');
       const covered = attack.targets.filter((t) => t.cover).map((t) => name(t.targetId));
-      const parts = [`${name(event.attackerId)}${top?.kind === 'trigger' ? ' (triggered effect)' : ''} uses ${event.ability} (${tags}) on ${names(before, event.targets.map((t) => t.targetId))}, Art ${signed(attack.artModifier)}${event.art === null || event.art === undefined ? ' (highest Art, a Basic Attack)' : ''}`];
+      const parts = [`${name(event.attackerId)}${top?.kind === 'trigger' ? ' (triggered effect)' : ''} uses ${event.ability} (${tags})${event.squares?.length ? ` on the area ${event.squares.map(squareLabel).join(' ')}` : ''} on ${names(before, attack.targets.map((t) => t.targetId))}, Art ${signed(attack.artModifier)}${event.art === null || event.art === undefined ? ' (highest Art, a Basic Attack)' : ''}`];
       if (event.overexert) parts.push(`Overexert: takes ${event.overexert} Stress before any roll (now ${after.combatants[event.attackerId]!.stressLoad})`);
       if (attack.ranged && attack.adjacentEnemies) parts.push(`+${attack.adjacentEnemies} Bane for adjacent enemies`);
       if (covered.length) parts.push(`cover on ${covered.join(', ')}: +1 Bane`);
       const effect = [event.fatigue ? `${event.fatigue} Fatigue` : null, event.stress ? `${event.stress} Stress` : null, ...(event.statuses ?? []).map((s) => `${s.stacks} ${combat.statusName(s.status)}`)].filter(Boolean).join(', ');
-      const allies = event.area ? event.targets.map((t) => before.combatants[t.targetId]!).filter((t) => t.side === before.combatants[event.attackerId]!.side) : [];
+      const allies = combat.isAreaAttack(event) ? attack.targets.map((t) => before.combatants[t.targetId]!).filter((t) => t.side === before.combatants[event.attackerId]!.side) : [];
       const undefended = attack.targets.filter((t) => t.undefended).map((t) => name(t.targetId));
       if (undefended.length) parts.push(`${undefended.join(', ')} ${undefended.length === 1 ? 'is' : 'are'} Incapacitated and do${undefended.length === 1 ? 'es' : ''} not defend under this campaign's ruling: the effect lands`);
       if (allies.length) parts.push(`the area hits allies too (${names(before, allies.map((c) => c.id))})`);

@@ -38,6 +38,7 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'ranged', label: 'Ranged', kind: 'flag', optional: true },
       { key: 'range', label: 'Range', kind: 'integer', min: 0, max: 200, optional: true, default: '', help: 'Checked against the map; without one the GM judges it.' },
       { key: 'area', label: 'Area', kind: 'flag', optional: true },
+      { key: 'squares', label: 'Area squares', kind: 'text', optional: true, default: '', help: 'On the map: "x,y" each, e.g. "2,1 2,2 3,1 3,2". Range and Obstructed are judged on the area; everyone inside is a target.' },
       { key: 'finisher', label: 'Finisher', kind: 'flag', optional: true },
       { key: 'adjacentEnemies', label: 'Adjacent enemies', kind: 'integer', min: 0, max: 10, optional: true, help: '+1 bane each on a ranged attack' },
       { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true },

@@ -178,7 +178,8 @@ describe('attacks and defence (§5.4)', () => {
     e.apply(place('orc', 5, 5));
     e.apply(place('ana', 1, 5));
     expect(() => e.apply(attack('ana', ['orc']))).toThrow('The path to Orc is Obstructed');
-    e.apply(attack('ana', ['orc'], { area: true }));
+    // source: "provided some other space in the area is not obstructed": (6,5) behind Orc is open.
+    e.apply(attack('ana', ['orc'], { area: true, squares: [{ x: 5, y: 5 }, { x: 6, y: 5 }] }));
   });
 
   it('Overexert: the Stress is taken when declared, before any roll', () => {
