@@ -563,14 +563,15 @@ function incapacitatedUpkeep(ctx: ThrumContext, id: string): ThrumContext {
 }
 
 /**
- * Nothing is pending: the action being resolved is over. If the fight is not over, an Exhausted actor makes its
- * Incapacity Roll now unless the action removes Exhaustion (§5.5).
+ * Nothing is pending: the action being resolved is over. An Exhausted actor makes its Incapacity Roll now unless the
+ * action removes Exhaustion (§5.5) — also after the action that ends the fight: Exhausted characters "must make an
+ * Incapacity Roll after they take an Action", and a failure's lower Fatigue Tolerance is carried. The end check
+ * (combatOver) waits until the roll is answered.
  */
 export function settle(ctx: ThrumContext): ThrumContext {
   if (ctx.stack.length > 0 || ctx.action === null) return ctx;
   const { actorId, removesExhaustion } = ctx.action;
   const next = { ...ctx, action: null };
-  if (endCondition(next) !== null) return next;
   const actor = next.combatants[actorId];
   if (inFight(actor) && !actor.incapacitated && isExhausted(actor) && !removesExhaustion) {
     return push(next, { kind: 'roll', roll: 'incapacity', id: actorId, reason: 'afterAction' });
