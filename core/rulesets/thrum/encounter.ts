@@ -51,6 +51,8 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('SET_MAP'), map: mapSchema.nullable() }),
   z.strictObject({ type: z.literal('PLACE_NPC'), id: idSchema, square: squareSchema.nullable() }),
   z.strictObject({ type: z.literal('START') }),
+  z.strictObject({ type: z.literal('SET_CONDITION'), kind: z.enum(['win', 'defeat'], { error: 'A condition is a Win Condition or a Defeat Condition.' }), text: nameText('condition').pipe(z.string().max(200)) }),
+  z.strictObject({ type: z.literal('CONDITION_MET'), n: z.number({ error: 'Give the condition\'s number.' }).int({ error: 'Give the condition\'s number.' }).min(1, { error: 'Conditions are numbered from 1.' }).max(10, { error: 'An encounter has at most 10 conditions.' }) }),
   z.strictObject({ type: z.literal('ROLL_INITIATIVE'), id: idSchema, roll: rollSchema.nullable().optional() }),
   z.strictObject({ type: z.literal('BREAK_TIE'), id: idSchema }),
   z.strictObject({ type: z.literal('DELAY'), id: idSchema, afterId: idSchema.nullable() }),
@@ -128,7 +130,7 @@ function stageOf(snapshot: EncounterSnapshot): Stage {
 }
 const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ roundZero: 'turn' }) || snapshot.matches({ rounds: 'turn' }) || snapshot.matches({ rounds: 'interrupts' });
 
-const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START']);
+const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START', 'SET_CONDITION']);
 const INITIATIVE_EVENTS = new Set(['ROLL_INITIATIVE', 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT']);
 
 const waitingFor = (ctx: ThrumContext) => (ctx.stack.length ? `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.` : null);
@@ -145,8 +147,10 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (SETUP_EVENTS.has(event.type)) {
     if (event.type === 'ADD_COMBATANTS') return 'Combat has started: add newcomers as late arrivals.';
     if (event.type === 'PLACE_NPC') return 'NPCs are placed before initiative; later, use a GM placement (SET_POSITION).';
+    if (event.type === 'SET_CONDITION') return 'Win and Defeat Conditions are set in prep, before combat starts.';
     return 'That is set before combat starts.';
   }
+  if (event.type === 'CONDITION_MET') return stage === 'rounds' ? rules.checkConditionMet(ctx, event.n) : 'Win and Defeat Conditions are checked from round 1.';
   if (stage === 'initiative') {
     if (!INITIATIVE_EVENTS.has(event.type)) {
       const tie = rules.openTie(ctx);
@@ -467,6 +471,15 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       const slot = a.order.indexOf(c.id);
       return { round, kind: 'order', actorId: c.id, text: `${c.name} arrives late and joins the ${c.side === 'party' ? 'party' : 'foes'}.${roll}${slot === -1 ? '' : `, slot ${slot + 1}`}.` };
     }
+    case 'SET_CONDITION': {
+      const condition = a.conditions.at(-1)!;
+      return { round, kind: 'setup', text: `${rules.conditionLabel(condition)} ${a.conditions.length}: ${condition.text}.` };
+    }
+    case 'CONDITION_MET': {
+      const condition = a.conditions[event.n - 1]!;
+      const pending = a.outcome === null && (a.stack.length > 0 || a.action !== null);
+      return { round, kind: 'round', text: `The GM marks the ${rules.conditionLabel(condition)} met: ${condition.text.replace(/\.$/, '')}.${pending ? ' Combat ends once the triggers and the action under way resolve.' : ''}` };
+    }
     case 'END_COMBAT':
       return null; // the end-of-combat line comes from consequenceLines
   }
@@ -684,12 +697,13 @@ function prompt(snapshot: EncounterSnapshot): EncounterPrompt | null {
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
   const stage = stageOf(snapshot);
-  if (stage === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START'];
+  if (stage === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START', 'SET_CONDITION'];
   if (stage === 'ended') return [];
   if (stage === 'initiative') return [rules.unrolled(ctx).length ? 'ROLL_INITIATIVE' : 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
   const event = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra }) as unknown as GmEvent;
   const active = rules.activeId(ctx);
   const top = ctx.stack.at(-1);
+  const conditionOpen = stage === 'rounds' && (ctx.conditions ?? []).some((c) => !c.met) ? ['CONDITION_MET'] : [];
   if (top) {
     const answers: Record<Frame['kind'], string[]> = {
       attack: top.kind === 'attack' && top.attack.targets[top.attack.current]?.defence === null ? ['DEFENSE_CHOICE', 'TRIGGER'] : ['DEFENSE_RESULT', 'TRIGGER'],
@@ -698,7 +712,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
       trigger: ['RESOLVE_TRIGGER', 'TRIGGER', 'ATTACK', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'FORCED_MOVE'],
     };
     const delay = active && delayRefusal(ctx, active, null) === null && ctx.order.length > 1 ? ['DELAY'] : [];
-    return [...answers[top.kind], ...delay, 'OVERRIDE'];
+    return [...answers[top.kind], ...delay, 'OVERRIDE', ...conditionOpen];
   }
   const list: string[] = [];
   if (active && delayRefusal(ctx, active, null) === null) list.push('DELAY');
@@ -716,7 +730,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     list.push('END_TURN');
   }
   const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'OVERRIDE'];
-  if (stage === 'rounds') anytime.push('TRIGGER', 'FORCED_MOVE');
+  if (stage === 'rounds') anytime.push('TRIGGER', 'FORCED_MOVE', ...conditionOpen);
   return [...list, ...anytime];
 }
 
@@ -759,6 +773,11 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   if (ctx.board) {
     const placed = ctx.roster.filter((id) => ctx.combatants[id]!.position);
     aside.push({ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${placed.map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` });
+  }
+  const conditions = ctx.conditions ?? [];
+  if (conditions.length) {
+    // The numbers the GM gives CONDITION_MET.
+    aside.push({ title: 'Win and Defeat Conditions', text: conditions.map((c, i) => `${i + 1}. ${c.kind === 'win' ? 'Win' : 'Defeat'}: ${c.text}${c.met ? ' (met)' : ''}`).join('; ') });
   }
   return {
     phase,
