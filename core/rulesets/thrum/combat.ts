@@ -4,7 +4,7 @@
 // effects and the trigger stack. The machine applies these; the refusal sentences come from the same checks.
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import {
-  coverBetween, currentSpeed, distance, inStartingArea, isAdjacent, keyOf, onBoard, sameSquare, squareLabel, stepCost,
+  coverBetween, currentSpeed, distance, inStartingArea, isAdjacent, keyOf, onBoard, placementProblem, sameSquare, squareLabel, stepCost,
   type Square,
 } from './grid.ts';
 import {
@@ -29,6 +29,8 @@ export type CombatEvent =
   | {
       type: 'ATTACK'; attackerId: string; ability: string; attackType: 'physical' | 'mental'; art?: number | null;
       targets: { targetId: string; cover?: boolean | null }[]; covered?: string[] | null; range?: number | null; ranged?: boolean; finisher?: boolean; area?: boolean;
+      /** An area attack's squares (Area, Line or Aura on the map): range and obstruction are judged on them, everyone inside is a target. */
+      squares?: Square[] | null;
       adjacentEnemies?: number | null; overexert?: number | null; fatigue: number; stress: number;
       statuses?: { status: string; stacks: number }[]; extraBoons?: number; extraBanes?: number;
       removesExhaustion?: boolean; movesAfter?: boolean; note?: string;
@@ -351,6 +353,62 @@ function adjacentEnemyCount(ctx: ThrumContext, attacker: ThrumCombatant, given: 
   return given ?? 0;
 }
 
+type AttackEvent = Extract<CombatEvent, { type: 'ATTACK' }>;
+
+/** An area attack: flagged `area`, or carrying its squares. */
+export const isAreaAttack = (e: AttackEvent): boolean => Boolean(e.area) || Boolean(e.squares?.length);
+
+/**
+ * Who an attack targets: with its area's squares, everyone inside it ("Abilities that target an Area affect all
+ * characters in the area unless otherwise specified"; R-H10 for allies), the listed targets first; else the list.
+ */
+export function attackTargets(ctx: ThrumContext, e: AttackEvent): { targetId: string; cover?: boolean | null }[] {
+  if (!e.squares?.length) return e.targets;
+  const inside = areaTargets(ctx, e.attackerId, e.squares);
+  const listed = e.targets.filter((t) => inside.includes(t.targetId));
+  return [...listed, ...inside.filter((id) => !listed.some((t) => t.targetId === id)).map((targetId) => ({ targetId }))];
+}
+
+/**
+ * The squares an area attack is judged on: its own squares, or without them the squares its targets stand on (the
+ * GM's list is then the area). Null when an attack is not an area or its squares are not known on the map.
+ */
+function areaOf(ctx: ThrumContext, e: AttackEvent): Square[] | null {
+  if (e.squares?.length) return e.squares;
+  if (!e.area) return null;
+  const squares = e.targets.map((t) => ctx.combatants[t.targetId]?.position ?? null);
+  return squares.every((s): s is Square => s !== null) ? squares : null;
+}
+
+/**
+ * Range, Range 0 and Obstructed judged on the area (§5.3, §5.4 step 9): "Area and Line effects must have at least one
+ * space within the range of the ability that places it. If the ability has Range 0, the ability user's space must be
+ * in the area." A space behind an Obstructed path cannot be targeted, but "characters can still be affected by areas
+ * however, provided some other space in the area is not obstructed": every space obstructed, the area reaches nobody.
+ */
+function areaProblem(ctx: ThrumContext, attacker: ThrumCombatant, e: AttackEvent): string | null {
+  if (e.squares?.length) {
+    if (!ctx.board) return 'No map is set for this encounter: list the area\'s targets instead of its squares.';
+    if (!attacker.position) return `Place ${attacker.name} on the map first: the area is judged from ${possessive(attacker.name)} square.`;
+    const off = e.squares.find((s) => !onBoard(ctx.board!, s));
+    if (off) return `${squareLabel(off)} is off the map.`;
+    if (new Set(e.squares.map(keyOf)).size !== e.squares.length) return 'Each square of the area is listed once.';
+  }
+  const squares = areaOf(ctx, e);
+  if (!squares || !ctx.board || !attacker.position) return null;
+  if (e.range !== null && e.range !== undefined) {
+    const problem = placementProblem(squares, attacker.position, e.range);
+    if (problem) return problem;
+  }
+  if (e.attackType !== 'physical') return null;
+  const cover = { characterHeight: Number(ctx.options['characterCoverHeight'] ?? 2), onLineGivesCover: ctx.options['dividingLineCover'] === 'cover' };
+  const open = squares.some((s) => !coverBetween(ctx.board!, occupants(ctx), attacker.position!, s, cover).obstructed);
+  if (open) return null;
+  return squares.length === 1
+    ? `The path to ${squareLabel(squares[0]!)} is Obstructed, and the area has no other space: it reaches nobody there.`
+    : 'Every space of the area is Obstructed from the attacker: an area reaches a character behind an obstruction only through some other space that is not.';
+}
+
 export function planAttack(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, triggered: boolean): PendingAttack {
   const attacker = ctx.combatants[e.attackerId]!;
   const undefendedAllowed = ctx.options['incapacitatedDefend'] === false;
@@ -367,7 +425,7 @@ export function planAttack(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'A
     extraBoons: e.extraBoons ?? 0,
     extraBanes: e.extraBanes ?? 0,
     adjacentEnemies: e.ranged ? adjacentEnemyCount(ctx, attacker, e.adjacentEnemies) : 0,
-    targets: e.targets.map((t) => {
+    targets: attackTargets(ctx, e).map((t) => {
       const target = ctx.combatants[t.targetId]!;
       return {
         targetId: t.targetId,
@@ -505,14 +563,15 @@ function incapacitatedUpkeep(ctx: ThrumContext, id: string): ThrumContext {
 }
 
 /**
- * Nothing is pending: the action being resolved is over. If the fight is not over, an Exhausted actor makes its
- * Incapacity Roll now unless the action removes Exhaustion (§5.5).
+ * Nothing is pending: the action being resolved is over. An Exhausted actor makes its Incapacity Roll now unless the
+ * action removes Exhaustion (§5.5) — also after the action that ends the fight: Exhausted characters "must make an
+ * Incapacity Roll after they take an Action", and a failure's lower Fatigue Tolerance is carried. The end check
+ * (combatOver) waits until the roll is answered.
  */
 export function settle(ctx: ThrumContext): ThrumContext {
   if (ctx.stack.length > 0 || ctx.action === null) return ctx;
   const { actorId, removesExhaustion } = ctx.action;
   const next = { ...ctx, action: null };
-  if (endCondition(next) !== null) return next;
   const actor = next.combatants[actorId];
   if (inFight(actor) && !actor.incapacitated && isExhausted(actor) && !removesExhaustion) {
     return push(next, { kind: 'roll', roll: 'incapacity', id: actorId, reason: 'afterAction' });
@@ -615,24 +674,32 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
         if (problem) return problem;
       }
       if (attacker.incapacitated) return `${attacker.name} is Incapacitated and cannot act.`;
-      if (e.targets.length === 0) return 'Choose at least one target.';
+      const area = isAreaAttack(e);
+      if (e.targets.length === 0 && !e.squares?.length) return 'Choose at least one target.';
       if (new Set(e.targets.map((t) => t.targetId)).size !== e.targets.length) return 'Each target is listed once.';
       for (const t of e.targets) {
         const target = ctx.combatants[t.targetId];
         if (!inFight(target)) return `${nameOf(ctx, t.targetId)} is not in the fight.`;
-        if (target.id === attacker.id) return `${attacker.name} cannot attack themself.`;
-        if (e.range !== null && e.range !== undefined && attacker.position && target.position) {
+        if (target.id === attacker.id && !area) return `${attacker.name} cannot attack themself.`;
+        // An area's range is judged on its squares, not per target (areaProblem).
+        if (!area && e.range !== null && e.range !== undefined && attacker.position && target.position) {
           const d = distance(attacker.position, target.position);
           if (d > e.range) return `${target.name} is ${d} squares away: beyond Range ${e.range}.`;
         }
-        if (!e.area && targetCover(ctx, attacker, target, e.attackType, t.cover).obstructed) {
+        if (!area && targetCover(ctx, attacker, target, e.attackType, t.cover).obstructed) {
           return `The path to ${target.name} is Obstructed: this attack cannot target them (an area may still reach them).`;
         }
+        if (e.squares?.length && !(target.position && e.squares.some((s) => sameSquare(s, target.position!)))) {
+          return `${target.name} stands outside the area: an area's targets are the characters inside it.`;
+        }
       }
+      const areaRefusal = area ? areaProblem(ctx, attacker, e) : null;
+      if (areaRefusal) return areaRefusal;
+      if (e.squares?.length && attackTargets(ctx, e).length === 0) return 'Nobody stands in the area.';
       const notTarget = (e.covered ?? []).find((id) => !e.targets.some((t) => t.targetId === id));
       if (notTarget) return `Cover is marked on ${nameOf(ctx, notTarget)}, who is not a target of this attack.`;
       // R-H10: an area hits every character inside, allies included, unless the campaign's ruling spares them.
-      const ally = e.area && ctx.options['areasHitAllies'] === false ? e.targets.map((t) => ctx.combatants[t.targetId]!).find((t) => !isFoe(t, attacker)) : undefined;
+      const ally = area && ctx.options['areasHitAllies'] === false ? e.targets.map((t) => ctx.combatants[t.targetId]!).find((t) => !isFoe(t, attacker)) : undefined;
       if (ally) return `${ally.name} is ${possessive(attacker.name)} ally, and this campaign's areas spare allies (R-H10).`;
       if (e.fatigue + e.stress + (e.statuses?.length ?? 0) === 0) return 'Say what the attack deals: Fatigue, Stress or a status.';
       return overexertProblem(ctx, e.overexert);

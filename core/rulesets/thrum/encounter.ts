@@ -5,7 +5,7 @@ import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, Enco
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
-import { keyOf, squareLabel, stepCost, type Square } from './grid.ts';
+import { keyOf, parseSquareList, squareLabel, stepCost, type Square } from './grid.ts';
 import { COMBAT_TYPES, delayRefusal, initiativeRefusal, isCombat, lateRefusal, removeRefusal, setupRefusal, thrumMachine, tieRefusal, type ThrumEvent } from './machine.ts';
 import * as rules from './rules.ts';
 import type { Frame, Roll, ThrumCombatant, ThrumContext } from './rules.ts';
@@ -18,6 +18,11 @@ const rollSchema = z.strictObject({
 });
 const coordinate = z.number({ error: 'A square is given by whole numbers.' }).int({ error: 'A square is given by whole numbers.' }).min(0, { error: 'Squares start at 0.' }).max(199, { error: 'A map is at most 200 squares across.' });
 const squareSchema = z.strictObject({ x: coordinate, y: coordinate });
+/** An area's squares: a list, or typed in the runner's form as text ("2,1 2,2"), kept as the list it names. */
+const areaSquaresSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? (parseSquareList(value) ?? value) : value),
+  z.array(squareSchema, { error: 'Type the area\'s squares as "x,y" pairs separated by spaces, e.g. "2,1 2,2".' }).max(400, { error: 'An area is at most 400 squares.' }),
+);
 const sideSchema = z.enum(['party', 'foes'], { error: 'The side must be the party or the foes.' });
 const loadAmount = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(0, { error: 'An amount is at least 0.' }).max(20, { error: 'An amount is at most 20.' });
 const stacksSchema = z.number({ error: 'Stacks must be a number.' }).int({ error: 'Stacks are a whole number.' }).min(1, { error: 'At least 1 stack.' }).max(10, { error: 'At most 10 stacks.' });
@@ -46,6 +51,8 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('SET_MAP'), map: mapSchema.nullable() }),
   z.strictObject({ type: z.literal('PLACE_NPC'), id: idSchema, square: squareSchema.nullable() }),
   z.strictObject({ type: z.literal('START') }),
+  z.strictObject({ type: z.literal('SET_CONDITION'), kind: z.enum(['win', 'defeat'], { error: 'A condition is a Win Condition or a Defeat Condition.' }), text: nameText('condition').pipe(z.string().max(200)) }),
+  z.strictObject({ type: z.literal('CONDITION_MET'), n: z.number({ error: 'Give the condition\'s number.' }).int({ error: 'Give the condition\'s number.' }).min(1, { error: 'Conditions are numbered from 1.' }).max(10, { error: 'An encounter has at most 10 conditions.' }) }),
   z.strictObject({ type: z.literal('ROLL_INITIATIVE'), id: idSchema, roll: rollSchema.nullable().optional() }),
   z.strictObject({ type: z.literal('BREAK_TIE'), id: idSchema }),
   z.strictObject({ type: z.literal('DELAY'), id: idSchema, afterId: idSchema.nullable() }),
@@ -73,6 +80,7 @@ const eventSchema = z.discriminatedUnion('type', [
     targets: z.array(z.strictObject({ targetId: idSchema, cover: z.boolean().nullable().optional() })).max(50, { error: 'At most 50 targets.' }),
     covered: z.array(idSchema).max(50).nullable().optional(),
     range: z.number().int().min(0).max(200).nullable().optional(), ranged: z.boolean().optional(), finisher: z.boolean().optional(), area: z.boolean().optional(),
+    squares: areaSquaresSchema.nullable().optional(),
     adjacentEnemies: countSchema.nullable().optional(), overexert: z.number().int().min(0).max(10).nullable().optional(),
     fatigue: loadAmount, stress: loadAmount,
     statuses: z.array(z.strictObject({ status: nameText('status'), stacks: stacksSchema })).max(10).optional(),
@@ -122,7 +130,7 @@ function stageOf(snapshot: EncounterSnapshot): Stage {
 }
 const turnOpen = (snapshot: EncounterSnapshot) => snapshot.matches({ roundZero: 'turn' }) || snapshot.matches({ rounds: 'turn' }) || snapshot.matches({ rounds: 'interrupts' });
 
-const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START']);
+const SETUP_EVENTS = new Set(['ADD_COMBATANTS', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START', 'SET_CONDITION']);
 const INITIATIVE_EVENTS = new Set(['ROLL_INITIATIVE', 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT']);
 
 const waitingFor = (ctx: ThrumContext) => (ctx.stack.length ? `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.` : null);
@@ -139,8 +147,10 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (SETUP_EVENTS.has(event.type)) {
     if (event.type === 'ADD_COMBATANTS') return 'Combat has started: add newcomers as late arrivals.';
     if (event.type === 'PLACE_NPC') return 'NPCs are placed before initiative; later, use a GM placement (SET_POSITION).';
+    if (event.type === 'SET_CONDITION') return 'Win and Defeat Conditions are set in prep, before combat starts.';
     return 'That is set before combat starts.';
   }
+  if (event.type === 'CONDITION_MET') return stage === 'rounds' ? rules.checkConditionMet(ctx, event.n) : 'Win and Defeat Conditions are checked from round 1.';
   if (stage === 'initiative') {
     if (!INITIATIVE_EVENTS.has(event.type)) {
       const tie = rules.openTie(ctx);
@@ -286,14 +296,14 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
     case 'ATTACK': {
       const attack = (after.stack.find((f) => f.kind === 'attack' && f.attack.attackerId === event.attackerId && f.attack.ability === event.ability) as Extract<Frame, { kind: 'attack' }> | undefined)?.attack
         ?? combat.planAttack(before, event, top?.kind === 'trigger');
-      const tags = [event.attackType, event.ranged ? 'Ranged' : null, event.finisher ? 'Finisher' : null, event.area ? 'area' : null].filter(Boolean).join(', ');
+      const tags = [event.attackType, event.ranged ? 'Ranged' : null, event.finisher ? 'Finisher' : null, combat.isAreaAttack(event) ? 'area' : null].filter(Boolean).join(', ');
       const covered = attack.targets.filter((t) => t.cover).map((t) => name(t.targetId));
-      const parts = [`${name(event.attackerId)}${top?.kind === 'trigger' ? ' (triggered effect)' : ''} uses ${event.ability} (${tags}) on ${names(before, event.targets.map((t) => t.targetId))}, Art ${signed(attack.artModifier)}${event.art === null || event.art === undefined ? ' (highest Art, a Basic Attack)' : ''}`];
+      const parts = [`${name(event.attackerId)}${top?.kind === 'trigger' ? ' (triggered effect)' : ''} uses ${event.ability} (${tags})${event.squares?.length ? ` on the area ${event.squares.map(squareLabel).join(' ')}` : ''} on ${names(before, attack.targets.map((t) => t.targetId))}, Art ${signed(attack.artModifier)}${event.art === null || event.art === undefined ? ' (highest Art, a Basic Attack)' : ''}`];
       if (event.overexert) parts.push(`Overexert: takes ${event.overexert} Stress before any roll (now ${after.combatants[event.attackerId]!.stressLoad})`);
       if (attack.ranged && attack.adjacentEnemies) parts.push(`+${attack.adjacentEnemies} Bane for adjacent enemies`);
       if (covered.length) parts.push(`cover on ${covered.join(', ')}: +1 Bane`);
       const effect = [event.fatigue ? `${event.fatigue} Fatigue` : null, event.stress ? `${event.stress} Stress` : null, ...(event.statuses ?? []).map((s) => `${s.stacks} ${combat.statusName(s.status)}`)].filter(Boolean).join(', ');
-      const allies = event.area ? event.targets.map((t) => before.combatants[t.targetId]!).filter((t) => t.side === before.combatants[event.attackerId]!.side) : [];
+      const allies = combat.isAreaAttack(event) ? attack.targets.map((t) => before.combatants[t.targetId]!).filter((t) => t.side === before.combatants[event.attackerId]!.side) : [];
       const undefended = attack.targets.filter((t) => t.undefended).map((t) => name(t.targetId));
       if (undefended.length) parts.push(`${undefended.join(', ')} ${undefended.length === 1 ? 'is' : 'are'} Incapacitated and do${undefended.length === 1 ? 'es' : ''} not defend under this campaign's ruling: the effect lands`);
       if (allies.length) parts.push(`the area hits allies too (${names(before, allies.map((c) => c.id))})`);
@@ -460,6 +470,15 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       const roll = c.initiative ? ` Initiative ${faces(event.initiativeRoll)} ${signed(c.initiativeModifier)} = ${c.initiative.total}` : '';
       const slot = a.order.indexOf(c.id);
       return { round, kind: 'order', actorId: c.id, text: `${c.name} arrives late and joins the ${c.side === 'party' ? 'party' : 'foes'}.${roll}${slot === -1 ? '' : `, slot ${slot + 1}`}.` };
+    }
+    case 'SET_CONDITION': {
+      const condition = a.conditions.at(-1)!;
+      return { round, kind: 'setup', text: `${rules.conditionLabel(condition)} ${a.conditions.length}: ${condition.text}.` };
+    }
+    case 'CONDITION_MET': {
+      const condition = a.conditions[event.n - 1]!;
+      const pending = a.outcome === null && (a.stack.length > 0 || a.action !== null);
+      return { round, kind: 'round', text: `The GM marks the ${rules.conditionLabel(condition)} met: ${condition.text.replace(/\.$/, '')}.${pending ? ' Combat ends once the triggers and the action under way resolve.' : ''}` };
     }
     case 'END_COMBAT':
       return null; // the end-of-combat line comes from consequenceLines
@@ -678,12 +697,13 @@ function prompt(snapshot: EncounterSnapshot): EncounterPrompt | null {
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
   const stage = stageOf(snapshot);
-  if (stage === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START'];
+  if (stage === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_SIDE', 'SET_MAP', 'PLACE_NPC', 'START', 'SET_CONDITION'];
   if (stage === 'ended') return [];
   if (stage === 'initiative') return [rules.unrolled(ctx).length ? 'ROLL_INITIATIVE' : 'BREAK_TIE', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
   const event = (type: string, extra: Record<string, unknown> = {}) => ({ type, ...extra }) as unknown as GmEvent;
   const active = rules.activeId(ctx);
   const top = ctx.stack.at(-1);
+  const conditionOpen = stage === 'rounds' && (ctx.conditions ?? []).some((c) => !c.met) ? ['CONDITION_MET'] : [];
   if (top) {
     const answers: Record<Frame['kind'], string[]> = {
       attack: top.kind === 'attack' && top.attack.targets[top.attack.current]?.defence === null ? ['DEFENSE_CHOICE', 'TRIGGER'] : ['DEFENSE_RESULT', 'TRIGGER'],
@@ -692,7 +712,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
       trigger: ['RESOLVE_TRIGGER', 'TRIGGER', 'ATTACK', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'FORCED_MOVE'],
     };
     const delay = active && delayRefusal(ctx, active, null) === null && ctx.order.length > 1 ? ['DELAY'] : [];
-    return [...answers[top.kind], ...delay, 'OVERRIDE'];
+    return [...answers[top.kind], ...delay, 'OVERRIDE', ...conditionOpen];
   }
   const list: string[] = [];
   if (active && delayRefusal(ctx, active, null) === null) list.push('DELAY');
@@ -710,7 +730,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     list.push('END_TURN');
   }
   const anytime = ['REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_LOAD', 'APPLY_STATUS', 'CLEAR_STATUS', 'SET_POSITION', 'OVERRIDE'];
-  if (stage === 'rounds') anytime.push('TRIGGER', 'FORCED_MOVE');
+  if (stage === 'rounds') anytime.push('TRIGGER', 'FORCED_MOVE', ...conditionOpen);
   return [...list, ...anytime];
 }
 
@@ -753,6 +773,11 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   if (ctx.board) {
     const placed = ctx.roster.filter((id) => ctx.combatants[id]!.position);
     aside.push({ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${placed.map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` });
+  }
+  const conditions = ctx.conditions ?? [];
+  if (conditions.length) {
+    // The numbers the GM gives CONDITION_MET.
+    aside.push({ title: 'Win and Defeat Conditions', text: conditions.map((c, i) => `${i + 1}. ${c.kind === 'win' ? 'Win' : 'Defeat'}: ${c.text}${c.met ? ' (met)' : ''}`).join('; ') });
   }
   return {
     phase,

@@ -11,6 +11,13 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'id', label: 'Who', kind: 'combatant' },
       { key: 'side', label: 'Side', kind: 'choice', choices: [{ value: 'party', label: 'Party' }, { value: 'foes', label: 'Foes' }] },
     ] },
+  { type: 'SET_CONDITION', phase: 'setup', label: 'Win or Defeat Condition', help: 'Combat ends when the GM marks it met (after the action under way resolves), besides a whole side being down.',
+    fields: [
+      { key: 'kind', label: 'Kind', kind: 'choice', choices: [{ value: 'win', label: 'Win Condition' }, { value: 'defeat', label: 'Defeat Condition' }] },
+      { key: 'text', label: 'Condition', kind: 'text', default: '' },
+    ] },
+  { type: 'CONDITION_MET', label: 'Condition met', help: 'The Win or Defeat Condition with this number (in the order set in prep) is met: combat ends once the triggers and the action under way resolve.',
+    fields: [{ key: 'n', label: 'Condition number', kind: 'integer', min: 1, max: 10, default: 1 }] },
   { type: 'MOVE', label: 'Move', shortcut: 'm', help: 'Up to Speed (less Slowed); no moving on after the Action unless it allows it.',
     fields: [
       { key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 },
@@ -38,6 +45,7 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'ranged', label: 'Ranged', kind: 'flag', optional: true },
       { key: 'range', label: 'Range', kind: 'integer', min: 0, max: 200, optional: true, default: '', help: 'Checked against the map; without one the GM judges it.' },
       { key: 'area', label: 'Area', kind: 'flag', optional: true },
+      { key: 'squares', label: 'Area squares', kind: 'text', optional: true, default: '', help: 'On the map: "x,y" each, e.g. "2,1 2,2 3,1 3,2". Range and Obstructed are judged on the area; everyone inside is a target.' },
       { key: 'finisher', label: 'Finisher', kind: 'flag', optional: true },
       { key: 'adjacentEnemies', label: 'Adjacent enemies', kind: 'integer', min: 0, max: 10, optional: true, help: '+1 bane each on a ranged attack' },
       { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true },

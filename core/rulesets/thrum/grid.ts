@@ -71,6 +71,19 @@ export function placementProblem(squares: Square[], user: Square, range: number)
   return squares.some((s) => inRange(user, s, range)) ? null : `The area must include at least one square within Range ${range}.`;
 }
 
+/**
+ * Squares typed as text, "x,y" each, separated by spaces, semicolons or brackets: "2,1 2,2" or "(2,1) (2,2)".
+ * Null when anything else is in the text.
+ */
+export function parseSquareList(text: string): Square[] | null {
+  const squares: Square[] = [];
+  const rest = text.replace(/\(?\s*(\d+)\s*,\s*(\d+)\s*\)?/g, (_all, x: string, y: string) => {
+    squares.push({ x: Number(x), y: Number(y) });
+    return ' ';
+  });
+  return /^[\s;]*$/.test(rest) ? squares : null;
+}
+
 // ---- movement (§5.3 "Step costs", R-H12) ----
 
 export interface Step {

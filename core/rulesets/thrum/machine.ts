@@ -23,7 +23,9 @@ export type ThrumEvent =
   | { type: 'DELAY'; id: string; afterId: string | null }
   | { type: 'END_TURN' }
   | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null; initiativeRoll?: Roll | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | { type: 'END_COMBAT'; outcome: string }
+  | { type: 'SET_CONDITION'; kind: 'win' | 'defeat'; text: string }
+  | { type: 'CONDITION_MET'; n: number };
 
 export const COMBAT_TYPES = [
   'PANIC_ROLL', 'INCAPACITY_ROLL', 'MOVE', 'FORCED_MOVE', 'ATTACK', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'USE_ABILITY', 'RESUSCITATE', 'BUFF_CHOICE',
@@ -73,6 +75,7 @@ export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | nul
     case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
     case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
     case 'SET_SIDE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
+    case 'SET_CONDITION': return event.text.trim() ? ((ctx.conditions ?? []).length >= 10 ? 'An encounter has at most 10 Win and Defeat Conditions.' : null) : 'Say what the condition is.';
     case 'SET_MAP': {
       const map = event.map;
       if (!map) return null;
@@ -116,6 +119,10 @@ export const thrumMachine = setup({
   guards: {
     canSetup: ({ context, event }) => setupRefusal(context, event) === null,
     canStart: ({ context }) => rules.checkStart(context) === null,
+    canMarkCondition: ({ context, event }) => {
+      assertEvent(event, 'CONDITION_MET');
+      return rules.checkConditionMet(context, event.n) === null;
+    },
     canRollInitiative: ({ context, event }) => {
       assertEvent(event, 'ROLL_INITIATIVE');
       return initiativeRefusal(context, event.id, event.roll) === null;
@@ -169,6 +176,14 @@ export const thrumMachine = setup({
     setSide: assign(({ context, event }) => {
       assertEvent(event, 'SET_SIDE');
       return rules.setSide(context, event.id, event.side);
+    }),
+    setCondition: assign(({ context, event }) => {
+      assertEvent(event, 'SET_CONDITION');
+      return rules.addCondition(context, event.kind, event.text);
+    }),
+    markCondition: assign(({ context, event }) => {
+      assertEvent(event, 'CONDITION_MET');
+      return rules.markConditionMet(context, event.n);
     }),
     setMap: assign(({ context, event }) => {
       assertEvent(event, 'SET_MAP');
@@ -224,6 +239,7 @@ export const thrumMachine = setup({
         ADD_COMBATANTS: { guard: 'canSetup', actions: 'addCombatants' },
         REMOVE_COMBATANT: { guard: 'canSetup', actions: 'dropFromRoster' },
         SET_SIDE: { guard: 'canSetup', actions: 'setSide' },
+        SET_CONDITION: { guard: 'canSetup', actions: 'setCondition' },
         SET_MAP: { guard: 'canSetup', actions: 'setMap' },
         PLACE_NPC: { guard: 'canSetup', actions: 'placeNpc' },
         START: { guard: 'canStart', target: 'initiative' },
@@ -273,6 +289,8 @@ export const thrumMachine = setup({
         ],
         ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
         END_COMBAT: { guard: 'nothingPending', target: 'ended', actions: 'recordOutcome' },
+        // Marked at any moment; the fight ends once the triggers and the action under way resolve (combatOver).
+        CONDITION_MET: { guard: 'canMarkCondition', actions: 'markCondition' },
         ...combatTransitions('rounds'),
       },
       always: { guard: 'combatOver', target: 'ended', actions: 'autoEnd' },

@@ -128,8 +128,17 @@ export interface PendingAttack {
   triggered: boolean;
 }
 
+/** A Win or Defeat Condition the GM set in prep (§5.2 rule 1); marked met by the GM during the rounds. */
+export interface CombatCondition {
+  kind: 'win' | 'defeat';
+  text: string;
+  met: boolean;
+}
+
 export interface ThrumContext {
   options: OptionValues;
+  /** "A specified Win Condition or Defeat Condition is met" ends the combat (§5.2 rule 1). */
+  conditions: CombatCondition[];
   combatants: Record<string, ThrumCombatant>;
   /** Every combatant id in the order it was added. */
   roster: string[];
@@ -154,6 +163,7 @@ export const freshTurn = (): TurnState => ({ moved: 0, movementClosed: false, ac
 export function initialContext(input: EncounterInput): ThrumContext {
   return {
     options: input.options,
+    conditions: [],
     combatants: {},
     roster: [],
     board: null,
@@ -455,11 +465,35 @@ const down = (c: ThrumCombatant) => c.removed !== null || c.incapacitated;
 /** All of one side incapacitated or removed: the fight is over (checked after every action and trigger). */
 export function endCondition(ctx: ThrumContext): string | null {
   if (ctx.round < 1) return null;
+  // source: the rounds repeat until "A specified Win Condition or Defeat Condition is met".
+  const met = (ctx.conditions ?? []).find((c) => c.met);
+  if (met) return `${conditionLabel(met)} met: ${met.text.replace(/\.$/, '')}.`;
   const all = ctx.roster.map((id) => ctx.combatants[id]!);
   const party = all.filter((c) => c.side === 'party');
   const foes = all.filter((c) => c.side === 'foes');
   if (party.length > 0 && party.every(down)) return 'Every member of the party is incapacitated or removed.';
   if (foes.length > 0 && foes.every(down)) return 'Every foe is incapacitated or removed.';
+  return null;
+}
+
+export const conditionLabel = (c: CombatCondition): string => (c.kind === 'win' ? 'Win Condition' : 'Defeat Condition');
+
+export function addCondition(ctx: ThrumContext, kind: CombatCondition['kind'], text: string): ThrumContext {
+  return { ...ctx, conditions: [...(ctx.conditions ?? []), { kind, text: text.trim(), met: false }] };
+}
+
+/** The GM marks condition n (1-based) met; the end check ends the fight once nothing is pending. */
+export function markConditionMet(ctx: ThrumContext, n: number): ThrumContext {
+  return { ...ctx, conditions: (ctx.conditions ?? []).map((c, i) => (i === n - 1 ? { ...c, met: true } : c)) };
+}
+
+export function checkConditionMet(ctx: ThrumContext, n: number): string | null {
+  const conditions = ctx.conditions ?? [];
+  if (conditions.length === 0) return 'This encounter has no Win or Defeat Condition: set them in prep, or end the combat with an outcome.';
+  const condition = conditions[n - 1];
+  if (!condition) return `There ${conditions.length === 1 ? 'is one condition' : `are ${conditions.length} conditions`}: choose 1${conditions.length === 1 ? '' : `–${conditions.length}`}.`;
+  if (condition.met) return `The ${conditionLabel(condition)} "${condition.text}" is already met.`;
+  if (ctx.round < 1) return 'Win and Defeat Conditions are checked from round 1.';
   return null;
 }
 

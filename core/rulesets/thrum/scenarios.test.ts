@@ -74,11 +74,28 @@ describe('worked examples (§5.7)', () => {
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher' } });
-    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) }); // 2 against Fatigue 4: fails
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) }); // 2 against Fatigue 4: fails
+    // Ana is Exhausted: her post-action Incapacity Roll comes before the fight ends (§5.5), and nothing else does.
+    expect(e.view().phase).not.toBe('ended');
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana', details: { reason: 'afterAction' } });
+    expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Ana's Incapacity Roll.");
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(6, 6) }); // 12 > 2
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Every foe is incapacitated or removed.');
-    // Ana is Exhausted, but her post-action Incapacity Roll never comes: the fight ended with the action.
-    expect(texts(lines).some((t) => t.includes('Incapacity Roll is due'))).toBe(false);
+  });
+
+  // source: Exhausted characters "must make an Incapacity Roll after they take an Action, unless the Action removes
+  // Exhaustion" — also the action that ends the fight; its result (Fatigue Tolerance −1) is carried out of it.
+  it('the Incapacity Roll after the fight-ending action is made, and its lowered Fatigue Tolerance is kept', () => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('bo', 'party'), seed('orc', 'foes', { fatigueTolerance: 0, baseFatigueTolerance: 0 })]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 2, source: '' });
+    e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
+    e.apply(attack('ana', ['orc'], { finisher: true }));
+    defend(e, 'resilience', 'failure');
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // 2 against Fatigue 2: a tie fails
+    expect(e.view().phase).toBe('ended');
+    expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, incapacitated: true }); // R-H9: Tolerance 0 stays out
   });
 });
 
@@ -178,7 +195,8 @@ describe('attacks and defence (§5.4)', () => {
     e.apply(place('orc', 5, 5));
     e.apply(place('ana', 1, 5));
     expect(() => e.apply(attack('ana', ['orc']))).toThrow('The path to Orc is Obstructed');
-    e.apply(attack('ana', ['orc'], { area: true }));
+    // source: "provided some other space in the area is not obstructed": (6,5) behind Orc is open.
+    e.apply(attack('ana', ['orc'], { area: true, squares: [{ x: 5, y: 5 }, { x: 6, y: 5 }] }));
   });
 
   it('Overexert: the Stress is taken when declared, before any roll', () => {

@@ -1,0 +1,45 @@
+// Win and Defeat Conditions (RULES.md §5.2 rule 1): the rounds repeat until a side is down or "A specified Win
+// Condition or Defeat Condition is met". The GM sets them in prep and marks one met; the fight ends once the
+// triggers and the action under way resolve.
+import { describe, expect, it } from 'vitest';
+import type { GmEvent } from '../../encounter/types.ts';
+import { attack, fight, seed, who } from './testing.ts';
+
+const conditions: GmEvent[] = [
+  { type: 'SET_CONDITION', kind: 'win', text: 'The bell is rung' },
+  { type: 'SET_CONDITION', kind: 'defeat', text: 'The cart leaves the square' },
+];
+const withConditions = () => fight([seed('ana', 'party'), seed('orc', 'foes')], {}, conditions);
+
+describe('Win and Defeat Conditions', () => {
+  // source: "This repeats until either: ... A specified Win Condition or Defeat Condition is met"
+  it('a condition marked met ends the combat, with both sides still standing', () => {
+    const e = withConditions();
+    const lines = e.apply({ type: 'CONDITION_MET', n: 1 });
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Win Condition met: The bell is rung.');
+    expect(lines.map((l) => l.text)[0]).toBe('The GM marks the Win Condition met: The bell is rung.');
+  });
+
+  it('marked during an attack, the fight ends once the attack resolves', () => {
+    const e = withConditions();
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const lines = e.apply({ type: 'CONDITION_MET', n: 2 });
+    expect(lines[0]!.text).toContain('Combat ends once the triggers and the action under way resolve.');
+    expect(e.view().phase).not.toBe('ended');
+    e.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    expect(who(e, 'orc').fatigueLoad).toBe(0); // loads reset at the end: the effect landed, then combat ended
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Defeat Condition met: The cart leaves the square.');
+  });
+
+  it('conditions are set in prep; marking needs one that exists, from round 1', () => {
+    const e = withConditions();
+    expect(() => e.apply({ type: 'SET_CONDITION', kind: 'win', text: 'Late' })).toThrow('Win and Defeat Conditions are set in prep, before combat starts.');
+    expect(() => e.apply({ type: 'CONDITION_MET', n: 3 })).toThrow('There are 2 conditions: choose 1–2.');
+    expect(() => fight([seed('ana', 'party'), seed('orc', 'foes')]).apply({ type: 'CONDITION_MET', n: 1 })).toThrow('This encounter has no Win or Defeat Condition');
+    expect(e.view().allowed).toContain('CONDITION_MET');
+    expect(e.view().aside).toContainEqual({ title: 'Win and Defeat Conditions', text: '1. Win: The bell is rung; 2. Defeat: The cart leaves the square' });
+  });
+});

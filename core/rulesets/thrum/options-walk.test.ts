@@ -1,0 +1,142 @@
+// Every option changes behaviour: for each ruling Thrum declares (options.ts) and each value other than the digest's
+// default, a short case played through the public API (the encounter engine, Downtime) comes out differently from
+// the default's. A new option without a case here fails the walk.
+import { describe, expect, it } from 'vitest';
+import type { GmEvent } from '../../encounter/types.ts';
+import { defaultOptions, type OptionValues } from '../options.ts';
+import { thrumOptions } from './options.ts';
+import { downtime } from './recovery.ts';
+import { attack, ctx, dice, encounter, fight, rolled, seed, who } from './testing.ts';
+
+const map = (elevation: Record<string, number> = {}): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult: [], startingArea: [] } });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const refusalOf = (work: () => unknown): string | null => {
+  try {
+    work();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+/** Rulings with a single reading: nothing to choose, so nothing to walk (listed so a new one is noticed). */
+const SINGLE_READING = ['delayTiming', 'incapacitatedTurn', 'panicOrder', 'loadFloor', 'boonsAndBanes', 'loadPerHit'];
+
+/** One case per option: the outcome under the given campaign options. */
+const cases: Record<string, (options: OptionValues) => unknown> = {
+  // R-H1: three combatants tied on 9; who the GM is asked about, and the order.
+  initiativeTies: (options) => {
+    const e = encounter(options);
+    e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('orc', 'foes', { initiativeModifier: 1 }), seed('ana', 'party', { initiativeModifier: 1 }), seed('bo', 'party', { initiativeModifier: 2 })] });
+    e.apply({ type: 'START' });
+    e.apply({ type: 'ROLL_INITIATIVE', id: 'orc', roll: dice(4, 4) });
+    e.apply({ type: 'ROLL_INITIATIVE', id: 'ana', roll: dice(4, 4) });
+    e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(4, 3) });
+    return { asked: e.view().prompt?.choices.map((c) => c.id) ?? null, order: ctx(e).order };
+  },
+  // R-H2: an NPC's Round Zero turn takes a square.
+  roundZeroNpcs: (options) => {
+    const e = rolled([seed('orc', 'foes'), seed('ana', 'party')], options, [map()]);
+    return refusalOf(() => e.apply({ type: 'POSITION', square: { x: 7, y: 7 } })) ?? who(e, 'orc').position;
+  },
+  // R-H6: a Stunned combatant attacks.
+  stunned: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Stunned', stacks: 1, source: '' });
+    return refusalOf(() => e.apply(attack('ana', ['orc'])));
+  },
+  // R-H7: Incapacitated at Fatigue Tolerance 1 ends the turn; the wound check before or after the −1.
+  woundCheckOrder: (options) => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('bo', 'party'), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: '' });
+    e.apply({ type: 'END_TURN' });
+    return who(e, 'ana').wounds;
+  },
+  // R-H9: a PC Incapacitated at Fatigue Tolerance 0 when combat ends.
+  zeroToleranceStaysOut: (options) => {
+    const e = fight([seed('ana', 'party', { fatigueTolerance: 0 }), seed('bo', 'party'), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: '' });
+    e.apply({ type: 'END_COMBAT', outcome: 'The orc yields' });
+    return who(e, 'ana').incapacitated;
+  },
+  // R-H10: an area on a foe and an ally.
+  areasHitAllies: (options) => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], options);
+    return refusalOf(() => e.apply(attack('ana', ['orc', 'bo'], { area: true })));
+  },
+  // R-H12: Speed with one Slowed stack.
+  slowedSpeedPerStack: (options) => {
+    const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 1, source: '' });
+    return e.view().order[0]!.details!['speed'];
+  },
+  // R-H13: a character beside the target as cover, the attacker standing at elevation 0 to 4.
+  characterCoverHeight: (options) => [0, 1, 2, 3, 4].map((k) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')], options, [map({ '1,5': k })]);
+    e.apply(place('orc', 5, 5));
+    e.apply(place('gob', 4, 5));
+    e.apply(place('ana', 1, 5));
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    return (e.view().prompt!.details!['attackBanes'] as string[]).includes('cover');
+  }),
+  // R-H14: the attacker stands on the dividing line.
+  dividingLineCover: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options, [map({ '4,5': 2 })]);
+    e.apply(place('orc', 5, 5));
+    e.apply(place('ana', 4, 9));
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    return e.view().prompt!.details!['attackBanes'];
+  },
+  // R-H15: Vulnerable at the end of the bearer's turn.
+  statusCountdown: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Vulnerable', stacks: 1, source: '' });
+    e.apply({ type: 'END_TURN' });
+    return who(e, 'ana').statuses;
+  },
+  // R-H16: an attack on an Incapacitated target.
+  incapacitatedDefend: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes'), seed('gob', 'foes')], options);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
+    e.apply({ type: 'OVERRIDE', targetId: 'orc', field: 'incapacitated', value: 1, note: '' });
+    e.apply(attack('ana', ['orc']));
+    return { prompt: e.view().prompt?.kind ?? null, fatigue: who(e, 'orc').fatigueLoad };
+  },
+  // R-H17: one day of Downtime for a worn PC.
+  downtimeRestores: (options) => downtime('Ana', {
+    fatigueTolerance: 0, stressTolerance: 3, baseFatigueTolerance: 5, baseStressTolerance: 5, wounds: 2, stillIncapacitated: true, outOfAction: false,
+  }, options).condition,
+};
+
+/** Every value an option can take other than its default. */
+function otherValues(option: (typeof thrumOptions)[number]): (string | number | boolean)[] {
+  if (option.kind === 'flag') return [!option.default];
+  if (option.kind === 'number') return Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i).filter((v) => v !== option.default);
+  return option.choices.map((c) => c.value).filter((v) => v !== option.default);
+}
+
+describe('every Thrum option changes behaviour', () => {
+  const defaults = defaultOptions(thrumOptions);
+
+  it('each declared option has a case, or is a single-reading ruling', () => {
+    for (const option of thrumOptions) {
+      const values = otherValues(option);
+      if (values.length === 0) expect(SINGLE_READING, `${option.key} (${option.ruling}) has one reading`).toContain(option.key);
+      else expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
+    }
+  });
+
+  for (const option of thrumOptions) {
+    for (const value of otherValues(option)) {
+      it(`${option.ruling} ${option.key} = ${String(value)} plays differently from ${String(option.default)}`, () => {
+        const play = cases[option.key];
+        expect(play, `no case for ${option.key}`).toBeDefined();
+        expect(play!({ ...defaults, [option.key]: value })).not.toEqual(play!(defaults));
+      });
+    }
+  }
+});
