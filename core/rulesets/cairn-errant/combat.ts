@@ -4,8 +4,8 @@
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, checkBand, damages, emptyMoment, mainDie, meleeCloses, nameOf, netPosition, overburdened,
-  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, weaponClass, weaponDice,
+  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, mainDie, meleeCloses, nameOf, netPosition, overburdened,
+  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -93,7 +93,8 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   let position = netPosition(ctx, attackerId, intent);
   if (attacker.failedCriticalSave) notes.push('impaired after a failed Critical Damage save');
   if (intent.position === 'enhanced' && attacker.failedCriticalSave && ctx.options['enhancedImpairedCancel'] !== false) rulings.push('R-C12');
-  const effects = weaponDice(attacker, intent).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
+  if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
+  const effects = weaponDice(attacker, weaponNow(ctx, attackerId, intent)).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
   const kept = effects.filter((e) => e.effect !== 'negated');
   if (kept.length === 0) {
     notes.push(`negated by the ${defence!.kind === 'block' ? 'Block' : 'Dodge'}`);
@@ -294,7 +295,7 @@ export function counterDice(ctx: CairnContext, id: string): number[] {
   const intent = ctx.intents[id];
   if (c.failedCriticalSave) return [4];
   const usable = intent && (intent.weapon !== 'dual' || !anyArmLost(c)) ? intent : null;
-  return weaponDice(c, usable && usable.action !== 'ranged' ? usable : null);
+  return weaponDice(c, weaponNow(ctx, id, usable && usable.action !== 'ranged' ? usable : null));
 }
 
 export function planStrike(ctx: CairnContext, targetId: string): StrikePlan {
@@ -600,7 +601,7 @@ export const isStepEvent = (type: string) => STEP_EVENTS.has(type);
 /** The gambit's weapon roll (dual: both, keep the higher; impaired: d4) against the target's save (§4.4 step 6). */
 export function gambitDice(ctx: CairnContext, attackerId: string): number[] {
   const intent = ctx.intents[attackerId]!;
-  return netPosition(ctx, attackerId, intent) === 'impaired' ? [4] : weaponDice(ctx.combatants[attackerId]!, intent);
+  return netPosition(ctx, attackerId, intent) === 'impaired' ? [4] : weaponDice(ctx.combatants[attackerId]!, weaponNow(ctx, attackerId, intent));
 }
 
 /** 1–3 is the Difficulty and 4+ none (literal), or min(roll, 3) (capped) — R-C19. */
@@ -767,11 +768,14 @@ const markDone = (ctx: CairnContext, ids: string[], lost = false): CairnContext 
   moment: { ...ctx.moment, done: [...new Set([...ctx.moment.done, ...ids])], lost: lost ? [...new Set([...ctx.moment.lost, ...ids])] : ctx.moment.lost },
 });
 
+/** A counter blow (fight back, attack back, parry) was struck with the intent's weapon: an improvised one breaks. */
+export const counterWeaponUsed = (ctx: CairnContext, id: string) => (ctx.intents[id]?.action === 'ranged' ? ctx : useImprovised(ctx, id));
+
 /** Counter damage (fight back, attack back): the striker's dice minus the other's Armor, to HP (§4.4 step 4). */
 function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll): CairnContext {
   const total = Math.max(...roll.faces);
   const damage = Math.max(0, total - ctx.combatants[against]!.armor);
-  return applyDamage(ctx, against, damage, { toStr: takesDirectStr(ctx.combatants[against]!), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
+  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
 }
 
 function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefined): CairnContext {
@@ -780,6 +784,9 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
   // The defence answered this strike; a later one in the same moment (R-C1 off) opens a new window.
   const { [targetId]: _answered, ...defences } = ctx.moment.defences;
   let next = markDone({ ...ctx, moment: { ...ctx.moment, defences } }, attackers);
+  // Source: "All improvised weapons break after 1 attack" (a negated attack was made all the same).
+  for (const id of attackers) next = useImprovised(next, id);
+  if (plan.parry) next = counterWeaponUsed(next, targetId);
   if (plan.dice.length === 0 || !roll) return next;
   const outcome = resolveStrike(ctx, targetId, roll);
   const defence = plan.defence;
@@ -803,7 +810,8 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
 function attackBackStrike(ctx: CairnContext, step: Extract<Step, { kind: 'attackBackStrike' }>, roll: Roll | null | undefined): CairnContext {
   const plan = planAttackBack(ctx, step);
   const outcome = resolveAttackBack(ctx, plan, roll);
-  let next = popStep(ctx);
+  let next = counterWeaponUsed(popStep(ctx), step.by);
+  if (plan.parry) next = counterWeaponUsed(next, step.against);
   const p = outcome.parry;
   if (p?.result === 'won') next = applyDamage(next, step.by, p.damage, { toStr: true, save: false, nonLethal: false });
   else if (p?.result === 'lost') next = applyDamage(next, step.against, p.damage, { toStr: true, save: false, nonLethal: false });
@@ -845,7 +853,7 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       const target = ctx.combatants[step.targetId]!;
       const difficulty = gambitDifficulty(Math.max(...e.roll!.faces), ctx.options);
       const passes = gambitSavePasses(e.saveRoll!.faces[0]!, target[e.id], difficulty, ctx.options);
-      let next = meleeCloses(markDone(ctx, [step.attackerId]), step.attackerId, step.targetId);
+      let next = meleeCloses(useImprovised(markDone(ctx, [step.attackerId]), step.attackerId), step.attackerId, step.targetId);
       if (passes && canAct(target, ctx.options)) next = pushFront(next, { kind: 'attackBack', by: step.targetId, against: step.attackerId });
       const defence = ctx.moment.defences[step.targetId];
       if (defence?.kind === 'fightBack' && defence.attackerId === step.attackerId) next = pushBack(next, { kind: 'fightBack', defenderId: step.targetId, attackerId: step.attackerId });

@@ -207,6 +207,10 @@ function damageLine(before: CairnContext, after: CairnContext, id: string): stri
   return `${b.name}: ${parts.join(', ')}`;
 }
 
+/** Source "All improvised weapons break after 1 attack": the log says so when this event broke one. */
+const breaks = (before: CairnContext, after: CairnContext, id: string) =>
+  !before.brokenImprovised?.includes(id) && after.brokenImprovised?.includes(id) ? ', the improvised weapon breaks' : '';
+
 function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: CairnContext, after: CairnContext): LogLine {
   const round = after.round;
   const name = (id: string) => rules.nameOf(before, id);
@@ -221,7 +225,7 @@ function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: Cai
     const spec = plan.attacks.find((a) => a.attackerId === t.attackerId)!;
     if (t.negated) return `${name(t.attackerId)}: ${spec.notes.join(', ')}`;
     const dice = spec.dice.map((d) => `d${d.size}`).join('+');
-    const improvised = before.intents[t.attackerId]?.weapon === 'improvised' ? ', the improvised weapon breaks' : '';
+    const improvised = breaks(before, after, t.attackerId);
     return `${name(t.attackerId)} ${dice} [${t.faces.join(', ')}] → ${t.total}${spec.notes.length ? ` (${spec.notes.join(', ')})` : ''}${improvised}`;
   });
   const sentences = [`Damage on ${target.name}: ${each.join('; ')}.`];
@@ -371,7 +375,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       if (step?.kind !== 'fightBack') return null;
       const total = Math.max(...event.roll!.faces);
       const armor = before.combatants[step.attackerId]!.armor;
-      return { round, kind: 'attack', actorId: step.defenderId, text: `${name(step.defenderId)} fights back: ${combat.counterDice(before, step.defenderId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − ${name(step.attackerId)}'s Armor ${armor} = ${Math.max(0, total - armor)}; the attacker cannot react. ${damageLine(before, after, step.attackerId)}.` };
+      return { round, kind: 'attack', actorId: step.defenderId, text: `${name(step.defenderId)} fights back: ${combat.counterDice(before, step.defenderId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − ${name(step.attackerId)}'s Armor ${armor} = ${Math.max(0, total - armor)}${breaks(before, after, step.defenderId)}; the attacker cannot react. ${damageLine(before, after, step.attackerId)}.` };
     }
     case 'RETREAT': {
       const c = before.combatants[event.id]!;
