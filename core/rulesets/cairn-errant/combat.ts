@@ -178,8 +178,14 @@ export function mayDefend(ctx: CairnContext, id: string): boolean {
   return (c.side === 'party' || Boolean(c.sheet['canDefend'])) && c.aware && !overburdened(c);
 }
 
-/** Damage after Armor goes straight to STR for an unaware or overburdened target (§4.4 step 3). */
-export const takesDirectStr = (c: CairnCombatant) => !c.aware || overburdened(c);
+/**
+ * Damage after Armor goes straight to STR for an unaware or overburdened target (§4.4 step 3). Source: "a character
+ * with a full inventory (10 slots) is overburdened to a degree that they are unable to defend themselves", and the
+ * options come "before damage is rolled": whether they can defend is judged when the attack comes, so a target that
+ * had a defence window against this attack (`defended`) is not overburdened for it, even if that defence's own
+ * Fatigue filled the tenth slot.
+ */
+export const takesDirectStr = (c: CairnCombatant, defended = false) => !c.aware || (overburdened(c) && !defended);
 
 export type NextStep =
   | { kind: 'redirect'; actorId: string }
@@ -381,7 +387,8 @@ export function resolveStrike(ctx: CairnContext, targetId: string, roll: Roll): 
     const best = Math.max(...pool.map((t) => t.total));
     const attackerIds = pool.filter((t) => t.total === best).map((t) => t.attackerId);
     if (pool.length > 1) rulings.add('R-C1');
-    kept = { attackerIds, total: best, damage: Math.max(0, best - target.armor), toStr: takesDirectStr(target) };
+    // A defence window was open against this attack: the target could defend, whatever its Fatigue now (§4.4 step 3).
+    kept = { attackerIds, total: best, damage: Math.max(0, best - target.armor), toStr: takesDirectStr(target, ctx.moment.defences[targetId] !== undefined) };
   }
   return { plan, totals, parry, kept, rulings: [...rulings] };
 }
@@ -772,10 +779,10 @@ const markDone = (ctx: CairnContext, ids: string[], lost = false): CairnContext 
 export const counterWeaponUsed = (ctx: CairnContext, id: string) => (ctx.intents[id]?.action === 'ranged' ? ctx : useImprovised(ctx, id));
 
 /** Counter damage (fight back, attack back): the striker's dice minus the other's Armor, to HP (§4.4 step 4). */
-function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll): CairnContext {
+function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll, defended = false): CairnContext {
   const total = Math.max(...roll.faces);
   const damage = Math.max(0, total - ctx.combatants[against]!.armor);
-  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
+  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
 }
 
 function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefined): CairnContext {
@@ -815,7 +822,7 @@ function attackBackStrike(ctx: CairnContext, step: Extract<Step, { kind: 'attack
   const p = outcome.parry;
   if (p?.result === 'won') next = applyDamage(next, step.by, p.damage, { toStr: true, save: false, nonLethal: false });
   else if (p?.result === 'lost') next = applyDamage(next, step.against, p.damage, { toStr: true, save: false, nonLethal: false });
-  else if (!p && outcome.total !== null) next = counterStrike(next, step.by, step.against, { faces: [outcome.total], source: roll!.source });
+  else if (!p && outcome.total !== null) next = counterStrike(next, step.by, step.against, { faces: [outcome.total], source: roll!.source }, true);
   if (step.defence.kind === 'fightBack') next = pushBack(next, { kind: 'fightBack', defenderId: step.against, attackerId: step.by });
   return next;
 }

@@ -48,3 +48,40 @@ describe('"All improvised weapons break after 1 attack."', () => {
     expect(who(e, 'bram').hp).toBe(8);
   });
 });
+
+describe('"Before damage is rolled, a Player Character under attack has 4 options" / "a character with a full inventory (10 slots) is overburdened to a degree that they are unable to defend themselves"', () => {
+  const atNineSlots = () => {
+    const e = fight([seed('bram', 'party', { hpMax: 6, hp: 6, gearSlots: 9 }), seed('orc', 'enemies', { weaponDie: 8 })]);
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return e;
+  };
+
+  it('a Block at 9 slots is judged before its own Fatigue fills slot 10: the blocked blow still goes to HP', () => {
+    const e = atNineSlots();
+    expect(e.view().prompt).toMatchObject({ kind: 'defence', subjectId: 'bram' });
+    e.apply({ type: 'DEFENSE', id: 'block' });
+    expect(who(e, 'bram').fatigue).toBe(1); // 10/10 slots now: overburdened for the next attack, not this one
+    const hit = e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(hit[0]!.text).not.toContain('straight to STR');
+    expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
+  });
+
+  it('blocking is never worse than not blocking: the same roll taken without a reaction also goes to HP', () => {
+    const e = atNineSlots();
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
+  });
+
+  it('at 10 slots before the attack there is no window, and the blow goes straight to STR', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 6, hp: 6, gearSlots: 10 }), seed('orc', 'enemies', { weaponDie: 8 })]);
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    expect(e.view().prompt).toMatchObject({ kind: 'strike' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(e, 'bram')).toMatchObject({ hp: 6, str: 7 });
+  });
+});
