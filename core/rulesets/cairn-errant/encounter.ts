@@ -442,7 +442,7 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
     case 'DECLARE_INTENT':
     case 'SET_NPC_INTENT': {
       const c = after.combatants[event.id]!;
-      const rulings = rules.lostFastMovement(c) && event.action === 'move' ? ['R-C6b'] : [];
+      const rulings = rules.lostFastMovement(c) && (event.action === 'move' || event.action === 'retreat') ? ['R-C6b'] : [];
       const who = event.type === 'DECLARE_INTENT' ? `${c.name} declares` : `The Warden sets ${c.name}'s intent`;
       return { round, kind: 'order', actorId: event.id, rulings, text: `${who}: ${intentLine(after, event.id)}.` };
     }

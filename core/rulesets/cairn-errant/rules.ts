@@ -348,7 +348,8 @@ export function classify(intent: IntentBase, c: CairnCombatant): Tier {
     case 'melee': case 'gambit': case 'ranged': case 'other':
       return intent.move === 'none' ? 'quick' : 'full';
     case 'retreat':
-      return intent.fromClose ? 'full' : 'quick';
+      // Running away is movement: without fast movement it is never a quick turn (R-C6b).
+      return intent.fromClose || lostFastMovement(c) ? 'full' : 'quick';
     case 'move':
       return intent.bands === 2 || lostFastMovement(c) ? 'full' : 'quick';
     case 'spell':

@@ -85,3 +85,24 @@ describe('"Before damage is rolled, a Player Character under attack has 4 option
     expect(who(e, 'bram')).toMatchObject({ hp: 6, str: 7 });
   });
 });
+
+describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs)', () => {
+  it('a PC who lost fast movement retreats from a Near foe as a full turn, not a quick one', () => {
+    const e = fight([seed('bram', 'party', { dex: 12 }), seed('orc', 'enemies')], { hitLocations: true });
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'bram', amount: 2, source: 'falling rocks', attribute: 'str' });
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(19) });
+    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(6), strRoll: app(1) }); // left leg
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    const declared = intend(e, 'bram', 'retreat');
+    expect(ctx(e).intents['bram']!.tier).toBe('full');
+    expect(declared[0]!.text).toContain('full turn');
+    expect(declared[0]!.rulings).toEqual(['R-C6b']);
+  });
+
+  it('with fast movement the same retreat is a quick turn ("can be done as a quick turn")', () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'retreat');
+    expect(ctx(e).intents['bram']!.tier).toBe('quick');
+  });
+});
