@@ -32,7 +32,7 @@ export type CombatEvent =
   | { type: 'NPC_CRITICAL'; id: 'dead' | 'out' | 'fightsOn' }
   | { type: 'HEAD_RESULT'; id: 'dies' | 'survives' }
   | { type: 'FIGHT_BACK'; id: string; roll?: Roll | null }
-  | { type: 'RETREAT'; id: string; roll?: Roll | null }
+  | { type: 'RETREAT'; id: string; safePlace?: boolean; roll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; attribute?: 'hp' | Attribute; nonLethal?: boolean }
   | { type: 'SET_AWARE'; id: string; aware: boolean }
   | { type: 'SET_BAND'; id: string; band: Band }
@@ -659,6 +659,7 @@ function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
       const c = ctx.combatants[e.id];
       if (!c || !openActions(ctx).includes(e.id)) return `${nameOf(ctx, e.id)} is not retreating at this moment.`;
       if (ctx.intents[e.id]?.action !== 'retreat') return `${c.name} declared no retreat this round.`;
+      if (e.safePlace === false) return null; // no save to roll: there is nowhere safe to run to
       return rollProblem([20], e.roll, `${c.name}'s DEX save to retreat`);
     }
     case 'APPLY_DAMAGE': {
@@ -917,6 +918,8 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     }
     case 'RETREAT': {
       const c = ctx.combatants[e.id]!;
+      // Source: "as long as there is a safe place to run to": with none the retreat cannot succeed; the action is lost.
+      if (e.safePlace === false) return markDone(ctx, [e.id], true);
       const { passed } = saveResult(e.roll!.faces, c.dex);
       const next = markDone(ctx, [e.id], !passed); // R-C10: a failed save wastes the action; the PC stays
       return passed ? takeOut(next, e.id, 'retreated', 'retreated (DEX save)') : next;

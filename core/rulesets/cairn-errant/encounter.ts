@@ -83,7 +83,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('NPC_CRITICAL'), id: z.enum(['dead', 'out', 'fightsOn'], { error: 'The enemy is dead, out, or fights on.' }) }),
   z.strictObject({ type: z.literal('HEAD_RESULT'), id: z.enum(['dies', 'survives'], { error: 'The head hit: dies or survives.' }) }),
   z.strictObject({ type: z.literal('FIGHT_BACK'), id: idSchema, roll: optionalRoll }),
-  z.strictObject({ type: z.literal('RETREAT'), id: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('RETREAT'), id: idSchema, safePlace: z.boolean().optional(), roll: optionalRoll }),
   z.strictObject({
     type: z.literal('APPLY_DAMAGE'), targetId: idSchema,
     amount: z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' }),
@@ -170,7 +170,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       case 'FIGHT_BACK':
         return step?.kind === 'fightBack' ? [request(['roll'], `${name(step.defenderId)}: fight back`, combat.counterDice(ctx, step.defenderId))] : [];
       case 'RETREAT':
-        return ctx.combatants[event.id] ? [request(['roll'], `${name(event.id)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.id]!.dex})`, [20])] : [];
+        return ctx.combatants[event.id] && event.safePlace !== false ? [request(['roll'], `${name(event.id)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.id]!.dex})`, [20])] : [];
       default:
         return [];
     }
@@ -379,6 +379,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     }
     case 'RETREAT': {
       const c = before.combatants[event.id]!;
+      if (event.safePlace === false) return { round, kind: 'decision', actorId: event.id, text: `${c.name} has no safe place to run to: the retreat cannot succeed, and the action is lost.` };
       const { kept, passed } = rules.saveResult(event.roll!.faces, c.dex);
       return { round, kind: 'decision', actorId: event.id, rulings: passed ? [] : ['R-C10'], text: `${c.name} tries to retreat: DEX save ${faces(event.roll)} → ${kept} against DEX ${c.dex}: ${passed ? `${c.name} gets away` : `fails; the action is wasted and ${c.name} stays in place`}.` };
     }

@@ -32,7 +32,11 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
   { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'id', label: 'Enemy', kind: 'combatant' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
   { type: 'CONFIRM_TIER', label: 'Quick or full', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'tier', label: 'Turn', kind: 'choice', choices: [{ value: 'quick', label: 'Quick' }, { value: 'full', label: 'Full' }] }] },
   { type: 'LOCK_INTENTS', label: 'Lock intents', shortcut: 'l', help: 'Declarations are fixed; the round is ordered: quick turns before full, DEX saves inside each tier.', fields: [] },
-  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [{ key: 'id', label: 'Who', kind: 'combatant', defaultActive: true }] },
+  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [
+    { key: 'id', label: 'Who', kind: 'combatant', defaultActive: true },
+    // Source "Retreat": "a successful DEX Save allows one to run away ... as long as there is a safe place to run to".
+    { key: 'safePlace', label: 'There is a safe place to run to', kind: 'flag', default: true, help: 'Without one the retreat cannot succeed: no save is rolled and the action is lost.' },
+  ] },
   { type: 'SET_BAND', label: 'Range band', shortcut: 'b', help: 'How far an enemy is from the party (or a PC away from the party from its nearest foe): Close, Near, Far or Distant.',
     fields: [
       { key: 'id', label: 'Who', kind: 'combatant' },

@@ -1,7 +1,9 @@
 // Issue 27: the rules review's deviations, each held to the source line it quotes
 // (sources/cairn-errant-bdp-combat.txt), through the event-sourced kernel.
 import { describe, expect, it } from 'vitest';
-import { app, ctx, fight, intend, lock, seed, who } from './testing.ts';
+import { cairnErrantEncounter } from './encounter.ts';
+import { cairnErrantActionForms } from './forms.ts';
+import { app, ctx, fight, intend, lock, seed, texts, who } from './testing.ts';
 
 describe('"All improvised weapons break after 1 attack."', () => {
   const brawl = () => {
@@ -104,5 +106,36 @@ describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs
     e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
     intend(e, 'bram', 'retreat');
     expect(ctx(e).intents['bram']!.tier).toBe('quick');
+  });
+});
+
+describe('"a successful DEX Save allows one to run away from a dangerous situation, as long as there is a safe place to run to"', () => {
+  const retreating = () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'retreat');
+    intend(e, 'orc', 'other', null, { note: 'roars' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(2) });
+    return e;
+  };
+
+  it('the Retreat form asks whether there is a safe place', () => {
+    const retreat = cairnErrantActionForms.find((f) => f.type === 'RETREAT')!;
+    expect(retreat.fields.find((f) => f.key === 'safePlace')).toMatchObject({ kind: 'flag', default: true });
+  });
+
+  it('with no safe place no save is rolled and the PC does not get away: the action is lost', () => {
+    const e = retreating();
+    expect(cairnErrantEncounter.rollsFor!(e.snapshot, { type: 'RETREAT', id: 'bram', safePlace: false })).toEqual([]);
+    const lines = e.apply({ type: 'RETREAT', id: 'bram', safePlace: false });
+    expect(texts(lines)[0]).toBe('Bram has no safe place to run to: the retreat cannot succeed, and the action is lost.');
+    expect(who(e, 'bram').out).toBeNull();
+  });
+
+  it('with a safe place a passed DEX save gets the PC away', () => {
+    const e = retreating();
+    e.apply({ type: 'RETREAT', id: 'bram', safePlace: true, roll: app(3) });
+    expect(who(e, 'bram').out).toMatchObject({ kind: 'retreated' });
   });
 });
