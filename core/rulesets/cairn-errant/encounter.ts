@@ -557,6 +557,12 @@ function statusTags(c: CairnCombatant): string[] {
   return tags;
 }
 
+/** A wound as the row shows it: "Light burns", "Permanent nerve damage (WIL −1)". */
+const woundTag = (w: Wound) => {
+  const label = `${w.severity[0]!.toUpperCase()}${w.severity.slice(1)} ${combat.WOUND_TYPES.find((t) => t.key === w.type)!.label}`;
+  return w.severity === 'permanent' && w.attribute ? `${label} (${w.attribute.toUpperCase()} −1)` : label;
+};
+
 function combatantView(ctx: CairnContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
   const intent = ctx.intents[id];
@@ -569,6 +575,11 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   if (save) tags.push(save.auto ? 'initiative lost (leg)' : `DEX save ${save.kept}: ${save.passed ? 'before' : 'after'} the enemies`);
   if (ctx.moment.lost.includes(id) && ctx.moments[ctx.cursor]?.ids.includes(id)) tags.push('action lost');
   tags.push(...statusTags(c));
+  // Every open Injury and wound it carries (in from the campaign or gained here) is on its row: each takes a slot.
+  // Tags are keys on the row: the same record twice is one tag with its count ("Light burns ×2").
+  const records = new Map<string, number>();
+  for (const label of [...c.injuries.map((i) => i.name), ...c.wounds.map(woundTag)]) records.set(label, (records.get(label) ?? 0) + 1);
+  for (const [label, count] of records) tags.push(count > 1 ? `${label} ×${count}` : label);
   const running = [...c.injuries.map((i: HitInjury) => ({ id: i.id, kind: 'injury', name: i.name, gainedHere: Boolean(i.gainedHere) })), ...c.wounds.map((w: Wound) => ({ id: w.id, kind: 'wound', name: `${w.severity} ${combat.WOUND_TYPES.find((t) => t.key === w.type)!.label}`, gainedHere: Boolean(w.gainedHere) }))];
   return {
     id,

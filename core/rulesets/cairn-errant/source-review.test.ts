@@ -139,3 +139,26 @@ describe('"a successful DEX Save allows one to run away from a dangerous situati
     expect(who(e, 'bram').out).toMatchObject({ kind: 'retreated' });
   });
 });
+
+describe('the runner\'s row shows every open wound it carries ("A wound occupies a slot in your inventory")', () => {
+  it('a Light burns the campaign holds, and Injuries, are tags on the row', () => {
+    const burns = { id: 'w1', kind: 'wound', type: 'burns', severity: 'light', attribute: null, source: 'the tavern fire', trainedBack: false };
+    const frost = { ...burns, id: 'w2', type: 'frostbite' };
+    const frost2 = { ...frost, id: 'w3' };
+    const leg = { id: 'i1', kind: 'injury', location: 'rightLeg', name: 'Right leg injury' };
+    const e = fight([seed('bram', 'party', {}, { wounds: [burns, frost, frost2], injuries: [leg] }), seed('orc', 'enemies')]);
+    const row = e.view().order.find((c) => c.id === 'bram')!;
+    expect(row.tags).toEqual(expect.arrayContaining(['Light burns', 'Light frostbite ×2', 'Right leg injury']));
+    expect(new Set(row.tags).size).toBe(row.tags.length);
+    expect(row.stats!.find((s) => s.label === 'Slots')!.value).toBe('4/10');
+  });
+});
+
+describe('"Who" declares: "each PC declares their intentions that round. The Warden decides what the enemies will do"', () => {
+  it('the Player intent offers the party, the Enemy intent and the telegraph the enemies', () => {
+    const field = (type: string) => cairnErrantActionForms.find((f) => f.type === type)!.fields.find((f) => f.key === 'id')!;
+    expect(field('DECLARE_INTENT').side).toBe('party');
+    expect(field('SET_NPC_INTENT').side).toBe('enemies');
+    expect(field('TELEGRAPH').side).toBe('enemies');
+  });
+});
