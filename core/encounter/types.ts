@@ -178,6 +178,8 @@ export interface ActionField {
   kind: 'combatant' | 'combatants' | 'integer' | 'choice' | 'text' | 'flag';
   /** For combatant fields: whom to offer (the active one, everyone else, the active one's foes or allies). */
   who?: 'any' | 'active' | 'notActive' | 'foes' | 'allies';
+  /** For combatant fields: offer only this side's combatants (a side key of the ruleset, e.g. its party side). */
+  side?: string;
   /** For combatant fields: preselect the active combatant. */
   defaultActive?: boolean;
   choices?: readonly { value: string; label: string }[];

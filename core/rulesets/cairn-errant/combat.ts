@@ -4,8 +4,8 @@
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, checkBand, damages, emptyMoment, mainDie, meleeCloses, nameOf, netPosition, overburdened,
-  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, weaponClass, weaponDice,
+  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, mainDie, meleeCloses, nameOf, netPosition, overburdened,
+  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -32,7 +32,7 @@ export type CombatEvent =
   | { type: 'NPC_CRITICAL'; id: 'dead' | 'out' | 'fightsOn' }
   | { type: 'HEAD_RESULT'; id: 'dies' | 'survives' }
   | { type: 'FIGHT_BACK'; id: string; roll?: Roll | null }
-  | { type: 'RETREAT'; id: string; roll?: Roll | null }
+  | { type: 'RETREAT'; id: string; safePlace?: boolean; roll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; attribute?: 'hp' | Attribute; nonLethal?: boolean }
   | { type: 'SET_AWARE'; id: string; aware: boolean }
   | { type: 'SET_BAND'; id: string; band: Band }
@@ -93,7 +93,8 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   let position = netPosition(ctx, attackerId, intent);
   if (attacker.failedCriticalSave) notes.push('impaired after a failed Critical Damage save');
   if (intent.position === 'enhanced' && attacker.failedCriticalSave && ctx.options['enhancedImpairedCancel'] !== false) rulings.push('R-C12');
-  const effects = weaponDice(attacker, intent).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
+  if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
+  const effects = weaponDice(attacker, weaponNow(ctx, attackerId, intent)).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
   const kept = effects.filter((e) => e.effect !== 'negated');
   if (kept.length === 0) {
     notes.push(`negated by the ${defence!.kind === 'block' ? 'Block' : 'Dodge'}`);
@@ -177,8 +178,14 @@ export function mayDefend(ctx: CairnContext, id: string): boolean {
   return (c.side === 'party' || Boolean(c.sheet['canDefend'])) && c.aware && !overburdened(c);
 }
 
-/** Damage after Armor goes straight to STR for an unaware or overburdened target (§4.4 step 3). */
-export const takesDirectStr = (c: CairnCombatant) => !c.aware || overburdened(c);
+/**
+ * Damage after Armor goes straight to STR for an unaware or overburdened target (§4.4 step 3). Source: "a character
+ * with a full inventory (10 slots) is overburdened to a degree that they are unable to defend themselves", and the
+ * options come "before damage is rolled": whether they can defend is judged when the attack comes, so a target that
+ * had a defence window against this attack (`defended`) is not overburdened for it, even if that defence's own
+ * Fatigue filled the tenth slot.
+ */
+export const takesDirectStr = (c: CairnCombatant, defended = false) => !c.aware || (overburdened(c) && !defended);
 
 export type NextStep =
   | { kind: 'redirect'; actorId: string }
@@ -294,7 +301,7 @@ export function counterDice(ctx: CairnContext, id: string): number[] {
   const intent = ctx.intents[id];
   if (c.failedCriticalSave) return [4];
   const usable = intent && (intent.weapon !== 'dual' || !anyArmLost(c)) ? intent : null;
-  return weaponDice(c, usable && usable.action !== 'ranged' ? usable : null);
+  return weaponDice(c, weaponNow(ctx, id, usable && usable.action !== 'ranged' ? usable : null));
 }
 
 export function planStrike(ctx: CairnContext, targetId: string): StrikePlan {
@@ -380,7 +387,8 @@ export function resolveStrike(ctx: CairnContext, targetId: string, roll: Roll): 
     const best = Math.max(...pool.map((t) => t.total));
     const attackerIds = pool.filter((t) => t.total === best).map((t) => t.attackerId);
     if (pool.length > 1) rulings.add('R-C1');
-    kept = { attackerIds, total: best, damage: Math.max(0, best - target.armor), toStr: takesDirectStr(target) };
+    // A defence window was open against this attack: the target could defend, whatever its Fatigue now (§4.4 step 3).
+    kept = { attackerIds, total: best, damage: Math.max(0, best - target.armor), toStr: takesDirectStr(target, ctx.moment.defences[targetId] !== undefined) };
   }
   return { plan, totals, parry, kept, rulings: [...rulings] };
 }
@@ -600,7 +608,7 @@ export const isStepEvent = (type: string) => STEP_EVENTS.has(type);
 /** The gambit's weapon roll (dual: both, keep the higher; impaired: d4) against the target's save (§4.4 step 6). */
 export function gambitDice(ctx: CairnContext, attackerId: string): number[] {
   const intent = ctx.intents[attackerId]!;
-  return netPosition(ctx, attackerId, intent) === 'impaired' ? [4] : weaponDice(ctx.combatants[attackerId]!, intent);
+  return netPosition(ctx, attackerId, intent) === 'impaired' ? [4] : weaponDice(ctx.combatants[attackerId]!, weaponNow(ctx, attackerId, intent));
 }
 
 /** 1–3 is the Difficulty and 4+ none (literal), or min(roll, 3) (capped) — R-C19. */
@@ -651,6 +659,7 @@ function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
       const c = ctx.combatants[e.id];
       if (!c || !openActions(ctx).includes(e.id)) return `${nameOf(ctx, e.id)} is not retreating at this moment.`;
       if (ctx.intents[e.id]?.action !== 'retreat') return `${c.name} declared no retreat this round.`;
+      if (e.safePlace === false) return null; // no save to roll: there is nowhere safe to run to
       return rollProblem([20], e.roll, `${c.name}'s DEX save to retreat`);
     }
     case 'APPLY_DAMAGE': {
@@ -767,11 +776,14 @@ const markDone = (ctx: CairnContext, ids: string[], lost = false): CairnContext 
   moment: { ...ctx.moment, done: [...new Set([...ctx.moment.done, ...ids])], lost: lost ? [...new Set([...ctx.moment.lost, ...ids])] : ctx.moment.lost },
 });
 
+/** A counter blow (fight back, attack back, parry) was struck with the intent's weapon: an improvised one breaks. */
+export const counterWeaponUsed = (ctx: CairnContext, id: string) => (ctx.intents[id]?.action === 'ranged' ? ctx : useImprovised(ctx, id));
+
 /** Counter damage (fight back, attack back): the striker's dice minus the other's Armor, to HP (§4.4 step 4). */
-function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll): CairnContext {
+function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll, defended = false): CairnContext {
   const total = Math.max(...roll.faces);
   const damage = Math.max(0, total - ctx.combatants[against]!.armor);
-  return applyDamage(ctx, against, damage, { toStr: takesDirectStr(ctx.combatants[against]!), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
+  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
 }
 
 function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefined): CairnContext {
@@ -780,6 +792,9 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
   // The defence answered this strike; a later one in the same moment (R-C1 off) opens a new window.
   const { [targetId]: _answered, ...defences } = ctx.moment.defences;
   let next = markDone({ ...ctx, moment: { ...ctx.moment, defences } }, attackers);
+  // Source: "All improvised weapons break after 1 attack" (a negated attack was made all the same).
+  for (const id of attackers) next = useImprovised(next, id);
+  if (plan.parry) next = counterWeaponUsed(next, targetId);
   if (plan.dice.length === 0 || !roll) return next;
   const outcome = resolveStrike(ctx, targetId, roll);
   const defence = plan.defence;
@@ -803,11 +818,12 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
 function attackBackStrike(ctx: CairnContext, step: Extract<Step, { kind: 'attackBackStrike' }>, roll: Roll | null | undefined): CairnContext {
   const plan = planAttackBack(ctx, step);
   const outcome = resolveAttackBack(ctx, plan, roll);
-  let next = popStep(ctx);
+  let next = counterWeaponUsed(popStep(ctx), step.by);
+  if (plan.parry) next = counterWeaponUsed(next, step.against);
   const p = outcome.parry;
   if (p?.result === 'won') next = applyDamage(next, step.by, p.damage, { toStr: true, save: false, nonLethal: false });
   else if (p?.result === 'lost') next = applyDamage(next, step.against, p.damage, { toStr: true, save: false, nonLethal: false });
-  else if (!p && outcome.total !== null) next = counterStrike(next, step.by, step.against, { faces: [outcome.total], source: roll!.source });
+  else if (!p && outcome.total !== null) next = counterStrike(next, step.by, step.against, { faces: [outcome.total], source: roll!.source }, true);
   if (step.defence.kind === 'fightBack') next = pushBack(next, { kind: 'fightBack', defenderId: step.against, attackerId: step.by });
   return next;
 }
@@ -845,7 +861,7 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       const target = ctx.combatants[step.targetId]!;
       const difficulty = gambitDifficulty(Math.max(...e.roll!.faces), ctx.options);
       const passes = gambitSavePasses(e.saveRoll!.faces[0]!, target[e.id], difficulty, ctx.options);
-      let next = meleeCloses(markDone(ctx, [step.attackerId]), step.attackerId, step.targetId);
+      let next = meleeCloses(useImprovised(markDone(ctx, [step.attackerId]), step.attackerId), step.attackerId, step.targetId);
       if (passes && canAct(target, ctx.options)) next = pushFront(next, { kind: 'attackBack', by: step.targetId, against: step.attackerId });
       const defence = ctx.moment.defences[step.targetId];
       if (defence?.kind === 'fightBack' && defence.attackerId === step.attackerId) next = pushBack(next, { kind: 'fightBack', defenderId: step.targetId, attackerId: step.attackerId });
@@ -902,6 +918,8 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     }
     case 'RETREAT': {
       const c = ctx.combatants[e.id]!;
+      // Source: "as long as there is a safe place to run to": with none the retreat cannot succeed; the action is lost.
+      if (e.safePlace === false) return markDone(ctx, [e.id], true);
       const { passed } = saveResult(e.roll!.faces, c.dex);
       const next = markDone(ctx, [e.id], !passed); // R-C10: a failed save wastes the action; the PC stays
       return passed ? takeOut(next, e.id, 'retreated', 'retreated (DEX save)') : next;

@@ -83,7 +83,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('NPC_CRITICAL'), id: z.enum(['dead', 'out', 'fightsOn'], { error: 'The enemy is dead, out, or fights on.' }) }),
   z.strictObject({ type: z.literal('HEAD_RESULT'), id: z.enum(['dies', 'survives'], { error: 'The head hit: dies or survives.' }) }),
   z.strictObject({ type: z.literal('FIGHT_BACK'), id: idSchema, roll: optionalRoll }),
-  z.strictObject({ type: z.literal('RETREAT'), id: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('RETREAT'), id: idSchema, safePlace: z.boolean().optional(), roll: optionalRoll }),
   z.strictObject({
     type: z.literal('APPLY_DAMAGE'), targetId: idSchema,
     amount: z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' }),
@@ -170,7 +170,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       case 'FIGHT_BACK':
         return step?.kind === 'fightBack' ? [request(['roll'], `${name(step.defenderId)}: fight back`, combat.counterDice(ctx, step.defenderId))] : [];
       case 'RETREAT':
-        return ctx.combatants[event.id] ? [request(['roll'], `${name(event.id)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.id]!.dex})`, [20])] : [];
+        return ctx.combatants[event.id] && event.safePlace !== false ? [request(['roll'], `${name(event.id)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.id]!.dex})`, [20])] : [];
       default:
         return [];
     }
@@ -207,6 +207,10 @@ function damageLine(before: CairnContext, after: CairnContext, id: string): stri
   return `${b.name}: ${parts.join(', ')}`;
 }
 
+/** Source "All improvised weapons break after 1 attack": the log says so when this event broke one. */
+const breaks = (before: CairnContext, after: CairnContext, id: string) =>
+  !before.brokenImprovised?.includes(id) && after.brokenImprovised?.includes(id) ? ', the improvised weapon breaks' : '';
+
 function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: CairnContext, after: CairnContext): LogLine {
   const round = after.round;
   const name = (id: string) => rules.nameOf(before, id);
@@ -221,7 +225,7 @@ function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: Cai
     const spec = plan.attacks.find((a) => a.attackerId === t.attackerId)!;
     if (t.negated) return `${name(t.attackerId)}: ${spec.notes.join(', ')}`;
     const dice = spec.dice.map((d) => `d${d.size}`).join('+');
-    const improvised = before.intents[t.attackerId]?.weapon === 'improvised' ? ', the improvised weapon breaks' : '';
+    const improvised = breaks(before, after, t.attackerId);
     return `${name(t.attackerId)} ${dice} [${t.faces.join(', ')}] → ${t.total}${spec.notes.length ? ` (${spec.notes.join(', ')})` : ''}${improvised}`;
   });
   const sentences = [`Damage on ${target.name}: ${each.join('; ')}.`];
@@ -371,10 +375,11 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       if (step?.kind !== 'fightBack') return null;
       const total = Math.max(...event.roll!.faces);
       const armor = before.combatants[step.attackerId]!.armor;
-      return { round, kind: 'attack', actorId: step.defenderId, text: `${name(step.defenderId)} fights back: ${combat.counterDice(before, step.defenderId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − ${name(step.attackerId)}'s Armor ${armor} = ${Math.max(0, total - armor)}; the attacker cannot react. ${damageLine(before, after, step.attackerId)}.` };
+      return { round, kind: 'attack', actorId: step.defenderId, text: `${name(step.defenderId)} fights back: ${combat.counterDice(before, step.defenderId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − ${name(step.attackerId)}'s Armor ${armor} = ${Math.max(0, total - armor)}${breaks(before, after, step.defenderId)}; the attacker cannot react. ${damageLine(before, after, step.attackerId)}.` };
     }
     case 'RETREAT': {
       const c = before.combatants[event.id]!;
+      if (event.safePlace === false) return { round, kind: 'decision', actorId: event.id, text: `${c.name} has no safe place to run to: the retreat cannot succeed, and the action is lost.` };
       const { kept, passed } = rules.saveResult(event.roll!.faces, c.dex);
       return { round, kind: 'decision', actorId: event.id, rulings: passed ? [] : ['R-C10'], text: `${c.name} tries to retreat: DEX save ${faces(event.roll)} → ${kept} against DEX ${c.dex}: ${passed ? `${c.name} gets away` : `fails; the action is wasted and ${c.name} stays in place`}.` };
     }
@@ -438,7 +443,7 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
     case 'DECLARE_INTENT':
     case 'SET_NPC_INTENT': {
       const c = after.combatants[event.id]!;
-      const rulings = rules.lostFastMovement(c) && event.action === 'move' ? ['R-C6b'] : [];
+      const rulings = rules.lostFastMovement(c) && (event.action === 'move' || event.action === 'retreat') ? ['R-C6b'] : [];
       const who = event.type === 'DECLARE_INTENT' ? `${c.name} declares` : `The Warden sets ${c.name}'s intent`;
       return { round, kind: 'order', actorId: event.id, rulings, text: `${who}: ${intentLine(after, event.id)}.` };
     }
@@ -552,6 +557,12 @@ function statusTags(c: CairnCombatant): string[] {
   return tags;
 }
 
+/** A wound as the row shows it: "Light burns", "Permanent nerve damage (WIL −1)". */
+const woundTag = (w: Wound) => {
+  const label = `${w.severity[0]!.toUpperCase()}${w.severity.slice(1)} ${combat.WOUND_TYPES.find((t) => t.key === w.type)!.label}`;
+  return w.severity === 'permanent' && w.attribute ? `${label} (${w.attribute.toUpperCase()} −1)` : label;
+};
+
 function combatantView(ctx: CairnContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
   const intent = ctx.intents[id];
@@ -564,6 +575,11 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   if (save) tags.push(save.auto ? 'initiative lost (leg)' : `DEX save ${save.kept}: ${save.passed ? 'before' : 'after'} the enemies`);
   if (ctx.moment.lost.includes(id) && ctx.moments[ctx.cursor]?.ids.includes(id)) tags.push('action lost');
   tags.push(...statusTags(c));
+  // Every open Injury and wound it carries (in from the campaign or gained here) is on its row: each takes a slot.
+  // Tags are keys on the row: the same record twice is one tag with its count ("Light burns ×2").
+  const records = new Map<string, number>();
+  for (const label of [...c.injuries.map((i) => i.name), ...c.wounds.map(woundTag)]) records.set(label, (records.get(label) ?? 0) + 1);
+  for (const [label, count] of records) tags.push(count > 1 ? `${label} ×${count}` : label);
   const running = [...c.injuries.map((i: HitInjury) => ({ id: i.id, kind: 'injury', name: i.name, gainedHere: Boolean(i.gainedHere) })), ...c.wounds.map((w: Wound) => ({ id: w.id, kind: 'wound', name: `${w.severity} ${combat.WOUND_TYPES.find((t) => t.key === w.type)!.label}`, gainedHere: Boolean(w.gainedHere) }))];
   return {
     id,

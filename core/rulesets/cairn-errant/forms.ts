@@ -3,8 +3,12 @@
 // comes as prompt buttons.
 import type { ActionField, ActionForm } from '../../encounter/types.ts';
 
-const intentFields: readonly ActionField[] = [
-  { key: 'id', label: 'Who', kind: 'combatant' },
+/**
+ * The declaration's fields; "Who" is the one declaring (source: "each PC declares their intentions that round. The
+ * Warden decides what the enemies will do"): the party for a player's intent, the enemies for the Warden's.
+ */
+const intentFields = (side: 'party' | 'enemies'): readonly ActionField[] => [
+  { key: 'id', label: 'Who', kind: 'combatant', side },
   { key: 'action', label: 'Intent', kind: 'choice', choices: [
     { value: 'melee', label: 'Melee attack' }, { value: 'gambit', label: 'Gambit' }, { value: 'ranged', label: 'Ranged attack' },
     { value: 'retreat', label: 'Retreat' }, { value: 'move', label: 'Move' }, { value: 'spell', label: 'Spell' }, { value: 'other', label: 'Something else' },
@@ -27,12 +31,16 @@ const intentFields: readonly ActionField[] = [
 ];
 
 export const cairnErrantActionForms: readonly ActionForm[] = [
-  { type: 'DECLARE_INTENT', label: 'Player intent', shortcut: 'i', help: 'Each player declares before the round is ordered; quick or full follows from the intent.', fields: intentFields },
-  { type: 'SET_NPC_INTENT', label: 'Enemy intent', shortcut: 'e', help: 'The Warden\'s intents (telegraph what the players should see).', fields: intentFields },
-  { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'id', label: 'Enemy', kind: 'combatant' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
+  { type: 'DECLARE_INTENT', label: 'Player intent', shortcut: 'i', help: 'Each player declares before the round is ordered; quick or full follows from the intent.', fields: intentFields('party') },
+  { type: 'SET_NPC_INTENT', label: 'Enemy intent', shortcut: 'e', help: 'The Warden\'s intents (telegraph what the players should see).', fields: intentFields('enemies') },
+  { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'id', label: 'Enemy', kind: 'combatant', side: 'enemies' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
   { type: 'CONFIRM_TIER', label: 'Quick or full', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'tier', label: 'Turn', kind: 'choice', choices: [{ value: 'quick', label: 'Quick' }, { value: 'full', label: 'Full' }] }] },
   { type: 'LOCK_INTENTS', label: 'Lock intents', shortcut: 'l', help: 'Declarations are fixed; the round is ordered: quick turns before full, DEX saves inside each tier.', fields: [] },
-  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [{ key: 'id', label: 'Who', kind: 'combatant', defaultActive: true }] },
+  { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [
+    { key: 'id', label: 'Who', kind: 'combatant', defaultActive: true },
+    // Source "Retreat": "a successful DEX Save allows one to run away ... as long as there is a safe place to run to".
+    { key: 'safePlace', label: 'There is a safe place to run to', kind: 'flag', default: true, help: 'Without one the retreat cannot succeed: no save is rolled and the action is lost.' },
+  ] },
   { type: 'SET_BAND', label: 'Range band', shortcut: 'b', help: 'How far an enemy is from the party (or a PC away from the party from its nearest foe): Close, Near, Far or Distant.',
     fields: [
       { key: 'id', label: 'Who', kind: 'combatant' },

@@ -195,6 +195,8 @@ export interface CairnContext {
   moments: Moment[];
   cursor: number;
   moment: MomentState;
+  /** Source "All improvised weapons break after 1 attack": who has used this round's improvised weapon already. */
+  brokenImprovised: string[];
   outcome: string | null;
 }
 
@@ -214,6 +216,7 @@ export function initialContext(input: EncounterInput): CairnContext {
     moments: [],
     cursor: 0,
     moment: emptyMoment(),
+    brokenImprovised: [],
     outcome: null,
   };
 }
@@ -303,6 +306,22 @@ export type WeaponClass = 'fast' | 'balanced' | 'slow';
 /** d6 (and d4) fast, d8 balanced, d10 (and d12) slow; a Reach weapon is classed by its die (§4.4 step 4). */
 export const weaponClass = (die: number): WeaponClass => (die <= 6 ? 'fast' : die === 8 ? 'balanced' : 'slow');
 
+/** Source: "All improvised weapons break after 1 attack". The declared improvised weapon is broken once used this round. */
+export const improvisedBroken = (ctx: CairnContext, id: string) =>
+  ctx.intents[id]?.weapon === 'improvised' && (ctx.brokenImprovised ?? []).includes(id);
+
+/** The weapon an intent strikes with now: a broken improvised weapon leaves the hands empty (unarmed d4). */
+export function weaponNow<T extends Pick<Intent, 'weapon' | 'die' | 'improvisedSize'>>(ctx: CairnContext, id: string, intent: T | null): T | null {
+  return intent && intent.weapon === 'improvised' && improvisedBroken(ctx, id) ? { ...intent, weapon: 'unarmed' } : intent;
+}
+
+/** An attack was made with the intent's improvised weapon: it breaks (it cannot be used again this round). */
+export function useImprovised(ctx: CairnContext, id: string): CairnContext {
+  const broken = ctx.brokenImprovised ?? [];
+  if (ctx.intents[id]?.weapon !== 'improvised' || broken.includes(id)) return ctx;
+  return { ...ctx, brokenImprovised: [...broken, id] };
+}
+
 /** The weapon dice an attack rolls before modifiers: unarmed d4, improvised by size, dual both (§4.4 step 2). */
 export function weaponDice(c: CairnCombatant, intent: Pick<Intent, 'weapon' | 'die' | 'improvisedSize'> | null): number[] {
   const main = intent?.die ?? mainDie(c);
@@ -329,7 +348,8 @@ export function classify(intent: IntentBase, c: CairnCombatant): Tier {
     case 'melee': case 'gambit': case 'ranged': case 'other':
       return intent.move === 'none' ? 'quick' : 'full';
     case 'retreat':
-      return intent.fromClose ? 'full' : 'quick';
+      // Running away is movement: without fast movement it is never a quick turn (R-C6b).
+      return intent.fromClose || lostFastMovement(c) ? 'full' : 'quick';
     case 'move':
       return intent.bands === 2 || lostFastMovement(c) ? 'full' : 'quick';
     case 'spell':
@@ -627,6 +647,7 @@ export function openRound(ctx: CairnContext): CairnContext {
     intents: {},
     telegraphs: {},
     dexSaves: keepSaves ? ctx.dexSaves : {},
+    brokenImprovised: [],
     clashes: [],
     moments: [],
     cursor: 0,

@@ -1,0 +1,164 @@
+// Issue 27: the rules review's deviations, each held to the source line it quotes
+// (sources/cairn-errant-bdp-combat.txt), through the event-sourced kernel.
+import { describe, expect, it } from 'vitest';
+import { cairnErrantEncounter } from './encounter.ts';
+import { cairnErrantActionForms } from './forms.ts';
+import { app, ctx, fight, intend, lock, seed, texts, who } from './testing.ts';
+
+describe('"All improvised weapons break after 1 attack."', () => {
+  const brawl = () => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, dex: 12 }), seed('orc', 'enemies', { weaponDie: 6, hpMax: 10, hp: 10 })]);
+    intend(e, 'bram', 'melee', 'orc', { weapon: 'improvised', improvisedSize: 8 });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return e;
+  };
+
+  it('own attack first: the chair breaks, so the same round\'s fight-back is unarmed (d4)', () => {
+    const e = brawl();
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) }); // passes: Bram strikes before the orc
+    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) });
+    expect(hit[0]!.text).toContain('Bram d8 [5] → 5, the improvised weapon breaks.');
+    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    expect(() => e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const back = e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(3) });
+    expect(back[0]!.text).toContain('Bram fights back: d4 [3] → 3');
+  });
+
+  it('fight-back first: the chair breaks on the fight-back, so the own attack after it is unarmed (d4)', () => {
+    const e = brawl();
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // fails: the orc strikes first
+    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    const back = e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(7) });
+    expect(back[0]!.text).toContain("Bram fights back: d8 [7] → 7 − Orc's Armor 0 = 7, the improvised weapon breaks;");
+    expect(() => e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(4) });
+    expect(hit[0]!.text).toContain('Bram d4 [4] → 4 (the improvised weapon is already broken: unarmed d4)');
+  });
+
+  it('a new round brings a new improvised weapon', () => {
+    const e = brawl();
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) });
+    expect(ctx(e).brokenImprovised).toEqual(['bram']);
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    expect(ctx(e).round).toBe(2);
+    expect(ctx(e).brokenImprovised).toEqual([]);
+    expect(who(e, 'bram').hp).toBe(8);
+  });
+});
+
+describe('"Before damage is rolled, a Player Character under attack has 4 options" / "a character with a full inventory (10 slots) is overburdened to a degree that they are unable to defend themselves"', () => {
+  const atNineSlots = () => {
+    const e = fight([seed('bram', 'party', { hpMax: 6, hp: 6, gearSlots: 9 }), seed('orc', 'enemies', { weaponDie: 8 })]);
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return e;
+  };
+
+  it('a Block at 9 slots is judged before its own Fatigue fills slot 10: the blocked blow still goes to HP', () => {
+    const e = atNineSlots();
+    expect(e.view().prompt).toMatchObject({ kind: 'defence', subjectId: 'bram' });
+    e.apply({ type: 'DEFENSE', id: 'block' });
+    expect(who(e, 'bram').fatigue).toBe(1); // 10/10 slots now: overburdened for the next attack, not this one
+    const hit = e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(hit[0]!.text).not.toContain('straight to STR');
+    expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
+  });
+
+  it('blocking is never worse than not blocking: the same roll taken without a reaction also goes to HP', () => {
+    const e = atNineSlots();
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
+  });
+
+  it('at 10 slots before the attack there is no window, and the blow goes straight to STR', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 6, hp: 6, gearSlots: 10 }), seed('orc', 'enemies', { weaponDie: 8 })]);
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    expect(e.view().prompt).toMatchObject({ kind: 'strike' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(e, 'bram')).toMatchObject({ hp: 6, str: 7 });
+  });
+});
+
+describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs)', () => {
+  it('a PC who lost fast movement retreats from a Near foe as a full turn, not a quick one', () => {
+    const e = fight([seed('bram', 'party', { dex: 12 }), seed('orc', 'enemies')], { hitLocations: true });
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'bram', amount: 2, source: 'falling rocks', attribute: 'str' });
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(19) });
+    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(6), strRoll: app(1) }); // left leg
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    const declared = intend(e, 'bram', 'retreat');
+    expect(ctx(e).intents['bram']!.tier).toBe('full');
+    expect(declared[0]!.text).toContain('full turn');
+    expect(declared[0]!.rulings).toEqual(['R-C6b']);
+  });
+
+  it('with fast movement the same retreat is a quick turn ("can be done as a quick turn")', () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'retreat');
+    expect(ctx(e).intents['bram']!.tier).toBe('quick');
+  });
+});
+
+describe('"a successful DEX Save allows one to run away from a dangerous situation, as long as there is a safe place to run to"', () => {
+  const retreating = () => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'retreat');
+    intend(e, 'orc', 'other', null, { note: 'roars' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(2) });
+    return e;
+  };
+
+  it('the Retreat form asks whether there is a safe place', () => {
+    const retreat = cairnErrantActionForms.find((f) => f.type === 'RETREAT')!;
+    expect(retreat.fields.find((f) => f.key === 'safePlace')).toMatchObject({ kind: 'flag', default: true });
+  });
+
+  it('with no safe place no save is rolled and the PC does not get away: the action is lost', () => {
+    const e = retreating();
+    expect(cairnErrantEncounter.rollsFor!(e.snapshot, { type: 'RETREAT', id: 'bram', safePlace: false })).toEqual([]);
+    const lines = e.apply({ type: 'RETREAT', id: 'bram', safePlace: false });
+    expect(texts(lines)[0]).toBe('Bram has no safe place to run to: the retreat cannot succeed, and the action is lost.');
+    expect(who(e, 'bram').out).toBeNull();
+  });
+
+  it('with a safe place a passed DEX save gets the PC away', () => {
+    const e = retreating();
+    e.apply({ type: 'RETREAT', id: 'bram', safePlace: true, roll: app(3) });
+    expect(who(e, 'bram').out).toMatchObject({ kind: 'retreated' });
+  });
+});
+
+describe('the runner\'s row shows every open wound it carries ("A wound occupies a slot in your inventory")', () => {
+  it('a Light burns the campaign holds, and Injuries, are tags on the row', () => {
+    const burns = { id: 'w1', kind: 'wound', type: 'burns', severity: 'light', attribute: null, source: 'the tavern fire', trainedBack: false };
+    const frost = { ...burns, id: 'w2', type: 'frostbite' };
+    const frost2 = { ...frost, id: 'w3' };
+    const leg = { id: 'i1', kind: 'injury', location: 'rightLeg', name: 'Right leg injury' };
+    const e = fight([seed('bram', 'party', {}, { wounds: [burns, frost, frost2], injuries: [leg] }), seed('orc', 'enemies')]);
+    const row = e.view().order.find((c) => c.id === 'bram')!;
+    expect(row.tags).toEqual(expect.arrayContaining(['Light burns', 'Light frostbite ×2', 'Right leg injury']));
+    expect(new Set(row.tags).size).toBe(row.tags.length);
+    expect(row.stats!.find((s) => s.label === 'Slots')!.value).toBe('4/10');
+  });
+});
+
+describe('"Who" declares: "each PC declares their intentions that round. The Warden decides what the enemies will do"', () => {
+  it('the Player intent offers the party, the Enemy intent and the telegraph the enemies', () => {
+    const field = (type: string) => cairnErrantActionForms.find((f) => f.type === type)!.fields.find((f) => f.key === 'id')!;
+    expect(field('DECLARE_INTENT').side).toBe('party');
+    expect(field('SET_NPC_INTENT').side).toBe('enemies');
+    expect(field('TELEGRAPH').side).toBe('enemies');
+  });
+});
