@@ -2,7 +2,7 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { GmError, cutText } from '../core/api/contract.ts';
-import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
+import { EncounterEngine, RuleRefusal, parseEvent, type ParsedEvent } from '../core/encounter/kernel.ts';
 import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
@@ -10,7 +10,6 @@ import { prepared, type Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
 import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
-import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
 import type { StoredStep } from '../core/export/encounter.ts';
 import { SummaryFold, rosterChange, type EncounterReplay, type RosterChange } from '../core/export/summary.ts';
@@ -314,7 +313,7 @@ export class EncounterStore {
   append(row: EncounterHead, raw: unknown, now: string, carry?: CarryAdjustment, askBeforeEnding = false): EncounterHead {
     return this.guarded(row.id, () => {
       const { engine, covered } = this.headToWrite(row);
-      let event = this.fillRolls(engine, this.parse(engine, raw));
+      let event: GmEvent = this.parse(engine, raw, true);
       if (carry && carry.adjust.length) {
         this.checkAdjustment(engine, event, carry);
         event = { ...event, carryAdjust: carry.adjust, ...(carry.reason ? { carryReason: carry.reason } : {}) };
@@ -377,7 +376,7 @@ export class EncounterStore {
   /** What the fight would leave on the campaign if this event were applied now, without applying it. */
   trial(row: EncounterHead, raw: unknown): { consequences: Consequences | null; event: GmEvent } {
     const engine = this.engine(row);
-    const filled = this.fillRolls(engine, this.parse(engine, raw));
+    const filled = this.parse(engine, raw, true);
     const reason = engine.refusal(filled);
     if (reason !== null) throw new GmError(reason);
     const copy = EncounterEngine.at(engine.rules, engine.input, engine.snapshot);
@@ -417,10 +416,6 @@ export class EncounterStore {
     const engine = this.engine(row);
     const event = this.parse(engine, raw);
     return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
-  }
-
-  private fillRolls(engine: EncounterEngine, event: GmEvent): GmEvent {
-    return fillRolls(engine.rules.rollsFor?.(engine.snapshot, event) ?? [], event);
   }
 
   undo(row: EncounterHead, now: string): EncounterHead {
@@ -523,9 +518,11 @@ export class EncounterStore {
     return top ? humanize(top.event.type) : null;
   }
 
-  private parse(engine: EncounterEngine, raw: unknown): GmEvent {
+  /** The payload as the ruleset reads it, with the rolls it needs now filled in when `rolled` (the app rolls the empty ones). */
+  private parse(engine: EncounterEngine, raw: unknown, rolled = false): ParsedEvent {
     try {
-      return parseEvent(engine.rules, raw);
+      const event = parseEvent(engine.rules, raw);
+      return rolled ? engine.withRolls(event) : event;
     } catch (error) {
       if (error instanceof RuleRefusal) throw new GmError(error.message, 'invalid');
       throw error;

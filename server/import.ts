@@ -3,9 +3,10 @@
 // imported file is replayed through its ruleset before anything is kept: the stored log lines, snapshots and heads
 // are rebuilt from the replay, never taken from the file. An import runs inside the handler's write transaction,
 // so a refusal (a GmError) leaves the database as it was.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { GmError, type CampaignSummary, type EncounterSummary } from '../core/api/contract.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
+import { carryAnnotationSchema } from '../core/encounter/schemas.ts';
 import { rosterChange } from '../core/export/summary.ts';
 import type { EncounterInput, EncounterRules, GmEvent, LogLine } from '../core/encounter/types.ts';
 import {
@@ -75,15 +76,8 @@ export function exportCampaign(ctx: HandlerContext, campaign: CampaignRow): Expo
 
 // ---- replay ----
 
-const carrySchema = z.strictObject({
-  carryAdjust: z.array(z.strictObject({
-    characterId: z.string().min(1).max(64),
-    key: z.string().min(1).max(64),
-    value: z.number().int().min(-999).max(9999),
-  })).min(1).max(500),
-  carryReason: z.string().max(200).optional(),
-});
-type CarryExtras = z.infer<typeof carrySchema>;
+/** A stored event's carry-over adjustments, read with the engine's own schema (core/encounter/schemas.ts). */
+type CarryExtras = z.infer<typeof carryAnnotationSchema>;
 
 /** Two JSON values equal whatever the order of their keys. */
 function sameJson(a: unknown, b: unknown): boolean {
@@ -127,7 +121,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
       const { carryAdjust, carryReason, ...action } = payload;
       let extras: CarryExtras | null = null;
       if (carryAdjust !== undefined || carryReason !== undefined) {
-        const carry = carrySchema.safeParse({ carryAdjust, carryReason });
+        const carry = carryAnnotationSchema.safeParse({ carryAdjust, carryReason });
         if (!carry.success) refuse(`${at} has a malformed carry-over adjustment.`);
         extras = carry.data!;
       }

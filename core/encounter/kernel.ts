@@ -1,6 +1,8 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { fillRolls } from '../dice/fill-rolls.ts';
+import { carryAnnotationSchema } from './schemas.ts';
 import type { EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
 
 /** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
@@ -8,20 +10,142 @@ export class RuleRefusal extends Error {
   override name = 'RuleRefusal';
 }
 
+declare const parsedEvent: unique symbol;
+/**
+ * An event a ruleset's schema has read (`parseEvent`): the engine takes it as it is. Anything else handed to the
+ * engine is read there first, so a malformed event never reaches the rules. A parsed event is a value: it is never
+ * changed afterwards (a change makes a new object, which the engine reads again).
+ */
+export type ParsedEvent = GmEvent & { readonly [parsedEvent]: true };
+
+/** Each parsed event → the schema that read it: an event read by one ruleset is read again by another. */
+const readBy = new WeakMap<object, EncounterRules['eventSchema']>();
+
+function markParsed(rules: EncounterRules, event: GmEvent): ParsedEvent {
+  readBy.set(event, rules.eventSchema);
+  return event as ParsedEvent;
+}
+
+function parsedFor(rules: EncounterRules, event: unknown): event is ParsedEvent {
+  if (event === null || typeof event !== 'object') return false;
+  const schema = readBy.get(event);
+  return schema !== undefined && schema === rules.eventSchema;
+}
+
 /** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
-export function parseEvent(rules: EncounterRules, raw: unknown): GmEvent {
+export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
   const parsed = rules.eventSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  if (parsed.success) return markParsed(rules, parsed.data);
+  const issues = parsed.error.issues;
   const type = raw && typeof raw === 'object' && 'type' in raw ? String((raw as { type: unknown }).type).slice(0, 40) : '';
+  // A field the event does not take explains the rest: a misnamed key also leaves its right name missing.
+  const issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+  if (!issue) return fail(`The ${type || 'action'} is malformed.`);
+  if (issue.code === 'unrecognized_keys') return fail(unknownFields(rules, type, issue.path, issue.keys));
   // Only a problem with the event's own type means the action is unknown; a union inside a field is a field problem.
-  if ((issue?.code === 'invalid_union' && issue.path.length === 0) || issue?.path.length === 0 || issue?.path[0] === 'type') {
+  if (issue.path.length === 0 || issue.path[0] === 'type') {
     return fail(type ? `"${type}" is not an action this ruleset knows.` : 'The action is missing its type.');
   }
-  if (!issue?.message || issue.message.startsWith('Invalid')) return fail(`The ${type || 'action'} is malformed at ${issue?.path.join('.') || 'its root'}.`);
+  const where = `In ${type || 'the action'}, ${issue.path.join('.')}`;
+  // A choice names its field, whatever sentence the ruleset gave it: "In ATTACK, mode must be one of melee, ranged."
+  if (issue.code === 'invalid_value') {
+    const choices = listed(issue.values.map((value) => String(value)));
+    if (valueAt(raw, issue.path) === undefined) return fail(`${where} is missing; it must be one of ${choices}.`);
+    return fail(issue.message && !issue.message.startsWith('Invalid') ? `${where}: ${issue.message}` : `${where} must be one of ${choices}.`);
+  }
+  if (!issue.message || issue.message.startsWith('Invalid')) return fail(`The ${type || 'action'} is malformed at ${issue.path.join('.') || 'its root'}.`);
   // A shared schema says "This must be text.": name the field, so a request from a script says which one.
-  if (issue.message.startsWith('This ')) return fail(`In ${type || 'the action'}, ${issue.path.join('.')} ${issue.message.slice('This '.length)}`);
+  if (issue.message.startsWith('This ')) return fail(`${where} ${issue.message.slice('This '.length)}`);
   return fail(issue.message);
+}
+
+/** "ATTACK has no field 'targt'; it takes: attackerId, targetId, …" (the fields from the ruleset's own schema). */
+function unknownFields(rules: EncounterRules, type: string, path: readonly PropertyKey[], keys: readonly string[]): string {
+  const shown = keys.slice(0, 3).map((key) => `'${key.slice(0, 40)}'`).join(', ') + (keys.length > 3 ? ', …' : '');
+  const owner = path.length ? `In ${type}, ${path.join('.')}` : type;
+  const fields = Object.keys(shapeOf(schemaAt(rules, type, path)) ?? {}).filter((key) => path.length > 0 || key !== 'type');
+  const takes = fields.length ? `; it takes: ${listed(fields)}` : schemaAt(rules, type, path) ? '; it takes none' : '';
+  return `${owner} has no field${keys.length > 1 ? 's' : ''} ${shown}${takes}.`;
+}
+
+function listed(items: readonly string[], most = 12): string {
+  return items.length > most ? `${items.slice(0, most).join(', ')}, …` : items.join(', ');
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+// ---- the ruleset's schema, walked (zod 4's own definitions): a field's schema and an object's fields ----
+
+type Schema = { _zod: { def: SchemaDef } };
+interface SchemaDef {
+  type: string;
+  innerType?: Schema;
+  in?: Schema;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  options?: Schema[];
+  values?: unknown[];
+}
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
+
+/** The schema inside optional, nullable, default and pipe wrappers. */
+function unwrapped(schema: Schema | undefined): Schema | undefined {
+  let inner = schema;
+  for (let def = inner?._zod.def; def; def = inner?._zod.def) {
+    if (WRAPPERS.has(def.type)) inner = def.innerType;
+    else if (def.type === 'pipe') inner = def.in;
+    else break;
+  }
+  return inner;
+}
+
+function shapeOf(schema: Schema | undefined): Record<string, Schema> | undefined {
+  const def = unwrapped(schema)?._zod.def;
+  return def?.type === 'object' ? def.shape : undefined;
+}
+
+/** Per schema: each event type's own object schema. */
+const optionsByType = new WeakMap<object, Map<string, Schema>>();
+
+/** The schema of the field at `path` in an event of `type` (the event's own with no path); undefined if not found. */
+function schemaAt(rules: EncounterRules, type: string, path: readonly PropertyKey[]): Schema | undefined {
+  let byType = optionsByType.get(rules.eventSchema);
+  if (!byType) {
+    byType = new Map();
+    for (const option of unwrapped(rules.eventSchema as unknown as Schema)?._zod.def.options ?? []) {
+      const literal = unwrapped(shapeOf(option)?.['type'])?._zod.def;
+      for (const value of literal?.type === 'literal' ? literal.values ?? [] : []) if (typeof value === 'string') byType.set(value, option);
+    }
+    optionsByType.set(rules.eventSchema, byType);
+  }
+  let schema = byType.get(type);
+  for (const key of path) {
+    const def = unwrapped(schema)?._zod.def;
+    if (def?.type === 'object' && typeof key === 'string') schema = def.shape?.[key];
+    else if (def?.type === 'array' && typeof key === 'number') schema = def.element;
+    else return undefined;
+  }
+  return schema;
+}
+
+/**
+ * What the store adds to a stored event beside the ruleset's own fields (the GM's changes to what an ending carries,
+ * server/encounter-store.ts): read with its own schema, the rest with the ruleset's.
+ */
+const CARRY_KEYS = ['carryAdjust', 'carryReason'] as const;
+
+/** A stored or handed-in event as the engine reads it: the ruleset's event, with the carry-over it may carry. */
+function readEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
+  if (parsedFor(rules, raw)) return raw;
+  if (raw === null || typeof raw !== 'object' || !CARRY_KEYS.some((key) => key in raw)) return parseEvent(rules, raw);
+  const { carryAdjust, carryReason, ...action } = raw as Record<string, unknown>;
+  const carry = carryAnnotationSchema.safeParse(carryReason === undefined ? { carryAdjust } : { carryAdjust, carryReason });
+  if (!carry.success) fail('The carry-over adjustment on this action is malformed.');
+  return markParsed(rules, { ...parseEvent(rules, action), ...carry.data });
 }
 
 function fail(message: string): never {
@@ -90,7 +214,7 @@ export class EncounterEngine {
   }
 
   /** Resume: a stored snapshot (or none) plus the events recorded after it. */
-  static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly GmEvent[]): EncounterEngine {
+  static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly unknown[]): EncounterEngine {
     // Restoring a persisted snapshot needs an actor (it revives the context); stepping does not.
     const start = persisted === undefined || persisted === null
       ? initialTransition(rules.machine, input)[0]
@@ -126,8 +250,15 @@ export class EncounterEngine {
     return this.rules.machine.getPersistedSnapshot(this.current);
   }
 
-  /** Why the rules refuse the event now, or null. */
-  refusal(event: GmEvent): string | null {
+  /** Why the rules refuse the event now (a malformed event: what is wrong with it), or null. */
+  refusal(raw: unknown): string | null {
+    let event: ParsedEvent;
+    try {
+      event = readEvent(this.rules, raw);
+    } catch (error) {
+      if (error instanceof RuleRefusal) return error.message;
+      throw error;
+    }
     const snapshot = this.snapshot;
     const reason = this.rules.refusal(snapshot, event);
     if (reason !== null) return reason;
@@ -141,18 +272,43 @@ export class EncounterEngine {
     return `That is not possible ${phase === 'setup' ? 'before combat starts' : 'at this point of the fight'}.`;
   }
 
-  /** Applies an already-parsed event; throws RuleRefusal (changing nothing) when the rules forbid it. */
-  apply(event: GmEvent): LogLine[] {
+  /**
+   * The engine's one door: applies an event and returns its log lines. An event `parseEvent` gave is taken as it
+   * is; anything else (a stored event, a test's literal) is parsed here first. Throws RuleRefusal, changing
+   * nothing, when the event is malformed or the rules forbid it now.
+   */
+  apply(raw: unknown): LogLine[] {
+    const event = readEvent(this.rules, raw);
     const before = this.snapshot;
     this.step(event);
     return this.rules.describe(event, before, this.snapshot);
   }
 
   /**
-   * Applies an event like `apply` without writing its log lines: for replays whose lines are already stored (a
-   * resume, an export) or not wanted.
+   * The event with the rolls it needs now filled in: faces the GM typed are kept, empty rolls are rolled by the app
+   * (RollRequest). It stays parsed: each roll the app adds is read by the schema of its own field, not the whole
+   * event again.
    */
-  step(event: GmEvent): void {
+  withRolls(raw: unknown): ParsedEvent {
+    const event = readEvent(this.rules, raw);
+    const filled = fillRolls(this.rules.rollsFor?.(this.snapshot, event) ?? [], event);
+    if (filled === event) return event;
+    for (const [key, value] of Object.entries(filled)) {
+      if (value === event[key]) continue;
+      // Only the top-level fields on the way to a filled roll are new objects: each is checked by its own schema.
+      const schema = schemaAt(this.rules, event.type, [key]) as unknown as { safeParse(v: unknown): { success: boolean; data?: unknown } } | undefined;
+      const read = schema?.safeParse(value);
+      if (!read?.success || JSON.stringify(read.data) !== JSON.stringify(value)) return parseEvent(this.rules, filled);
+    }
+    return markParsed(this.rules, filled);
+  }
+
+  /**
+   * Applies an event like `apply` without writing its log lines: for replays whose lines are already stored (a
+   * resume, an export) or not wanted. The same door: a malformed event is refused.
+   */
+  step(raw: unknown): void {
+    const event = readEvent(this.rules, raw);
     const reason = this.rules.refusal(this.snapshot, event);
     if (reason !== null) throw new RuleRefusal(reason);
     let next: AnyMachineSnapshot;

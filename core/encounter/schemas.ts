@@ -21,3 +21,17 @@ export const combatantSeedSchema = z.strictObject({
   sheet: z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()])),
   carried: z.record(z.string().max(64), z.unknown()).optional(),
 });
+
+/**
+ * What a stored event carries beside the ruleset's own fields when it ended a fight: the GM's changes to what it
+ * carries onto the characters (from the review), and why. The store adds them (server/encounter-store.ts); the
+ * engine and an import read them with this schema.
+ */
+export const carryAnnotationSchema = z.strictObject({
+  carryAdjust: z.array(z.strictObject({
+    characterId: z.string().min(1).max(64),
+    key: z.string().min(1).max(64),
+    value: z.number().int().min(-999).max(9999),
+  })).min(1).max(500),
+  carryReason: z.string().max(200).optional(),
+});

@@ -12,6 +12,7 @@ import { defaultSheet } from '../rulesets/sheet.ts';
 import { buildEncounterExport } from './encounter.ts';
 import { chartHtml, encounterHtml, escapeHtml, EXPORT_CSP, htmlText } from './html.ts';
 import { plainText } from './markdown.ts';
+import { NAME_MAX } from '../encounter/schemas.ts';
 import type { RoundSummary } from './types.ts';
 
 /** An Enigma fight between the named combatants (the first on the party's side), exported as HTML. */
@@ -134,16 +135,19 @@ describe('the encounter as an HTML page', () => {
 
   for (const hostile of [...HOSTILE, 'x'.repeat(10_000), '"><img src=x onerror=alert(1)>'.repeat(400)]) {
     it(`keeps a hostile name inert: ${JSON.stringify(hostile.slice(0, 40))}${hostile.length > 40 ? ` (${hostile.length} characters)` : ''}`, () => {
-      const { doc, html } = fight([hostile, `${hostile} 1`], { encounter: hostile, campaign: hostile, outcome: hostile });
+      // Combatant names and the outcome are parts of events, which the engine reads with the ruleset's schema (a name
+      // of at most 80 characters, a text of at most 500): those are as long as an event may carry them.
+      const named = hostile.slice(0, NAME_MAX - 2);
+      const { doc, html } = fight([named, `${named} 1`], { encounter: hostile, campaign: hostile, outcome: hostile.slice(0, 500) });
       expectInert(doc);
       expect(html).not.toMatch(/<(script|img|svg onload|\/title><script|\/style><script)/i);
       expect(doc.querySelector('h1')!.textContent).toBe(plainText(hostile));
       expect(doc.title).toBe(`${plainText(hostile)} — encounter log`);
       expect(doc.querySelector('style')!.textContent).not.toContain('alert');
       const names = [...doc.querySelectorAll('section.round table tbody tr td:first-child')].map((td) => td.textContent);
-      expect(names).toContain(plainText(hostile));
-      expect([...doc.querySelectorAll('ul.legend li')].map((li) => li.textContent)).toContain(`${plainText(hostile)} 1`);
-      expect([...doc.querySelectorAll('svg.chart rect title')].map((t) => t.textContent)).toContain(`${plainText(hostile)}, round 1: 2 damage taken`);
+      expect(names).toContain(plainText(named));
+      expect([...doc.querySelectorAll('ul.legend li')].map((li) => li.textContent)).toContain(`${plainText(named)} 1`);
+      expect([...doc.querySelectorAll('svg.chart rect title')].map((t) => t.textContent)).toContain(`${plainText(named)}, round 1: 2 damage taken`);
     });
   }
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { EncounterEngine } from '../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../encounter/types.ts';
+import { NAME_MAX } from '../encounter/schemas.ts';
 import { defaultOptions } from '../rulesets/options.ts';
 import { findRuleset } from '../rulesets/registry.ts';
 import { defaultSheet } from '../rulesets/sheet.ts';
@@ -146,7 +147,10 @@ describe('the encounter in Markdown', () => {
 
   for (const hostile of [...HOSTILE, 'x'.repeat(10_000), `${'<img src=x onerror=alert(1)>|`'.repeat(400)}`]) {
     it(`keeps a hostile name inert: ${JSON.stringify(hostile.slice(0, 40))}${hostile.length > 40 ? ` (${hostile.length} characters)` : ''}`, () => {
-      const { markdown } = fightBetween(hostile, `${hostile} 1`, { encounter: hostile, campaign: hostile, outcome: hostile });
+      // Combatant names and the outcome are parts of events, which the engine reads with the ruleset's schema (a name
+      // of at most 80 characters, a text of at most 500): those are as long as an event may carry them.
+      const named = hostile.slice(0, NAME_MAX - 2);
+      const { markdown } = fightBetween(named, `${named} 1`, { encounter: hostile, campaign: hostile, outcome: hostile.slice(0, 500) });
       // No raw HTML, no unescaped code span, no heading, list or quote other than the export's own.
       expect(markdown).not.toMatch(/<[a-z!/?]/i);
       expect(markdown).not.toMatch(/(^|[^\\])`/m);

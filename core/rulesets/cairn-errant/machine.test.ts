@@ -284,7 +284,7 @@ describe('refusals change nothing and say why', () => {
     expect(() => intend(e, 'ana', 'other')).toThrow('Ana lost STR: roll the STR save against Critical Damage.');
     expect(() => e.apply({ type: 'END_COMBAT', outcome: '' })).toThrow('Ana lost STR');
     const before = JSON.stringify(e.persisted());
-    expect(() => e.apply({ type: 'STR_SAVE', id: 'ana', roll: app(25 as number) })).toThrow('25 is not a face of the d20');
+    expect(() => e.apply({ type: 'STR_SAVE', id: 'ana', roll: app(25 as number) })).toThrow('A die face is at most 20.');
     expect(JSON.stringify(e.persisted())).toBe(before);
     const lines = e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'skipPrompt', value: 0, note: 'GM mercy' });
     expect(lines[0]!.text).toBe('GM override: the waiting question is set aside (Ana lost STR: roll the STR save against Critical Damage.) — GM mercy.');
