@@ -404,6 +404,16 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   }
 }
 
+/**
+ * n for the Survive being chosen (R-E25): "Second Survival: Injury lasts 1d4 × 2 rests". 'survives' counts the
+ * Survives of this encounter, so a second Survive whose first gave no injury still uses ×2; 'injuries' counts the
+ * injuries this encounter gave or extended, so only a second injury uses ×2.
+ */
+export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['options']): number {
+  if (options['survivalCount'] === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
+  return c.survivals + 1;
+}
+
 /** Mortal Peril (§1.5, §1.6): Sacrifice removes the PC; Survive restores half LP, counts the Survive, sets costs and injuries. */
 function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOLVE_PERIL' }>): EnigmaContext {
   const c = ctx.combatants[e.id]!;
@@ -411,7 +421,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
     const next = update(ctx, c.id, { legacy: e.costText });
     return removeCombatant(next, c.id, 'Sacrifice', 'dead');
   }
-  const n = c.survivals + 1;
+  const n = survivalNumber(c, ctx.options);
   let injuries = c.injuries;
   if (e.injury?.mode === 'new') {
     const { multiplier, rests } = injuryDuration(e.injury.baseRoll, n, ctx.options);
@@ -432,7 +442,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
     const injuryId = e.injury.injuryId;
     injuries = injuries.map((i) => (i.id === injuryId ? { ...extendInjury(i, n, ctx.options), gainedHere: true } : i));
   }
-  const survivor = { ...c, injuries, survivals: n, healingRestriction: e.healingRestriction ?? c.healingRestriction };
+  const survivor = { ...c, injuries, survivals: c.survivals + 1, healingRestriction: e.healingRestriction ?? c.healingRestriction };
   const max = lpMaxOf(survivor, ctx.options);
   const lp = ctx.options['surviveLp'] === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
   return { ...update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };

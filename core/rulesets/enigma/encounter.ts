@@ -400,7 +400,11 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
 
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
-  if (restingIn(snapshot) === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START'];
+  if (restingIn(snapshot) === 'setup') {
+    // R-E2 off: the party always takes the first slot, so there is no first side to choose.
+    const firstSide = ctx.options['ambushStartsWithGm'] === false ? [] : ['SET_FIRST_SIDE'];
+    return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', ...firstSide, 'START'];
+  }
   if (restingIn(snapshot) === 'ended') return [];
   if (ctx.pendingPeril.length) return ['RESOLVE_PERIL', 'OVERRIDE'];
   const anytime = ['REMOVE_COMBATANT', 'RAISE_ESCALATION', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'SET_CAN_ACT', 'OVERRIDE'];
@@ -468,7 +472,8 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       answer: 'RESOLVE_PERIL',
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
-      details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
+      // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
+      details: { survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: ctx.options['manifestRollOfTen'] ?? 'reroll', extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {

@@ -12,7 +12,7 @@ export const enigmaOptions: readonly RulingOption[] = [
   },
   {
     key: 'ambushStartsWithGm', ruling: 'R-E2', kind: 'flag', default: true, label: 'Ambush starts with the GM side',
-    description: 'When the GM side goes first the alternation starts with an NPC; Enigma has no separate surprise round.',
+    description: 'On: an ambush lets the GM side take the first slot and the alternation starts with an NPC (there is no separate surprise round). Off: the party always takes the first slot.',
   },
   {
     key: 'removalCursor', ruling: 'R-E3', kind: 'choice', default: 'slideUp', label: 'Cursor after a removal',
@@ -20,11 +20,11 @@ export const enigmaOptions: readonly RulingOption[] = [
     choices: [{ value: 'slideUp', label: 'Slide up, keep the turn position' }],
   },
   {
-    key: 'lateArrivalPosition', ruling: 'R-E4', kind: 'choice', default: 'end', label: 'Late arrivals join',
-    description: 'A late arrival is appended at the end of the order unless the GM picks a position.',
+    key: 'lateArrivalPosition', ruling: 'R-E4', kind: 'choice', default: 'gmChooses', label: 'Late arrivals join',
+    description: 'A late arrival is appended at the end of the order unless the GM picks a position; "always at the end" refuses a position.',
     choices: [
-      { value: 'end', label: 'At the end of the order' },
-      { value: 'gmChooses', label: 'Where the GM chooses' },
+      { value: 'gmChooses', label: 'At the end, or where the GM chooses' },
+      { value: 'end', label: 'Always at the end of the order' },
     ],
   },
   {

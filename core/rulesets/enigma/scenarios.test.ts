@@ -296,3 +296,64 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     expect(who(e, 'goblin').reactionDebt).toBe(0);
   });
 });
+
+describe('options that choose (issue 27)', () => {
+  const prepared = (options: Record<string, string | number | boolean>) => {
+    const e = EncounterEngine.create(enigmaEncounter, { options: { ...defaultOptions(enigmaOptions), ...options }, carried: { escalation: null } });
+    e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('goblin', 'gm')] });
+    return e;
+  };
+
+  it('R-E2 off: "player characters take the first turn unless there is a story reason for the GM to go first" is never waived', () => {
+    const ambush = prepared({});
+    ambush.apply({ type: 'SET_FIRST_SIDE', side: 'gm' });
+    ambush.apply({ type: 'START' });
+    expect(ambush.view().activeId).toBe('goblin');
+    const never = prepared({ ambushStartsWithGm: false });
+    expect(never.view().allowed).not.toContain('SET_FIRST_SIDE');
+    expect(() => never.apply({ type: 'SET_FIRST_SIDE', side: 'gm' })).toThrow('This campaign always lets the party take the first slot (R-E2): no ambush.');
+    never.apply({ type: 'START' });
+    expect(never.view().activeId).toBe('hero');
+  });
+
+  it('R-E4 "end": a late arrival always joins at the end of the order; "gmChooses" honours the position', () => {
+    const late = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options);
+      e.apply({ type: 'END_TURN' });
+      e.apply({ type: 'END_TURN' }); // round 2: the order is frozen
+      return e;
+    };
+    const chooses = late({});
+    chooses.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party'), position: 0 });
+    expect(ctx(chooses).order).toEqual(['ally', 'hero', 'goblin']);
+    const end = late({ lateArrivalPosition: 'end' });
+    expect(() => end.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party'), position: 0 })).toThrow('This campaign adds late arrivals at the end of the order (R-E4): no position can be chosen.');
+    end.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party') });
+    expect(ctx(end).order).toEqual(['hero', 'goblin', 'ally']);
+  });
+
+  it('R-E25 "injuries": "Second Survival: Injury lasts 1d4 × 2 rests" counts injuries, so a first injury after a bare Survive is × 1', () => {
+    const twice = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options, [seed('hero', 'party', { endure: 10 }), seed('goblin', 'gm')]);
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'cave-in' });
+      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'a scar' });
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'goblin' });
+      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
+      return who(e, 'hero');
+    };
+    expect(twice({}).injuries.map((i) => [i.multiplier, i.restsRemaining])).toEqual([[2, 6]]);
+    const byInjury = twice({ survivalCount: 'injuries' });
+    expect(byInjury.injuries.map((i) => [i.multiplier, i.restsRemaining])).toEqual([[1, 3]]);
+    expect(byInjury.survivals).toBe(2);
+  });
+
+  it('R-E27 travels with the Mortal Peril prompt, so its name roll follows the campaign ("reroll a 10 or let the GM choose")', () => {
+    const peril = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options);
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 20, source: 'cave-in' });
+      return e.view().prompt!.details as { manifestRollOfTen: string };
+    };
+    expect(peril({}).manifestRollOfTen).toBe('reroll');
+    expect(peril({ manifestRollOfTen: 'gmChooses' }).manifestRollOfTen).toBe('gmChooses');
+  });
+});
