@@ -34,6 +34,35 @@ export type RulingOption = ChoiceOption | FlagOption | NumberOption;
 
 export type OptionValues = Record<string, string | number | boolean>;
 
+/**
+ * Keys a ruleset once offered as options and has since made documented constants. A campaign or an export that
+ * stored one must still open, save and import: the validator accepts the key and drops it, and so does
+ * resolveOptions. Registered next to the ruleset's own declarations with `retireOptions`.
+ */
+export interface RetiredOption {
+  /** The key campaigns may still hold. */
+  key: string;
+  /** The ruling it implemented, now a constant of the ruleset. */
+  ruling: string;
+}
+
+const retired = new WeakMap<readonly RulingOption[], readonly RetiredOption[]>();
+
+export function retireOptions<T extends readonly RulingOption[]>(options: T, retiredOptions: readonly RetiredOption[]): T {
+  retired.set(options, retiredOptions);
+  return options;
+}
+
+/** The rulings a ruleset applies as constants (former options), e.g. `{ key: 'removalCursor', ruling: 'R-E3' }`. */
+export const retiredOptionsOf = (options: readonly RulingOption[]): readonly RetiredOption[] => retired.get(options) ?? [];
+const retiredOptionKeys = (options: readonly RulingOption[]): string[] => retiredOptionsOf(options).map((o) => o.key);
+
+function withoutRetired(options: readonly RulingOption[], values: OptionValues): OptionValues {
+  const keys = retiredOptionKeys(options);
+  if (keys.length === 0) return values;
+  return Object.fromEntries(Object.entries(values).filter(([key]) => !keys.includes(key)));
+}
+
 export function defaultOptions(options: readonly RulingOption[]): OptionValues {
   const values: OptionValues = {};
   for (const option of options) values[option.key] = option.default;
@@ -60,10 +89,13 @@ export function optionsValidator(options: readonly RulingOption[]): z.ZodType<Op
         })
         .optional();
   }
-  return z.strictObject(shape) as unknown as z.ZodType<OptionValues>;
+  const keys = retiredOptionKeys(options);
+  if (keys.length === 0) return z.strictObject(shape) as unknown as z.ZodType<OptionValues>;
+  for (const key of keys) shape[key] = z.unknown().optional();
+  return z.strictObject(shape).transform((values) => withoutRetired(options, values as OptionValues)) as unknown as z.ZodType<OptionValues>;
 }
 
 /** Defaults overlaid with the stored choices. */
 export function resolveOptions(options: readonly RulingOption[], chosen: OptionValues): OptionValues {
-  return { ...defaultOptions(options), ...chosen };
+  return { ...defaultOptions(options), ...withoutRetired(options, chosen) };
 }
