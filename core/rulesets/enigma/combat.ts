@@ -210,6 +210,11 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       }
       if (target.hiddenFrom.includes(attacker.id)) return `${attacker.name} has not noticed the hidden ${target.name} and cannot target it.`;
       if (e.sight === 'fullCover' && !e.ignoresSight) return `${target.name} is completely behind cover and cannot be targeted.`;
+      // source: "Melee attacks are made against enemies that are next to you." The runner sends the distance; an
+      // attack stored before it did (no distance) was taken as made next to the target and still replays.
+      if (e.mode === 'melee' && e.distance !== undefined && e.distance !== null && e.distance > 1) {
+        return `Melee attacks are made against enemies next to the attacker: ${target.name} is ${counted(e.distance, 'space')} away.`;
+      }
       if (e.mode === 'ranged') {
         if (e.distance === undefined || e.distance === null) return 'A ranged attack needs the distance in spaces.';
         if (e.distance <= 1) return 'Ranged attacks cannot target an adjacent creature (R-E12).';

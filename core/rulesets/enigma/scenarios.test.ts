@@ -357,3 +357,13 @@ describe('options that choose (issue 27)', () => {
     expect(peril({ manifestRollOfTen: 'gmChooses' }).manifestRollOfTen).toBe('gmChooses');
   });
 });
+
+describe('attack reach (§1.4, issue 27)', () => {
+  it('refuses melee at distance 2: "Melee attacks are made against enemies that are next to you."', () => {
+    const e = fight();
+    expect(() => e.apply(melee('hero', 'goblin', 8, 1, { distance: 2 }))).toThrow('Melee attacks are made against enemies next to the attacker: Goblin is 2 spaces away.');
+    expect(who(e, 'goblin').lp).toBe(6);
+    e.apply(melee('hero', 'goblin', 8, 1, { distance: 1 }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+});
