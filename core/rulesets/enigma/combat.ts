@@ -28,9 +28,9 @@ export type CombatEvent =
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
   | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
   | { type: 'USE_ITEM'; item: string; note?: string }
-  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; note?: string }
-  | { type: 'USE_REACTION'; reactorId: string; power: string; note?: string }
-  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; roll: Roll }
+  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string }
+  | { type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string }
+  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
   | { type: 'HEAL'; targetId: string; amount: number; kind: 'magic' | 'fix' | 'other'; source: string }
@@ -161,6 +161,21 @@ function needsActions(ctx: EnigmaContext, actorName: string, cost: number): stri
   return `${actorName} has ${ctx.actionsLeft} action${ctx.actionsLeft === 1 ? '' : 's'} left; this needs ${cost}.`;
 }
 
+/**
+ * source: "A Hidden combatant cannot be targeted by powers, attacks, or capacity checks by a combatant that does not
+ * Notice them." The first target the user has not noticed, as a refusal, or null.
+ */
+function hiddenTargetProblem(ctx: EnigmaContext, userId: string, targetIds: readonly string[], what: string): string | null {
+  const user = ctx.combatants[userId]!;
+  if (new Set(targetIds).size !== targetIds.length) return 'Each target is listed once.';
+  for (const id of targetIds) {
+    const target = ctx.combatants[id];
+    if (!alive(target)) return `${nameOf(ctx, id)} is not in the fight.`;
+    if (target.hiddenFrom.includes(user.id)) return `${user.name} has not noticed the hidden ${target.name} and cannot target it with ${what}.`;
+  }
+  return null;
+}
+
 function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolean): string | null {
   const reactor = ctx.combatants[reactorId];
   if (!alive(reactor)) return 'That reactor is not in the fight.';
@@ -253,15 +268,19 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
     case 'USE_ITEM':
       return onTurn('Using an item') ?? needsActions(ctx, actor!.name, 1);
     case 'USE_POWER':
-      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx));
+      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power');
     case 'USE_REACTION':
-      return reactionProblem(ctx, e.reactorId, turnOpen);
+      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power');
     case 'CHECK': {
       const checker = ctx.combatants[e.actorId];
       if (!alive(checker)) return 'That creature is not in the fight.';
       if (e.cost > 0) {
         if (!turnOpen || activeId(ctx) !== checker.id) return `It is not ${checker.name}'s turn: only a free check (0 actions) can be made now.`;
         const problem = needsActions(ctx, checker.name, e.cost);
+        if (problem) return problem;
+      }
+      if (e.targetId) {
+        const problem = hiddenTargetProblem(ctx, checker.id, [e.targetId], 'a capacity check');
         if (problem) return problem;
       }
       return rollProblem(diceSpec(checker, e.capacity, e.extraStacks ?? 0, ctx.options), e.roll, checker.name);

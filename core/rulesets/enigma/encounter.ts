@@ -59,11 +59,11 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
   z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
   z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
   z.strictObject({
     type: z.literal('CHECK'), actorId: idSchema, capacity: capacitySchema, difficulty: z.number().int().min(1).max(30), cost: z.number().int().min(0).max(2),
-    description: textSchema, extraStacks: stacksSchema.optional(), roll: rollSchema,
+    description: textSchema, extraStacks: stacksSchema.optional(), targetId: idSchema.nullable().optional(), roll: rollSchema,
   }),
   z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: textSchema }),
   z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
@@ -164,6 +164,7 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
   const round = after.round;
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = rules.activeId(before);
+  const onTargets = (ids: readonly string[] | undefined) => (ids && ids.length ? ` on ${ids.map(name).join(', ')}` : '');
   switch (event.type) {
     case 'MOVE':
       return { round, kind: 'turn', actorId: actor, rulings: event.pauses ? ['R-E11'] : [], text: `${name(actor)} moves ${plural(event.spaces, 'space')}${event.pauses ? ` with ${plural(event.pauses, 'pause')}` : ''}${event.note ? ` (${event.note})` : ''}. ${plural(after.actionsLeft, 'action')} left.` };
@@ -192,14 +193,14 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
     case 'USE_ITEM':
       return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses ${event.item}${event.note ? ` (${event.note})` : ''}.` };
     case 'USE_POWER':
-      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
+      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${onTargets(event.targetIds)}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
     case 'USE_REACTION':
-      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
+      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${onTargets(event.targetIds)}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
     case 'CHECK': {
       const spec = combat.diceSpec(before.combatants[event.actorId]!, event.capacity, event.extraStacks ?? 0, before.options);
       const kept = combat.keptFace(spec, event.roll);
       const success = combat.meets(kept, event.difficulty, before);
-      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
     }
     case 'APPLY_DAMAGE': {
       const target = after.combatants[event.targetId]!;

@@ -367,3 +367,32 @@ describe('attack reach (§1.4, issue 27)', () => {
     expect(who(e, 'goblin').lp).toBe(5);
   });
 });
+
+describe('Hidden (§1.4, issue 27)', () => {
+  // source: "A Hidden combatant cannot be targeted by powers, attacks, or capacity checks by a combatant that does not Notice them."
+  const hiddenHero = () => {
+    const e = fight();
+    e.apply({ type: 'HIDE', navigateRoll: app(8), observers: [{ observerId: 'goblin', gleanRoll: app(1) }] });
+    e.apply({ type: 'END_TURN' });
+    return e;
+  };
+
+  it('refuses a power aimed at a hidden combatant by one who has not noticed them', () => {
+    const e = hiddenHero();
+    expect(() => e.apply({ type: 'USE_POWER', power: 'Hex', cost: 1, targetIds: ['hero'] })).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a power.');
+  });
+
+  it('refuses a capacity check aimed at a hidden combatant, and accepts it once noticed', () => {
+    const e = hiddenHero();
+    const check = { type: 'CHECK', actorId: 'goblin', capacity: 'influence', difficulty: 5, cost: 0, description: 'taunt', targetId: 'hero', roll: app(6) } as GmEvent;
+    expect(() => e.apply(check)).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a capacity check.');
+    e.apply({ type: 'NOTICE', targetId: 'hero', gleanRoll: app(8), navigateRoll: app(1) });
+    expect(e.apply(check)[0]!.text).toContain('taunt on Hero');
+  });
+
+  it('refuses a reaction power aimed at a hidden combatant', () => {
+    const e = fight();
+    e.apply({ type: 'HIDE', navigateRoll: app(8), observers: [{ observerId: 'goblin', gleanRoll: app(1) }] });
+    expect(() => e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Snap', targetIds: ['hero'] })).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a power.');
+  });
+});
