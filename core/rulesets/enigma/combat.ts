@@ -22,7 +22,14 @@ export type CombatEvent =
   | { type: 'MOVE'; spaces: number; pauses: number; note?: string }
   | {
       type: 'ATTACK'; attackerId: string; targetId: string; mode: 'melee' | 'ranged'; distance?: number | null;
-      sight: 'clear' | 'unseen' | 'fullCover'; ignoresSight?: boolean; extraStacks?: number; damage: 'full' | 'half';
+      sight: 'clear' | 'unseen' | 'fullCover';
+      /** The power "does not require a line of sight": an unseen target costs no disadvantage. */
+      needsNoSight?: boolean;
+      /** The power "allows for targeting through obstacles or cover": a target behind full cover can be targeted. */
+      throughCover?: boolean;
+      /** Events stored before the two were split: both at once. The runner no longer sends it. */
+      ignoresSight?: boolean;
+      extraStacks?: number; damage: 'full' | 'half';
       asReaction?: boolean; power?: string | null; attackRoll?: Roll | null; defenceRoll?: Roll | null;
     }
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
@@ -117,7 +124,8 @@ export function planAttack(ctx: EnigmaContext, e: Extract<CombatEvent, { type: '
     if (band === 'far') stacks -= 1;
     rulings.push('R-E12');
   }
-  if (e.sight === 'unseen' && !e.ignoresSight) stacks -= 1;
+  // source: "your capacity check will be at a disadvantage unless a power explicitly states that it does not require a line of sight"
+  if (e.sight === 'unseen' && !e.needsNoSight && !e.ignoresSight) stacks -= 1;
   if (band === 'beyond') return { band, autoMiss: true, attack: null, defence: null, rulings };
   const defendWith: Capacity = e.mode === 'melee' ? 'endure' : 'navigate';
   return { band, autoMiss: false, attack: diceSpec(attacker, 'attack', stacks, ctx.options), defence: diceSpec(target, defendWith, 0, ctx.options), rulings };
@@ -224,7 +232,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
         if (problem) return problem;
       }
       if (target.hiddenFrom.includes(attacker.id)) return `${attacker.name} has not noticed the hidden ${target.name} and cannot target it.`;
-      if (e.sight === 'fullCover' && !e.ignoresSight) return `${target.name} is completely behind cover and cannot be targeted.`;
+      // source: "you cannot target them with attacks or powers unless a specific power allows for targeting through obstacles or cover"
+      if (e.sight === 'fullCover' && !e.throughCover && !e.ignoresSight) return `${target.name} is completely behind cover and cannot be targeted.`;
       // source: "Melee attacks are made against enemies that are next to you." The runner sends the distance; an
       // attack stored before it did (no distance) was taken as made next to the target and still replays.
       if (e.mode === 'melee' && e.distance !== undefined && e.distance !== null && e.distance > 1) {

@@ -53,7 +53,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, targetId: idSchema, mode: z.enum(['melee', 'ranged']),
     distance: z.number().int().min(0).max(500).nullable().optional(), sight: z.enum(['clear', 'unseen', 'fullCover']),
-    ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
+    needsNoSight: z.boolean().optional(), throughCover: z.boolean().optional(), ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
     asReaction: z.boolean().optional(), power: textSchema.nullable().optional(), attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
   }),
   z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),

@@ -396,3 +396,26 @@ describe('Hidden (§1.4, issue 27)', () => {
     expect(() => e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Snap', targetIds: ['hero'] })).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a power.');
   });
 });
+
+describe('line of sight and cover are separate powers (§1.4, issue 27)', () => {
+  it('"does not require a line of sight" drops the unseen disadvantage but does not reach behind a solid wall', () => {
+    const e = fight();
+    // Unseen with a power that needs no sight: one die, no disadvantage.
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'unseen', needsNoSight: true }));
+    const f = fight();
+    expect(() => f.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', needsNoSight: true }))).toThrow('Goblin is completely behind cover and cannot be targeted.');
+  });
+
+  it('"allows for targeting through obstacles or cover" reaches behind the wall, unseen and so at a disadvantage', () => {
+    const e = fight();
+    expect(() => e.apply(melee('hero', 'goblin', 8, 1, { sight: 'unseen', throughCover: true }))).toThrow("Hero's Attack roll needs 2 d8 (1 disadvantage): 1 given.");
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', throughCover: true }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+
+  it('still replays an attack stored before the split (ignoresSight: both at once)', () => {
+    const e = fight();
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', ignoresSight: true }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+});
