@@ -272,21 +272,40 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
   return null;
 }
 
-/** Turns the cursor passed over without anyone acting: skipped (R-E5) or lost to reaction debt (R-E6). */
+/** Lines for the turns in `ids` that passed without anyone acting: skipped (R-E5) or lost to reaction debt (R-E6). */
+function passedLines(a: EnigmaContext, b: EnigmaContext, ids: readonly string[], round: number): LogLine[] {
+  const lines: LogLine[] = [];
+  for (const id of ids) {
+    const c = b.combatants[id];
+    if (!c) continue;
+    if (!c.canAct) lines.push({ round, kind: 'turn', actorId: id, rulings: ['R-E5'], text: `${c.name} cannot act: turn skipped.` });
+    else if (a.combatants[id]?.reactionDebt === 2 && c.reactionDebt === 0) lines.push({ round, kind: 'turn', actorId: id, rulings: ['R-E6'], text: `${c.name} pays two reactions and has no actions this turn.` });
+  }
+  return lines;
+}
+
+/**
+ * Turns the cursor passed over in the round that was running before the event and ended with it (the slots after
+ * the one that acted, up to the end of the order): "Using a reaction will subtract one action from the
+ * character's next turn" holds for the last slot of a round too, and its turn is logged as taken.
+ */
+function passedTurnsOfEndedRound(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  const a = contextOf(before);
+  const b = contextOf(after);
+  if (a.round === 0 || b.round === a.round) return [];
+  // Round 1 builds the order as it goes: the slots placed in this step are in the order after it.
+  const order = a.frozen ? a.order : b.order;
+  return passedLines(a, b, order.slice(a.cursor + (turnOpen(before) ? 1 : 0)), a.round);
+}
+
+/** Turns the cursor passed over in the round running after the event. */
 function passedTurns(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
   const a = contextOf(before);
   const b = contextOf(after);
   if (b.round === 0) return [];
-  const lines: LogLine[] = [];
-  const visited = (ctx: EnigmaContext, from: number, to: number) => ctx.order.slice(Math.max(0, from), Math.max(0, to));
   const start = b.round === a.round ? a.cursor + (turnOpen(before) ? 1 : 0) : 0;
   const end = turnOpen(after) ? b.cursor : b.order.length;
-  for (const id of visited(b, b.round === a.round ? start : 0, end)) {
-    const c = b.combatants[id]!;
-    if (!c.canAct) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E5'], text: `${c.name} cannot act: turn skipped.` });
-    else if (a.combatants[id]?.reactionDebt === 2 && c.reactionDebt === 0) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E6'], text: `${c.name} pays two reactions and has no actions this turn.` });
-  }
-  return lines;
+  return passedLines(a, b, b.order.slice(Math.max(0, start), Math.max(0, end)), b.round);
 }
 
 /** Lines every event may cause as a side effect: a new round, a new active combatant, a pending choice. */
@@ -295,6 +314,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   const b = contextOf(after);
   const lines: LogLine[] = [];
   if (restingIn(after) === 'ended') return lines;
+  lines.push(...passedTurnsOfEndedRound(before, after));
   if (b.round !== a.round) {
     lines.push({ round: b.round, kind: 'round', text: `Round ${b.round} begins. Escalation ${b.escalation}.`, rulings: b.round === 1 ? ['R-E20'] : [] });
   }

@@ -295,6 +295,13 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     e.apply({ type: 'END_COMBAT', outcome: 'Truce' });
     expect(who(e, 'goblin').reactionDebt).toBe(0);
   });
+
+  it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
+    const e = fight();
+    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
+  });
 });
 
 describe('options that choose (issue 27)', () => {
@@ -417,5 +424,28 @@ describe('line of sight and cover are separate powers (§1.4, issue 27)', () => 
     const e = fight();
     e.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', ignoresSight: true }));
     expect(who(e, 'goblin').lp).toBe(5);
+  });
+});
+
+describe('reaction debt at the end of a round (R-E6, issue 27)', () => {
+  it('logs the last slot\'s turn as taken when two reactions empty it: "Using a reaction will subtract one action from the character\'s next turn"', () => {
+    const e = fight();
+    e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Snap' });
+    e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Parry' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.map((l) => [l.round, l.text])).toEqual([
+      [1, expect.stringContaining('ends')],
+      [1, 'Goblin pays two reactions and has no actions this turn.'],
+      [2, 'Round 2 begins. Escalation 2.'],
+      [2, "Hero's turn (slot 1): 2 actions."],
+    ]);
+    expect(who(e, 'goblin').reactionDebt).toBe(0);
+  });
+
+  it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
+    const e = fight();
+    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
   });
 });
