@@ -22,15 +22,22 @@ export type CombatEvent =
   | { type: 'MOVE'; spaces: number; pauses: number; note?: string }
   | {
       type: 'ATTACK'; attackerId: string; targetId: string; mode: 'melee' | 'ranged'; distance?: number | null;
-      sight: 'clear' | 'unseen' | 'fullCover'; ignoresSight?: boolean; extraStacks?: number; damage: 'full' | 'half';
+      sight: 'clear' | 'unseen' | 'fullCover';
+      /** The power "does not require a line of sight": an unseen target costs no disadvantage. */
+      needsNoSight?: boolean;
+      /** The power "allows for targeting through obstacles or cover": a target behind full cover can be targeted. */
+      throughCover?: boolean;
+      /** Events stored before the two were split: both at once. The runner no longer sends it. */
+      ignoresSight?: boolean;
+      extraStacks?: number; damage: 'full' | 'half';
       asReaction?: boolean; power?: string | null; attackRoll?: Roll | null; defenceRoll?: Roll | null;
     }
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
   | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
   | { type: 'USE_ITEM'; item: string; note?: string }
-  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; note?: string }
-  | { type: 'USE_REACTION'; reactorId: string; power: string; note?: string }
-  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; roll: Roll }
+  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string }
+  | { type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string }
+  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
   | { type: 'HEAL'; targetId: string; amount: number; kind: 'magic' | 'fix' | 'other'; source: string }
@@ -117,7 +124,8 @@ export function planAttack(ctx: EnigmaContext, e: Extract<CombatEvent, { type: '
     if (band === 'far') stacks -= 1;
     rulings.push('R-E12');
   }
-  if (e.sight === 'unseen' && !e.ignoresSight) stacks -= 1;
+  // source: "your capacity check will be at a disadvantage unless a power explicitly states that it does not require a line of sight"
+  if (e.sight === 'unseen' && !e.needsNoSight && !e.ignoresSight) stacks -= 1;
   if (band === 'beyond') return { band, autoMiss: true, attack: null, defence: null, rulings };
   const defendWith: Capacity = e.mode === 'melee' ? 'endure' : 'navigate';
   return { band, autoMiss: false, attack: diceSpec(attacker, 'attack', stacks, ctx.options), defence: diceSpec(target, defendWith, 0, ctx.options), rulings };
@@ -159,6 +167,21 @@ function needsActions(ctx: EnigmaContext, actorName: string, cost: number): stri
   if (cost <= ctx.actionsLeft) return null;
   if (ctx.actionsLeft === 0) return `${actorName} has no actions left this turn.`;
   return `${actorName} has ${ctx.actionsLeft} action${ctx.actionsLeft === 1 ? '' : 's'} left; this needs ${cost}.`;
+}
+
+/**
+ * source: "A Hidden combatant cannot be targeted by powers, attacks, or capacity checks by a combatant that does not
+ * Notice them." The first target the user has not noticed, as a refusal, or null.
+ */
+function hiddenTargetProblem(ctx: EnigmaContext, userId: string, targetIds: readonly string[], what: string): string | null {
+  const user = ctx.combatants[userId]!;
+  if (new Set(targetIds).size !== targetIds.length) return 'Each target is listed once.';
+  for (const id of targetIds) {
+    const target = ctx.combatants[id];
+    if (!alive(target)) return `${nameOf(ctx, id)} is not in the fight.`;
+    if (target.hiddenFrom.includes(user.id)) return `${user.name} has not noticed the hidden ${target.name} and cannot target it with ${what}.`;
+  }
+  return null;
 }
 
 function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolean): string | null {
@@ -209,7 +232,13 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
         if (problem) return problem;
       }
       if (target.hiddenFrom.includes(attacker.id)) return `${attacker.name} has not noticed the hidden ${target.name} and cannot target it.`;
-      if (e.sight === 'fullCover' && !e.ignoresSight) return `${target.name} is completely behind cover and cannot be targeted.`;
+      // source: "you cannot target them with attacks or powers unless a specific power allows for targeting through obstacles or cover"
+      if (e.sight === 'fullCover' && !e.throughCover && !e.ignoresSight) return `${target.name} is completely behind cover and cannot be targeted.`;
+      // source: "Melee attacks are made against enemies that are next to you." The runner sends the distance; an
+      // attack stored before it did (no distance) was taken as made next to the target and still replays.
+      if (e.mode === 'melee' && e.distance !== undefined && e.distance !== null && e.distance > 1) {
+        return `Melee attacks are made against enemies next to the attacker: ${target.name} is ${counted(e.distance, 'space')} away.`;
+      }
       if (e.mode === 'ranged') {
         if (e.distance === undefined || e.distance === null) return 'A ranged attack needs the distance in spaces.';
         if (e.distance <= 1) return 'Ranged attacks cannot target an adjacent creature (R-E12).';
@@ -248,15 +277,19 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
     case 'USE_ITEM':
       return onTurn('Using an item') ?? needsActions(ctx, actor!.name, 1);
     case 'USE_POWER':
-      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx));
+      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power');
     case 'USE_REACTION':
-      return reactionProblem(ctx, e.reactorId, turnOpen);
+      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power');
     case 'CHECK': {
       const checker = ctx.combatants[e.actorId];
       if (!alive(checker)) return 'That creature is not in the fight.';
       if (e.cost > 0) {
         if (!turnOpen || activeId(ctx) !== checker.id) return `It is not ${checker.name}'s turn: only a free check (0 actions) can be made now.`;
         const problem = needsActions(ctx, checker.name, e.cost);
+        if (problem) return problem;
+      }
+      if (e.targetId) {
+        const problem = hiddenTargetProblem(ctx, checker.id, [e.targetId], 'a capacity check');
         if (problem) return problem;
       }
       return rollProblem(diceSpec(checker, e.capacity, e.extraStacks ?? 0, ctx.options), e.roll, checker.name);
@@ -404,6 +437,16 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   }
 }
 
+/**
+ * n for the Survive being chosen (R-E25): "Second Survival: Injury lasts 1d4 × 2 rests". 'survives' counts the
+ * Survives of this encounter, so a second Survive whose first gave no injury still uses ×2; 'injuries' counts the
+ * injuries this encounter gave or extended, so only a second injury uses ×2.
+ */
+export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['options']): number {
+  if (options['survivalCount'] === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
+  return c.survivals + 1;
+}
+
 /** Mortal Peril (§1.5, §1.6): Sacrifice removes the PC; Survive restores half LP, counts the Survive, sets costs and injuries. */
 function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOLVE_PERIL' }>): EnigmaContext {
   const c = ctx.combatants[e.id]!;
@@ -411,7 +454,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
     const next = update(ctx, c.id, { legacy: e.costText });
     return removeCombatant(next, c.id, 'Sacrifice', 'dead');
   }
-  const n = c.survivals + 1;
+  const n = survivalNumber(c, ctx.options);
   let injuries = c.injuries;
   if (e.injury?.mode === 'new') {
     const { multiplier, rests } = injuryDuration(e.injury.baseRoll, n, ctx.options);
@@ -432,7 +475,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
     const injuryId = e.injury.injuryId;
     injuries = injuries.map((i) => (i.id === injuryId ? { ...extendInjury(i, n, ctx.options), gainedHere: true } : i));
   }
-  const survivor = { ...c, injuries, survivals: n, healingRestriction: e.healingRestriction ?? c.healingRestriction };
+  const survivor = { ...c, injuries, survivals: c.survivals + 1, healingRestriction: e.healingRestriction ?? c.healingRestriction };
   const max = lpMaxOf(survivor, ctx.options);
   const lp = ctx.options['surviveLp'] === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
   return { ...update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };

@@ -53,17 +53,17 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, targetId: idSchema, mode: z.enum(['melee', 'ranged']),
     distance: z.number().int().min(0).max(500).nullable().optional(), sight: z.enum(['clear', 'unseen', 'fullCover']),
-    ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
+    needsNoSight: z.boolean().optional(), throughCover: z.boolean().optional(), ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
     asReaction: z.boolean().optional(), power: textSchema.nullable().optional(), attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
   }),
   z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
   z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
   z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
   z.strictObject({
     type: z.literal('CHECK'), actorId: idSchema, capacity: capacitySchema, difficulty: z.number().int().min(1).max(30), cost: z.number().int().min(0).max(2),
-    description: textSchema, extraStacks: stacksSchema.optional(), roll: rollSchema,
+    description: textSchema, extraStacks: stacksSchema.optional(), targetId: idSchema.nullable().optional(), roll: rollSchema,
   }),
   z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: textSchema }),
   z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
@@ -164,6 +164,7 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
   const round = after.round;
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = rules.activeId(before);
+  const onTargets = (ids: readonly string[] | undefined) => (ids && ids.length ? ` on ${ids.map(name).join(', ')}` : '');
   switch (event.type) {
     case 'MOVE':
       return { round, kind: 'turn', actorId: actor, rulings: event.pauses ? ['R-E11'] : [], text: `${name(actor)} moves ${plural(event.spaces, 'space')}${event.pauses ? ` with ${plural(event.pauses, 'pause')}` : ''}${event.note ? ` (${event.note})` : ''}. ${plural(after.actionsLeft, 'action')} left.` };
@@ -192,14 +193,14 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
     case 'USE_ITEM':
       return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses ${event.item}${event.note ? ` (${event.note})` : ''}.` };
     case 'USE_POWER':
-      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
+      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${onTargets(event.targetIds)}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
     case 'USE_REACTION':
-      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
+      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${onTargets(event.targetIds)}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
     case 'CHECK': {
       const spec = combat.diceSpec(before.combatants[event.actorId]!, event.capacity, event.extraStacks ?? 0, before.options);
       const kept = combat.keptFace(spec, event.roll);
       const success = combat.meets(kept, event.difficulty, before);
-      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
     }
     case 'APPLY_DAMAGE': {
       const target = after.combatants[event.targetId]!;
@@ -271,21 +272,40 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
   return null;
 }
 
-/** Turns the cursor passed over without anyone acting: skipped (R-E5) or lost to reaction debt (R-E6). */
+/** Lines for the turns in `ids` that passed without anyone acting: skipped (R-E5) or lost to reaction debt (R-E6). */
+function passedLines(a: EnigmaContext, b: EnigmaContext, ids: readonly string[], round: number): LogLine[] {
+  const lines: LogLine[] = [];
+  for (const id of ids) {
+    const c = b.combatants[id];
+    if (!c) continue;
+    if (!c.canAct) lines.push({ round, kind: 'turn', actorId: id, rulings: ['R-E5'], text: `${c.name} cannot act: turn skipped.` });
+    else if (a.combatants[id]?.reactionDebt === 2 && c.reactionDebt === 0) lines.push({ round, kind: 'turn', actorId: id, rulings: ['R-E6'], text: `${c.name} pays two reactions and has no actions this turn.` });
+  }
+  return lines;
+}
+
+/**
+ * Turns the cursor passed over in the round that was running before the event and ended with it (the slots after
+ * the one that acted, up to the end of the order): "Using a reaction will subtract one action from the
+ * character's next turn" holds for the last slot of a round too, and its turn is logged as taken.
+ */
+function passedTurnsOfEndedRound(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
+  const a = contextOf(before);
+  const b = contextOf(after);
+  if (a.round === 0 || b.round === a.round) return [];
+  // Round 1 builds the order as it goes: the slots placed in this step are in the order after it.
+  const order = a.frozen ? a.order : b.order;
+  return passedLines(a, b, order.slice(a.cursor + (turnOpen(before) ? 1 : 0)), a.round);
+}
+
+/** Turns the cursor passed over in the round running after the event. */
 function passedTurns(before: EncounterSnapshot, after: EncounterSnapshot): LogLine[] {
   const a = contextOf(before);
   const b = contextOf(after);
   if (b.round === 0) return [];
-  const lines: LogLine[] = [];
-  const visited = (ctx: EnigmaContext, from: number, to: number) => ctx.order.slice(Math.max(0, from), Math.max(0, to));
   const start = b.round === a.round ? a.cursor + (turnOpen(before) ? 1 : 0) : 0;
   const end = turnOpen(after) ? b.cursor : b.order.length;
-  for (const id of visited(b, b.round === a.round ? start : 0, end)) {
-    const c = b.combatants[id]!;
-    if (!c.canAct) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E5'], text: `${c.name} cannot act: turn skipped.` });
-    else if (a.combatants[id]?.reactionDebt === 2 && c.reactionDebt === 0) lines.push({ round: b.round, kind: 'turn', actorId: id, rulings: ['R-E6'], text: `${c.name} pays two reactions and has no actions this turn.` });
-  }
-  return lines;
+  return passedLines(a, b, b.order.slice(Math.max(0, start), Math.max(0, end)), b.round);
 }
 
 /** Lines every event may cause as a side effect: a new round, a new active combatant, a pending choice. */
@@ -294,6 +314,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   const b = contextOf(after);
   const lines: LogLine[] = [];
   if (restingIn(after) === 'ended') return lines;
+  lines.push(...passedTurnsOfEndedRound(before, after));
   if (b.round !== a.round) {
     lines.push({ round: b.round, kind: 'round', text: `Round ${b.round} begins. Escalation ${b.escalation}.`, rulings: b.round === 1 ? ['R-E20'] : [] });
   }
@@ -400,7 +421,11 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
 
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
-  if (restingIn(snapshot) === 'setup') return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', 'SET_FIRST_SIDE', 'START'];
+  if (restingIn(snapshot) === 'setup') {
+    // R-E2 off: the party always takes the first slot, so there is no first side to choose.
+    const firstSide = ctx.options['ambushStartsWithGm'] === false ? [] : ['SET_FIRST_SIDE'];
+    return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', ...firstSide, 'START'];
+  }
   if (restingIn(snapshot) === 'ended') return [];
   if (ctx.pendingPeril.length) return ['RESOLVE_PERIL', 'OVERRIDE'];
   const anytime = ['REMOVE_COMBATANT', 'RAISE_ESCALATION', 'ADD_LATE_COMBATANT', 'END_COMBAT', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'SET_CAN_ACT', 'OVERRIDE'];
@@ -468,7 +493,8 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       answer: 'RESOLVE_PERIL',
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
-      details: { survivalNumber: c.survivals + 1, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
+      // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
+      details: { survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: ctx.options['manifestRollOfTen'] ?? 'reroll', extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {

@@ -172,7 +172,7 @@ const forms: readonly LedgerForm[] = [
       { key: 'rests', label: 'Rests to take off', kind: 'integer', min: 1, max: 200, default: 1, help: '1 Wealth Point per rest at the ordinary price.' },
       {
         key: 'wealthAvailable', label: 'Wealth Points the character has', kind: 'integer', min: 0, max: 100000, optional: true, emptyAs: 'omit',
-        help: 'The app does not keep Wealth: type it to have the cost checked and what is left logged, or leave it empty.',
+        help: 'The app does not keep Wealth: type it to have the cost checked against it, or leave it empty.',
       },
       { key: 'settlement', label: 'Where', kind: 'text', default: 'Nexus City', help: 'Nexus City, a medical facility, a corporate lab…' },
       {
@@ -395,7 +395,8 @@ function applyPaidHealing(world: CampaignWorld, event: z.infer<typeof paidHealin
   });
   const log = [result.log];
   if (!event.illegalClinic && complication) log.push(`Complication: ${complication}`);
-  if (result.wealthLeft !== null) log.push(`${view.character.name} has ${result.wealthLeft} Wealth ${result.wealthLeft === 1 ? 'Point' : 'Points'} left.`);
+  // The campaign keeps no Wealth Points: the amount the GM types only checks the cost, so no balance is logged
+  // as if it were kept (a later purchase would not know it).
   return { change: { records: recordChanges(view, result.character.injuries) }, log };
 }
 

@@ -48,6 +48,10 @@ export const enigmaMachine = setup({
       return rules.checkGmOrder(context, event.ids) === null;
     },
     canStart: ({ context }) => rules.checkStart(context) === null,
+    firstSideAllowed: ({ context, event }) => {
+      assertEvent(event, 'SET_FIRST_SIDE');
+      return rules.checkFirstSide(context, event.side) === null;
+    },
     canChooseNpc: ({ context, event }) => {
       assertEvent(event, 'CHOOSE_NPC');
       return context.pendingPeril.length === 0 && rules.checkChooseNpc(context, event.id) === null;
@@ -58,7 +62,7 @@ export const enigmaMachine = setup({
     },
     canAddLate: ({ context, event }) => {
       assertEvent(event, 'ADD_LATE_COMBATANT');
-      return context.pendingPeril.length === 0 && rules.checkLateCombatant(context, event.combatant) === null;
+      return context.pendingPeril.length === 0 && rules.checkLateCombatant(context, event.combatant, event.position) === null;
     },
     noPendingPeril: ({ context }) => context.pendingPeril.length === 0,
     combatInTurn: ({ context, event }) => allowed(context, event, true),
@@ -130,7 +134,7 @@ export const enigmaMachine = setup({
         REMOVE_COMBATANT: { guard: 'canRemove', actions: 'dropFromRoster' },
         SET_PARTY_ORDER: { guard: 'partyOrderValid', actions: 'setPartyOrder' },
         SET_GM_ORDER: { guard: 'gmOrderValid', actions: 'setGmOrder' },
-        SET_FIRST_SIDE: { actions: 'setFirstSide' },
+        SET_FIRST_SIDE: { guard: 'firstSideAllowed', actions: 'setFirstSide' },
         START: { guard: 'canStart', target: 'active' },
       },
     },

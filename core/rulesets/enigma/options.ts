@@ -1,7 +1,24 @@
 // Enigma's rulings (RULES.md §1, Appendix A): each R-E ruling is a named option with the digest's default.
-import type { RulingOption } from '../options.ts';
+import { retireOptions, type RulingOption } from '../options.ts';
 
-export const enigmaOptions: readonly RulingOption[] = [
+/**
+ * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/enigma.md,
+ * "Rulings the app applies as constants"): R-E3 removalCursor, R-E5 unableToAct, R-E9 perilQueue, R-E12 rangedBands,
+ * R-E13 escalationModifier, R-E19 stackDice, R-E24 newInjuryRoll, R-E26 injuryEffectBy. A campaign that stored one
+ * still opens and saves: the stored value is accepted and dropped.
+ */
+export const RETIRED_ENIGMA_OPTIONS = [
+  { key: 'removalCursor', ruling: 'R-E3' },
+  { key: 'unableToAct', ruling: 'R-E5' },
+  { key: 'perilQueue', ruling: 'R-E9' },
+  { key: 'rangedBands', ruling: 'R-E12' },
+  { key: 'escalationModifier', ruling: 'R-E13' },
+  { key: 'stackDice', ruling: 'R-E19' },
+  { key: 'newInjuryRoll', ruling: 'R-E24' },
+  { key: 'injuryEffectBy', ruling: 'R-E26' },
+] as const;
+
+export const enigmaOptions: readonly RulingOption[] = retireOptions([
   {
     key: 'npcChoice', ruling: 'R-E1', kind: 'choice', default: 'either', label: 'Round-1 NPC choice',
     description: 'The GM may fix the NPC order up front or pick an enemy at each GM slot; the sequence is frozen after round 1.',
@@ -12,25 +29,15 @@ export const enigmaOptions: readonly RulingOption[] = [
   },
   {
     key: 'ambushStartsWithGm', ruling: 'R-E2', kind: 'flag', default: true, label: 'Ambush starts with the GM side',
-    description: 'When the GM side goes first the alternation starts with an NPC; Enigma has no separate surprise round.',
+    description: 'On: an ambush lets the GM side take the first slot and the alternation starts with an NPC (there is no separate surprise round). Off: the party always takes the first slot.',
   },
   {
-    key: 'removalCursor', ruling: 'R-E3', kind: 'choice', default: 'slideUp', label: 'Cursor after a removal',
-    description: 'A removed creature leaves the order and everyone after it moves up; nobody is skipped or repeated.',
-    choices: [{ value: 'slideUp', label: 'Slide up, keep the turn position' }],
-  },
-  {
-    key: 'lateArrivalPosition', ruling: 'R-E4', kind: 'choice', default: 'end', label: 'Late arrivals join',
-    description: 'A late arrival is appended at the end of the order unless the GM picks a position.',
+    key: 'lateArrivalPosition', ruling: 'R-E4', kind: 'choice', default: 'gmChooses', label: 'Late arrivals join',
+    description: 'A late arrival is appended at the end of the order unless the GM picks a position; "always at the end" refuses a position.',
     choices: [
-      { value: 'end', label: 'At the end of the order' },
-      { value: 'gmChooses', label: 'Where the GM chooses' },
+      { value: 'gmChooses', label: 'At the end, or where the GM chooses' },
+      { value: 'end', label: 'Always at the end of the order' },
     ],
-  },
-  {
-    key: 'unableToAct', ruling: 'R-E5', kind: 'choice', default: 'skip', label: 'Alive but unable to act',
-    description: 'A creature that cannot act keeps its slot and its turn is skipped (logged as skipped).',
-    choices: [{ value: 'skip', label: 'Keep the slot, skip the turn' }],
   },
   {
     key: 'reactionDebtCap', ruling: 'R-E6', kind: 'number', default: 2, min: 1, max: 2, label: 'Reaction debt cap',
@@ -49,27 +56,12 @@ export const enigmaOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'perilQueue', ruling: 'R-E9', kind: 'choice', default: 'orderOfBattle', label: 'Several PCs at 0 LP',
-    description: 'Simultaneous perils are queued in order-of-battle order and resolved one at a time.',
-    choices: [{ value: 'orderOfBattle', label: 'In order-of-battle order' }],
-  },
-  {
     key: 'spotlightOrder', ruling: 'R-E10', kind: 'flag', default: true, label: 'Spotlight order helper',
     description: 'The frozen party order is offered as a spotlight order for exploration and conversation.',
   },
   {
     key: 'pauseCostsSpace', ruling: 'R-E11', kind: 'flag', default: true, label: 'Pauses cost a space',
     description: 'Each pause during a Move takes 1 space off that Move; an action taken in the pause is paid separately.',
-  },
-  {
-    key: 'rangedBands', ruling: 'R-E12', kind: 'choice', default: 'glean', label: 'Ranged bands',
-    description: 'No ranged attack at adjacent targets; up to the Glean die normal, up to twice it with disadvantage, beyond an automatic miss.',
-    choices: [{ value: 'glean', label: 'From the Glean die (1×, 2×)' }],
-  },
-  {
-    key: 'escalationModifier', ruling: 'R-E13', kind: 'choice', default: 'attackerOnly', label: 'Escalation modifier',
-    description: 'The attack roll adds the current Escalation level; only the attacker adds it.',
-    choices: [{ value: 'attackerOnly', label: 'Attacker adds the level' }],
   },
   {
     key: 'opposedTies', ruling: 'R-E14', kind: 'choice', default: 'defender', label: 'Opposed ties',
@@ -108,11 +100,6 @@ export const enigmaOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'stackDice', ruling: 'R-E19', kind: 'choice', default: 'extraDice', label: 'Advantage and disadvantage stacks',
-    description: 'Stacks are netted (advantage − disadvantage); roll 1 + |net| dice and keep the highest or lowest.',
-    choices: [{ value: 'extraDice', label: 'Roll 1 + |net| dice, keep one' }],
-  },
-  {
     key: 'escalationAtStart', ruling: 'R-E20', kind: 'choice', default: 'carry', label: 'Escalation at combat start',
     description: 'Escalation is party-wide: a combat that starts while it is raised keeps the value in round 1 and adds 1 from round 2.',
     choices: [
@@ -146,22 +133,12 @@ export const enigmaOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'newInjuryRoll', ruling: 'R-E24', kind: 'choice', default: 'freshD4', label: 'A new, distinct injury',
-    description: 'A different injury on a repeat Survive lasts n × a fresh 1d4; earlier injuries stay as they are.',
-    choices: [{ value: 'freshD4', label: 'n × a fresh 1d4' }],
-  },
-  {
     key: 'survivalCount', ruling: 'R-E25', kind: 'choice', default: 'survives', label: 'What n counts',
     description: 'n counts Survives in the encounter, not injuries.',
     choices: [
       { value: 'survives', label: 'Survives' },
       { value: 'injuries', label: 'Injuries' },
     ],
-  },
-  {
-    key: 'injuryEffectBy', ruling: 'R-E26', kind: 'choice', default: 'category', label: 'Injury effect',
-    description: 'The category, not the name, sets an injury\'s effect; any name may take any category.',
-    choices: [{ value: 'category', label: 'By category' }],
   },
   {
     key: 'manifestRollOfTen', ruling: 'R-E27', kind: 'choice', default: 'reroll', label: 'Manifest list roll of 10',
@@ -187,4 +164,4 @@ export const enigmaOptions: readonly RulingOption[] = [
     key: 'restsAreDays', ruling: 'R-E31', kind: 'flag', default: true, label: 'Rests and days are one counter',
     description: '"Rests" and "days" count the same; Breathers do not count towards injury recovery.',
   },
-];
+], RETIRED_ENIGMA_OPTIONS);

@@ -374,8 +374,17 @@ export function checkRaiseEscalation(by: number): string | null {
   return Number.isInteger(by) && by >= 1 && by <= 10 ? null : 'Escalation rises by a whole number from 1 to 10.';
 }
 
-export function checkLateCombatant(ctx: EnigmaContext, seed: CombatantSeed): string | null {
+export function checkLateCombatant(ctx: EnigmaContext, seed: CombatantSeed, position?: number | null): string | null {
+  // R-E4: with 'end' a late arrival always joins at the end of the order; only 'gmChooses' lets the GM place it.
+  if (position !== null && position !== undefined && ctx.options['lateArrivalPosition'] === 'end')
+    return 'This campaign adds late arrivals at the end of the order (R-E4): no position can be chosen.';
   return checkAddCombatants(ctx, [seed]);
+}
+
+/** R-E2: "player characters take the first turn unless there is a story reason for the GM to go first, such as in the case of an ambush." Off: the party always goes first. */
+export function checkFirstSide(ctx: EnigmaContext, side: Side): string | null {
+  if (side === 'gm' && ctx.options['ambushStartsWithGm'] === false) return 'This campaign always lets the party take the first slot (R-E2): no ambush.';
+  return null;
 }
 
 /** Every check for an event in the state it arrives in; the machine's guards use the same answers. */
@@ -388,7 +397,8 @@ export function eventRefusal(ctx: EnigmaContext, event: GmEvent & EnigmaEvent): 
     case 'START': return checkStart(ctx);
     case 'CHOOSE_NPC': return checkChooseNpc(ctx, event.id);
     case 'RAISE_ESCALATION': return checkRaiseEscalation(event.by);
-    case 'ADD_LATE_COMBATANT': return checkLateCombatant(ctx, event.combatant);
+    case 'ADD_LATE_COMBATANT': return checkLateCombatant(ctx, event.combatant, event.position);
+    case 'SET_FIRST_SIDE': return checkFirstSide(ctx, event.side);
     default: return null;
   }
 }

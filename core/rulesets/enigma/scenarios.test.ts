@@ -295,4 +295,157 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     e.apply({ type: 'END_COMBAT', outcome: 'Truce' });
     expect(who(e, 'goblin').reactionDebt).toBe(0);
   });
+
+  it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
+    const e = fight();
+    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
+  });
+});
+
+describe('options that choose (issue 27)', () => {
+  const prepared = (options: Record<string, string | number | boolean>) => {
+    const e = EncounterEngine.create(enigmaEncounter, { options: { ...defaultOptions(enigmaOptions), ...options }, carried: { escalation: null } });
+    e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('goblin', 'gm')] });
+    return e;
+  };
+
+  it('R-E2 off: "player characters take the first turn unless there is a story reason for the GM to go first" is never waived', () => {
+    const ambush = prepared({});
+    ambush.apply({ type: 'SET_FIRST_SIDE', side: 'gm' });
+    ambush.apply({ type: 'START' });
+    expect(ambush.view().activeId).toBe('goblin');
+    const never = prepared({ ambushStartsWithGm: false });
+    expect(never.view().allowed).not.toContain('SET_FIRST_SIDE');
+    expect(() => never.apply({ type: 'SET_FIRST_SIDE', side: 'gm' })).toThrow('This campaign always lets the party take the first slot (R-E2): no ambush.');
+    never.apply({ type: 'START' });
+    expect(never.view().activeId).toBe('hero');
+  });
+
+  it('R-E4 "end": a late arrival always joins at the end of the order; "gmChooses" honours the position', () => {
+    const late = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options);
+      e.apply({ type: 'END_TURN' });
+      e.apply({ type: 'END_TURN' }); // round 2: the order is frozen
+      return e;
+    };
+    const chooses = late({});
+    chooses.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party'), position: 0 });
+    expect(ctx(chooses).order).toEqual(['ally', 'hero', 'goblin']);
+    const end = late({ lateArrivalPosition: 'end' });
+    expect(() => end.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party'), position: 0 })).toThrow('This campaign adds late arrivals at the end of the order (R-E4): no position can be chosen.');
+    end.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('ally', 'party') });
+    expect(ctx(end).order).toEqual(['hero', 'goblin', 'ally']);
+  });
+
+  it('R-E25 "injuries": "Second Survival: Injury lasts 1d4 × 2 rests" counts injuries, so a first injury after a bare Survive is × 1', () => {
+    const twice = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options, [seed('hero', 'party', { endure: 10 }), seed('goblin', 'gm')]);
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'cave-in' });
+      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'a scar' });
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'goblin' });
+      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
+      return who(e, 'hero');
+    };
+    expect(twice({}).injuries.map((i) => [i.multiplier, i.restsRemaining])).toEqual([[2, 6]]);
+    const byInjury = twice({ survivalCount: 'injuries' });
+    expect(byInjury.injuries.map((i) => [i.multiplier, i.restsRemaining])).toEqual([[1, 3]]);
+    expect(byInjury.survivals).toBe(2);
+  });
+
+  it('R-E27 travels with the Mortal Peril prompt, so its name roll follows the campaign ("reroll a 10 or let the GM choose")', () => {
+    const peril = (options: Record<string, string | number | boolean>) => {
+      const e = fight(options);
+      e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 20, source: 'cave-in' });
+      return e.view().prompt!.details as { manifestRollOfTen: string };
+    };
+    expect(peril({}).manifestRollOfTen).toBe('reroll');
+    expect(peril({ manifestRollOfTen: 'gmChooses' }).manifestRollOfTen).toBe('gmChooses');
+  });
+});
+
+describe('attack reach (§1.4, issue 27)', () => {
+  it('refuses melee at distance 2: "Melee attacks are made against enemies that are next to you."', () => {
+    const e = fight();
+    expect(() => e.apply(melee('hero', 'goblin', 8, 1, { distance: 2 }))).toThrow('Melee attacks are made against enemies next to the attacker: Goblin is 2 spaces away.');
+    expect(who(e, 'goblin').lp).toBe(6);
+    e.apply(melee('hero', 'goblin', 8, 1, { distance: 1 }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+});
+
+describe('Hidden (§1.4, issue 27)', () => {
+  // source: "A Hidden combatant cannot be targeted by powers, attacks, or capacity checks by a combatant that does not Notice them."
+  const hiddenHero = () => {
+    const e = fight();
+    e.apply({ type: 'HIDE', navigateRoll: app(8), observers: [{ observerId: 'goblin', gleanRoll: app(1) }] });
+    e.apply({ type: 'END_TURN' });
+    return e;
+  };
+
+  it('refuses a power aimed at a hidden combatant by one who has not noticed them', () => {
+    const e = hiddenHero();
+    expect(() => e.apply({ type: 'USE_POWER', power: 'Hex', cost: 1, targetIds: ['hero'] })).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a power.');
+  });
+
+  it('refuses a capacity check aimed at a hidden combatant, and accepts it once noticed', () => {
+    const e = hiddenHero();
+    const check = { type: 'CHECK', actorId: 'goblin', capacity: 'influence', difficulty: 5, cost: 0, description: 'taunt', targetId: 'hero', roll: app(6) } as GmEvent;
+    expect(() => e.apply(check)).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a capacity check.');
+    e.apply({ type: 'NOTICE', targetId: 'hero', gleanRoll: app(8), navigateRoll: app(1) });
+    expect(e.apply(check)[0]!.text).toContain('taunt on Hero');
+  });
+
+  it('refuses a reaction power aimed at a hidden combatant', () => {
+    const e = fight();
+    e.apply({ type: 'HIDE', navigateRoll: app(8), observers: [{ observerId: 'goblin', gleanRoll: app(1) }] });
+    expect(() => e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Snap', targetIds: ['hero'] })).toThrow('Goblin has not noticed the hidden Hero and cannot target it with a power.');
+  });
+});
+
+describe('line of sight and cover are separate powers (§1.4, issue 27)', () => {
+  it('"does not require a line of sight" drops the unseen disadvantage but does not reach behind a solid wall', () => {
+    const e = fight();
+    // Unseen with a power that needs no sight: one die, no disadvantage.
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'unseen', needsNoSight: true }));
+    const f = fight();
+    expect(() => f.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', needsNoSight: true }))).toThrow('Goblin is completely behind cover and cannot be targeted.');
+  });
+
+  it('"allows for targeting through obstacles or cover" reaches behind the wall, unseen and so at a disadvantage', () => {
+    const e = fight();
+    expect(() => e.apply(melee('hero', 'goblin', 8, 1, { sight: 'unseen', throughCover: true }))).toThrow("Hero's Attack roll needs 2 d8 (1 disadvantage): 1 given.");
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', throughCover: true }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+
+  it('still replays an attack stored before the split (ignoresSight: both at once)', () => {
+    const e = fight();
+    e.apply(melee('hero', 'goblin', 8, 1, { sight: 'fullCover', ignoresSight: true }));
+    expect(who(e, 'goblin').lp).toBe(5);
+  });
+});
+
+describe('reaction debt at the end of a round (R-E6, issue 27)', () => {
+  it('logs the last slot\'s turn as taken when two reactions empty it: "Using a reaction will subtract one action from the character\'s next turn"', () => {
+    const e = fight();
+    e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Snap' });
+    e.apply({ type: 'USE_REACTION', reactorId: 'goblin', power: 'Parry' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.map((l) => [l.round, l.text])).toEqual([
+      [1, expect.stringContaining('ends')],
+      [1, 'Goblin pays two reactions and has no actions this turn.'],
+      [2, 'Round 2 begins. Escalation 2.'],
+      [2, "Hero's turn (slot 1): 2 actions."],
+    ]);
+    expect(who(e, 'goblin').reactionDebt).toBe(0);
+  });
+
+  it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
+    const e = fight();
+    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    const lines = e.apply({ type: 'END_TURN' });
+    expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
+  });
 });
