@@ -281,15 +281,37 @@ const gearFrom = (sheet: CombatantSeed['sheet'], carried: Partial<Gear> | undefi
   return base;
 };
 
-export function combatantFromSeed(seed: CombatantSeed, faction: string): FactionsCombatant {
+/**
+ * Maximum health under R-F20. Murdham's own rule (default): "health equals STR", so the sheet's maximum is not read.
+ * Plain HP (the alternative): the sheet's maximum health.
+ */
+export function maxHealthOf(sheet: CombatantSeed['sheet'], options: OptionValues): number {
+  const num = (key: string, fallback: number) => (typeof sheet[key] === 'number' ? (sheet[key] as number) : fallback);
+  const str = num('str', 10);
+  return Math.max(1, options['healthModel'] === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
+}
+
+/**
+ * Current health at the start of a fight: what the campaign carries, else the sheet's. A sheet's health at or above
+ * the sheet's own maximum field means unhurt (full health, whatever STR is); below it, it is a wound and is kept.
+ */
+function startingHealthOf(sheet: CombatantSeed['sheet'], carried: FactionsCarried, healthMax: number): number {
+  if (typeof carried.health === 'number') return Math.max(0, Math.min(healthMax, carried.health));
+  const onSheet = sheet['health'];
+  const sheetMax = typeof sheet['healthMax'] === 'number' ? sheet['healthMax'] : null;
+  if (typeof onSheet !== 'number' || (sheetMax !== null && onSheet >= sheetMax)) return healthMax;
+  return Math.max(0, Math.min(healthMax, onSheet));
+}
+
+export function combatantFromSeed(seed: CombatantSeed, faction: string, options: OptionValues): FactionsCombatant {
   const carried = (seed.carried ?? {}) as FactionsCarried;
   const num = (key: string, fallback: number) => {
     const v = seed.sheet[key];
     return typeof v === 'number' ? v : fallback;
   };
-  const healthMax = Math.max(1, num('healthMax', num('str', 10)));
+  const healthMax = maxHealthOf(seed.sheet, options); // R-F20
   const gear = gearFrom(seed.sheet, carried.gear);
-  const health = Math.max(0, Math.min(healthMax, carried.health ?? num('health', healthMax)));
+  const health = startingHealthOf(seed.sheet, carried, healthMax);
   return {
     id: seed.id,
     name: seed.name,
@@ -370,7 +392,7 @@ export function addCombatants(ctx: FactionsContext, seeds: CombatantSeed[]): Fac
     const groupId = defaultGroupId(seed.side);
     const group = groups[groupId]!;
     groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
-    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side), group: groupId };
+    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side, ctx.options), group: groupId };
   }
   const next: FactionsContext = { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((seed) => seed.id)], groups };
   const byFaction = next.cycle
@@ -726,7 +748,7 @@ export function checkLateCombatant(ctx: FactionsContext, seed: CombatantSeed): s
 
 /** A late arrival joins its faction's group (counted in its original number) and may act this round. */
 export function addLateCombatant(ctx: FactionsContext, seed: CombatantSeed): FactionsContext {
-  let next: FactionsContext = { ...ctx, combatants: { ...ctx.combatants, [seed.id]: combatantFromSeed(seed, seed.side) }, roster: [...ctx.roster, seed.id] };
+  let next: FactionsContext = { ...ctx, combatants: { ...ctx.combatants, [seed.id]: combatantFromSeed(seed, seed.side, ctx.options) }, roster: [...ctx.roster, seed.id] };
   const groupId = defaultGroupId(seed.side);
   if (!next.groups[groupId]) next = { ...next, groups: { ...next.groups, [groupId]: { id: groupId, label: factionLabel(ctx, seed.side), faction: seed.side, members: [], originalCount: 0, checked: false } } };
   next = joinGroup(next, seed.id, groupId, true);
