@@ -133,12 +133,15 @@ export function nearby(a: FactionsCombatant, b: FactionsCombatant, border: boole
 }
 
 export function normalizeSpec(input: AttackInput, attacker: FactionsCombatant): AttackSpec {
-  const weapon = input.weapon ?? 'weapon';
+  const effect = input.effect ?? 'damage';
+  // source: "Non-lethal attacks don't inflict damage": a disarm or grapple swings no weapon, so whatever the form's
+  // "With" says, the weapon is not needed (a disarmed character may grapple) and is not used (no durability roll).
+  const weapon = effect === 'damage' ? input.weapon ?? 'weapon' : 'unarmed';
   const die = weapon === 'unarmed' ? 4 : input.die ?? (weapon === 'weapon' ? attacker.weaponDie : 0);
   return {
     kind: input.kind,
     blast: Boolean(input.blast),
-    effect: input.effect ?? 'damage',
+    effect,
     weapon,
     die,
     range: input.range ?? 'withinHalf',
