@@ -272,6 +272,12 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
   if (saveReasons(spec, moving).length) {
     const rollProblem = d20Problem(e.witRoll, `${attacker.name}'s WIT save to hit`);
     if (rollProblem) return rollProblem;
+    // source: "If they miss, they are deviated and hit a random neighbouring zone." A missed ranged blast needs the
+    // zones next to its zone (an empty list when there are none) and the roll that picks one.
+    if (spec.blast && spec.kind !== 'melee' && !passes(e.witRoll!.faces[0]!, attacker.wit)) {
+      if (!e.neighbourZones) return `The blast misses and deviates to a random neighbouring zone: list the zones next to ${e.zone ?? 'the blast zone'} (or "none").`;
+      if (e.neighbourZones.length && !e.deviationRoll) return `The blast misses: roll a d${e.neighbourZones.length} for the neighbouring zone it deviates to.`;
+    }
   }
   if (spec.blast && spec.kind !== 'melee' && e.neighbourZones?.length && e.deviationRoll) {
     const n = e.neighbourZones.length;
@@ -726,6 +732,7 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
       for (const id of targetIds) next = markUsed(next, id, ['shield', 'armour']);
       if (targetIds.length === 0) return next;
     } else {
+      if (spec.blast && spec.kind !== 'melee') next = say(next, 'attack', 'The blast misses, and there is no neighbouring zone for it to deviate to.', [], attacker.id);
       return next;
     }
   }

@@ -80,7 +80,12 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, targetIds: z.array(idSchema).max(100, { error: 'At most 100 targets.' }), ...attackFields,
     zone: zoneSchema.nullable().optional(), reaction: z.enum(['opportunity']).nullable().optional(), stunt: shortTextSchema.nullable().optional(),
-    neighbourZones: z.array(zoneSchema).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(), deviationRoll: optionalRoll,
+    // A form sends the neighbouring zones as text ("hall, yard", or "none"): split here, so the stored event holds the list.
+    neighbourZones: z.preprocess(
+      (v) => (typeof v !== 'string' ? v : v.trim() === '' ? undefined : v.trim().toLowerCase() === 'none' ? [] : v.split(/[,;]/).map((z) => z.trim()).filter(Boolean)),
+      z.array(zoneSchema, { error: 'List the neighbouring zones, separated by commas (or "none").' }).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(),
+    ),
+    deviationRoll: optionalRoll,
   }),
   z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
   z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
