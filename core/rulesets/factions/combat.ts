@@ -514,6 +514,8 @@ function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): st
     case 'DECLARATION_TIMEOUT':
       if (!ctx.chaos) return 'The chaos of combat is not in play in this fight.';
       if (onTurn('The declaration countdown')) return onTurn('The declaration countdown');
+      // source: "Each Player has 15 seconds to declare": the GM's characters are not timed.
+      if (!ctx.combatants[ctx.activeId!]!.pc) return `Only players have 15 seconds to declare: ${activeName(ctx)} is the GM's.`;
       return nothingDoneYet(ctx) ? null : `${activeName(ctx)} has already declared and acted this turn.`;
     case 'APPLY_DAMAGE': {
       const target = ctx.combatants[e.targetId];

@@ -414,7 +414,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     else turn.push('ATTACK'); // an opportunity attack from someone else
     if (combat.actionsLeft(ctx) > 0) turn.push('BONUS_ACTION');
     if (!ctx.turn.moved && !ctx.turn.stillShot) turn.push('MOVE_ZONE');
-    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(ctx.chaos ? ['DECLARATION_TIMEOUT'] : []));
+    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(rules.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
     return [...new Set(turn), ...ANYTIME_EVENTS];
   }
   return ANYTIME_EVENTS;
@@ -446,7 +446,11 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     counters.push({ key: 'initiative', label: 'Initiative', value: rules.factionLabel(ctx, ctx.initiative) });
     if (ctx.fastSlow) counters.push({ key: 'fat', label: 'FAT', value: ctx.fat ?? '—' });
     if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
-    if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15 });
+    // Chaos of combat: "Each Player has 15 seconds to declare ... otherwise they do nothing". Only a PC's turn is
+    // timed; with `chaosTimeoutAtZero` (default on) the countdown sends the timeout itself when it reaches zero.
+    if (ctx.activeId && rules.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
+      counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(ctx.options['chaosTimeoutAtZero'] !== false ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
+    }
   }
   const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);
   return {

@@ -554,6 +554,9 @@ export function setConcealed(ctx: FactionsContext, id: string, concealed: boolea
   return say(next, 'setup', concealed ? `${nameOf(ctx, id)} lies in ambush, concealed.` : `${nameOf(ctx, id)} is not concealed.`);
 }
 
+/** The chaos of combat times the active character's declaration: "Each Player has 15 seconds to declare". */
+export const declarationTimed = (ctx: FactionsContext): boolean => ctx.chaos && ctx.activeId !== null && ctx.combatants[ctx.activeId]?.pc === true;
+
 export function setOptionalRules(ctx: FactionsContext, fastSlow: boolean, chaos: boolean): FactionsContext {
   const parts = [fastSlow ? 'fast and slow activations on' : 'fast and slow activations off', chaos ? 'the chaos of combat on (15 seconds to declare a turn)' : 'the chaos of combat off'];
   return say({ ...ctx, fastSlow, chaos }, 'setup', `Optional rules: ${parts.join('; ')}.`);
@@ -693,7 +696,7 @@ export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext 
     turn: FRESH_TURN,
     history: ctx.history.concat([{ round: ctx.round, phase: ctx.phase!, id, kind: 'turn' }]),
   };
-  const chaos = ctx.chaos ? ' 15 seconds to declare the turn.' : '';
+  const chaos = ctx.chaos && c.pc ? ' 15 seconds to declare the turn.' : '';
   return say(next, 'turn', `${factionLabel(ctx, c.faction)} sends ${c.name}: a bonus action, a main action or a second bonus action, and one zone of movement.${chaos}`, [], id);
 }
 

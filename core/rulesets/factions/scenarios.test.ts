@@ -126,7 +126,7 @@ describe('the turn budget (§3.3)', () => {
 
   it('the chaos of combat: 15 seconds to declare, or the turn is lost', () => {
     const e = fight([], { chaosOfCombat: true } as Record<string, boolean>);
-    expect(e.view().counters).toContainEqual({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15 });
+    expect(e.view().counters).toContainEqual({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, atZero: { type: 'DECLARATION_TIMEOUT' } });
     expect(e.view().allowed).toContain('DECLARATION_TIMEOUT');
     const lines = e.apply({ type: 'DECLARATION_TIMEOUT' });
     expect(texts(lines)[0]).toBe('Hero did not declare within 15 seconds and does nothing this turn (chaos of combat).');
