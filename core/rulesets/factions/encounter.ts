@@ -138,7 +138,9 @@ function answersNow(ctx: FactionsContext): string[] {
 function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   const event = raw as GmEvent & FactionsEvent;
   const ctx = contextOf(snapshot);
-  if (snapshot.matches('ended')) return 'This encounter has ended.';
+  // source: "Chases over long distances can be resolved with the fleeing character making a group AGI save": a chase
+  // after the fight is still taken once it has ended; nothing else is.
+  if (snapshot.matches('ended')) return event.type === 'CHASE' ? combat.combatRefusal(ctx, event as CombatEvent, false) : 'This encounter has ended.';
   const inSetup = snapshot.matches('setup');
   if (SETUP_EVENTS.has(event.type) && !inSetup) {
     if (event.type === 'ADD_COMBATANTS') return 'The fight has started: add newcomers as late arrivals.';
@@ -297,7 +299,7 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
     slot: null,
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: tagsOf(ctx, c),
-    ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : {}),
+    ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : c.chase === 'escaped' ? { removedReason: 'escaped' } : {}),
     stats: [
       { label: 'STR', value: String(c.str) }, { label: 'AGI', value: String(c.agi) }, { label: 'WIT', value: String(c.wit) },
       { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },
@@ -401,7 +403,7 @@ const ANYTIME_EVENTS = ['APPLY_DAMAGE', 'HEAL', 'SET_STATUS', 'SET_ZONE', 'CHASE
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
   if (snapshot.matches('setup')) return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'ADD_FACTION', 'RENAME_FACTION', 'SET_FACTION', 'SET_FACTION_CYCLE', 'SET_GROUP', 'SET_INITIATIVE', 'SET_CONCEALED', 'SET_ZONE', 'SET_OPTIONAL_RULES', 'START'];
-  if (snapshot.matches('ended')) return [];
+  if (snapshot.matches('ended')) return ['CHASE'];
   const answers = answersNow(ctx);
   if (answers.length) return [...answers, 'OVERRIDE'];
   if (snapshot.matches({ running: 'initiative' })) return ['SET_INITIATIVE', 'OVERRIDE'];

@@ -261,8 +261,11 @@ export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [str
   return { ...ctx, combatants };
 }
 
-/** Out of the fight for good (R-F10 "gone"): dead, retreated or taken off the order. */
-export const gone = (c: FactionsCombatant) => c.dead || c.retreated || c.removed !== null;
+/**
+ * Out of the fight for good (R-F10 "gone"): dead, retreated, taken off the order, or escaped in a long chase
+ * (source: "those who pass escape").
+ */
+export const gone = (c: FactionsCombatant) => c.dead || c.retreated || c.removed !== null || c.chase === 'escaped';
 /** Still in the fight (R-F10): not dead, incapacitated, surrendered or gone. */
 export const standing = (c: FactionsCombatant) => !gone(c) && !c.incapacitated && !c.surrendered;
 export const canAct = standing;
