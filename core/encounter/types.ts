@@ -109,7 +109,8 @@ export interface EncounterView {
   phase: EncounterPhase;
   round: number;
   /** Big figures for the header (Escalation, ...). */
-  counters: { key: string; label: string; value: number | string; countdown?: number }[];
+  /** `countdown`: seconds the runner counts down; `atZero`: the event it sends when the countdown reaches zero. */
+  counters: { key: string; label: string; value: number | string; countdown?: number; atZero?: GmEvent }[];
   /** Combatants in order of battle; not-yet-placed ones after the placed ones. */
   order: CombatantView[];
   /** Combatants not in the order (removed, or not placed). */

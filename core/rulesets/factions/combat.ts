@@ -133,12 +133,15 @@ export function nearby(a: FactionsCombatant, b: FactionsCombatant, border: boole
 }
 
 export function normalizeSpec(input: AttackInput, attacker: FactionsCombatant): AttackSpec {
-  const weapon = input.weapon ?? 'weapon';
+  const effect = input.effect ?? 'damage';
+  // source: "Non-lethal attacks don't inflict damage": a disarm or grapple swings no weapon, so whatever the form's
+  // "With" says, the weapon is not needed (a disarmed character may grapple) and is not used (no durability roll).
+  const weapon = effect === 'damage' ? input.weapon ?? 'weapon' : 'unarmed';
   const die = weapon === 'unarmed' ? 4 : input.die ?? (weapon === 'weapon' ? attacker.weaponDie : 0);
   return {
     kind: input.kind,
     blast: Boolean(input.blast),
-    effect: input.effect ?? 'damage',
+    effect,
     weapon,
     die,
     range: input.range ?? 'withinHalf',
@@ -269,6 +272,12 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
   if (saveReasons(spec, moving).length) {
     const rollProblem = d20Problem(e.witRoll, `${attacker.name}'s WIT save to hit`);
     if (rollProblem) return rollProblem;
+    // source: "If they miss, they are deviated and hit a random neighbouring zone." A missed ranged blast needs the
+    // zones next to its zone (an empty list when there are none) and the roll that picks one.
+    if (spec.blast && spec.kind !== 'melee' && !passes(e.witRoll!.faces[0]!, attacker.wit)) {
+      if (!e.neighbourZones) return `The blast misses and deviates to a random neighbouring zone: list the zones next to ${e.zone ?? 'the blast zone'} (or "none").`;
+      if (e.neighbourZones.length && !e.deviationRoll) return `The blast misses: roll a d${e.neighbourZones.length} for the neighbouring zone it deviates to.`;
+    }
   }
   if (spec.blast && spec.kind !== 'melee' && e.neighbourZones?.length && e.deviationRoll) {
     const n = e.neighbourZones.length;
@@ -505,6 +514,8 @@ function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): st
     case 'DECLARATION_TIMEOUT':
       if (!ctx.chaos) return 'The chaos of combat is not in play in this fight.';
       if (onTurn('The declaration countdown')) return onTurn('The declaration countdown');
+      // source: "Each Player has 15 seconds to declare": the GM's characters are not timed.
+      if (!ctx.combatants[ctx.activeId!]!.pc) return `Only players have 15 seconds to declare: ${activeName(ctx)} is the GM's.`;
       return nothingDoneYet(ctx) ? null : `${activeName(ctx)} has already declared and acted this turn.`;
     case 'APPLY_DAMAGE': {
       const target = ctx.combatants[e.targetId];
@@ -723,6 +734,7 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
       for (const id of targetIds) next = markUsed(next, id, ['shield', 'armour']);
       if (targetIds.length === 0) return next;
     } else {
+      if (spec.blast && spec.kind !== 'melee') next = say(next, 'attack', 'The blast misses, and there is no neighbouring zone for it to deviate to.', [], attacker.id);
       return next;
     }
   }

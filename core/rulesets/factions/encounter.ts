@@ -80,7 +80,12 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('ATTACK'), attackerId: idSchema, targetIds: z.array(idSchema).max(100, { error: 'At most 100 targets.' }), ...attackFields,
     zone: zoneSchema.nullable().optional(), reaction: z.enum(['opportunity']).nullable().optional(), stunt: shortTextSchema.nullable().optional(),
-    neighbourZones: z.array(zoneSchema).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(), deviationRoll: optionalRoll,
+    // A form sends the neighbouring zones as text ("hall, yard", or "none"): split here, so the stored event holds the list.
+    neighbourZones: z.preprocess(
+      (v) => (typeof v !== 'string' ? v : v.trim() === '' ? undefined : v.trim().toLowerCase() === 'none' ? [] : v.split(/[,;]/).map((z) => z.trim()).filter(Boolean)),
+      z.array(zoneSchema, { error: 'List the neighbouring zones, separated by commas (or "none").' }).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(),
+    ),
+    deviationRoll: optionalRoll,
   }),
   z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
   z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
@@ -133,7 +138,9 @@ function answersNow(ctx: FactionsContext): string[] {
 function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   const event = raw as GmEvent & FactionsEvent;
   const ctx = contextOf(snapshot);
-  if (snapshot.matches('ended')) return 'This encounter has ended.';
+  // source: "Chases over long distances can be resolved with the fleeing character making a group AGI save": a chase
+  // after the fight is still taken once it has ended; nothing else is.
+  if (snapshot.matches('ended')) return event.type === 'CHASE' ? combat.combatRefusal(ctx, event as CombatEvent, false) : 'This encounter has ended.';
   const inSetup = snapshot.matches('setup');
   if (SETUP_EVENTS.has(event.type) && !inSetup) {
     if (event.type === 'ADD_COMBATANTS') return 'The fight has started: add newcomers as late arrivals.';
@@ -292,7 +299,7 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
     slot: null,
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: tagsOf(ctx, c),
-    ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : {}),
+    ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : c.chase === 'escaped' ? { removedReason: 'escaped' } : {}),
     stats: [
       { label: 'STR', value: String(c.str) }, { label: 'AGI', value: String(c.agi) }, { label: 'WIT', value: String(c.wit) },
       { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },
@@ -396,7 +403,7 @@ const ANYTIME_EVENTS = ['APPLY_DAMAGE', 'HEAL', 'SET_STATUS', 'SET_ZONE', 'CHASE
 function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
   if (snapshot.matches('setup')) return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'ADD_FACTION', 'RENAME_FACTION', 'SET_FACTION', 'SET_FACTION_CYCLE', 'SET_GROUP', 'SET_INITIATIVE', 'SET_CONCEALED', 'SET_ZONE', 'SET_OPTIONAL_RULES', 'START'];
-  if (snapshot.matches('ended')) return [];
+  if (snapshot.matches('ended')) return ['CHASE'];
   const answers = answersNow(ctx);
   if (answers.length) return [...answers, 'OVERRIDE'];
   if (snapshot.matches({ running: 'initiative' })) return ['SET_INITIATIVE', 'OVERRIDE'];
@@ -409,7 +416,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     else turn.push('ATTACK'); // an opportunity attack from someone else
     if (combat.actionsLeft(ctx) > 0) turn.push('BONUS_ACTION');
     if (!ctx.turn.moved && !ctx.turn.stillShot) turn.push('MOVE_ZONE');
-    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(ctx.chaos ? ['DECLARATION_TIMEOUT'] : []));
+    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(rules.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
     return [...new Set(turn), ...ANYTIME_EVENTS];
   }
   return ANYTIME_EVENTS;
@@ -441,7 +448,11 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     counters.push({ key: 'initiative', label: 'Initiative', value: rules.factionLabel(ctx, ctx.initiative) });
     if (ctx.fastSlow) counters.push({ key: 'fat', label: 'FAT', value: ctx.fat ?? '—' });
     if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
-    if (ctx.chaos && ctx.activeId && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15 });
+    // Chaos of combat: "Each Player has 15 seconds to declare ... otherwise they do nothing". Only a PC's turn is
+    // timed; with `chaosTimeoutAtZero` (default on) the countdown sends the timeout itself when it reaches zero.
+    if (ctx.activeId && rules.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
+      counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(ctx.options['chaosTimeoutAtZero'] !== false ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
+    }
   }
   const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);
   return {

@@ -48,6 +48,7 @@ export const factionsActionForms: readonly ActionForm[] = [
       flag('border', 'Target on the zone\'s border'),
       flag('blast', 'Blast'),
       { key: 'zone', label: 'Blast zone', kind: 'text', optional: true },
+      { key: 'neighbourZones', label: 'Neighbouring zones', kind: 'text', optional: true, help: 'Ranged blast with a WIT save: the zones next to the blast zone, separated by commas ("none" if there are none); a miss deviates to one at random.' },
       { key: 'reaction', label: 'As a reaction', kind: 'choice', optional: true, choices: [{ value: 'opportunity', label: 'Opportunity attack (the mover moves away)' }] },
       { key: 'stunt', label: 'Stunt offered instead of damage', kind: 'text', optional: true },
     ] },

@@ -139,7 +139,7 @@ describe('setting health (R-F20; the chapter leaves recovery to the GM)', () => 
   });
 
   it('is bounded by the maximum on the sheet', () => {
-    const w = world([sybilla(), member('h', 'Hild', { health: 3 }, { healthMax: 14 })]);
+    const w = world([sybilla(), member('h', 'Hild', { health: 3 }, { str: 14, healthMax: 14 })]);
     expect(refusal(w, { type: 'SET_HEALTH', characterId: 's', health: 11 })).toBe("Sybilla's health is a whole number from 0 to 10.");
     expect(run(w, { type: 'SET_HEALTH', characterId: 'h', health: 14 }).log).toEqual(["Hild's health is set: 3 → 14/14."]);
   });

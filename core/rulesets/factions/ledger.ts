@@ -56,13 +56,13 @@ const forms: readonly LedgerForm[] = [
 // ---- reading a character ----
 
 /** The character as the next fight would see them (the encounter's carriedIn + combatantFromSeed). */
-function combatantOf(character: LedgerCharacter) {
+function combatantOf(world: CampaignWorld, character: LedgerCharacter) {
   const carried = factionsEncounter.carriedIn!(character.state, character.records.map((r) => r.data));
-  return combatantFromSeed({ id: character.id, name: character.name, side: 'party', characterId: character.id, sheet: character.sheet as Record<string, string | number | boolean>, carried }, 'party');
+  return combatantFromSeed({ id: character.id, name: character.name, side: 'party', characterId: character.id, sheet: character.sheet as Record<string, string | number | boolean>, carried }, 'party', world.options);
 }
 
-function conditionOf(character: LedgerCharacter): FactionsState & { healthMax: number; gear: Gear } {
-  const c = combatantOf(character);
+function conditionOf(world: CampaignWorld, character: LedgerCharacter): FactionsState & { healthMax: number; gear: Gear } {
+  const c = combatantOf(world, character);
   return {
     health: c.health, healthMax: c.healthMax, incapacitated: c.incapacitated, dying: c.dying, dead: character.state['dead'] === true,
     moraleImmune: c.moraleImmune, moraleFailed: c.moraleFailed, gear: c.gear,
@@ -99,7 +99,7 @@ function mendGear(world: CampaignWorld, character: LedgerCharacter, item: GearIt
 function apply(world: CampaignWorld, raw: GmEvent): RecoveryOutcome {
   const event = raw as FactionsRecoveryEvent;
   const character = characterOf(world, event.characterId);
-  const now = conditionOf(character);
+  const now = conditionOf(world, character);
   const dead = () => {
     if (now.dead) throw new LedgerRefusal(`${character.name} is dead: nothing recovers.`);
   };
@@ -148,7 +148,7 @@ const GEAR_SHOWN: Record<Exclude<GearState, 'none'>, { value: string; tone: 'ok'
 
 function card(world: CampaignWorld, characterId: string): RecoveryCard {
   const character = characterOf(world, characterId);
-  const c = combatantOf(character);
+  const c = combatantOf(world, character);
   const dead = character.state['dead'] === true;
   const morale = [
     c.moraleImmune ? 'immune until the stretch ends' : null,

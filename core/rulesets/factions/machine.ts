@@ -349,6 +349,9 @@ export const factionsMachine = setup({
         durability: { on: { DURABILITY_RESULT: { target: 'route', actions: 'durabilityResult' } } },
       },
     },
-    ended: { type: 'final' },
+    // Not a final state: a long chase may still be resolved after the fight (§3.6 "Chases ... after combat").
+    ended: {
+      on: { CHASE: { guard: 'chaseOk', actions: 'anytime' } },
+    },
   },
 });

@@ -149,6 +149,10 @@ export const factionsOptions: readonly RulingOption[] = [
   },
   {
     key: 'chaosOfCombat', ruling: 'Optional rule', kind: 'flag', default: false, label: 'Chaos of combat',
-    description: 'A player who has not declared a turn within 15 seconds loses it.',
+    description: 'A player who has not declared a turn within 15 seconds loses it. The GM\'s characters are not timed.',
+  },
+  {
+    key: 'chaosTimeoutAtZero', ruling: 'Optional rule', kind: 'flag', default: true, label: 'Chaos of combat: the turn is lost at zero',
+    description: 'With the chaos of combat in play, the countdown ends the player\'s turn by itself when it reaches zero; off, the GM sends "15 s passed".',
   },
 ];

@@ -261,8 +261,11 @@ export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [str
   return { ...ctx, combatants };
 }
 
-/** Out of the fight for good (R-F10 "gone"): dead, retreated or taken off the order. */
-export const gone = (c: FactionsCombatant) => c.dead || c.retreated || c.removed !== null;
+/**
+ * Out of the fight for good (R-F10 "gone"): dead, retreated, taken off the order, or escaped in a long chase
+ * (source: "those who pass escape").
+ */
+export const gone = (c: FactionsCombatant) => c.dead || c.retreated || c.removed !== null || c.chase === 'escaped';
 /** Still in the fight (R-F10): not dead, incapacitated, surrendered or gone. */
 export const standing = (c: FactionsCombatant) => !gone(c) && !c.incapacitated && !c.surrendered;
 export const canAct = standing;
@@ -281,15 +284,37 @@ const gearFrom = (sheet: CombatantSeed['sheet'], carried: Partial<Gear> | undefi
   return base;
 };
 
-export function combatantFromSeed(seed: CombatantSeed, faction: string): FactionsCombatant {
+/**
+ * Maximum health under R-F20. Murdham's own rule (default): "health equals STR", so the sheet's maximum is not read.
+ * Plain HP (the alternative): the sheet's maximum health.
+ */
+export function maxHealthOf(sheet: CombatantSeed['sheet'], options: OptionValues): number {
+  const num = (key: string, fallback: number) => (typeof sheet[key] === 'number' ? (sheet[key] as number) : fallback);
+  const str = num('str', 10);
+  return Math.max(1, options['healthModel'] === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
+}
+
+/**
+ * Current health at the start of a fight: what the campaign carries, else the sheet's. A sheet's health at or above
+ * the sheet's own maximum field means unhurt (full health, whatever STR is); below it, it is a wound and is kept.
+ */
+function startingHealthOf(sheet: CombatantSeed['sheet'], carried: FactionsCarried, healthMax: number): number {
+  if (typeof carried.health === 'number') return Math.max(0, Math.min(healthMax, carried.health));
+  const onSheet = sheet['health'];
+  const sheetMax = typeof sheet['healthMax'] === 'number' ? sheet['healthMax'] : null;
+  if (typeof onSheet !== 'number' || (sheetMax !== null && onSheet >= sheetMax)) return healthMax;
+  return Math.max(0, Math.min(healthMax, onSheet));
+}
+
+export function combatantFromSeed(seed: CombatantSeed, faction: string, options: OptionValues): FactionsCombatant {
   const carried = (seed.carried ?? {}) as FactionsCarried;
   const num = (key: string, fallback: number) => {
     const v = seed.sheet[key];
     return typeof v === 'number' ? v : fallback;
   };
-  const healthMax = Math.max(1, num('healthMax', num('str', 10)));
+  const healthMax = maxHealthOf(seed.sheet, options); // R-F20
   const gear = gearFrom(seed.sheet, carried.gear);
-  const health = Math.max(0, Math.min(healthMax, carried.health ?? num('health', healthMax)));
+  const health = startingHealthOf(seed.sheet, carried, healthMax);
   return {
     id: seed.id,
     name: seed.name,
@@ -370,7 +395,7 @@ export function addCombatants(ctx: FactionsContext, seeds: CombatantSeed[]): Fac
     const groupId = defaultGroupId(seed.side);
     const group = groups[groupId]!;
     groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
-    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side), group: groupId };
+    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side, ctx.options), group: groupId };
   }
   const next: FactionsContext = { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((seed) => seed.id)], groups };
   const byFaction = next.cycle
@@ -532,6 +557,9 @@ export function setConcealed(ctx: FactionsContext, id: string, concealed: boolea
   return say(next, 'setup', concealed ? `${nameOf(ctx, id)} lies in ambush, concealed.` : `${nameOf(ctx, id)} is not concealed.`);
 }
 
+/** The chaos of combat times the active character's declaration: "Each Player has 15 seconds to declare". */
+export const declarationTimed = (ctx: FactionsContext): boolean => ctx.chaos && ctx.activeId !== null && ctx.combatants[ctx.activeId]?.pc === true;
+
 export function setOptionalRules(ctx: FactionsContext, fastSlow: boolean, chaos: boolean): FactionsContext {
   const parts = [fastSlow ? 'fast and slow activations on' : 'fast and slow activations off', chaos ? 'the chaos of combat on (15 seconds to declare a turn)' : 'the chaos of combat off'];
   return say({ ...ctx, fastSlow, chaos }, 'setup', `Optional rules: ${parts.join('; ')}.`);
@@ -671,7 +699,7 @@ export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext 
     turn: FRESH_TURN,
     history: ctx.history.concat([{ round: ctx.round, phase: ctx.phase!, id, kind: 'turn' }]),
   };
-  const chaos = ctx.chaos ? ' 15 seconds to declare the turn.' : '';
+  const chaos = ctx.chaos && c.pc ? ' 15 seconds to declare the turn.' : '';
   return say(next, 'turn', `${factionLabel(ctx, c.faction)} sends ${c.name}: a bonus action, a main action or a second bonus action, and one zone of movement.${chaos}`, [], id);
 }
 
@@ -726,7 +754,7 @@ export function checkLateCombatant(ctx: FactionsContext, seed: CombatantSeed): s
 
 /** A late arrival joins its faction's group (counted in its original number) and may act this round. */
 export function addLateCombatant(ctx: FactionsContext, seed: CombatantSeed): FactionsContext {
-  let next: FactionsContext = { ...ctx, combatants: { ...ctx.combatants, [seed.id]: combatantFromSeed(seed, seed.side) }, roster: [...ctx.roster, seed.id] };
+  let next: FactionsContext = { ...ctx, combatants: { ...ctx.combatants, [seed.id]: combatantFromSeed(seed, seed.side, ctx.options) }, roster: [...ctx.roster, seed.id] };
   const groupId = defaultGroupId(seed.side);
   if (!next.groups[groupId]) next = { ...next, groups: { ...next.groups, [groupId]: { id: groupId, label: factionLabel(ctx, seed.side), faction: seed.side, members: [], originalCount: 0, checked: false } } };
   next = joinGroup(next, seed.id, groupId, true);

@@ -126,7 +126,7 @@ describe('the turn budget (§3.3)', () => {
 
   it('the chaos of combat: 15 seconds to declare, or the turn is lost', () => {
     const e = fight([], { chaosOfCombat: true } as Record<string, boolean>);
-    expect(e.view().counters).toContainEqual({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15 });
+    expect(e.view().counters).toContainEqual({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, atZero: { type: 'DECLARATION_TIMEOUT' } });
     expect(e.view().allowed).toContain('DECLARATION_TIMEOUT');
     const lines = e.apply({ type: 'DECLARATION_TIMEOUT' });
     expect(texts(lines)[0]).toBe('Hero did not declare within 15 seconds and does nothing this turn (chaos of combat).');
@@ -299,7 +299,7 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
   });
 
   it('counter: both roll together, the one suffering more is hit first and a dropped one\'s attack does not land (R-F13)', () => {
-    const e = fight([seed('hero', 'party', { health: 10, healthMax: 10, weaponDie: 8 }), seed('foe', 'gm', { health: 4, healthMax: 4, weaponDie: 8 })]);
+    const e = fight([seed('hero', 'party', { health: 10, str: 10, healthMax: 10, weaponDie: 8 }), seed('foe', 'gm', { health: 4, str: 4, healthMax: 4, weaponDie: 8 })]);
     e.apply(melee('hero', 'foe'));
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'counter', 'counter:unarmed', 'counter:ranged', 'counter:rangedFar', 'counter:disarm', 'counter:grapple']);
     e.apply({ type: 'REACT', id: 'counter' });
@@ -313,7 +313,7 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
   });
 
   it('counter: equal damage after reductions lands on both at the same time', () => {
-    const e = fight([seed('hero', 'party', { health: 4, healthMax: 4 }), seed('foe', 'gm', { health: 4, healthMax: 4 })]);
+    const e = fight([seed('hero', 'party', { health: 4, str: 4, healthMax: 4 }), seed('foe', 'gm', { health: 4, str: 4, healthMax: 4 })]);
     e.apply(melee('hero', 'foe'));
     e.apply({ type: 'REACT', id: 'counter' });
     const lines = e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(3), counterRoll: app(3) });
@@ -379,13 +379,14 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
     const e = fight([seed('hero', 'party', { str: 8 }), seed('foe', 'gm')]);
     e.apply(melee('hero', 'foe', { effect: 'disarm' }));
     e.apply({ type: 'REACT', id: 'counter' });
-    const lines = e.apply({ type: 'RESOLVE_ATTACK', saveRoll: app(15), counterRoll: app(4) });
+    // Hero's health is STR 8 (R-F20): a counter of 3 is less than half of it.
+    const lines = e.apply({ type: 'RESOLVE_ATTACK', saveRoll: app(15), counterRoll: app(3) });
     expect(texts(lines)).toEqual(expect.arrayContaining([
       'Counter order: the non-lethal attack is resolved last.',
       "Foe's STR save against Hero's disarm: d20 [15] against STR 10, the weapon is dropped.",
     ]));
     expect(who(e, 'foe').disarmed).toBe(true);
-    expect(who(e, 'hero').health).toBe(6);
+    expect(who(e, 'hero').health).toBe(5);
     // Had the counter dropped the attacker first, the disarm would not have landed (R-F13).
     const dropped = fight([seed('hero', 'party'), seed('foe', 'gm')]);
     dropped.apply(melee('hero', 'foe', { effect: 'disarm' }));
@@ -459,7 +460,7 @@ describe('reactions (§3.4 step 4): each takes the reactor\'s whole turn', () =>
     expect([who(e, 'foe').acted, e.view().activeId]).toEqual([true, 'hero']);
     e.apply({ type: 'MOVE_ZONE', to: 'corridor' });
     expect(() => e.apply({ type: 'ATTACK', attackerId: 'foe', targetIds: ['hero'], kind: 'melee', reaction: 'opportunity' })).toThrow("Foe has already used this round's turn");
-    const dropped = fight([seed('hero', 'party', { health: 4, healthMax: 4 }), seed('ally', 'party'), seed('foe', 'gm')]);
+    const dropped = fight([seed('hero', 'party', { health: 4, str: 4, healthMax: 4 }), seed('ally', 'party'), seed('foe', 'gm')]);
     dropped.apply({ type: 'ATTACK', attackerId: 'foe', targetIds: ['hero'], kind: 'melee', reaction: 'opportunity' });
     expect(texts(dropped.apply(damage(2)))).toContain('Hero can no longer act: the turn ends.');
   });
@@ -535,27 +536,27 @@ describe('health and death (§3.4 steps 11–12, R-F20)', () => {
   };
 
   it('Murdham: losing half or more of current health in one hit incapacitates; less does not', () => {
-    expect(hit({ health: 8, healthMax: 8 }, 3).foe).toMatchObject({ health: 5, incapacitated: false });
-    const { foe, lines } = hit({ health: 8, healthMax: 8 }, 4);
+    expect(hit({ health: 8, str: 8, healthMax: 8 }, 3).foe).toMatchObject({ health: 5, incapacitated: false });
+    const { foe, lines } = hit({ health: 8, str: 8, healthMax: 8 }, 4);
     expect(foe).toMatchObject({ health: 4, incapacitated: true, dying: false });
     expect(texts(lines)).toContain('Hero hits Foe: 4 damage. Foe 8 → 4 health: lost half or more of 8 in one hit, incapacitated.');
     expect(lines.find((l) => l.text.startsWith('Hero hits'))!.rulings).toEqual(['R-F20']);
   });
 
   it('Murdham: losing all health means dying; damage of at least maximum health kills outright', () => {
-    expect(hit({ health: 3, healthMax: 10 }, 5).foe).toMatchObject({ health: 0, incapacitated: true, dying: true, dead: false });
-    const { foe, e } = hit({ health: 10, healthMax: 10 }, 10);
+    expect(hit({ health: 3, str: 10, healthMax: 10 }, 5).foe).toMatchObject({ health: 0, incapacitated: true, dying: true, dead: false });
+    const { foe, e } = hit({ health: 10, str: 10, healthMax: 10 }, 10);
     expect(foe).toMatchObject({ dead: true });
     expect(e.view().order.find((c) => c.id === 'foe')).toMatchObject({ status: 'removed', removedReason: 'dead' });
   });
 
   it('plain HP: incapacitated only at 0 (R-F20 alternative)', () => {
-    expect(hit({ health: 8, healthMax: 8 }, 6, { healthModel: 'hpZeroIncapacitates' }).foe).toMatchObject({ health: 2, incapacitated: false });
-    expect(hit({ health: 8, healthMax: 8 }, 12, { healthModel: 'hpZeroIncapacitates' }).foe).toMatchObject({ health: 0, incapacitated: true, dead: false });
+    expect(hit({ health: 8, str: 8, healthMax: 8 }, 6, { healthModel: 'hpZeroIncapacitates' }).foe).toMatchObject({ health: 2, incapacitated: false });
+    expect(hit({ health: 8, str: 8, healthMax: 8 }, 12, { healthModel: 'hpZeroIncapacitates' }).foe).toMatchObject({ health: 0, incapacitated: true, dead: false });
   });
 
   it('an incapacitated character cannot act or react; a nearby enemy may deliver a final blow, with no reaction', () => {
-    const { e } = hit({ health: 8, healthMax: 8 }, 4);
+    const { e } = hit({ health: 8, str: 8, healthMax: 8 }, 4);
     expect(() => e.apply({ type: 'FINAL_BLOW', attackerId: 'hero', targetId: 'other' })).toThrow('Hero has already taken a main action this turn. A final blow is a main action.');
     e.apply({ type: 'END_TURN' });
     expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'foe' })).toThrow('Foe is incapacitated and cannot act.');
@@ -648,7 +649,7 @@ describe('gear breaking in the fight (§3.4 step 8, R-F18, R-F18b)', () => {
 
   it('R-F18b a hit of 8 or more before armour destroys a damaged shield first, else damaged armour; the alternative destroys both', () => {
     const heavy = (target: Record<string, number | boolean>, face: number, options: Record<string, string> = {}) => {
-      const e = fight([seed('hero', 'party', { weaponDie: 10 }), seed('foe', 'gm', { health: 20, healthMax: 20, ...target })], options);
+      const e = fight([seed('hero', 'party', { weaponDie: 10 }), seed('foe', 'gm', { health: 20, str: 20, healthMax: 20, ...target })], options);
       e.apply(melee('hero', 'foe'));
       e.apply({ type: 'REACT', id: 'none' });
       return { lines: e.apply(damage(face)), gear: who(e, 'foe').gear };
@@ -723,7 +724,7 @@ describe('morale (§3.2 rule 7, R-F7, R-F8, R-F8b, R-F9)', () => {
     expect(e.view().prompt?.answer).toBe('CHOOSE_FIRST_FACTION'); // no second check
     // A lone PC checks at half health or less; with NPC-only morale it does not.
     const lone = (pcMorale: boolean) => {
-      const f = fight([seed('hero', 'party', { health: 10, healthMax: 10 }), seed('foe', 'gm'), seed('imp', 'gm')], { pcMorale });
+      const f = fight([seed('hero', 'party', { health: 10, str: 10, healthMax: 10 }), seed('foe', 'gm'), seed('imp', 'gm')], { pcMorale });
       f.apply({ type: 'END_TURN' });
       f.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
       f.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 4, source: 'club', byId: 'foe' });
@@ -760,7 +761,7 @@ describe('morale (§3.2 rule 7, R-F7, R-F8, R-F8b, R-F9)', () => {
   });
 
   it('R-F9 a surrendered character harmed by an enemy may fight again', () => {
-    const e = fight([seed('hero', 'party', { health: 20, healthMax: 20 }), seed('ally', 'party'), seed('foe', 'gm')]);
+    const e = fight([seed('hero', 'party', { health: 20, str: 20, healthMax: 20 }), seed('ally', 'party'), seed('foe', 'gm')]);
     e.apply({ type: 'SURRENDER' });
     e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
     e.apply(melee('foe', 'hero'));
@@ -777,7 +778,7 @@ describe('the end of the fight and what it leaves (R-F10, §3.6, R-F21, R-F22)',
   const pc = (id: string, sheet: Record<string, number | boolean> = {}) => seed(id, 'party', sheet, { characterId: `char-${id}` });
 
   it('R-F10 ends on its own when one faction is left, asks for durability of what PCs used, then carries their state', () => {
-    const e = fight([pc('hero', { weaponDamaged: false, armour: 2 }), pc('idle'), seed('foe', 'gm', { health: 3, healthMax: 3 })]);
+    const e = fight([pc('hero', { weaponDamaged: false, armour: 2 }), pc('idle'), seed('foe', 'gm', { health: 3, str: 3, healthMax: 3 })]);
     e.apply(melee('hero', 'foe'));
     e.apply({ type: 'REACT', id: 'none' });
     e.apply(damage(6));

@@ -18,11 +18,11 @@ export const factionsSheet: SheetSchema = {
     },
     {
       kind: 'integer', key: 'healthMax', label: 'Maximum health', group: 'Health', default: 10, min: 1, max: 99,
-      help: 'Under R-F20 (default) this equals STR; a lone fighter checks morale at half of it or less (R-F8).',
+      help: 'Read only with plain HP (R-F20 alternative); under Murdham\'s rule (default) maximum health is STR. A lone fighter checks morale at half of the maximum or less (R-F8).',
     },
     {
       kind: 'integer', key: 'health', label: 'Health', group: 'Health', default: 10, min: 0, max: 99,
-      help: 'Losing half of current health in one hit incapacitates; losing all of it means dying (R-F20).',
+      help: 'Current health; at or above the maximum-health field means unhurt (full health: STR under R-F20). Losing half of current health in one hit incapacitates; losing all of it means dying.',
     },
     {
       kind: 'flag', key: 'incapacitated', label: 'Incapacitated', group: 'Health', default: false,

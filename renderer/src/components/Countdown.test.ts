@@ -21,4 +21,13 @@ describe('countdown', () => {
     await vi.advanceTimersByTimeAsync(400);
     expect(screen.getByRole('timer').textContent).toContain('15 s');
   });
+
+  it('at zero sends the ruleset\'s event once for the turn (Factions: "otherwise they do nothing")', async () => {
+    const onZero = vi.fn();
+    render(Countdown, { seconds: 15, restartKey: '1:a', label: 'Declare within', onZero });
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(onZero).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(onZero).toHaveBeenCalledTimes(1);
+  });
 });
