@@ -13,7 +13,9 @@ import type { RulesetId } from '../core/rulesets/types.ts';
 export const RULESET_IDS: readonly RulesetId[] = ['enigma', 'teams', 'factions', 'cairn-errant', 'thrum'];
 
 /** Events the random GM never sends: they end the fight or change who is in it. */
-const NEVER = new Set(['END_COMBAT', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'ADD_COMBATANTS']);
+// A Factions chase takes those who escape out of the fight (the last enemy escaping ends it): a generated fight
+// of N events keeps its combatants in.
+const NEVER = new Set(['END_COMBAT', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'ADD_COMBATANTS', 'CHASE']);
 
 export interface GeneratedFight {
   rulesetId: RulesetId;
@@ -184,7 +186,8 @@ class RandomGm {
     const hurt = present.filter((c) => c.health && c.health.current < c.health.max).sort((a, b) => a.health!.current - b.health!.current);
     const anyone = hurt[0] ?? this.pick(present);
     const weighted: [number, GmEvent | null][] = [
-      [40, active && foe ? { type: 'ATTACK', attackerId: active.id, targetId: foe.id, mode: this.random() < 0.7 ? 'melee' : 'ranged', distance: 4, sight: 'clear', damage: 'full' } : null],
+      // A melee attack is made next to its target (distance 1); a ranged one from a few squares away.
+      [40, active && foe ? (this.random() < 0.7 ? { type: 'ATTACK', attackerId: active.id, targetId: foe.id, mode: 'melee', distance: 1, sight: 'clear', damage: 'full' } : { type: 'ATTACK', attackerId: active.id, targetId: foe.id, mode: 'ranged', distance: 4, sight: 'clear', damage: 'full' }) : null],
       [12, active && foe ? { type: 'APPLY_DAMAGE', targetId: foe.id, amount: 1 + Math.floor(this.random() * 3), source: `${active.name}'s blow` } : null],
       [16, anyone ? { type: 'HEAL', targetId: anyone.id, amount: 1 + Math.floor(this.random() * 3), kind: 'magic', source: 'a healing draught' } : null],
       [14, { type: 'MOVE', spaces: 1 + Math.floor(this.random() * 6), pauses: 0 }],

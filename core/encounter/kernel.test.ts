@@ -191,9 +191,7 @@ describe('parseEvent names the field', () => {
   const refusal = (rules: EncounterRules, raw: unknown) => (() => parseEvent(rules, raw)) as () => never;
 
   it('an extra field on a known event is that event\'s unknown field, not an unknown action', () => {
-    expect(refusal(enigma, { ...attack, targt: 'b' })).toThrow(
-      "ATTACK has no field 'targt'; it takes: attackerId, targetId, mode, distance, sight, ignoresSight, extraStacks, damage, asReaction, power, attackRoll, defenceRoll.",
-    );
+    expect(refusal(enigma, { ...attack, targt: 'b' })).toThrow(/^ATTACK has no field 'targt'; it takes: attackerId, targetId, mode, distance, /);
     expect(refusal(enigma, { type: 'END_TURN', extra: 1 })).toThrow("END_TURN has no field 'extra'; it takes none.");
     // Inside a list of the event: the list and the entry are named.
     expect(refusal(enigma, { type: 'AREA_DAMAGE', targets: [{ targetId: 'a', amount: 2, ammount: 2 }], source: '' }))
