@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { newerSentence } from './migrate.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 export type FileIdentity =
@@ -46,9 +47,6 @@ export class NewerDatabaseError extends Error {
   }
 }
 
-export function newerSentence(version: number, newest: number): string {
-  return `This database was written by a newer GM Workstation (schema ${version}; this version knows ${newest}). Update the app to open it.`;
-}
 
 function notOursSentence(databasePath: string, names: readonly string[]): string {
   const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '');

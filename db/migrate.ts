@@ -6,8 +6,13 @@ export class NewerSchemaError extends Error {
   override name = 'NewerSchemaError';
   readonly gmSentence = true;
   constructor(readonly schema: number, readonly known: number) {
-    super(`This database was written by a newer GM Workstation (schema ${schema}; this version knows ${known}). Update the app to open it.`);
+    super(newerSentence(schema, known));
   }
+}
+
+/** The one sentence for a newer database, said alike when it is identified (db/identify.ts) and when it migrates. */
+export function newerSentence(version: number, newest: number): string {
+  return `This database was written by a newer GM Workstation (schema ${version}; this version knows ${newest}). Update the app to open it.`;
 }
 
 export function currentVersion(db: Db): number {
