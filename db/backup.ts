@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { basename, dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './connection.ts';
+import { lookReadOnly } from './read-only.ts';
 
 export interface BackupInfo {
   name: string;
@@ -68,24 +69,19 @@ export const originOf = (databasePath: string, createdAt: Date, reason: string):
 export type OriginFound = BackupOrigin | 'legacy' | 'unreadable';
 
 export function readOrigin(path: string, nativeBinding?: string): OriginFound {
-  const sidecars = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
-  let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'backup_origin'").get();
-    if (!table) return 'legacy';
-    const row = db.prepare('SELECT database_name, database_path, created_at, reason FROM backup_origin LIMIT 1').get() as
-      | { database_name: string; database_path: string; created_at: string; reason: string }
-      | undefined;
-    if (!row) return 'unreadable';
-    return { databaseName: row.database_name, databasePath: row.database_path, createdAt: row.created_at, reason: row.reason };
+    // Our backups are rollback-journal files, but a copy of a WAL file put there by hand is looked at too.
+    return lookReadOnly(path, nativeBinding, (db): OriginFound => {
+      const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'backup_origin'").get();
+      if (!table) return 'legacy';
+      const row = db.prepare('SELECT database_name, database_path, created_at, reason FROM backup_origin LIMIT 1').get() as
+        | { database_name: string; database_path: string; created_at: string; reason: string }
+        | undefined;
+      if (!row) return 'unreadable';
+      return { databaseName: row.database_name, databasePath: row.database_path, createdAt: row.created_at, reason: row.reason };
+    });
   } catch {
     return 'unreadable';
-  } finally {
-    db?.close();
-    // Our backups are rollback-journal files, but a copy of a WAL file put there by hand gets an empty -wal and an
-    // -shm from a read-only look: the ones this look made go.
-    if (sidecars.length === 2 && existsSync(sidecars[0]!) && statSync(sidecars[0]!).size === 0) for (const file of sidecars) rmSync(file, { force: true });
   }
 }
 
@@ -100,20 +96,6 @@ const stampOf = (date: Date) => date.toISOString().replace(/[-:.]/g, '');
 function dateOf(stamp: string): Date {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp)!;
   return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, +m[7]!));
-}
-
-/** True when the file is a readable SQLite database whose quick_check passes. */
-export function verifyDatabaseFile(path: string, nativeBinding?: string): boolean {
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    try {
-      return db.pragma('quick_check', { simple: true }) === 'ok';
-    } finally {
-      db.close();
-    }
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,11 +1,11 @@
 // Start-up health check of the campaign database, run before anything migrates or writes to it: a damaged file is
 // reported, never silently re-created or "repaired" in place. See docs/reliability.md "A damaged database".
-import Database from 'better-sqlite3';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { backupDir, listBackups, type BackupInfo } from './backup.ts';
 import { identifyDatabaseFile, identifyWithoutWal } from './identify.ts';
 import { databasePageSize, readWal, walAlreadyInFile } from './identify-wal.ts';
+import { isGoodDatabaseFile, lookReadOnly } from './read-only.ts';
 
 /**
  * How the damage showed itself: `missing` and `empty` only count as damage when the marker says a database
@@ -183,30 +183,15 @@ export function checkDatabaseHealth(databasePath: string, nativeBinding?: string
   return damaged('walMissing', `${markerPath(databasePath)} says the app still had the database open, but ${databasePath}-wal does not exist.`);
 }
 
-/** True when the file (a backup) opens and passes quick_check; like the start-up check, it leaves nothing behind. */
-export function isGoodDatabaseFile(path: string, nativeBinding?: string): boolean {
-  try {
-    return existsSync(path) && statSync(path).size > 0 && quickCheck(path, nativeBinding).state === 'ok';
-  } catch {
-    return false;
-  }
-}
-
 function quickCheck(path: string, nativeBinding?: string): DatabaseHealth {
-  const sidecars = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
-  let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    const rows = db.pragma('quick_check(20)') as { quick_check: string }[];
-    const problems = rows.map((row) => row.quick_check).filter((line) => line !== 'ok');
-    return problems.length === 0 ? { state: 'ok' } : damaged('corrupt', problems.join('; '));
+    return lookReadOnly(path, nativeBinding, (db) => {
+      const rows = db.pragma('quick_check(20)') as { quick_check: string }[];
+      const problems = rows.map((row) => row.quick_check).filter((line) => line !== 'ok');
+      return problems.length === 0 ? { state: 'ok' } : damaged('corrupt', problems.join('; '));
+    });
   } catch (error) {
     return classify(error);
-  } finally {
-    db?.close();
-    // A read-only connection to a WAL database leaves an empty -wal and an -shm behind; the check takes away the
-    // ones it made (a -wal it made has no frames: read-only connections cannot write).
-    if (sidecars.length === 2 && existsSync(sidecars[0]!) && statSync(sidecars[0]!).size === 0) for (const file of sidecars) rmSync(file, { force: true });
   }
 }
 

@@ -13,7 +13,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openApp } from '../server/app.ts';
 import { openDatabase } from './connection.ts';
 import { loadFixture } from './fixtures/fixture-db.ts';
-import { NEWEST_VERSION, NewerDatabaseError, NotOurDatabaseError, identifyDatabaseFile } from './identify.ts';
+import { NEWEST_VERSION, NotOurDatabaseError, identifyDatabaseFile } from './identify.ts';
+import { NewerSchemaError } from './migrate.ts';
 import { tempDir, type TempDir } from './testing/temp-db.ts';
 
 let dir: TempDir;
@@ -113,7 +114,7 @@ describe.each(CASES)('a file that is not ours (%s) is refused and left unchanged
     } catch (error) {
       thrown = error;
     }
-    expect(thrown).toBeInstanceOf(name === 'a newer schema in rollback-journal mode' ? NewerDatabaseError : NotOurDatabaseError);
+    expect(thrown).toBeInstanceOf(name === 'a newer schema in rollback-journal mode' ? NewerSchemaError : NotOurDatabaseError);
     expect((thrown as Error).message).toBe(sentence(path));
     expect({ sha: sha256(path), files: listing() }).toEqual(before);
   });

@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { newerSentence } from './migrate.ts';
+import { NewerSchemaError } from './migrate.ts';
+import { lookReadOnly } from './read-only.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 export type FileIdentity =
@@ -37,17 +38,6 @@ export class NotOurDatabaseError extends Error {
   }
 }
 
-/** A GM Workstation database from a newer version; the message is the sentence (db/migrate.ts says the same). */
-export class NewerDatabaseError extends Error {
-  override name = 'NewerDatabaseError';
-  /** Its message is a sentence for the GM (server/failure-sentences.ts): shown as it is by every transport. */
-  readonly gmSentence = true;
-  constructor(readonly databasePath: string, readonly version: number, readonly newest: number) {
-    super(newerSentence(version, newest));
-  }
-}
-
-
 function notOursSentence(databasePath: string, names: readonly string[]): string {
   const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? ', …' : '');
   const holds = names.length === 0 ? '' : ` (it holds ${names.length === 1 ? 'a table' : 'tables'} named ${shown})`;
@@ -60,7 +50,7 @@ const sqliteCode = (error: unknown) => String((error as { code?: unknown } | und
 /** Throws the refusal for a file that is not ours (or newer); returns the identity otherwise. */
 export function refuseUnlessOurs(databasePath: string, identity: FileIdentity): FileIdentity {
   if (identity.kind === 'foreign') throw new NotOurDatabaseError(databasePath, identity.names);
-  if (identity.kind === 'newer') throw new NewerDatabaseError(databasePath, identity.version, identity.newest);
+  if (identity.kind === 'newer') throw new NewerSchemaError(identity.version, identity.newest);
   return identity;
 }
 
@@ -72,20 +62,14 @@ export function refuseUnlessOurs(databasePath: string, identity: FileIdentity): 
 export function identifyDatabaseFile(path: string, nativeBinding?: string): FileIdentity {
   if (path === ':memory:' || !existsSync(path)) return { kind: 'absent' };
   if (statSync(path).size === 0) return { kind: 'empty' };
-  const made = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
-  let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
-    return identityOf(db);
+    return lookReadOnly(path, nativeBinding, identityOf);
   } catch (error) {
     const code = sqliteCode(error);
     if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_IOERR_SHORT_READ') {
       return { kind: 'unreadable', detail: error instanceof Error ? error.message : String(error) };
     }
     throw error;
-  } finally {
-    db?.close();
-    for (const file of made) if (existsSync(file) && (file.endsWith('-shm') || statSync(file).size === 0)) rmSync(file, { force: true });
   }
 }
 

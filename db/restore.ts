@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { closeSync, copyFileSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { GmError } from '../core/api/contract.ts';
-import { LEGACY_DATABASE_NAME, backupPath, readOrigin, restoringPath, verifyDatabaseFile } from './backup.ts';
+import { LEGACY_DATABASE_NAME, backupPath, readOrigin, restoringPath } from './backup.ts';
+import { isGoodDatabaseFile } from './read-only.ts';
 
 export { restoringPath };
 
@@ -95,7 +96,7 @@ export async function restoreBackup<T>(databasePath: string, name: string, makeW
   try {
     copyFileSync(source, copy);
     // The copy is checked, not the backup: what is renamed into place is what passed.
-    if (!verifyDatabaseFile(copy, nativeBinding) || !dropOrigin(copy, nativeBinding)) {
+    if (!isGoodDatabaseFile(copy, nativeBinding) || !dropOrigin(copy, nativeBinding)) {
       throw new GmError(`That backup failed its integrity check: it is damaged. ${NOTHING_CHANGED} Choose another one.`);
     }
     syncFile(copy);

@@ -130,7 +130,7 @@ export function openApp(options: OpenAppOptions): AppService {
 
 /**
  * What the file is, read-only, before anything writes to it (db/identify.ts): another program's database or a
- * newer GM Workstation's is refused with one sentence (NotOurDatabaseError, NewerDatabaseError) and left as it
+ * newer GM Workstation's is refused with one sentence (NotOurDatabaseError, NewerSchemaError) and left as it
  * was. Then the -wal beside it (db/health.ts judgeWal): one written for another file is moved aside, never
  * applied. Then the health check: a damaged database opens the recovery service, a sound one the handler table.
  */

@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { backupDir, backupsToKeep, listBackups, restoringPath, verifyDatabaseFile, type BackupInfo } from '../db/backup.ts';
+import { backupDir, backupsToKeep, listBackups, restoringPath, type BackupInfo } from '../db/backup.ts';
+import { isGoodDatabaseFile } from '../db/read-only.ts';
 import { copyBegun, fillWithPages, rowsOf } from './testing/backup-pages.ts';
 import { useTestApp } from './testing/harness.ts';
 
@@ -19,7 +20,7 @@ describe('backups', () => {
     await ok('campaigns:create', { name: 'Kept', rulesetId: 'enigma' });
     const backup = await ok('backups:create', {});
     expect(backup.reason).toBe('manual');
-    expect(verifyDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
+    expect(isGoodDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
     expect((await ok('backups:list', {})).map((b) => b.name)).toEqual([backup.name]);
     // One self-contained file: checking it left no -wal, -shm or partial files beside it.
     expect(readdirSync(backupDir(t.dir.file()))).toEqual([backup.name]);
@@ -59,7 +60,7 @@ describe('backups', () => {
     const backup = await backingUp;
     // The worker made it: this thread did not fall back to copying.
     expect(warnings).not.toHaveBeenCalled();
-    expect(verifyDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
+    expect(isGoodDatabaseFile(join(backupDir(t.dir.file()), backup.name))).toBe(true);
     // The copy is the file as it stood at one moment: every page of the filler, and the call's write in the live file.
     expect(rowsOf(join(backupDir(t.dir.file()), backup.name), 'SELECT count(*) AS n FROM pages_to_copy')).toEqual([{ n: 1200 }]);
     expect(t.rows('SELECT name FROM campaigns WHERE id = ?', during.id)).toEqual([{ name: 'During' }]);
@@ -102,8 +103,8 @@ describe('backups', () => {
   it('does not take a file that fails quick_check for a database', () => {
     const fake = join(t.dir.path, 'not-a-db.sqlite');
     writeFileSync(fake, '{"this":"is json"}');
-    expect(verifyDatabaseFile(fake)).toBe(false);
-    expect(verifyDatabaseFile(join(t.dir.path, 'missing.sqlite'))).toBe(false);
+    expect(isGoodDatabaseFile(fake)).toBe(false);
+    expect(isGoodDatabaseFile(join(t.dir.path, 'missing.sqlite'))).toBe(false);
   });
 
   it('keeps the ten newest plus the newest of each of the last ten days', () => {

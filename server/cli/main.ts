@@ -1,9 +1,10 @@
 // gmw: the app's handler table from the command line. Finds the command, checks its arguments, opens the app on
 // the database (--db, else GMW_DB, else the data folder), runs it, and turns what happened into an exit code.
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { HANDLER_NAMES } from '../../core/api/names.ts';
 import { markerPath } from '../../db/health.ts';
+import { sidecarsMadeFrom } from '../../db/read-only.ts';
 import type { AppService } from '../app.ts';
 import { sentenceFor } from '../failure-sentences.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from '../paths.ts';
@@ -138,7 +139,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
       databasePath,
       async app() {
         if (app) return app;
-        const takeAwaySidecars = sidecarsMadeHere(databasePath);
+        const takeAwaySidecars = sidecarsMadeFrom(databasePath);
         const creating = !existsSync(databasePath);
         try {
           // A file that is there must be ours: another program's SQLite file is never migrated into a campaign
@@ -173,16 +174,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
  * leaves them behind, empty) are taken away. Only when neither was there before and the -wal holds nothing: a
  * -wal another process or a crash left is never touched.
  */
-function sidecarsMadeHere(databasePath: string): () => void {
-  const absent = [`${databasePath}-wal`, `${databasePath}-shm`].filter((file) => !existsSync(file));
-  return () => {
-    if (absent.length < 2) return;
-    const wal = absent[0]!;
-    if (existsSync(wal) && statSync(wal).size > 0) return;
-    for (const file of absent) rmSync(file, { force: true });
-  };
-}
-
 /** One sentence on stderr (with the usage after a usage error) and the exit code for it. */
 function report(io: CliIo, command: Command, error: unknown): ExitCode {
   const message = error instanceof Error ? error.message : String(error);
