@@ -33,7 +33,7 @@ const MIME: Record<string, string> = {
 /** Where the page opens its WebSocket; a message is `{id, name, input}` and its answer `{id, reply}`. */
 export const SOCKET_PATH = '/api/socket';
 
-const STATUS_BY_KIND: Record<ErrorKind, number> = { refused: 409, invalid: 400, notFound: 404, internal: 500 };
+const STATUS_BY_KIND: Record<ErrorKind, number> = { refused: 409, stale: 409, invalid: 400, notFound: 404, internal: 500 };
 
 export interface WebServerOptions {
   service: AppService;

@@ -473,9 +473,10 @@ export type Envelope<T> = { result: T } | { error: { message: string; kind: Erro
 
 /**
  * `refused`: the GM asked for something the rules or the data forbid (a sentence to show);
- * `invalid`: the payload is malformed; `notFound`; `internal`: a bug or an I/O failure (logged, shown generically).
+ * `invalid`: the payload is malformed; `notFound`; `internal`: a bug or an I/O failure (logged, shown generically);
+ * `stale`: a write from a screen the encounter has moved past (STALE_SCREEN): nothing was written, read it again.
  */
-export type ErrorKind = 'refused' | 'invalid' | 'notFound' | 'internal';
+export type ErrorKind = 'refused' | 'invalid' | 'notFound' | 'internal' | 'stale';
 
 /** An error a GM can read, with its kind. */
 export class GmError extends Error {
@@ -490,7 +491,7 @@ export class GmError extends Error {
 
 /**
  * The refusal of a write whose screen the encounter has moved past (see logSinceSchema): nothing was written, and
- * the screen reads the encounter again. The page knows it by this sentence.
+ * the screen reads the encounter again. It travels with the error kind `stale`, which is how the page knows it.
  */
 export const STALE_SCREEN = 'The fight moved on since this screen was drawn (in another window, or by a second press); it now shows the newest state. Nothing was changed.';
 

@@ -109,7 +109,7 @@ function shownLog(row: EncounterHead, since: LogSince): number | undefined {
  * the GM did not see (two tabs pressing N advanced two turns). A write without `since` (a script) applies as it stands.
  */
 function refuseStale(row: EncounterHead, since: LogSince): void {
-  if (since && (since.eventCount !== row.event_count || since.version !== row.updated_at)) throw new GmError(STALE_SCREEN);
+  if (since && (since.eventCount !== row.event_count || since.version !== row.updated_at)) throw new GmError(STALE_SCREEN, 'stale');
 }
 
 /**

@@ -44,6 +44,8 @@ describe('a write from a screen the encounter has moved past', () => {
     const goblin = started.view.order.find((c) => c.name === 'Goblin 2')!;
     const damaged = await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' }, since: since(started) });
     expect(await t.refused('encounters:undo', { id: encounter.id, since: since(tabB) })).toBe(STALE_SCREEN);
+    // The page knows this refusal by its kind, not by its words.
+    expect(await t.app.dispatch('encounters:undo', { id: encounter.id, since: since(tabB) })).toEqual({ error: { message: STALE_SCREEN, kind: 'stale' } });
     expect(eventCount()).toBe(damaged.encounter.eventCount);
     const now = await ok('encounters:get', { id: encounter.id });
     expect(now.view.order.find((c) => c.id === goblin.id)!.health).toEqual(damaged.view.order.find((c) => c.id === goblin.id)!.health);

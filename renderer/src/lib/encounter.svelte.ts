@@ -174,7 +174,7 @@ export class EncounterState {
         this.#committed = press;
         return reply;
       } catch (error) {
-        if (!(error instanceof GmError) || error.message !== STALE_SCREEN) throw error;
+        if (!(error instanceof GmError) || error.kind !== 'stale') throw error;
         const again = this.#committed?.write === press.write && sameShown(this.#committed.since, press.since);
         if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info');
         return send('encounters:get', { id: this.id });
