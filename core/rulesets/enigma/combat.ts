@@ -18,6 +18,17 @@ export type InjuryChoice =
   | { mode: 'new'; name: string; category: InjuryCategory; baseRoll: number; permanent?: boolean; cureCondition?: string | null }
   | { mode: 'extend'; injuryId: string };
 
+/**
+ * R-E17: "an attack or a power used on a target reveals the user to that target and to every observer with line of
+ * sight, unless a power says otherwise". What the GM tells about the observers and the power.
+ */
+export interface Revealing {
+  /** Observers without line of sight on the user: it stays hidden from them (never from a target). */
+  unseenBy?: string[];
+  /** The power says its user stays hidden (R-E17's "unless a power says otherwise"). */
+  staysHidden?: boolean;
+}
+
 export type CombatEvent =
   | { type: 'MOVE'; spaces: number; pauses: number; note?: string }
   | {
@@ -31,12 +42,12 @@ export type CombatEvent =
       ignoresSight?: boolean;
       extraStacks?: number; damage: 'full' | 'half';
       asReaction?: boolean; power?: string | null; attackRoll?: Roll | null; defenceRoll?: Roll | null;
-    }
+    } & Revealing
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
   | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
   | { type: 'USE_ITEM'; item: string; note?: string }
-  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string }
-  | { type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string }
+  | ({ type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string } & Revealing)
+  | ({ type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string } & Revealing)
   | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
@@ -184,6 +195,18 @@ function hiddenTargetProblem(ctx: EnigmaContext, userId: string, targetIds: read
   return null;
 }
 
+/** R-E17: the observers named as out of sight are in the fight and are not targets; only a power keeps its user hidden. */
+function revealProblem(ctx: EnigmaContext, targetIds: readonly string[], e: Revealing & { power?: string | null }): string | null {
+  const unseen = e.unseenBy ?? [];
+  if (new Set(unseen).size !== unseen.length) return 'Each observer out of sight is listed once.';
+  for (const id of unseen) {
+    if (!alive(ctx.combatants[id])) return `${nameOf(ctx, id)} is not in the fight.`;
+    if (targetIds.includes(id)) return `${nameOf(ctx, id)} is a target: a target always learns who used it on them (R-E17).`;
+  }
+  if (e.staysHidden && !e.power?.trim()) return 'Only a power can keep its user hidden (R-E17): name the power.';
+  return null;
+}
+
 function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolean): string | null {
   const reactor = ctx.combatants[reactorId];
   if (!alive(reactor)) return 'That reactor is not in the fight.';
@@ -243,6 +266,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
         if (e.distance === undefined || e.distance === null) return 'A ranged attack needs the distance in spaces.';
         if (e.distance <= 1) return 'Ranged attacks cannot target an adjacent creature (R-E12).';
       }
+      const reveals = revealProblem(ctx, [target.id], e);
+      if (reveals) return reveals;
       const plan = planAttack(ctx, e);
       if (plan.autoMiss) return null;
       return rollProblem(plan.attack!, e.attackRoll, attacker.name) ?? rollProblem(plan.defence!, e.defenceRoll, target.name);
@@ -277,9 +302,11 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
     case 'USE_ITEM':
       return onTurn('Using an item') ?? needsActions(ctx, actor!.name, 1);
     case 'USE_POWER':
-      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power');
+      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power')
+        ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'USE_REACTION':
-      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power');
+      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power')
+        ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'CHECK': {
       const checker = ctx.combatants[e.actorId];
       if (!alive(checker)) return 'That creature is not in the fight.';
@@ -360,9 +387,23 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
   return next;
 }
 
-function reveal(ctx: EnigmaContext, id: string): EnigmaContext {
+/**
+ * R-E17: an attack or a power used on a target reveals the user to that target and to every observer with line of
+ * sight (all but the `unseenBy` the GM names), unless the power says its user stays hidden. A power used on nobody
+ * reveals nothing. With the option off, nothing reveals.
+ */
+export function revealedTo(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): string[] {
+  const user = ctx.combatants[userId];
+  if (!user || ctx.options['attackRevealsHidden'] === false || e.staysHidden || targetIds.length === 0) return [];
+  const unseen = new Set(e.unseenBy ?? []);
+  return user.hiddenFrom.filter((id) => targetIds.includes(id) || !unseen.has(id));
+}
+
+function reveal(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): EnigmaContext {
+  const seen = revealedTo(ctx, userId, targetIds, e);
   // Someone hidden from nobody keeps its record: nothing changes, and an unchanged record keeps its view row.
-  return ctx.options['attackRevealsHidden'] === false || ctx.combatants[id]!.hiddenFrom.length === 0 ? ctx : update(ctx, id, { hiddenFrom: [] });
+  if (seen.length === 0) return ctx;
+  return update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
 }
 
 function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
@@ -374,11 +415,13 @@ export const applyCombat = lastAnswer((ctx: EnigmaContext, e: CombatEvent): Enig
 
 function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   switch (e.type) {
-    case 'MOVE': case 'USE_ITEM': case 'USE_POWER':
+    case 'MOVE': case 'USE_ITEM':
       return spend(ctx, costOf(e, ctx));
+    case 'USE_POWER':
+      return reveal(spend(ctx, costOf(e, ctx)), activeId(ctx)!, e.targetIds ?? [], e);
     case 'USE_REACTION': {
       const reactor = ctx.combatants[e.reactorId]!;
-      return update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 });
+      return reveal(update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
     }
     case 'CHECK':
       return e.cost > 0 ? spend(ctx, e.cost) : ctx;
@@ -387,7 +430,7 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       let next = e.asReaction
         ? update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
         : spend(ctx, 1);
-      next = reveal(next, e.attackerId);
+      next = reveal(next, e.attackerId, [e.targetId], e);
       return outcome.hit ? applyDamage(next, e.targetId, outcome.damage) : next;
     }
     case 'HIDE': {
