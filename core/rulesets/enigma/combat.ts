@@ -29,6 +29,28 @@ export interface Revealing {
   staysHidden?: boolean;
 }
 
+/**
+ * source: "If you cannot see an enemy but know their location ... you can still target them with attacks or powers.
+ * However, your capacity check will be at a disadvantage unless a power explicitly states that it does not require a
+ * line of sight." A check aimed at someone says how the checker sees it, as an attack does.
+ */
+export interface CheckSight {
+  sight?: 'clear' | 'unseen' | 'fullCover';
+  needsNoSight?: boolean;
+  throughCover?: boolean;
+}
+
+/**
+ * source: "If an enemy is completely obscured by cover, such as being behind a solid wall, you cannot target them with
+ * attacks or powers unless a specific power allows for targeting through obstacles or cover."
+ */
+export interface PowerCover {
+  /** The power's targets that are completely behind cover. */
+  coveredIds?: string[];
+  /** The power "allows for targeting through obstacles or cover". */
+  throughCover?: boolean;
+}
+
 export type CombatEvent =
   | { type: 'MOVE'; spaces: number; pauses: number; note?: string }
   | {
@@ -46,9 +68,9 @@ export type CombatEvent =
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
   | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
   | { type: 'USE_ITEM'; item: string; note?: string }
-  | ({ type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string } & Revealing)
-  | ({ type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string } & Revealing)
-  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll }
+  | ({ type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string } & Revealing & PowerCover)
+  | ({ type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string } & Revealing & PowerCover)
+  | ({ type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll } & CheckSight)
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
   | { type: 'HEAL'; targetId: string; amount: number; kind: 'magic' | 'fix' | 'other'; source: string }
@@ -88,6 +110,12 @@ export function rollProblem(spec: DiceSpec, roll: Roll | null | undefined, who: 
   }
   const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > spec.size);
   return bad === undefined ? null : `${bad} is not a face of ${who}'s d${spec.size}.`;
+}
+
+/** The dice of a capacity check: its stacks, and one disadvantage on a target the checker cannot see (§1.4 sight). */
+export function checkSpec(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'CHECK' }>): DiceSpec {
+  const unseen = Boolean(e.targetId) && e.sight === 'unseen' && !e.needsNoSight;
+  return diceSpec(ctx.combatants[e.actorId]!, e.capacity, (e.extraStacks ?? 0) - (unseen ? 1 : 0), ctx.options);
 }
 
 export const keptFace = (spec: DiceSpec, roll: Roll) => (spec.keep === 'highest' ? Math.max(...roll.faces) : Math.min(...roll.faces));
@@ -192,6 +220,16 @@ function hiddenTargetProblem(ctx: EnigmaContext, userId: string, targetIds: read
     if (!alive(target)) return `${nameOf(ctx, id)} is not in the fight.`;
     if (target.hiddenFrom.includes(user.id)) return `${user.name} has not noticed the hidden ${target.name} and cannot target it with ${what}.`;
   }
+  return null;
+}
+
+/** A power's targets behind full cover: refused unless the power targets through obstacles or cover. */
+function powerCoverProblem(ctx: EnigmaContext, targetIds: readonly string[], e: PowerCover): string | null {
+  const covered = e.coveredIds ?? [];
+  if (new Set(covered).size !== covered.length) return 'Each target behind cover is listed once.';
+  const stray = covered.find((id) => !targetIds.includes(id));
+  if (stray !== undefined) return `${nameOf(ctx, stray)} is not a target of the power.`;
+  if (covered.length && !e.throughCover) return `${nameOf(ctx, covered[0]!)} is completely behind cover and cannot be targeted by a power that does not target through obstacles or cover.`;
   return null;
 }
 
@@ -303,10 +341,10 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       return onTurn('Using an item') ?? needsActions(ctx, actor!.name, 1);
     case 'USE_POWER':
       return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power')
-        ?? revealProblem(ctx, e.targetIds ?? [], e);
+        ?? powerCoverProblem(ctx, e.targetIds ?? [], e) ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'USE_REACTION':
       return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power')
-        ?? revealProblem(ctx, e.targetIds ?? [], e);
+        ?? powerCoverProblem(ctx, e.targetIds ?? [], e) ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'CHECK': {
       const checker = ctx.combatants[e.actorId];
       if (!alive(checker)) return 'That creature is not in the fight.';
@@ -318,8 +356,12 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       if (e.targetId) {
         const problem = hiddenTargetProblem(ctx, checker.id, [e.targetId], 'a capacity check');
         if (problem) return problem;
+        // source: "you cannot target them with attacks or powers unless a specific power allows for targeting through obstacles or cover"
+        if (e.sight === 'fullCover' && !e.throughCover) return `${nameOf(ctx, e.targetId)} is completely behind cover and cannot be targeted.`;
+      } else if ((e.sight ?? 'clear') !== 'clear') {
+        return 'Line of sight matters for a check aimed at someone: choose whom it is against.';
       }
-      return rollProblem(diceSpec(checker, e.capacity, e.extraStacks ?? 0, ctx.options), e.roll, checker.name);
+      return rollProblem(checkSpec(ctx, e), e.roll, checker.name);
     }
     case 'APPLY_DAMAGE': {
       const target = ctx.combatants[e.targetId];

@@ -38,6 +38,9 @@ const textSchema = shortTextSchema;
 const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
 /** R-E17: the observers out of sight of the user, and a power that keeps its user hidden. */
 const revealingFields = { unseenBy: z.array(idSchema).max(200).optional(), staysHidden: z.boolean().optional() };
+/** §1.4 sight: a power's targets behind full cover, and a power that targets through obstacles or cover. */
+const powerCoverFields = { coveredIds: z.array(idSchema).max(200).optional(), throughCover: z.boolean().optional() };
+const sightSchema = z.enum(['clear', 'unseen', 'fullCover']);
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
@@ -62,11 +65,12 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
   z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
   z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields }),
-  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields }),
+  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
+  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
   z.strictObject({
     type: z.literal('CHECK'), actorId: idSchema, capacity: capacitySchema, difficulty: z.number().int().min(1).max(30), cost: z.number().int().min(0).max(2),
     description: textSchema, extraStacks: stacksSchema.optional(), targetId: idSchema.nullable().optional(), roll: rollSchema,
+    sight: sightSchema.optional(), needsNoSight: z.boolean().optional(), throughCover: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: textSchema }),
   z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
@@ -146,7 +150,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         return [request(['gleanRoll'], active.name, combat.diceSpec(active, 'glean', 0, ctx.options)), request(['navigateRoll'], get(event.targetId)!.name, combat.diceSpec(get(event.targetId)!, 'navigate', 0, ctx.options))];
       case 'CHECK':
         if (!get(event.actorId)) return [];
-        return [request(['roll'], get(event.actorId)!.name, combat.diceSpec(get(event.actorId)!, event.capacity, event.extraStacks ?? 0, ctx.options))];
+        return [request(['roll'], get(event.actorId)!.name, combat.checkSpec(ctx, event))];
       default:
         return [];
     }
@@ -215,10 +219,10 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
       return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6', ...shown.rulings], text: `${name(event.reactorId)} reacts with ${event.power}${onTargets(event.targetIds)}${event.note ? ` (${event.note})` : ''}: one action less next turn.${shown.text}` };
     }
     case 'CHECK': {
-      const spec = combat.diceSpec(before.combatants[event.actorId]!, event.capacity, event.extraStacks ?? 0, before.options);
+      const spec = combat.checkSpec(before, event);
       const kept = combat.keptFace(spec, event.roll);
       const success = combat.meets(kept, event.difficulty, before);
-      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])}${event.targetId && event.sight === 'unseen' ? (event.needsNoSight ? ' (not seen; the power needs no line of sight)' : ' (not seen)') : ''} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
     }
     case 'APPLY_DAMAGE': {
       const target = after.combatants[event.targetId]!;
