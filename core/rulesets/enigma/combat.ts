@@ -18,6 +18,39 @@ export type InjuryChoice =
   | { mode: 'new'; name: string; category: InjuryCategory; baseRoll: number; permanent?: boolean; cureCondition?: string | null }
   | { mode: 'extend'; injuryId: string };
 
+/**
+ * R-E17: "an attack or a power used on a target reveals the user to that target and to every observer with line of
+ * sight, unless a power says otherwise". What the GM tells about the observers and the power.
+ */
+export interface Revealing {
+  /** Observers without line of sight on the user: it stays hidden from them (never from a target). */
+  unseenBy?: string[];
+  /** The power says its user stays hidden (R-E17's "unless a power says otherwise"). */
+  staysHidden?: boolean;
+}
+
+/**
+ * source: "If you cannot see an enemy but know their location ... you can still target them with attacks or powers.
+ * However, your capacity check will be at a disadvantage unless a power explicitly states that it does not require a
+ * line of sight." A check aimed at someone says how the checker sees it, as an attack does.
+ */
+export interface CheckSight {
+  sight?: 'clear' | 'unseen' | 'fullCover';
+  needsNoSight?: boolean;
+  throughCover?: boolean;
+}
+
+/**
+ * source: "If an enemy is completely obscured by cover, such as being behind a solid wall, you cannot target them with
+ * attacks or powers unless a specific power allows for targeting through obstacles or cover."
+ */
+export interface PowerCover {
+  /** The power's targets that are completely behind cover. */
+  coveredIds?: string[];
+  /** The power "allows for targeting through obstacles or cover". */
+  throughCover?: boolean;
+}
+
 export type CombatEvent =
   | { type: 'MOVE'; spaces: number; pauses: number; note?: string }
   | {
@@ -31,13 +64,13 @@ export type CombatEvent =
       ignoresSight?: boolean;
       extraStacks?: number; damage: 'full' | 'half';
       asReaction?: boolean; power?: string | null; attackRoll?: Roll | null; defenceRoll?: Roll | null;
-    }
+    } & Revealing
   | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
   | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
   | { type: 'USE_ITEM'; item: string; note?: string }
-  | { type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string }
-  | { type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string }
-  | { type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll }
+  | ({ type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string } & Revealing & PowerCover)
+  | ({ type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string } & Revealing & PowerCover)
+  | ({ type: 'CHECK'; actorId: string; capacity: Capacity; difficulty: number; cost: number; description: string; extraStacks?: number; targetId?: string | null; roll: Roll } & CheckSight)
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
   | { type: 'HEAL'; targetId: string; amount: number; kind: 'magic' | 'fix' | 'other'; source: string }
@@ -77,6 +110,12 @@ export function rollProblem(spec: DiceSpec, roll: Roll | null | undefined, who: 
   }
   const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > spec.size);
   return bad === undefined ? null : `${bad} is not a face of ${who}'s d${spec.size}.`;
+}
+
+/** The dice of a capacity check: its stacks, and one disadvantage on a target the checker cannot see (§1.4 sight). */
+export function checkSpec(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'CHECK' }>): DiceSpec {
+  const unseen = Boolean(e.targetId) && e.sight === 'unseen' && !e.needsNoSight;
+  return diceSpec(ctx.combatants[e.actorId]!, e.capacity, (e.extraStacks ?? 0) - (unseen ? 1 : 0), ctx.options);
 }
 
 export const keptFace = (spec: DiceSpec, roll: Roll) => (spec.keep === 'highest' ? Math.max(...roll.faces) : Math.min(...roll.faces));
@@ -184,6 +223,28 @@ function hiddenTargetProblem(ctx: EnigmaContext, userId: string, targetIds: read
   return null;
 }
 
+/** A power's targets behind full cover: refused unless the power targets through obstacles or cover. */
+function powerCoverProblem(ctx: EnigmaContext, targetIds: readonly string[], e: PowerCover): string | null {
+  const covered = e.coveredIds ?? [];
+  if (new Set(covered).size !== covered.length) return 'Each target behind cover is listed once.';
+  const stray = covered.find((id) => !targetIds.includes(id));
+  if (stray !== undefined) return `${nameOf(ctx, stray)} is not a target of the power.`;
+  if (covered.length && !e.throughCover) return `${nameOf(ctx, covered[0]!)} is completely behind cover and cannot be targeted by a power that does not target through obstacles or cover.`;
+  return null;
+}
+
+/** R-E17: the observers named as out of sight are in the fight and are not targets; only a power keeps its user hidden. */
+function revealProblem(ctx: EnigmaContext, targetIds: readonly string[], e: Revealing & { power?: string | null }): string | null {
+  const unseen = e.unseenBy ?? [];
+  if (new Set(unseen).size !== unseen.length) return 'Each observer out of sight is listed once.';
+  for (const id of unseen) {
+    if (!alive(ctx.combatants[id])) return `${nameOf(ctx, id)} is not in the fight.`;
+    if (targetIds.includes(id)) return `${nameOf(ctx, id)} is a target: a target always learns who used it on them (R-E17).`;
+  }
+  if (e.staysHidden && !e.power?.trim()) return 'Only a power can keep its user hidden (R-E17): name the power.';
+  return null;
+}
+
 function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolean): string | null {
   const reactor = ctx.combatants[reactorId];
   if (!alive(reactor)) return 'That reactor is not in the fight.';
@@ -243,6 +304,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
         if (e.distance === undefined || e.distance === null) return 'A ranged attack needs the distance in spaces.';
         if (e.distance <= 1) return 'Ranged attacks cannot target an adjacent creature (R-E12).';
       }
+      const reveals = revealProblem(ctx, [target.id], e);
+      if (reveals) return reveals;
       const plan = planAttack(ctx, e);
       if (plan.autoMiss) return null;
       return rollProblem(plan.attack!, e.attackRoll, attacker.name) ?? rollProblem(plan.defence!, e.defenceRoll, target.name);
@@ -277,9 +340,11 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
     case 'USE_ITEM':
       return onTurn('Using an item') ?? needsActions(ctx, actor!.name, 1);
     case 'USE_POWER':
-      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power');
+      return onTurn('Activating a power') ?? needsActions(ctx, actor!.name, costOf(e, ctx)) ?? hiddenTargetProblem(ctx, actor!.id, e.targetIds ?? [], 'a power')
+        ?? powerCoverProblem(ctx, e.targetIds ?? [], e) ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'USE_REACTION':
-      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power');
+      return reactionProblem(ctx, e.reactorId, turnOpen) ?? hiddenTargetProblem(ctx, e.reactorId, e.targetIds ?? [], 'a power')
+        ?? powerCoverProblem(ctx, e.targetIds ?? [], e) ?? revealProblem(ctx, e.targetIds ?? [], e);
     case 'CHECK': {
       const checker = ctx.combatants[e.actorId];
       if (!alive(checker)) return 'That creature is not in the fight.';
@@ -291,8 +356,12 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       if (e.targetId) {
         const problem = hiddenTargetProblem(ctx, checker.id, [e.targetId], 'a capacity check');
         if (problem) return problem;
+        // source: "you cannot target them with attacks or powers unless a specific power allows for targeting through obstacles or cover"
+        if (e.sight === 'fullCover' && !e.throughCover) return `${nameOf(ctx, e.targetId)} is completely behind cover and cannot be targeted.`;
+      } else if ((e.sight ?? 'clear') !== 'clear') {
+        return 'Line of sight matters for a check aimed at someone: choose whom it is against.';
       }
-      return rollProblem(diceSpec(checker, e.capacity, e.extraStacks ?? 0, ctx.options), e.roll, checker.name);
+      return rollProblem(checkSpec(ctx, e), e.roll, checker.name);
     }
     case 'APPLY_DAMAGE': {
       const target = ctx.combatants[e.targetId];
@@ -360,9 +429,23 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
   return next;
 }
 
-function reveal(ctx: EnigmaContext, id: string): EnigmaContext {
+/**
+ * R-E17: an attack or a power used on a target reveals the user to that target and to every observer with line of
+ * sight (all but the `unseenBy` the GM names), unless the power says its user stays hidden. A power used on nobody
+ * reveals nothing. With the option off, nothing reveals.
+ */
+export function revealedTo(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): string[] {
+  const user = ctx.combatants[userId];
+  if (!user || ctx.options['attackRevealsHidden'] === false || e.staysHidden || targetIds.length === 0) return [];
+  const unseen = new Set(e.unseenBy ?? []);
+  return user.hiddenFrom.filter((id) => targetIds.includes(id) || !unseen.has(id));
+}
+
+function reveal(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): EnigmaContext {
+  const seen = revealedTo(ctx, userId, targetIds, e);
   // Someone hidden from nobody keeps its record: nothing changes, and an unchanged record keeps its view row.
-  return ctx.options['attackRevealsHidden'] === false || ctx.combatants[id]!.hiddenFrom.length === 0 ? ctx : update(ctx, id, { hiddenFrom: [] });
+  if (seen.length === 0) return ctx;
+  return update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
 }
 
 function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
@@ -374,11 +457,13 @@ export const applyCombat = lastAnswer((ctx: EnigmaContext, e: CombatEvent): Enig
 
 function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
   switch (e.type) {
-    case 'MOVE': case 'USE_ITEM': case 'USE_POWER':
+    case 'MOVE': case 'USE_ITEM':
       return spend(ctx, costOf(e, ctx));
+    case 'USE_POWER':
+      return reveal(spend(ctx, costOf(e, ctx)), activeId(ctx)!, e.targetIds ?? [], e);
     case 'USE_REACTION': {
       const reactor = ctx.combatants[e.reactorId]!;
-      return update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 });
+      return reveal(update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
     }
     case 'CHECK':
       return e.cost > 0 ? spend(ctx, e.cost) : ctx;
@@ -387,7 +472,7 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       let next = e.asReaction
         ? update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
         : spend(ctx, 1);
-      next = reveal(next, e.attackerId);
+      next = reveal(next, e.attackerId, [e.targetId], e);
       return outcome.hit ? applyDamage(next, e.targetId, outcome.damage) : next;
     }
     case 'HIDE': {

@@ -36,6 +36,11 @@ const carriedSchema = z.strictObject({
 const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
 const textSchema = shortTextSchema;
 const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
+/** R-E17: the observers out of sight of the user, and a power that keeps its user hidden. */
+const revealingFields = { unseenBy: z.array(idSchema).max(200).optional(), staysHidden: z.boolean().optional() };
+/** §1.4 sight: a power's targets behind full cover, and a power that targets through obstacles or cover. */
+const powerCoverFields = { coveredIds: z.array(idSchema).max(200).optional(), throughCover: z.boolean().optional() };
+const sightSchema = z.enum(['clear', 'unseen', 'fullCover']);
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
@@ -55,15 +60,17 @@ const eventSchema = z.discriminatedUnion('type', [
     distance: z.number().int().min(0).max(500).nullable().optional(), sight: z.enum(['clear', 'unseen', 'fullCover']),
     needsNoSight: z.boolean().optional(), throughCover: z.boolean().optional(), ignoresSight: z.boolean().optional(), extraStacks: stacksSchema.optional(), damage: z.enum(['full', 'half']),
     asReaction: z.boolean().optional(), power: textSchema.nullable().optional(), attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
+    ...revealingFields,
   }),
   z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
   z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
   z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
-  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
+  z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
   z.strictObject({
     type: z.literal('CHECK'), actorId: idSchema, capacity: capacitySchema, difficulty: z.number().int().min(1).max(30), cost: z.number().int().min(0).max(2),
     description: textSchema, extraStacks: stacksSchema.optional(), targetId: idSchema.nullable().optional(), roll: rollSchema,
+    sight: sightSchema.optional(), needsNoSight: z.boolean().optional(), throughCover: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: textSchema }),
   z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
@@ -143,7 +150,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         return [request(['gleanRoll'], active.name, combat.diceSpec(active, 'glean', 0, ctx.options)), request(['navigateRoll'], get(event.targetId)!.name, combat.diceSpec(get(event.targetId)!, 'navigate', 0, ctx.options))];
       case 'CHECK':
         if (!get(event.actorId)) return [];
-        return [request(['roll'], get(event.actorId)!.name, combat.diceSpec(get(event.actorId)!, event.capacity, event.extraStacks ?? 0, ctx.options))];
+        return [request(['roll'], get(event.actorId)!.name, combat.checkSpec(ctx, event))];
       default:
         return [];
     }
@@ -165,20 +172,31 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = rules.activeId(before);
   const onTargets = (ids: readonly string[] | undefined) => (ids && ids.length ? ` on ${ids.map(name).join(', ')}` : '');
+  /** R-E17: whom the user is revealed to, or that the power keeps it hidden; '' when it was hidden from nobody. */
+  const revealed = (userId: string, targetIds: readonly string[], e: combat.Revealing): { text: string; rulings: string[] } => {
+    const hidden = before.combatants[userId]?.hiddenFrom ?? [];
+    if (hidden.length === 0 || targetIds.length === 0 || before.options['attackRevealsHidden'] === false) return { text: '', rulings: [] };
+    if (e.staysHidden) return { text: ` ${name(userId)} stays hidden: the power says so (R-E17).`, rulings: ['R-E17'] };
+    const seen = combat.revealedTo(before, userId, targetIds, e);
+    const still = hidden.filter((id) => !seen.includes(id));
+    if (seen.length === 0) return { text: ` ${name(userId)} stays hidden from ${still.map(name).join(', ')}, out of sight (R-E17).`, rulings: ['R-E17'] };
+    return { text: ` ${name(userId)} is revealed${still.length ? ` to ${seen.map(name).join(', ')}; still hidden from ${still.map(name).join(', ')}, out of sight` : ''} (R-E17).`, rulings: ['R-E17'] };
+  };
   switch (event.type) {
     case 'MOVE':
       return { round, kind: 'turn', actorId: actor, rulings: event.pauses ? ['R-E11'] : [], text: `${name(actor)} moves ${plural(event.spaces, 'space')}${event.pauses ? ` with ${plural(event.pauses, 'pause')}` : ''}${event.note ? ` (${event.note})` : ''}. ${plural(after.actionsLeft, 'action')} left.` };
     case 'ATTACK': {
       const outcome = combat.resolveAttack(before, event);
       const how = `${event.power ? `${event.power}: ` : ''}${name(event.attackerId)}${event.asReaction ? ' reacts and' : ''} attacks ${name(event.targetId)} (${event.mode}${event.mode === 'ranged' ? `, ${event.distance} spaces` : ''})`;
-      if (outcome.autoMiss) return { round, kind: 'attack', actorId: event.attackerId, rulings: ['R-E12'], text: `${how}: beyond twice the Glean die, an automatic miss.` };
+      const shown = revealed(event.attackerId, [event.targetId], event);
+      if (outcome.autoMiss) return { round, kind: 'attack', actorId: event.attackerId, rulings: ['R-E12', ...shown.rulings], text: `${how}: beyond twice the Glean die, an automatic miss.${shown.text}` };
       const target = after.combatants[event.targetId]!;
       const attack = `Attack d${outcome.attack!.size}${stackNote(outcome.attack!.net)} ${faces(event.attackRoll)} → ${outcome.attackFace} + Escalation ${before.escalation} = ${outcome.attackTotal}`;
       const defence = `${outcome.defence!.capacity === 'endure' ? 'Endure' : 'Navigate'} d${outcome.defence!.size}${stackNote(outcome.defence!.net)} ${faces(event.defenceRoll)} → ${outcome.defenceFace}`;
       const result = outcome.hit
         ? `hit for ${outcome.damage} (${target.name} ${target.lp} LP${target.removed ? ', defeated' : after.pendingPeril.includes(target.id) ? ', in Mortal Peril' : ''})`
         : outcome.attackTotal === outcome.defenceFace ? 'a tie goes to the defender: miss' : 'miss';
-      return { round, kind: 'attack', actorId: event.attackerId, rulings: outcome.rulings, text: `${how}: ${attack} against ${defence}, ${result}.` };
+      return { round, kind: 'attack', actorId: event.attackerId, rulings: [...outcome.rulings, ...shown.rulings], text: `${how}: ${attack} against ${defence}, ${result}.${shown.text}` };
     }
     case 'HIDE': {
       const hider = after.combatants[actor!]!;
@@ -192,15 +210,19 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
     }
     case 'USE_ITEM':
       return { round, kind: 'turn', actorId: actor, text: `${name(actor)} uses ${event.item}${event.note ? ` (${event.note})` : ''}.` };
-    case 'USE_POWER':
-      return { round, kind: 'turn', actorId: actor, rulings: event.fullAction ? ['R-E7'] : [], text: `${name(actor)} activates ${event.power}${onTargets(event.targetIds)}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.` };
-    case 'USE_REACTION':
-      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6'], text: `${name(event.reactorId)} reacts with ${event.power}${onTargets(event.targetIds)}${event.note ? ` (${event.note})` : ''}: one action less next turn.` };
+    case 'USE_POWER': {
+      const shown = revealed(actor!, event.targetIds ?? [], event);
+      return { round, kind: 'turn', actorId: actor, rulings: [...(event.fullAction ? ['R-E7'] : []), ...shown.rulings], text: `${name(actor)} activates ${event.power}${onTargets(event.targetIds)}${event.fullAction ? ' (a full action)' : ''}, ${plural(before.actionsLeft - after.actionsLeft, 'action')}${event.note ? `: ${event.note}` : ''}.${shown.text}` };
+    }
+    case 'USE_REACTION': {
+      const shown = revealed(event.reactorId, event.targetIds ?? [], event);
+      return { round, kind: 'turn', actorId: event.reactorId, rulings: ['R-E6', ...shown.rulings], text: `${name(event.reactorId)} reacts with ${event.power}${onTargets(event.targetIds)}${event.note ? ` (${event.note})` : ''}: one action less next turn.${shown.text}` };
+    }
     case 'CHECK': {
-      const spec = combat.diceSpec(before.combatants[event.actorId]!, event.capacity, event.extraStacks ?? 0, before.options);
+      const spec = combat.checkSpec(before, event);
       const kept = combat.keptFace(spec, event.roll);
       const success = combat.meets(kept, event.difficulty, before);
-      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.actorId, rulings: ['R-E18'], text: `${name(event.actorId)}: ${event.description || 'check'}${onTargets(event.targetId ? [event.targetId] : [])}${event.targetId && event.sight === 'unseen' ? (event.needsNoSight ? ' (not seen; the power needs no line of sight)' : ' (not seen)') : ''} — ${event.capacity[0]!.toUpperCase()}${event.capacity.slice(1)} d${spec.size}${stackNote(spec.net)} ${faces(event.roll)} → ${kept} against difficulty ${event.difficulty}: ${success ? 'success' : 'failure'}${event.cost ? ` (${plural(event.cost, 'action')})` : ''}.` };
     }
     case 'APPLY_DAMAGE': {
       const target = after.combatants[event.targetId]!;

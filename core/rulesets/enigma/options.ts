@@ -88,8 +88,8 @@ export const enigmaOptions: readonly RulingOption[] = retireOptions([
     ],
   },
   {
-    key: 'attackRevealsHidden', ruling: 'R-E17', kind: 'flag', default: true, label: 'Attacking reveals',
-    description: 'An attack or power reveals the user to its target and every observer with line of sight.',
+    key: 'attackRevealsHidden', ruling: 'R-E17', kind: 'flag', default: true, label: 'Attacks and powers reveal the user',
+    description: 'An attack, or a power used on a target, reveals a hidden user to its targets and every observer with line of sight (unless the power says otherwise).',
   },
   {
     key: 'fixedDifficulty', ruling: 'R-E18', kind: 'choice', default: 'meetOrBeat', label: 'Fixed difficulties',

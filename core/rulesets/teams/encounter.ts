@@ -531,8 +531,15 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
       const id = before.activeId;
       return { round: before.round, kind: 'turn', actorId: id, text: `${rules.nameOf(before, id)} ends the turn${before.turn?.actionsLeft ? ` with ${plural(before.turn.actionsLeft, 'action')} unused` : ''}.` };
     }
-    case 'ADD_LATE_COMBATANT':
-      return { round, kind: 'order', actorId: event.combatant.id, text: `${event.combatant.name} arrives late and joins ${rules.teamLabel(after, event.combatant.side)}; they may be picked at its next go.` };
+    case 'ADD_LATE_COMBATANT': {
+      // source: "the team with the benefit of surprise gets to take a whole round where only their team may take
+      // actions": an arrival on another team during that round waits for round 1 like the rest of its team.
+      const arrival = after.combatants[event.combatant.id]!;
+      const when = rules.isSurprised(after, arrival)
+        ? `it is the surprise round, so they act from round 1${after.options['surprisedCannotReact'] !== false ? ' and cannot react until then (R-T5)' : ''}`
+        : 'they may be picked at its next go';
+      return { round, kind: 'order', actorId: event.combatant.id, text: `${event.combatant.name} arrives late and joins ${rules.teamLabel(after, event.combatant.side)}; ${when}.` };
+    }
     case 'END_COMBAT':
       return { round, kind: 'end', rulings: ['R-T11', 'R-T26'], text: `Combat ends${event.outcome ? `: ${event.outcome}` : ''}. ${after.options['poolsAfterCombat'] === 'reset' ? 'Pools return to their maximum.' : 'Endurance, health, stamina and focus stay as they are.'}` };
   }
