@@ -65,6 +65,18 @@ describe('an NPC template keeps its morale immunity for the rest of the stretch 
     expect((await party())[key]).toEqual({ moraleImmune: 'Bandit 1' });
   });
 
+  it('a campaign export keeps it with the template: the imported copy\'s bandits start immune', async () => {
+    const { campaign, newFight } = await campaignWithBandits();
+    await banditPassesAndFightEnds(newFight, (await ok('campaigns:get', { id: campaign.id })).characters.find((c) => c.role === 'npc')!.id);
+    const imported = await ok('imports:campaign', { content: (await ok('exports:campaign', { id: campaign.id })).content });
+    const copy = await ok('campaigns:get', { id: imported.id });
+    const template = copy.characters.find((c) => c.role === 'npc')!;
+    expect(copy.party).toEqual({ [template.id]: { moraleImmune: 'Bandit 1' } });
+    const encounter = await ok('encounters:create', { campaignId: copy.id, name: 'After the import' });
+    const added = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [], npcs: [{ templateId: template.id, count: 1 }] });
+    expect(added.view.order[0]!.tags).toContain(IMMUNE);
+  });
+
   it('END_STRETCH clears it (the recovery screen lists it until then); undoing END_STRETCH puts it back', async () => {
     const { campaign, hero, key, party, newFight } = await campaignWithBandits();
     await banditPassesAndFightEnds(newFight, key);
