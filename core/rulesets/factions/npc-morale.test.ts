@@ -44,6 +44,13 @@ describe('an NPC\'s morale immunity lasts "for the remainder of the stretch" (R-
     e.apply({ type: 'MORALE_OUTCOME', id: 'retreat' });
     if (e.view().phase !== 'ended') e.apply({ type: 'END_COMBAT', outcome: 'the bandits are gone' });
     expect(factionsEncounter.consequences!(e.snapshot).party).toEqual({});
+    // One who passed and was then killed is not immune for anything.
+    const killed = banditsHalved();
+    killed.apply({ type: 'MORALE_ROLL', roll: app(2) });
+    killed.apply({ type: 'APPLY_DAMAGE', targetId: 'foe', amount: 10, source: 'a spear' });
+    expect(who(killed, 'foe')).toMatchObject({ dead: true, moraleImmune: true });
+    if (killed.view().phase !== 'ended') killed.apply({ type: 'END_COMBAT', outcome: 'no bandit is left' });
+    expect(factionsEncounter.consequences!(killed.snapshot).party).toEqual({});
   });
 
   it('the next fight of the stretch starts that template\'s NPCs immune: no morale check when the group is halved again', () => {
