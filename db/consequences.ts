@@ -83,31 +83,35 @@ export function carryApplied(db: Db, encounterId: string): boolean {
   return Boolean(prepared(db, 'SELECT 1 FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId));
 }
 
-/** Writes an ended encounter's carry-over once, remembering the values it replaced. */
-export function applyCarry(db: Db, encounterId: string, campaignId: string, carry: NonNullable<Consequences['carry']>, party: Record<string, unknown>, now: string): void {
+/**
+ * Writes an ended encounter's carry-over once, remembering the values it replaced and the event that ended the fight
+ * (`endedSeq`, already stored): its place in the campaign's history, whatever events a ruleset allows after it.
+ */
+export function applyCarry(db: Db, encounterId: string, campaignId: string, carry: NonNullable<Consequences['carry']>, party: Record<string, unknown>, now: string, endedSeq: number): void {
   if (carryApplied(db, encounterId)) return;
-  const remember = prepared(db, 'INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
+  const endedAt = (prepared(db, 'SELECT recorded_at FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounterId, endedSeq) as { recorded_at: string } | undefined)?.recorded_at ?? now;
+  const insert = prepared(db, 'INSERT INTO encounter_carry (encounter_id, subject, previous_json, ended_seq, ended_at) VALUES (?, ?, ?, ?, ?)');
+  const remember = (subject: string, previous: string) => insert.run(encounterId, subject, previous, endedSeq, endedAt);
   for (const { characterId, state } of carry) {
     const row = prepared(db, 'SELECT state_json FROM characters WHERE id = ?').get(characterId) as { state_json: string } | undefined;
     if (!row) continue;
-    remember.run(encounterId, `character:${characterId}`, row.state_json);
+    remember(`character:${characterId}`, row.state_json);
     prepared(db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(row.state_json), ...state }), now, characterId);
   }
   const campaign = prepared(db, 'SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string };
-  remember.run(encounterId, 'campaign', campaign.party_json);
+  remember('campaign', campaign.party_json);
   prepared(db, 'UPDATE campaigns SET party_json = ? WHERE id = ?').run(JSON.stringify({ ...JSON.parse(campaign.party_json), ...party }), campaignId);
   noteCarryAdjustments(db, encounterId);
 }
 
 /**
- * Notes on the encounter's carry rows the event holding the GM's adjustments to them (its newest, the ending event),
- * or none, as migration 0006 did for the rows before it: a history reads only those events. The encounter's head
- * and events are written first.
+ * Notes on the encounter's carry rows the event holding the GM's adjustments to them (the ending event), or none, as
+ * migration 0006 did for the rows before it: a history reads only those events. The events are written first.
  */
 export function noteCarryAdjustments(db: Db, encounterId: string): void {
   prepared(db, `UPDATE encounter_carry SET adjusted_seq = (
-      SELECT v.seq FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-      WHERE e.id = encounter_carry.encounter_id AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
+      SELECT v.seq FROM encounter_events v
+      WHERE v.encounter_id = encounter_carry.encounter_id AND v.seq = encounter_carry.ended_seq AND json_extract(v.payload_json, '$.carryAdjust') IS NOT NULL
     ) WHERE encounter_id = ?`).run(encounterId);
 }
 
@@ -130,24 +134,21 @@ export function revertCarry(db: Db, encounterId: string, campaignId: string, now
 // one time (one write made both: the demo fights, then rests) are put in a fixed order: a fight's end before a ledger
 // entry, and two fights' ends by id.
 
-/** When an ended encounter's carry-over was written (the time of its newest event, the ending), or null when none is. */
-export function carryWrittenAt(db: Db, encounterId: string): string | null {
-  const row = prepared(db, `SELECT v.recorded_at FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-    WHERE e.id = ? AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)`).get(encounterId) as { recorded_at: string } | undefined;
-  return row?.recorded_at ?? null;
+/** Where an ended encounter's carry-over sits in the campaign's history (its ending event and that event's time), or null when none is written. */
+export function carryWritten(db: Db, encounterId: string): { seq: number; at: string } | null {
+  const row = prepared(db, 'SELECT ended_seq, ended_at FROM encounter_carry WHERE encounter_id = ? LIMIT 1').get(encounterId) as { ended_seq: number; ended_at: string } | undefined;
+  return row ? { seq: row.ended_seq, at: row.ended_at } : null;
 }
 
 /**
  * The first fight of the campaign whose end was written onto it after `time` (the end of the fight `after`, or a
  * ledger entry recorded then: a fight's end of the same time comes before a ledger entry, after an end of a lower id).
- * An encounter's `updated_at` (its last write) is never before its end, so those untouched since are passed over
- * without reading their events: a campaign may hold a thousand fights.
+ * Read from the carry rows' own end times (an index), so a campaign of a thousand fights reads only the later ends.
  */
 export function endingSince(db: Db, campaignId: string, time: string, after?: { encounterId: string }): { name: string; day: number | null } | null {
-  return (prepared(db, `SELECT e.name, e.day FROM encounters e JOIN encounter_events v ON v.encounter_id = e.id AND v.seq = e.event_count
-    WHERE e.campaign_id = @campaignId AND e.updated_at >= @time AND (v.recorded_at > @time OR (v.recorded_at = @time AND e.id > @encounterId))
-      AND EXISTS (SELECT 1 FROM encounter_carry c WHERE c.encounter_id = e.id)
-    ORDER BY v.recorded_at LIMIT 1`).get({ campaignId, time, encounterId: after?.encounterId ?? '\uffff' }) as { name: string; day: number | null } | undefined) ?? null;
+  return (prepared(db, `SELECT e.name, e.day FROM encounter_carry c INDEXED BY encounter_carry_by_end JOIN encounters e ON e.id = c.encounter_id
+    WHERE c.ended_at >= @time AND e.campaign_id = @campaignId AND (c.ended_at > @time OR e.id > @encounterId)
+    ORDER BY c.ended_at LIMIT 1`).get({ campaignId, time, encounterId: after?.encounterId ?? '\uffff' }) as { name: string; day: number | null } | undefined) ?? null;
 }
 
 /** The newest ledger entry still done, if it was recorded at or after `time` (the one the ledger's undo takes first). */

@@ -27,6 +27,6 @@ export const HISTORY_READS = {
   entries: `SELECT ${ENTRY_COLUMNS} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' AND seq IN (
     SELECT seq FROM ledger_entries INDEXED BY ledger_entries_by_subjects WHERE campaign_id = ? AND state = 'done'
       AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?)) ORDER BY seq`,
-  carried: 'SELECT encounter_id, subject, adjusted_seq FROM encounter_carry INDEXED BY encounter_carry_by_subject WHERE subject = ?',
+  carried: 'SELECT encounter_id, subject, adjusted_seq, ended_at FROM encounter_carry INDEXED BY encounter_carry_by_subject WHERE subject = ?',
   treatments: 'SELECT seq, json_group_array(record_id) FROM ledger_records WHERE campaign_id = ? AND seq IN (SELECT value FROM json_each(?)) GROUP BY seq ORDER BY seq',
 };

@@ -481,13 +481,15 @@ export class EncounterStore {
   /**
    * Why undoing the encounter's newest event is refused, or null. Undoing the event that ended the fight takes back
    * what it carried onto the campaign, which only holds while that ending is the newest thing written onto the
-   * campaign (db/consequences.ts): not once a ledger entry or another fight's end came after it. Only an ended
+   * campaign (db/consequences.ts): not once a ledger entry or another fight's end came after it. An event a ruleset
+   * allows after the end (a Factions chase) changes nothing on the campaign, and is undone freely. Only an ended
    * encounter can have written anything, so a running fight costs nothing here.
    */
   undoRefusal(row: EncounterHead): string | null {
     if (row.phase !== 'ended') return null;
-    const endedAt = consequences.carryWrittenAt(this.db, row.id);
-    if (endedAt === null) return null;
+    const written = consequences.carryWritten(this.db, row.id);
+    if (written === null || written.seq !== row.event_count) return null;
+    const endedAt = written.at;
     const entry = consequences.entrySince(this.db, row.campaign_id, endedAt);
     if (entry) {
       const line = (JSON.parse(entry.log_json) as string[])[0] ?? humanize(entry.type);
@@ -576,7 +578,7 @@ export class EncounterStore {
       if (held?.carried !== false) consequences.revertCarry(this.db, id, campaignId, now);
     }
     // Written once, when the fight ends: only then is the ending event (with the GM's adjustments) read.
-    else if (!held?.carried && !consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now);
+    else if (!held?.carried && !consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now, seq);
     this.synced.set(id, { seq, injuries, carried: Boolean(result.carry) });
   }
 

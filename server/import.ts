@@ -96,6 +96,8 @@ interface Replayed {
   events: ReplayedEvent[];
   snapshots: { seq: number; snapshot: unknown }[];
   head: EncounterHead;
+  /** The event that ended the fight (its carry-over's place in the campaign's history), or null while it runs. */
+  endedSeq: number | null;
 }
 
 /**
@@ -113,6 +115,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
   }
   const out: ReplayedEvent[] = [];
   const snapshots: Replayed['snapshots'] = [];
+  let endedSeq: number | null = null;
   events.forEach(({ payload, recordedAt }, index) => {
     const seq = index + 1;
     const type = typeof payload['type'] === 'string' ? payload['type'].slice(0, 40) : '';
@@ -145,6 +148,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
       // The file's own payload is kept when it is what the ruleset reads it as, so a file imports to itself.
       const stored = sameJson(action, parsed) ? payload : applied;
       out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster) });
+      if (endedSeq === null && rules.consequences?.(engine.snapshot).carry) endedSeq = seq;
       if (seq % SNAPSHOT_EVERY === 0) snapshots.push({ seq, snapshot: engine.persisted() });
     } catch (error) {
       if (error instanceof GmError) throw error;
@@ -153,7 +157,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
     }
   });
   const view = engine.view();
-  return { events: out, snapshots, head: { phase: view.phase, round: view.round, eventCount: out.length } };
+  return { events: out, snapshots, head: { phase: view.phase, round: view.round, eventCount: out.length }, endedSeq };
 }
 
 /** True when every `characterId` in an event is null or one of the campaign's characters. */
@@ -244,13 +248,16 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
   const session = db.prepare(`INSERT INTO sessions (id, campaign_id, number, title, real_date, notes, start_day, end_day, started_at, ended_at)
     VALUES (@id, @campaign_id, @number, @title, @real_date, @notes, @start_day, @end_day, @started_at, @ended_at)`);
   for (const s of rows.sessions) session.run(s);
-  const carry = db.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json) VALUES (?, ?, ?)');
+  const carry = db.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json, ended_seq, ended_at) VALUES (?, ?, ?, ?, ?)');
   rows.encounters.forEach((e, i) => {
     writeEncounter(db, {
       id: e.id, campaign_id: campaignId, name: e.name, ruleset_id: ruleset.id, input_json: e.input_json, phase: 'setup', round: 0, event_count: 0,
       session_id: e.session_id, day: e.day, created_at: e.created_at, updated_at: e.updated_at,
     }, replayed[i]!);
-    for (const c of e.carry) carry.run(e.id, c.subject, c.previous_json);
+    // A carry-over sits in the campaign's history at the event that ended its fight, found by the replay.
+    const { endedSeq, events } = replayed[i]!;
+    if (e.carry.length && endedSeq === null) refuse(`Encounter “${e.name}” carries a condition onto the campaign, but its events never end the fight.`);
+    for (const c of e.carry) carry.run(e.id, c.subject, c.previous_json, endedSeq, events[endedSeq! - 1]!.recorded_at);
     noteCarryAdjustments(db, e.id);
   });
   // The encounters are written first, so each injury takes its cause's first log line from its replayed event.

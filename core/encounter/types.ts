@@ -166,6 +166,12 @@ export interface EncounterRules {
   actionForms?: readonly ActionForm[];
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
   carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
+  /**
+   * Optional: the `carried` part of a seed made from an NPC template, from the campaign's party values (what earlier
+   * fights' `Consequences.party` left there). Without it an NPC template starts fresh every fight. Factions: NPCs
+   * whose template passed a morale check start immune "for the remainder of the stretch" (R-F8).
+   */
+  npcCarriedIn?(party: Record<string, unknown>, templateId: string): Record<string, unknown>;
 }
 
 /**

@@ -10,6 +10,7 @@ import rosterChanges from './0007_roster_changes.sql';
 import encountersByCreation from './0008_encounters_by_creation.sql';
 import rosterBackfill from './0009_roster_backfill.sql';
 import historyReads from './0010_history_reads.sql';
+import carryEnding from './0011_carry_ending.sql';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'encounters by creation', sql: encountersByCreation },
   { version: 9, name: 'roster backfill', sql: rosterBackfill },
   { version: 10, name: 'history reads', sql: historyReads },
+  { version: 11, name: 'carry ending', sql: carryEnding },
 ];

@@ -179,7 +179,14 @@ function previewOf(ctx: HandlerContext, row: EncounterHead, consequences: Ending
         newRecords: consequences.injuries.filter((i) => i.characterId === characterId).map((i) => ({ name: i.name, category: i.category })),
       };
     }),
-    party: Object.entries(consequences.party ?? {}).map(([key, after]) => ({ key, label: carryLabel(key), before: party[key] ?? null, after })),
+    party: Object.entries(consequences.party ?? {}).flatMap(([key, after]) => {
+      // A value kept per NPC template (Factions: morale immunity for the stretch) is keyed by the template's id: one
+      // line per field, named after the template.
+      const template = after && typeof after === 'object' ? getCharacter(ctx.db, key) : undefined;
+      if (!template || template.campaign_id !== row.campaign_id) return [{ key, label: carryLabel(key), before: party[key] ?? null, after }];
+      const was = (party[key] && typeof party[key] === 'object' ? party[key] : {}) as Record<string, unknown>;
+      return Object.entries(after as Record<string, unknown>).map(([field, value]) => ({ key: `${key}.${field}`, label: `${template.name}: ${carryLabel(field).toLowerCase()}`, before: was[field] ?? null, after: value }));
+    }),
   };
 }
 
@@ -224,6 +231,8 @@ export const encounterHandlers = {
     const [partySide, gmSide] = rules.sides;
     const inEncounter = new Set(view.order.map((c) => c.name));
     const seeds: CombatantSeed[] = [];
+    let partyValues: Record<string, unknown> | null = null;
+    const party = () => (partyValues ??= JSON.parse(getCampaign(ctx.db, row.campaign_id)!.party_json) as Record<string, unknown>);
     const load = (id: string, role: 'pc' | 'npc') => {
       const character = getCharacter(ctx.db, id);
       if (!character || character.campaign_id !== row.campaign_id || character.role !== role) {
@@ -232,8 +241,11 @@ export const encounterHandlers = {
       if (character.archived_at) throw new GmError(`${character.name} is archived; restore them first.`);
       const state = JSON.parse(character.state_json ?? '{}') as Record<string, unknown>;
       if (state['dead']) throw new GmError(`${character.name} is dead and cannot join a fight.`);
-      // A party member brings its condition and running injuries; an NPC template starts fresh every time.
-      const carried = role === 'pc' && rules.carriedIn ? rules.carriedIn(state, runningInjuries(ctx.db, id).map((i) => JSON.parse(i.data_json))) : {};
+      // A party member brings its condition and running injuries; an NPC template starts fresh every time, but for
+      // what the campaign's party values keep of it when its ruleset reads them (Factions: morale immunity, R-F8).
+      const carried = role === 'pc'
+        ? (rules.carriedIn ? rules.carriedIn(state, runningInjuries(ctx.db, id).map((i) => JSON.parse(i.data_json))) : {})
+        : (rules.npcCarriedIn ? rules.npcCarriedIn(party(), id) : {});
       return { character, sheet: normalizeSheet(ruleset.sheet, JSON.parse(character.sheet_json)) as CombatantSeed['sheet'], carried };
     };
     for (const id of input.pcIds) {
@@ -245,9 +257,9 @@ export const encounterHandlers = {
       inEncounter.add(character.name);
     }
     for (const { templateId, count } of input.npcs) {
-      const { character, sheet } = load(templateId, 'npc');
+      const { character, sheet, carried } = load(templateId, 'npc');
       for (const name of numberedNames(character.name, count, inEncounter)) {
-        seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet });
+        seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet, ...(Object.keys(carried).length ? { carried } : {}) });
         inEncounter.add(name);
       }
     }

@@ -234,18 +234,19 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // records: one row per fight.
   const carried = (characterId
     // A character's carry rows are those of its campaign's fights: kept to the fights read above all the same.
-    ? (preparedRaw(ctx.db, HISTORY_READS.carried).all(`character:${characterId}`) as [string, string, number | null][]).filter(([encounterId]) => encounters.has(encounterId))
-    : preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
-        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null][];
+    ? (preparedRaw(ctx.db, HISTORY_READS.carried).all(`character:${characterId}`) as [string, string, number | null, string][]).filter(([encounterId]) => encounters.has(encounterId))
+    : preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq, c.ended_at FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null, endedAt: string][];
 
   const items: HistoryItem[] = [];
   for (const e of characterId ? [] : encounterRows) {
     items.push({ kind: 'encounter', at: e.created_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
   }
-  for (const [encounterId, subject] of carried) {
+  // A carry-over happened when its fight ended (events a ruleset allows after the end come later).
+  for (const [encounterId, subject, , endedAt] of carried) {
     const e = encounters.get(encounterId)!;
     const who = subject.slice('character:'.length);
-    items.push({ kind: 'carried', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
+    items.push({ kind: 'carried', at: endedAt, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines. Only the
   // events the carry rows read above name are read, once per fight: for one character, only those of the fights

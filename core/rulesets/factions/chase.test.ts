@@ -1,6 +1,7 @@
 // Long chases (§3.6). source: "Chases over long distances can be resolved with the fleeing character making a group
 // AGI save: those who pass escape, those who fail are reached by the pursuers." Those who escape are gone (R-F10).
 import { describe, expect, it } from 'vitest';
+import { factionsEncounter } from './encounter.ts';
 import { app, fight, seed, texts, who } from './testkit.ts';
 
 describe('a long chase during the fight', () => {
@@ -32,5 +33,22 @@ describe('a long chase after the fight', () => {
     expect(lines[0]).toBe('Chase: group AGI save d20 [9]: Foe (AGI 6) is caught, Imp (AGI 14) escapes.');
     expect(e.view().phase).toBe('ended');
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('This encounter has ended.');
+  });
+});
+
+describe('what a chase after the fight leaves on the campaign', () => {
+  // "those who pass escape, those who fail are reached by the pursuers": an escaper is alive and away, with the
+  // condition the fight's end carried (not dead, not captured: the chapter has no captured state); one who is caught
+  // is reached, which is whatever the GM runs next. So the chase changes the encounter's log and tags only; what the
+  // end carried onto the campaign (the PCs' condition, the NPC templates' stretch immunity) stays as it was written.
+  it('changes nothing the end carries, for the PC who escapes or the NPC who is caught', () => {
+    const e = fight([seed('hero', 'party', { agi: 14 }, { characterId: 'pc-hero' }), seed('foe', 'gm', { agi: 6 }, { characterId: 'tpl-foe' })]);
+    e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 2, source: 'a knife', byId: 'foe' });
+    e.apply({ type: 'END_COMBAT', outcome: 'Both sides run.' });
+    const atTheEnd = factionsEncounter.consequences!(e.snapshot);
+    e.apply({ type: 'CHASE', fleeingIds: ['hero', 'foe'], edge: 'none', roll: app(9) });
+    expect([who(e, 'hero').chase, who(e, 'foe').chase]).toEqual(['escaped', 'caught']);
+    expect(factionsEncounter.consequences!(e.snapshot)).toEqual(atTheEnd);
+    expect(atTheEnd.carry).toEqual([{ characterId: 'pc-hero', state: expect.objectContaining({ health: 8, incapacitated: false, dying: false }) }]);
   });
 });

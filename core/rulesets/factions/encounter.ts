@@ -496,8 +496,39 @@ function consequences(snapshot: EncounterSnapshot): Consequences {
         ...(c.dead ? { dead: true } : {}),
       },
     })),
-    party: {},
+    party: npcImmunity(ctx),
   };
+}
+
+// ---- NPC morale immunity across fights (R-F8) ----
+//
+// "those who pass aren't subject to morale for the remainder of the stretch". A PC carries it on its character; an
+// NPC is a copy of a template, made fresh each fight, with numbered names that need not match between fights. So the
+// campaign keeps it per template, in its party values: `party[templateId] = { moraleImmune: 'Bandit 1, Bandit 3' }`,
+// the names of that template's NPCs that ended a fight immune and alive. Every NPC made from that template later in
+// the stretch starts immune; the end of the stretch (the ledger's END_STRETCH) clears every such entry. An entry per
+// template, not one list, because an ended fight's party values are laid over the campaign's (db/consequences.ts
+// applyCarry): a fight writes only the templates it has and never takes away one an earlier fight of the stretch
+// wrote. Keyed by the template's id alone, so a campaign export renumbers it with the template.
+
+/** The NPC templates immune to morale until the stretch ends, with the names that passed: `[templateId, names]`. */
+export const npcImmunityEntries = (party: Record<string, unknown>): [string, string][] =>
+  Object.entries(party).flatMap(([templateId, value]) => {
+    const names = value && typeof value === 'object' ? (value as Record<string, unknown>)['moraleImmune'] : undefined;
+    return typeof names === 'string' && names !== '' ? [[templateId, names] as [string, string]] : [];
+  });
+
+function npcImmunity(ctx: FactionsContext): Record<string, { moraleImmune: string }> {
+  const names = new Map<string, string[]>();
+  for (const c of ctx.roster.map((id) => ctx.combatants[id]!)) {
+    if (c.pc || c.characterId === null || !c.moraleImmune || c.dead) continue;
+    names.set(c.characterId, [...(names.get(c.characterId) ?? []), c.name]);
+  }
+  return Object.fromEntries([...names].map(([templateId, list]) => [templateId, { moraleImmune: list.join(', ') }]));
+}
+
+function npcCarriedIn(party: Record<string, unknown>, templateId: string): Record<string, unknown> {
+  return npcImmunityEntries(party).some(([id]) => id === templateId) ? { moraleImmune: true } : {};
 }
 
 function carriedIn(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown> {
@@ -527,4 +558,5 @@ export const factionsEncounter: EncounterRules = {
   consequences,
   actionForms: factionsActionForms,
   carriedIn,
+  npcCarriedIn,
 };

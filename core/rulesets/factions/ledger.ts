@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type RecoveryCard, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
-import { factionsEncounter } from './encounter.ts';
+import { factionsEncounter, npcImmunityEntries } from './encounter.ts';
 import { endStretch, repairGear, replaceGear, setHealth, type FactionsState } from './recovery.ts';
 import { combatantFromSeed, GEAR_ITEMS, type Gear, type GearItem, type GearState } from './rules.ts';
 
@@ -127,11 +127,20 @@ function apply(world: CampaignWorld, raw: GmEvent): RecoveryOutcome {
       };
     }
     case 'END_STRETCH': {
-      const next = refuseIf(endStretch(character.name, now));
+      // R-F8: the stretch ends for the NPCs too: the templates kept immune since a passed check (encounter.ts) lapse
+      // with the first character the stretch ends for; a character with no flag of its own ends it for them alone.
+      const npcs = npcImmunityEntries(world.party);
+      const party = npcs.length ? { party: Object.fromEntries(Object.entries(world.party).filter(([key]) => !npcs.some(([templateId]) => templateId === key))) } : {};
+      const npcLine = npcs.length ? [`The stretch ends for the NPCs (R-F8): immunity from the passed morale check lapses for ${npcs.map(([, names]) => names).join(', ')}.`] : [];
+      const next = endStretch(character.name, now);
+      if (typeof next === 'string') {
+        if (npcs.length === 0 || now.dead) throw new LedgerRefusal(next);
+        return { change: party, log: npcLine };
+      }
       const lapsed = [now.moraleImmune ? 'immunity from the passed morale check lapses' : null, now.moraleFailed ? 'the failed morale check is behind them' : null].filter(Boolean);
       return {
-        change: { characters: [{ id: character.id, state: { ...character.state, moraleImmune: next.moraleImmune, moraleFailed: next.moraleFailed } }] },
-        log: [`The stretch ends for ${character.name} (R-F8): ${lapsed.join(', and ')}.`],
+        change: { characters: [{ id: character.id, state: { ...character.state, moraleImmune: next.moraleImmune, moraleFailed: next.moraleFailed } }], ...party },
+        log: [`The stretch ends for ${character.name} (R-F8): ${lapsed.join(', and ')}.`, ...npcLine],
       };
     }
   }
@@ -171,9 +180,16 @@ function card(world: CampaignWorld, characterId: string): RecoveryCard {
   return { stats, marks: [], records, out };
 }
 
+/** NPCs immune to morale until the stretch ends (R-F8), kept per template by the fights that ended this stretch. */
+function partyStats(world: CampaignWorld): { label: string; value: string }[] {
+  const npcs = npcImmunityEntries(world.party);
+  return npcs.length ? [{ label: 'NPCs immune to morale (stretch)', value: npcs.map(([, names]) => names).join(', ') }] : [];
+}
+
 export const factionsRecovery: RecoveryRules = {
   forms,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   apply,
   card,
+  partyStats,
 };

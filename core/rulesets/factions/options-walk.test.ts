@@ -1,9 +1,9 @@
 // Every option changes behaviour: for each option Factions declares (read from `factionsOptions`, so a new option
 // without a case fails here) and each value other than the default, a short case played through the public API
-// gives a different outcome than the default does. Options with a single choice have no other value to walk; they
-// are listed in SINGLE_CHOICE so that one gaining a second value without a case fails too.
+// gives a different outcome than the default does. An option with a single choice chooses nothing and fails here:
+// such a ruling is a documented constant (RETIRED_FACTIONS_OPTIONS), not an option.
 import { describe, expect, it } from 'vitest';
-import { defaultOptions } from '../options.ts';
+import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
 import { app, damage, encounter, fight, melee, seed, who } from './testkit.ts';
@@ -170,9 +170,6 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
   },
 };
 
-/** Options with one choice: nothing to walk (each is the digest's only reading; see docs/rulesets/factions.md). */
-const SINGLE_CHOICE = ['factionCycle', 'ambushTurnLoop', 'forcedPasses', 'passCounting', 'reactionsOutsideCycle', 'moraleTrigger', 'surrender', 'endOfFight', 'whileMoving', 'counterOrder', 'damagedWeaponBreaks', 'armourUsed'];
-
 const otherValues = (option: (typeof factionsOptions)[number]): (string | boolean)[] =>
   option.kind === 'flag' ? [!option.default] : option.kind === 'choice' ? option.choices.map((c) => c.value).filter((v) => v !== option.default) : [];
 
@@ -180,7 +177,7 @@ describe('every Factions option changes what the engine does', () => {
   for (const option of factionsOptions) {
     const others = otherValues(option);
     if (others.length === 0) {
-      it(`${option.key} has a single choice and is listed as such`, () => expect(SINGLE_CHOICE).toContain(option.key));
+      it(`${option.key} is a choice that chooses nothing: give it a second reading or retire it`, () => expect(others, `${option.key} has a single choice`).not.toEqual([]));
       continue;
     }
     for (const value of others) {
@@ -193,4 +190,20 @@ describe('every Factions option changes what the engine does', () => {
       });
     }
   }
+});
+
+describe('rulings made constants (issue 27)', () => {
+  it('declares no option with a single choice: "not a choice that chooses nothing"', () => {
+    expect(factionsOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+  });
+
+  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
+    const stored = { factionCycle: 'gmCycle', armourUsed: 'attackedOrBlocked', surrender: 'usesTurn', armourFloor: 'one' };
+    const parsed = optionsValidator(factionsOptions).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ armourFloor: 'one' });
+    expect(resolveOptions(factionsOptions, stored)).not.toHaveProperty('factionCycle');
+    expect(optionsValidator(factionsOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
+    expect(retiredOptionsOf(factionsOptions).map((o) => o.ruling)).toEqual(['R-F1', 'R-F2', 'R-F3', 'R-F4', 'R-F5', 'R-F8', 'R-F9', 'R-F10', 'R-F11', 'R-F13', 'R-F18', 'R-F21']);
+  });
 });
