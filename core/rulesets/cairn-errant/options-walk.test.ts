@@ -1,9 +1,9 @@
 // Every option changes behaviour (issue 27): each Cairn-Errant option, read from the ruleset's own declarations, has a
 // short case played through the kernel; every value other than the default gives an outcome that differs from the
-// default's. A new option without a case turns this red. Single-choice rulings describe the one behaviour the app
-// implements and are listed by name, so a new one is noticed.
+// default's. A new option without a case turns this red; an option with a single choice chooses nothing and is refused
+// too (it belongs in RETIRED_CAIRN_ERRANT_OPTIONS as a documented constant).
 import { describe, expect, it } from 'vitest';
-import type { RulingOption } from '../options.ts';
+import { optionsValidator, resolveOptions, retiredOptionsOf, type RulingOption } from '../options.ts';
 import { cairnErrantOptions } from './options.ts';
 import { app, ctx, fight, intend, lock, seed, who, type Options } from './testing.ts';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
@@ -74,6 +74,15 @@ const CASES: Record<string, Case> = {
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
     return ctx(e).clashes.length;
+  }),
+  // Bram's d6 dagger, enhanced, against the orc's d10 entering Close: modifier first, Bram strikes first; length
+  // first, the orc's longer weapon does.
+  clashSortKeys: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], { ...o, meleeClashes: true });
+    intend(e, 'bram', 'melee', 'orc', { move: 'before', position: 'enhanced' });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return [ctx(e).clashes[0]?.first, ctx(e).clashes[0]?.decidedBy];
   }),
   // Bram with a light d6 weapon: Block is offered as written, not under restrict; graded with a d8 negates a d6 blow.
   blockDodge: (o) => outcome(() => {
@@ -172,12 +181,6 @@ function e2answer(e: EncounterEngine) {
   return e.view().prompt?.answer ?? null;
 }
 
-/** Rulings with one reading only: the option names the behaviour the app implements (docs/rulesets/cairn-errant.md). */
-const SINGLE_CHOICE = [
-  'clashSortKeys', 'clashScope', 'lockedIntents', 'bucketOrder', 'legInjuryInitiative', 'fastMovementLoss', 'endOfFight',
-  'defenceCap', 'failedRetreat', 'highestDieTie', 'exactlyZeroHp', 'fatigueClears', 'woundSlotOverflow',
-];
-
 function otherValues(option: RulingOption): (string | number | boolean)[] {
   switch (option.kind) {
     case 'flag': return [!option.default];
@@ -187,15 +190,12 @@ function otherValues(option: RulingOption): (string | number | boolean)[] {
 }
 
 describe('every Cairn-Errant option changes an outcome', () => {
-  it('every option has a case, or is a listed single-choice ruling', () => {
-    for (const option of cairnErrantOptions) {
-      if (SINGLE_CHOICE.includes(option.key)) expect(otherValues(option), option.key).toEqual([]);
-      else expect(CASES[option.key], `${option.key} has no case in options-walk.test.ts`).toBeTypeOf('function');
-    }
+  it('every option has a case', () => {
+    for (const option of cairnErrantOptions) expect(CASES[option.key], `${option.key} has no case in options-walk.test.ts`).toBeTypeOf('function');
     expect(Object.keys(CASES).filter((key) => !cairnErrantOptions.some((o) => o.key === key))).toEqual([]);
   });
 
-  for (const option of cairnErrantOptions.filter((o) => !SINGLE_CHOICE.includes(o.key))) {
+  for (const option of cairnErrantOptions) {
     for (const value of otherValues(option)) {
       it(`${option.key} = ${String(value)} (${option.ruling}) plays differently from ${String(option.default)}`, () => {
         const play = CASES[option.key]!;
@@ -205,4 +205,18 @@ describe('every Cairn-Errant option changes an outcome', () => {
       });
     }
   }
+
+  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_CAIRN_ERRANT_OPTIONS)', () => {
+    expect(cairnErrantOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+  });
+
+  it('a campaign that stored a retired ruling still validates; the key is dropped', () => {
+    const stored = { lockedIntents: 'redirectOrLose', woundSlotOverflow: 'mustEscalate', clashSortKeys: 'lengthModifierDex' };
+    const parsed = optionsValidator(cairnErrantOptions).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ clashSortKeys: 'lengthModifierDex' });
+    expect(resolveOptions(cairnErrantOptions, stored)).not.toHaveProperty('lockedIntents');
+    expect(optionsValidator(cairnErrantOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
+    expect(retiredOptionsOf(cairnErrantOptions).map((o) => o.ruling)).toEqual(['R-C3', 'R-C4', 'R-C5', 'R-C6', 'R-C6b', 'R-C7', 'R-C9', 'R-C10', 'R-C20', 'R-C21', 'R-C25', 'R-C26']);
+  });
 });

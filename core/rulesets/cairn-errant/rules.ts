@@ -561,7 +561,11 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
     const tier = [tierOfIntent(ctx, ia), tierOfIntent(ctx, ib)].sort((x, y) => tierRank(x) - tierRank(y))[0]!;
     let first: string;
     let decidedBy: Clash['decidedBy'];
-    if (ma !== mb) [first, decidedBy] = [ma < mb ? a : b, 'modifier'];
+    // R-C2: enhanced / normal / impaired, then weapon length; `lengthModifierDex` reads the source's "And finally,
+    // Enhanced attacks also go before normal attacks" as the later key.
+    const lengthFirst = ctx.options['clashSortKeys'] === 'lengthModifierDex';
+    if (lengthFirst && la !== lb) [first, decidedBy] = [la < lb ? a : b, 'length'];
+    else if (ma !== mb) [first, decidedBy] = [ma < mb ? a : b, 'modifier'];
     else if (la !== lb) [first, decidedBy] = [la < lb ? a : b, 'length'];
     else {
       // R-C2 third key: the usual DEX save for the PC (the two are always on opposite sides).
