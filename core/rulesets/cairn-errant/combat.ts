@@ -4,8 +4,8 @@
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, mainDie, meleeCloses, nameOf, netPosition, overburdened,
-  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
+  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, meleeCloses, nameOf, netPosition, overburdened,
+  blockGear, dodgeHampered, present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -76,12 +76,10 @@ function defenceEffect(ctx: CairnContext, defender: CairnCombatant, defence: Def
   const variant = ctx.options['blockDodge'];
   if (defence.kind === 'block') {
     if (cls === 'slow') return 'normal';
-    const geared = Boolean(defender.sheet['shield']) || mainDie(defender) >= 8;
-    return variant === 'graded' && geared ? 'negated' : 'impaired';
+    return variant === 'graded' && blockGear(defender) ? 'negated' : 'impaired';
   }
   if (cls === 'fast') return 'normal';
-  const hampered = defender.armor >= 3 || mainDie(defender) >= 10;
-  return variant === 'graded' && !hampered ? 'negated' : 'impaired';
+  return variant === 'graded' && !dodgeHampered(defender) ? 'negated' : 'impaired';
 }
 
 /** The dice of one attack against a defender who chose `defence` (none while the window is still open). */
@@ -269,8 +267,6 @@ export function attackBackChoices(ctx: CairnContext, step: { by: string; against
 /** R-C17: the gambit user may react to the attack back only when the option says so (and it could defend at all). */
 export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => ctx.options['noReactionToAttackBack'] === false && mayDefend(ctx, gambiteerId);
 
-const blockGear = (c: CairnCombatant) => Boolean(c.sheet['shield']) || mainDie(c) >= 8;
-const dodgeHampered = (c: CairnCombatant) => c.armor >= 3 || mainDie(c) >= 10;
 
 export function parseDefence(id: string): Defence | null {
   if (id === 'none' || id === 'block' || id === 'dodge') return { kind: id };

@@ -302,6 +302,16 @@ export function canAct(c: CairnCombatant | undefined, options: OptionValues): bo
 export const offhandDie = (c: CairnCombatant) => (c.sheet['offhandDie'] && c.sheet['offhandDie'] !== 'none' ? Number(c.sheet['offhandDie']) : null);
 export const mainDie = (c: CairnCombatant) => num(c.sheet['weaponDie'], 6);
 
+/** The sheet's weapon is a bow, crossbow or sling: it shoots, and it is no melee weapon. */
+export const rangedWeapon = (c: CairnCombatant) => Boolean(c.sheet['rangedWeapon']);
+/**
+ * Gear that blocks under the restrict and graded variants. Source (optional rule): "Blocking requires a Balanced or
+ * Heavy melee weapon, or a shield (ruling out light weapons)": a d8 bow is balanced but no melee weapon.
+ */
+export const blockGear = (c: CairnCombatant) => Boolean(c.sheet['shield']) || (mainDie(c) >= 8 && !rangedWeapon(c));
+/** Source (optional rule): "Dodging is not possible with an Armor score of 3, or when wielding a Heavy weapon." */
+export const dodgeHampered = (c: CairnCombatant) => c.armor >= 3 || mainDie(c) >= 10;
+
 export type WeaponClass = 'fast' | 'balanced' | 'slow';
 /** d6 (and d4) fast, d8 balanced, d10 (and d12) slow; a Reach weapon is classed by its die (§4.4 step 4). */
 export const weaponClass = (die: number): WeaponClass => (die <= 6 ? 'fast' : die === 8 ? 'balanced' : 'slow');

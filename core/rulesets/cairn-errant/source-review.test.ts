@@ -162,3 +162,32 @@ describe('"Who" declares: "each PC declares their intentions that round. The War
     expect(field('TELEGRAPH').side).toBe('enemies');
   });
 });
+
+describe('"Blocking requires a Balanced or Heavy melee weapon, or a shield (ruling out light weapons)."', () => {
+  /** Bram holds a d8 weapon, the orc swings a d8 at him. */
+  const archer = (sheet: Record<string, string | number | boolean>, blockDodge: 'restrict' | 'graded') => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, weaponDie: 8, ...sheet }), seed('orc', 'enemies', { weaponDie: 8 })], { blockDodge });
+    intend(e, 'bram', 'ranged', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the orc strikes first
+    return e;
+  };
+  const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
+
+  it('restrict: a d8 longbow is balanced but no melee weapon, so it cannot block; a d8 sword can', () => {
+    const bow = archer({ rangedWeapon: true }, 'restrict');
+    expect(choices(bow)).not.toContain('block');
+    expect(() => bow.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+    expect(choices(archer({}, 'restrict'))).toContain('block');
+    expect(choices(archer({ rangedWeapon: true, shield: true }, 'restrict'))).toContain('block');
+  });
+
+  it('graded: blocking with a longbow only impairs ("Blocking without a Balanced/Heavy melee weapon or shield impairs")', () => {
+    const bow = archer({ rangedWeapon: true }, 'graded');
+    expect(bow.apply({ type: 'DEFENSE', id: 'block' })[0]!.text).toContain('become impaired');
+    expect(() => bow.apply({ type: 'STRIKE', id: 'bram', roll: app(5) })).toThrow('5 is not a face of the d4');
+    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(bow, 'bram').hp).toBe(7);
+  });
+});
