@@ -5,7 +5,7 @@ import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
   anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, meleeCloses, nameOf, netPosition, overburdened,
-  blockGear, dodgeHampered, present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
+  bandLabel, blockGear, distanceBetween, dodgeHampered, present, rangedWeapon, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -252,11 +252,32 @@ function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: strin
   return choices;
 }
 
+/**
+ * R-C28: "Choose one attacker and deal your damage against it": the defender must be able to reach it. A melee
+ * attacker (or a gambit) is Close when its blow lands; a ranged attacker is in reach only when the range bands put the
+ * two Close, or when the defender's own weapon is a ranged one (the sheet's flag) and the attacker is not Distant.
+ * As an option, any attacker at any distance (the GM narrates how).
+ */
+export function reachesToFightBack(ctx: CairnContext, defenderId: string, attackerId: string): boolean {
+  if (ctx.options['fightBackReach'] === 'anyAttacker') return true;
+  if (ctx.intents[attackerId]?.action !== 'ranged') return true;
+  const distance = distanceBetween(ctx, defenderId, attackerId);
+  if (distance === 'close') return true;
+  return rangedWeapon(ctx.combatants[defenderId]!) && distance !== 'distant';
+}
+
+/** Why a fight-back against this attacker is out of reach (R-C28), in a sentence. */
+function outOfReach(ctx: CairnContext, defenderId: string, attackerId: string): string {
+  const distance = distanceBetween(ctx, defenderId, attackerId);
+  const where = distance ? `from ${bandLabel(distance)}` : 'from out of reach (set the range bands if it is Close)';
+  return `${nameOf(ctx, defenderId)} cannot reach ${nameOf(ctx, attackerId)} to fight back: it shoots ${where} and ${nameOf(ctx, defenderId)}'s weapon is no ranged weapon (R-C28).`;
+}
+
 /** The options an attacked defender has in this moment (R-C18: fight back against a gambit only as an option). */
 export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
   const attackers = strikeGroup(ctx, targetId);
   const fightBack = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
-  return reactionChoices(ctx, targetId, fightBack, attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
+  return reactionChoices(ctx, targetId, fightBack.filter((id) => reachesToFightBack(ctx, targetId, id)), attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
 }
 
 /** R-C17 as an option: the gambit user's options against the attack back (it is a melee blow, so it can be parried). */
@@ -724,6 +745,7 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       if (defence?.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
       if (defence?.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
       if (defence?.kind === 'parry') return `${name} can parry only a melee attacker striking now.`;
+      if (defence?.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
       if (defence?.kind === 'fightBack') return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
       return `"${e.id}" is not one of ${name}'s options: none, block, dodge, fightBack:<attacker> or parry:<attacker>.`;
     }

@@ -130,6 +130,15 @@ const CASES: Record<string, Case> = {
     e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3) });
     return step(e);
   }),
+  // An archer shoots Bram (a sword) from Far: a fight-back is offered only when any attacker may be fought back.
+  fightBackReach: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party'), seed('archer', 'enemies')], o);
+    e.apply({ type: 'SET_BAND', id: 'archer', band: 'far' });
+    intend(e, 'bram', 'spell');
+    intend(e, 'archer', 'ranged', 'bram');
+    lock(e);
+    return e.view().prompt!.choices.map((c) => c.id);
+  }),
   parryIgnoresArmor: (o) => outcome(() => {
     const e = attacked(o, { weaponDie: 8 }, { armor: 2 });
     e.apply({ type: 'DEFENSE', id: 'parry:orc' });

@@ -191,3 +191,41 @@ describe('"Blocking requires a Balanced or Heavy melee weapon, or a shield (ruli
     expect(who(bow, 'bram').hp).toBe(7);
   });
 });
+
+describe('"Fight back. Choose one attacker and deal your damage against it" — only an attacker Bram can reach (R-C28)', () => {
+  /** An archer shoots Bram; the bands (if given) place it. */
+  const shot = (bram: Record<string, string | number | boolean> = {}, band: 'close' | 'far' | null = 'far', options: Record<string, string> = {}) => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, weaponDie: 8, ...bram }), seed('archer', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6 })], options);
+    if (band) e.apply({ type: 'SET_BAND', id: 'archer', band });
+    intend(e, 'bram', 'spell');
+    intend(e, 'archer', 'ranged', 'bram');
+    lock(e);
+    return e;
+  };
+  const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
+
+  it('a sword cannot deal its damage to an archer shooting from Far: no fight-back is offered, and one sent is refused', () => {
+    const e = shot();
+    expect(choices(e)).toEqual(['none', 'block', 'dodge']);
+    expect(() => e.apply({ type: 'DEFENSE', id: 'fightBack:archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
+    expect(who(e, 'bram').fatigue).toBe(0);
+  });
+
+  it('with no bands set, a ranged attacker is out of a sword\'s reach too', () => {
+    expect(choices(shot({}, null))).not.toContain('fightBack:archer');
+  });
+
+  it('an archer Close by the bands, or a PC with a bow of their own, can be fought back', () => {
+    expect(choices(shot({}, 'close'))).toContain('fightBack:archer');
+    const bow = shot({ rangedWeapon: true });
+    expect(choices(bow)).toContain('fightBack:archer');
+    bow.apply({ type: 'DEFENSE', id: 'fightBack:archer' });
+    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    bow.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(5) });
+    expect(who(bow, 'archer').hp).toBe(1);
+  });
+
+  it('the option anyAttacker (the literal reading) offers the archer at Far too', () => {
+    expect(choices(shot({}, 'far', { fightBackReach: 'anyAttacker' }))).toContain('fightBack:archer');
+  });
+});
