@@ -5,7 +5,7 @@ import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
   anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, meleeCloses, nameOf, netPosition, overburdened,
-  bandLabel, blockGear, distanceBetween, dodgeHampered, present, rangedWeapon, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
+  bandLabel, blockGear, disarmedNow, distanceBetween, dodgeHampered, present, rangedWeapon, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -91,7 +91,8 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   let position = netPosition(ctx, attackerId, intent);
   if (attacker.failedCriticalSave) notes.push('impaired after a failed Critical Damage save');
   if (intent.position === 'enhanced' && attacker.failedCriticalSave && ctx.options['enhancedImpairedCancel'] !== false) rulings.push('R-C12');
-  if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
+  if (disarmedNow(ctx, attackerId)) notes.push('disarmed by the arm hit: unarmed d4');
+  else if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
   const effects = weaponDice(attacker, weaponNow(ctx, attackerId, intent)).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
   const kept = effects.filter((e) => e.effect !== 'negated');
   if (kept.length === 0) {
@@ -508,6 +509,8 @@ export function resolveHitLocation(ctx: CairnContext, id: string, face: number, 
   const change: Partial<CairnCombatant> = { injuries: [...c.injuries, injury], failedCriticalSave: true };
   if (where.location === 'leftLeg' || where.location === 'rightLeg') change.nextInitiativeDisadvantage = true; // R-C6
   next = update(next, id, change);
+  // Source: "Left arm / Right arm: Disarmament; lose use of arm": empty hands for the rest of the round.
+  if ((where.location === 'leftArm' || where.location === 'rightArm') && !disarmedNow(next, id)) next = { ...next, disarmed: [...(next.disarmed ?? []), id] };
   if (where.location === 'torso') return settleStr(update(next, id, { str: Math.max(0, c.str - d4) }), id);
   if (where.location === 'head') {
     if (ctx.options['headResult'] === 'gmDecides') return pushFront(next, { kind: 'head', id });

@@ -574,6 +574,7 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   const save = ctx.dexSaves[id];
   if (save) tags.push(save.auto ? 'initiative lost (leg)' : `DEX save ${save.kept}: ${save.passed ? 'before' : 'after'} the enemies`);
   if (ctx.moment.lost.includes(id) && ctx.moments[ctx.cursor]?.ids.includes(id)) tags.push('action lost');
+  if (rules.disarmedNow(ctx, id)) tags.push('disarmed this round: unarmed d4');
   tags.push(...statusTags(c));
   // Every open Injury and wound it carries (in from the campaign or gained here) is on its row: each takes a slot.
   // Tags are keys on the row: the same record twice is one tag with its count ("Light burns ×2").

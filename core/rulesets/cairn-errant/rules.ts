@@ -197,6 +197,8 @@ export interface CairnContext {
   moment: MomentState;
   /** Source "All improvised weapons break after 1 attack": who has used this round's improvised weapon already. */
   brokenImprovised: string[];
+  /** Hit locations "Left arm / Right arm: Disarmament": who lost the weapon from their hands this round. */
+  disarmed?: string[];
   outcome: string | null;
 }
 
@@ -217,6 +219,7 @@ export function initialContext(input: EncounterInput): CairnContext {
     cursor: 0,
     moment: emptyMoment(),
     brokenImprovised: [],
+    disarmed: [],
     outcome: null,
   };
 }
@@ -320,15 +323,26 @@ export const weaponClass = (die: number): WeaponClass => (die <= 6 ? 'fast' : di
 export const improvisedBroken = (ctx: CairnContext, id: string) =>
   ctx.intents[id]?.weapon === 'improvised' && (ctx.brokenImprovised ?? []).includes(id);
 
-/** The weapon an intent strikes with now: a broken improvised weapon leaves the hands empty (unarmed d4). */
-export function weaponNow<T extends Pick<Intent, 'weapon' | 'die' | 'improvisedSize'>>(ctx: CairnContext, id: string, intent: T | null): T | null {
+/**
+ * Hit locations, "Left arm / Right arm: Disarmament; lose use of arm": the weapon is out of the combatant's hands for
+ * the rest of the round (its later blows, a fight-back included, are unarmed d4); the next round's declaration says
+ * what it fights with (picking the weapon up, drawing another, or fists).
+ */
+export const disarmedNow = (ctx: CairnContext, id: string) => (ctx.disarmed ?? []).includes(id);
+
+type WeaponInHand = Pick<Intent, 'weapon' | 'die' | 'improvisedSize'>;
+const EMPTY_HANDS: WeaponInHand = { weapon: 'unarmed', die: null, improvisedSize: null };
+
+/** The weapon an intent strikes with now: a broken improvised weapon, or a disarmed combatant, has empty hands (unarmed d4). */
+export function weaponNow(ctx: CairnContext, id: string, intent: WeaponInHand | null): WeaponInHand | null {
+  if (disarmedNow(ctx, id)) return EMPTY_HANDS;
   return intent && intent.weapon === 'improvised' && improvisedBroken(ctx, id) ? { ...intent, weapon: 'unarmed' } : intent;
 }
 
 /** An attack was made with the intent's improvised weapon: it breaks (it cannot be used again this round). */
 export function useImprovised(ctx: CairnContext, id: string): CairnContext {
   const broken = ctx.brokenImprovised ?? [];
-  if (ctx.intents[id]?.weapon !== 'improvised' || broken.includes(id)) return ctx;
+  if (ctx.intents[id]?.weapon !== 'improvised' || broken.includes(id) || disarmedNow(ctx, id)) return ctx;
   return { ...ctx, brokenImprovised: [...broken, id] };
 }
 
@@ -662,6 +676,7 @@ export function openRound(ctx: CairnContext): CairnContext {
     telegraphs: {},
     dexSaves: keepSaves ? ctx.dexSaves : {},
     brokenImprovised: [],
+    disarmed: [],
     clashes: [],
     moments: [],
     cursor: 0,

@@ -229,3 +229,42 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
     expect(choices(shot({}, 'far', { fightBackReach: 'anyAttacker' }))).toContain('fightBack:archer');
   });
 });
+
+describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."', () => {
+  /** The orc (quick turn) hits Bram before Bram's enhanced full-turn strike; Bram's STR save fails: the d10 waits. */
+  const armHit = (face: number) => {
+    const e = fight([seed('bram', 'party', { hpMax: 2, hp: 2, str: 10, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8, hpMax: 12, hp: 12 })], { hitLocations: true });
+    intend(e, 'bram', 'melee', 'orc', { move: 'before', position: 'enhanced' });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) }); // 2 HP, 3 off STR
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    const lines = e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(face) });
+    return { e, lines };
+  };
+
+  it('an arm hit disarms: Bram\'s own strike later that round is unarmed (a d4, the enhanced d12 cancelled by the impairment)', () => {
+    const { e, lines } = armHit(9);
+    expect(texts(lines).join(' ')).toContain('disarmed');
+    expect(e.view().order.find((c) => c.id === 'bram')!.tags).toContain('disarmed this round: unarmed d4');
+    // The full-turn moment: Bram strikes the orc with empty hands.
+    expect(() => e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(hit[0]!.text).toContain('disarmed by the arm hit: unarmed d4');
+    expect(who(e, 'orc').hp).toBe(9);
+  });
+
+  it('a leg hit does not disarm: the same strike swings the d8 (enhanced and impaired cancel, R-C12)', () => {
+    const { e } = armHit(7);
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) });
+    expect(who(e, 'orc').hp).toBe(5);
+  });
+
+  it('the next round\'s declaration says what Bram fights with: the disarm lasts the round', () => {
+    const { e } = armHit(8);
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(ctx(e).round).toBe(2);
+    expect(ctx(e).disarmed).toEqual([]);
+  });
+});
