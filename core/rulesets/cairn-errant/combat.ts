@@ -800,11 +800,24 @@ const markDone = (ctx: CairnContext, ids: string[], lost = false): CairnContext 
 /** A counter blow (fight back, attack back, parry) was struck with the intent's weapon: an improvised one breaks. */
 export const counterWeaponUsed = (ctx: CairnContext, id: string) => (ctx.intents[id]?.action === 'ranged' ? ctx : useImprovised(ctx, id));
 
+/**
+ * Source: "Unarmed/non-lethal attacks still do damage to STR, but failing a Critical Damage Save means the target is
+ * knocked unconscious instead." A blow struck with empty hands — after the improvised weapon broke, or disarmed by an
+ * arm hit — is unarmed too; a declared unarmed attack keeps the declaration's own flag (the GM may call it lethal).
+ * `counter`: a fight-back or attack back, struck with the sheet's weapon when the intent was a ranged attack.
+ */
+export function blowIsNonLethal(ctx: CairnContext, id: string, counter = false): boolean {
+  const intent = ctx.intents[id];
+  if (intent?.nonLethal) return true;
+  const declared = intent && !(counter && intent.action === 'ranged') ? intent : null;
+  return weaponNow(ctx, id, declared)?.weapon === 'unarmed' && declared?.weapon !== 'unarmed';
+}
+
 /** Counter damage (fight back, attack back): the striker's dice minus the other's Armor, to HP (§4.4 step 4). */
 function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll, defended = false): CairnContext {
   const total = Math.max(...roll.faces);
   const damage = Math.max(0, total - ctx.combatants[against]!.armor);
-  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
+  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: blowIsNonLethal(ctx, by, true) });
 }
 
 function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefined): CairnContext {
@@ -826,7 +839,7 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
     if (p.result === 'lost') next = applyDamage(next, targetId, p.damage, { toStr: true, save: false, nonLethal: false });
   }
   if (outcome.kept) {
-    const nonLethal = outcome.kept.attackerIds.every((id) => ctx.intents[id]!.nonLethal);
+    const nonLethal = outcome.kept.attackerIds.every((id) => blowIsNonLethal(ctx, id));
     next = applyDamage(next, targetId, outcome.kept.damage, { toStr: outcome.kept.toStr, save: true, nonLethal });
     if (outcome.kept.attackerIds.length > 1) next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds });
   }

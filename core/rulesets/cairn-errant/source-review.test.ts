@@ -268,3 +268,22 @@ describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."'
     expect(ctx(e).disarmed).toEqual([]);
   });
 });
+
+describe('"Unarmed/non-lethal attacks still do damage to STR, but failing a Critical Damage Save means the target is knocked unconscious instead."', () => {
+  it('the chair breaks on Bram\'s attack; his fight-back is with his fists, so the orc who fails its save is knocked out', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10 }), seed('orc', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6 }), seed('gob', 'enemies')]);
+    intend(e, 'bram', 'melee', 'orc', { weapon: 'improvised', improvisedSize: 8 });
+    intend(e, 'orc', 'melee', 'bram');
+    intend(e, 'gob', 'other', null, { note: 'watches' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) }); // the chair breaks: orc HP 1
+    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(3) }); // fists: HP 1 → 0, 2 off STR
+    const save = e.apply({ type: 'STR_SAVE', id: 'orc', roll: app(20) });
+    expect(texts(save).join(' ')).toContain('Orc is knocked unconscious (non-lethal)');
+    expect(who(e, 'orc').unconscious).toBe(true);
+    expect(e.view().prompt?.kind ?? null).not.toBe('npcCrit');
+  });
+});
