@@ -84,6 +84,14 @@ const CASES: Record<string, Case> = {
     lock(e);
     return [ctx(e).clashes[0]?.first, ctx(e).clashes[0]?.decidedBy];
   }),
+  // Bram's gambit on the orc while the orc strikes Bram, clashes off: ranked by weapon size (always) or not at all.
+  gambitOrder: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], o);
+    intend(e, 'bram', 'gambit', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return [step(e), ctx(e).clashes.map((c) => c.first)];
+  }),
   // Bram with a light d6 weapon: Block is offered as written, not under restrict; graded with a d8 negates a d6 blow.
   blockDodge: (o) => outcome(() => {
     const light = attacked(o, { weaponDie: 6 }, { weaponDie: 6 });

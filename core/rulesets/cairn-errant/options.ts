@@ -60,6 +60,14 @@ export const cairnErrantOptions: readonly RulingOption[] = retireOptions([
     ],
   },
   {
+    key: 'gambitOrder', ruling: 'R-C2', kind: 'choice', default: 'withClashes', label: 'Gambits ranked by weapon size',
+    description: 'Source: "For determining the priority of Gambits in the initiative order, use the size of your weapon as described in Melee Clashes." With clashes: only when the optional clash rule is on (the digest). Always: two combatants in a melee exchange where one makes a gambit are ranked by the clash order even without the optional rule.',
+    choices: [
+      { value: 'withClashes', label: 'Only with the melee clash rule' },
+      { value: 'always', label: 'Always, for an exchange with a gambit' },
+    ],
+  },
+  {
     key: 'parryFatigue', ruling: 'R-C8', kind: 'number', default: 0, min: 0, max: 1, label: 'Fatigue for a Parry',
     description: 'As written, Parry adds no Fatigue (Fight back, Block and Dodge add 1).',
   },

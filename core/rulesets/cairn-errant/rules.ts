@@ -564,7 +564,11 @@ function lengthIndex(c: CairnCombatant, intent: Intent, entering: boolean): numb
 
 /** Two combatants attacking each other in melee, sorted by R-C2; null when a DEX save must break the tie. */
 export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
-  if (!ctx.options['meleeClashes']) return [];
+  // Source (Gambits): "For determining the priority of Gambits in the initiative order, use the size of your weapon as
+  // described in Melee Clashes." With `gambitOrder: always`, an exchange with a gambit in it is ranked so even when
+  // the optional clash rule is off; by default (the digest) only with it.
+  const clashesOn = Boolean(ctx.options['meleeClashes']);
+  if (!clashesOn && ctx.options['gambitOrder'] !== 'always') return [];
   const melee = (id: string) => {
     const intent = ctx.intents[id];
     return intent && (intent.action === 'melee' || intent.action === 'gambit') ? intent : null;
@@ -577,6 +581,7 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
     const b = ia.targetId;
     const ib = melee(b);
     if (!ib || taken.has(b) || ib.targetId !== a || !ids.includes(b)) continue;
+    if (!clashesOn && ia.action !== 'gambit' && ib.action !== 'gambit') continue;
     taken.add(a).add(b);
     const entering = ia.move === 'before' || ib.move === 'before';
     const modifier = (id: string, intent: Intent) => ({ enhanced: 0, normal: 1, impaired: 2 })[netPosition(ctx, id, intent)];

@@ -287,3 +287,33 @@ describe('"Unarmed/non-lethal attacks still do damage to STR, but failing a Crit
     expect(e.view().prompt?.kind ?? null).not.toBe('npcCrit');
   });
 });
+
+describe('"For determining the priority of Gambits in the initiative order, use the size of your weapon as described in Melee Clashes." (option gambitOrder)', () => {
+  const exchange = (options: Record<string, string | boolean>) => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], options);
+    intend(e, 'bram', 'gambit', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return e;
+  };
+
+  it('by default (the digest) the clash rule off leaves the DEX save to order Bram\'s gambit and the orc\'s blow', () => {
+    const e = exchange({});
+    expect(ctx(e).clashes).toEqual([]);
+    expect(e.view().prompt?.kind).toBe('dexSaves');
+  });
+
+  it('always: already Close, Bram\'s fast d6 goes before the orc\'s slow d10, with no DEX save', () => {
+    const e = exchange({ gambitOrder: 'always' });
+    expect(ctx(e).clashes).toEqual([expect.objectContaining({ first: 'bram', decidedBy: 'length', entering: false })]);
+    expect(e.view().prompt?.kind).toBe('gambit');
+  });
+
+  it('always, but two plain melee attacks with the clash rule off are not a clash', () => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], { gambitOrder: 'always' });
+    intend(e, 'bram', 'melee', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    expect(ctx(e).clashes).toEqual([]);
+  });
+});
