@@ -76,10 +76,10 @@ function defenceEffect(ctx: CairnContext, defender: CairnCombatant, defence: Def
   const variant = ctx.options['blockDodge'];
   if (defence.kind === 'block') {
     if (cls === 'slow') return 'normal';
-    return variant === 'graded' && blockGear(defender) ? 'negated' : 'impaired';
+    return variant === 'graded' && blockGear(ctx, defender) ? 'negated' : 'impaired';
   }
   if (cls === 'fast') return 'normal';
-  return variant === 'graded' && !dodgeHampered(defender) ? 'negated' : 'impaired';
+  return variant === 'graded' && !dodgeHampered(ctx, defender) ? 'negated' : 'impaired';
 }
 
 /** The dice of one attack against a defender who chose `defence` (none while the window is still open). */
@@ -246,8 +246,8 @@ function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: strin
   const target = ctx.combatants[defenderId]!;
   const choices: DefenceChoice[] = [{ id: 'none', label: 'Take it (no reaction)' }];
   const restrict = ctx.options['blockDodge'] === 'restrict';
-  if (!restrict || blockGear(target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
-  if (!restrict || !dodgeHampered(target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
+  if (!restrict || blockGear(ctx, target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
+  if (!restrict || !dodgeHampered(ctx, target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
   for (const id of fightBack) choices.push({ id: `fightBack:${id}`, label: `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)` });
   for (const id of parry) choices.push({ id: `parry:${id}`, label: `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}` });
   return choices;

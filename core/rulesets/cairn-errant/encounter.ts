@@ -311,8 +311,8 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       const cost = fatigue ? ` (+1 Fatigue: ${c.fatigue} Fatigue, ${rules.slotsUsed(c)}/${rules.SLOTS} slots${rules.overburdened(c) ? ', overburdened' : ''})` : '';
       const what = {
         none: `${c.name} takes the attack without reacting`,
-        block: `${c.name} blocks: fast and balanced attacks${before.options['blockDodge'] === 'graded' && rules.blockGear(c) ? ' are negated' : ' become impaired'}`,
-        dodge: `${c.name} dodges: balanced and slow attacks${before.options['blockDodge'] === 'graded' && !rules.dodgeHampered(c) ? ' are negated' : ' become impaired'}`,
+        block: `${c.name} blocks: fast and balanced attacks${before.options['blockDodge'] === 'graded' && rules.blockGear(before, c) ? ' are negated' : ' become impaired'}`,
+        dodge: `${c.name} dodges: balanced and slow attacks${before.options['blockDodge'] === 'graded' && !rules.dodgeHampered(before, c) ? ' are negated' : ' become impaired'}`,
         fightBack: `${c.name} will fight back against ${name(defence.kind === 'fightBack' ? defence.attackerId : '')} once the incoming damage is taken`,
         parry: `${c.name} parries ${name(defence.kind === 'parry' ? defence.attackerId : '')}`,
       }[defence.kind];

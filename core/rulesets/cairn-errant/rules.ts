@@ -311,9 +311,12 @@ export const rangedWeapon = (c: CairnCombatant) => Boolean(c.sheet['rangedWeapon
  * Gear that blocks under the restrict and graded variants. Source (optional rule): "Blocking requires a Balanced or
  * Heavy melee weapon, or a shield (ruling out light weapons)": a d8 bow is balanced but no melee weapon.
  */
-export const blockGear = (c: CairnCombatant) => Boolean(c.sheet['shield']) || (mainDie(c) >= 8 && !rangedWeapon(c));
-/** Source (optional rule): "Dodging is not possible with an Armor score of 3, or when wielding a Heavy weapon." */
-export const dodgeHampered = (c: CairnCombatant) => c.armor >= 3 || mainDie(c) >= 10;
+export const blockGear = (ctx: CairnContext, c: CairnCombatant) => Boolean(c.sheet['shield']) || (!disarmedNow(ctx, c.id) && mainDie(c) >= 8 && !rangedWeapon(c));
+/**
+ * Source (optional rule): "Dodging is not possible with an Armor score of 3, or when wielding a Heavy weapon." A
+ * combatant disarmed this round (an arm hit) wields no weapon, so its sheet's weapon neither blocks nor hampers.
+ */
+export const dodgeHampered = (ctx: CairnContext, c: CairnCombatant) => c.armor >= 3 || (!disarmedNow(ctx, c.id) && mainDie(c) >= 10);
 
 export type WeaponClass = 'fast' | 'balanced' | 'slow';
 /** d6 (and d4) fast, d8 balanced, d10 (and d12) slow; a Reach weapon is classed by its die (§4.4 step 4). */

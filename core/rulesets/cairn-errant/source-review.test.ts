@@ -317,3 +317,22 @@ describe('"For determining the priority of Gambits in the initiative order, use 
     expect(ctx(e).clashes).toEqual([]);
   });
 });
+
+describe('Disarmed by an arm hit, then "Blocking requires a Balanced or Heavy melee weapon, or a shield"', () => {
+  it('restrict: Bram, disarmed of his d8 sword earlier this round, can no longer block the goblin\'s later blow', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 2, hp: 2, str: 12, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8 }), seed('gob', 'enemies', { weaponDie: 6 })], { hitLocations: true, blockDodge: 'restrict' });
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    intend(e, 'gob', 'melee', 'bram', { move: 'before' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the full tier: Bram's spell after the goblin
+    expect(e.view().prompt!.choices.map((c) => c.id)).toContain('block');
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) });
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(8) });
+    // The full-turn moment: the goblin closes in and strikes.
+    expect(e.view().prompt!.choices.map((c) => c.id)).not.toContain('block');
+    expect(() => e.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+  });
+});
