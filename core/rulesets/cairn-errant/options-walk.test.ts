@@ -75,15 +75,6 @@ const CASES: Record<string, Case> = {
     lock(e);
     return ctx(e).clashes.length;
   }),
-  // Bram's d6 dagger, enhanced, against the orc's d10 entering Close: modifier first, Bram strikes first; length
-  // first, the orc's longer weapon does.
-  clashSortKeys: (o) => outcome(() => {
-    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], { ...o, meleeClashes: true });
-    intend(e, 'bram', 'melee', 'orc', { move: 'before', position: 'enhanced' });
-    intend(e, 'orc', 'melee', 'bram');
-    lock(e);
-    return [ctx(e).clashes[0]?.first, ctx(e).clashes[0]?.decidedBy];
-  }),
   // Bram's gambit on the orc while the orc strikes Bram, clashes off: ranked by weapon size (always) or not at all.
   gambitOrder: (o) => outcome(() => {
     const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], o);
@@ -228,12 +219,12 @@ describe('every Cairn-Errant option changes an outcome', () => {
   });
 
   it('a campaign that stored a retired ruling still validates; the key is dropped', () => {
-    const stored = { lockedIntents: 'redirectOrLose', woundSlotOverflow: 'mustEscalate', clashSortKeys: 'lengthModifierDex' };
+    const stored = { lockedIntents: 'redirectOrLose', woundSlotOverflow: 'mustEscalate', clashSortKeys: 'modifierLengthDex', gambitOrder: 'always' };
     const parsed = optionsValidator(cairnErrantOptions).safeParse(stored);
     expect(parsed.success).toBe(true);
-    expect(parsed.data).toEqual({ clashSortKeys: 'lengthModifierDex' });
+    expect(parsed.data).toEqual({ gambitOrder: 'always' });
     expect(resolveOptions(cairnErrantOptions, stored)).not.toHaveProperty('lockedIntents');
     expect(optionsValidator(cairnErrantOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
-    expect(retiredOptionsOf(cairnErrantOptions).map((o) => o.ruling)).toEqual(['R-C3', 'R-C4', 'R-C5', 'R-C6', 'R-C6b', 'R-C7', 'R-C9', 'R-C10', 'R-C20', 'R-C21', 'R-C25', 'R-C26']);
+    expect(retiredOptionsOf(cairnErrantOptions).map((o) => o.ruling)).toEqual(['R-C2', 'R-C3', 'R-C4', 'R-C5', 'R-C6', 'R-C6b', 'R-C7', 'R-C9', 'R-C10', 'R-C20', 'R-C21', 'R-C25', 'R-C26']);
   });
 });

@@ -5,12 +5,13 @@ import { retireOptions, type RulingOption } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/cairn-errant.md,
- * "Rulings the app applies as constants"): R-C3 clashScope, R-C4 lockedIntents, R-C5 bucketOrder,
+ * "Rulings the app applies as constants"): R-C2 clashSortKeys, R-C3 clashScope, R-C4 lockedIntents, R-C5 bucketOrder,
  * R-C6 legInjuryInitiative, R-C6b fastMovementLoss, R-C7 endOfFight, R-C9 defenceCap, R-C10 failedRetreat,
  * R-C20 highestDieTie, R-C21 exactlyZeroHp, R-C25 fatigueClears, R-C26 woundSlotOverflow.
  * A campaign that stored one still opens and saves: the stored value is accepted and dropped.
  */
 export const RETIRED_CAIRN_ERRANT_OPTIONS = [
+  { key: 'clashSortKeys', ruling: 'R-C2' },
   { key: 'clashScope', ruling: 'R-C3' },
   { key: 'lockedIntents', ruling: 'R-C4' },
   { key: 'bucketOrder', ruling: 'R-C5' },
@@ -41,14 +42,6 @@ export const cairnErrantOptions: readonly RulingOption[] = retireOptions([
   {
     key: 'meleeClashes', ruling: 'R-C2', kind: 'flag', default: false, label: 'Melee clashes (optional rule)',
     description: 'Two combatants attacking each other in melee strike in weapon order (entering Close: Reach, slow, balanced, fast; already Close: the reverse), enhanced before normal before impaired.',
-  },
-  {
-    key: 'clashSortKeys', ruling: 'R-C2', kind: 'choice', default: 'modifierLengthDex', label: 'Clash order',
-    description: 'A melee clash sorts by enhanced, normal, impaired; then weapon length in the direction the situation sets; then the usual DEX save (PC against NPC) or the same moment (two NPCs). Length first reads the source\'s "And finally, Enhanced attacks also go before normal attacks" as the last key before the DEX save: a longer weapon entering Close strikes before an enhanced shorter one.',
-    choices: [
-      { value: 'modifierLengthDex', label: 'Modifier, then length, then DEX save' },
-      { value: 'lengthModifierDex', label: 'Length, then modifier, then DEX save' },
-    ],
   },
   {
     key: 'blockDodge', ruling: 'R-C9', kind: 'choice', default: 'default', label: 'Blocking and dodging (optional rule)',

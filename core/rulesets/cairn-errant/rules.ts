@@ -593,11 +593,9 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
     const tier = [tierOfIntent(ctx, ia), tierOfIntent(ctx, ib)].sort((x, y) => tierRank(x) - tierRank(y))[0]!;
     let first: string;
     let decidedBy: Clash['decidedBy'];
-    // R-C2: enhanced / normal / impaired, then weapon length; `lengthModifierDex` reads the source's "And finally,
-    // Enhanced attacks also go before normal attacks" as the later key.
-    const lengthFirst = ctx.options['clashSortKeys'] === 'lengthModifierDex';
-    if (lengthFirst && la !== lb) [first, decidedBy] = [la < lb ? a : b, 'length'];
-    else if (ma !== mb) [first, decidedBy] = [ma < mb ? a : b, 'modifier'];
+    // R-C2: enhanced / normal / impaired first (source: "Enhanced attacks go first in clashes", "Impaired attacks go
+    // last in clashes"), then weapon length, then the DEX save.
+    if (ma !== mb) [first, decidedBy] = [ma < mb ? a : b, 'modifier'];
     else if (la !== lb) [first, decidedBy] = [la < lb ? a : b, 'length'];
     else {
       // R-C2 third key: the usual DEX save for the PC (the two are always on opposite sides).
