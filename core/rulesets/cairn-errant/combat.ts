@@ -600,7 +600,11 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
   switch (step.kind) {
     case 'redirect': return `${who}'s target is gone: redirect the action or lose it (R-C4).`;
     case 'gambit': return `${who}'s gambit on ${nameOf(ctx, step.targetId)}: which save does it call for?`;
-    case 'defence': return `${who} is attacked by ${step.attackers.map((id) => nameOf(ctx, id)).join(', ')}: how does ${who} react?`;
+    case 'defence': {
+      const away = step.attackers.filter((id) => !reachesToFightBack(ctx, step.targetId, id)).map((id) => nameOf(ctx, id));
+      const note = away.length ? ` (${away.join(', ')} out of reach to fight back, R-C28)` : '';
+      return `${who} is attacked by ${step.attackers.map((id) => nameOf(ctx, id)).join(', ')}: how does ${who} react?${note}`;
+    }
     case 'strike': return `Roll the damage against ${who}.`;
     case 'tie': return `The highest damage against ${who} is tied: whose weapon lands the blow (R-C20)?`;
     case 'critSave': return `${who} lost STR: roll the STR save against Critical Damage.`;

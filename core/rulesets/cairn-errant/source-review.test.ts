@@ -207,6 +207,7 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
   it('a sword cannot deal its damage to an archer shooting from Far: no fight-back is offered, and one sent is refused', () => {
     const e = shot();
     expect(choices(e)).toEqual(['none', 'block', 'dodge']);
+    expect(e.view().prompt!.text).toBe('Bram is attacked by Archer: how does Bram react? (Archer out of reach to fight back, R-C28)');
     expect(() => e.apply({ type: 'DEFENSE', id: 'fightBack:archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
     expect(who(e, 'bram').fatigue).toBe(0);
   });
