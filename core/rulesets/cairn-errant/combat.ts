@@ -845,7 +845,10 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
   if (outcome.kept) {
     const nonLethal = outcome.kept.attackerIds.every((id) => blowIsNonLethal(ctx, id));
     next = applyDamage(next, targetId, outcome.kept.damage, { toStr: outcome.kept.toStr, save: true, nonLethal });
-    if (outcome.kept.attackerIds.length > 1) next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds });
+    if (outcome.kept.attackerIds.length > 1) {
+      const blows = Object.fromEntries(outcome.kept.attackerIds.map((id) => [id, blowIsNonLethal(ctx, id)]));
+      next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds, nonLethal: blows });
+    }
   }
   if (defence.kind === 'fightBack' && attackers.includes(defence.attackerId)) next = pushBack(next, { kind: 'fightBack', defenderId: targetId, attackerId: defence.attackerId });
   for (const id of attackers) next = meleeCloses(next, id, targetId);
@@ -926,8 +929,9 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       return isStep(step, 'strike') ? strike(ctx, step.targetId, e.roll) : ctx;
     case 'TIE_BREAK': {
       if (!isStep(step, 'tie')) return ctx;
-      // Only the chosen weapon's tags apply (R-C20): its lethality decides the save that follows.
-      const nonLethal = Boolean(ctx.intents[e.id]?.nonLethal);
+      // Only the chosen weapon's tags apply (R-C20): its lethality decides the save that follows (as it was struck:
+      // empty hands are unarmed, "Unarmed/non-lethal attacks").
+      const nonLethal = step.nonLethal?.[e.id] ?? Boolean(ctx.intents[e.id]?.nonLethal);
       const next = popStep(ctx);
       const pending = next.moment.pending.map((s) => (s.kind === 'critSave' && s.id === step.targetId ? { ...s, nonLethal } : s));
       return { ...next, moment: { ...next.moment, pending } };

@@ -159,7 +159,8 @@ export type Defence =
 
 /** A follow-up that needs a person or a roll before play goes on (blocking, RULES.md §6.8). */
 export type Step =
-  | { kind: 'tie'; targetId: string; candidates: string[] }
+  /** `nonLethal`: whether each candidate's blow was unarmed or non-lethal when it was struck (a weapon can break on it). */
+  | { kind: 'tie'; targetId: string; candidates: string[]; nonLethal?: Record<string, boolean> }
   | { kind: 'critSave'; id: string; nonLethal: boolean }
   | { kind: 'critTable'; id: string }
   | { kind: 'npcCrit'; id: string }

@@ -337,3 +337,23 @@ describe('Disarmed by an arm hit, then "Blocking requires a Balanced or Heavy me
     expect(() => e.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
   });
 });
+
+describe('"only the weapon tag/effects of the highest result are used" with "Unarmed/non-lethal attacks" (R-C20)', () => {
+  it('the goblin\'s chair broke on its fight-back; tied with the orc, its fists land the blow, and Bram is knocked out', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 4, hp: 4, str: 10, weaponDie: 6 }), seed('gob', 'enemies', { canDefend: true, hpMax: 10, hp: 10 }), seed('orc', 'enemies', { weaponDie: 6 })]);
+    intend(e, 'bram', 'melee', 'gob');
+    intend(e, 'gob', 'melee', 'bram', { weapon: 'improvised', improvisedSize: 8 });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) }); // Bram strikes first
+    e.apply({ type: 'DEFENSE', id: 'fightBack:bram' }); // the goblin fights back with its chair
+    e.apply({ type: 'STRIKE', id: 'gob', roll: app(3) });
+    e.apply({ type: 'FIGHT_BACK', id: 'gob', roll: app(1) }); // the chair breaks: Bram HP 3
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(4, 4) }); // goblin fists d4 4, orc d6 4: a tie
+    e.apply({ type: 'TIE_BREAK', id: 'gob' });
+    const save = e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    expect(texts(save).join(' ')).toContain('Bram is knocked unconscious (non-lethal)');
+    expect(who(e, 'bram').unconscious).toBe(true);
+  });
+});
