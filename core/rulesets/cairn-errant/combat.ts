@@ -4,8 +4,8 @@
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, mainDie, meleeCloses, nameOf, netPosition, overburdened,
-  present, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
+  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, meleeCloses, nameOf, netPosition, overburdened,
+  bandLabel, blockGear, disarmedNow, distanceBetween, dodgeHampered, present, rangedWeapon, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
@@ -76,12 +76,10 @@ function defenceEffect(ctx: CairnContext, defender: CairnCombatant, defence: Def
   const variant = ctx.options['blockDodge'];
   if (defence.kind === 'block') {
     if (cls === 'slow') return 'normal';
-    const geared = Boolean(defender.sheet['shield']) || mainDie(defender) >= 8;
-    return variant === 'graded' && geared ? 'negated' : 'impaired';
+    return variant === 'graded' && blockGear(ctx, defender) ? 'negated' : 'impaired';
   }
   if (cls === 'fast') return 'normal';
-  const hampered = defender.armor >= 3 || mainDie(defender) >= 10;
-  return variant === 'graded' && !hampered ? 'negated' : 'impaired';
+  return variant === 'graded' && !dodgeHampered(ctx, defender) ? 'negated' : 'impaired';
 }
 
 /** The dice of one attack against a defender who chose `defence` (none while the window is still open). */
@@ -93,7 +91,8 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   let position = netPosition(ctx, attackerId, intent);
   if (attacker.failedCriticalSave) notes.push('impaired after a failed Critical Damage save');
   if (intent.position === 'enhanced' && attacker.failedCriticalSave && ctx.options['enhancedImpairedCancel'] !== false) rulings.push('R-C12');
-  if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
+  if (disarmedNow(ctx, attackerId)) notes.push('disarmed by the arm hit: unarmed d4');
+  else if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
   const effects = weaponDice(attacker, weaponNow(ctx, attackerId, intent)).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
   const kept = effects.filter((e) => e.effect !== 'negated');
   if (kept.length === 0) {
@@ -247,18 +246,39 @@ function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: strin
   const target = ctx.combatants[defenderId]!;
   const choices: DefenceChoice[] = [{ id: 'none', label: 'Take it (no reaction)' }];
   const restrict = ctx.options['blockDodge'] === 'restrict';
-  if (!restrict || blockGear(target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
-  if (!restrict || !dodgeHampered(target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
+  if (!restrict || blockGear(ctx, target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
+  if (!restrict || !dodgeHampered(ctx, target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
   for (const id of fightBack) choices.push({ id: `fightBack:${id}`, label: `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)` });
   for (const id of parry) choices.push({ id: `parry:${id}`, label: `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}` });
   return choices;
+}
+
+/**
+ * R-C28: "Choose one attacker and deal your damage against it": the defender must be able to reach it. A melee
+ * attacker (or a gambit) is Close when its blow lands; a ranged attacker is in reach only when the range bands put the
+ * two Close, or when the defender's own weapon is a ranged one (the sheet's flag) and the attacker is not Distant.
+ * As an option, any attacker at any distance (the GM narrates how).
+ */
+export function reachesToFightBack(ctx: CairnContext, defenderId: string, attackerId: string): boolean {
+  if (ctx.options['fightBackReach'] === 'anyAttacker') return true;
+  if (ctx.intents[attackerId]?.action !== 'ranged') return true;
+  const distance = distanceBetween(ctx, defenderId, attackerId);
+  if (distance === 'close') return true;
+  return rangedWeapon(ctx.combatants[defenderId]!) && distance !== 'distant';
+}
+
+/** Why a fight-back against this attacker is out of reach (R-C28), in a sentence. */
+function outOfReach(ctx: CairnContext, defenderId: string, attackerId: string): string {
+  const distance = distanceBetween(ctx, defenderId, attackerId);
+  const where = distance ? `from ${bandLabel(distance)}` : 'from out of reach (set the range bands if it is Close)';
+  return `${nameOf(ctx, defenderId)} cannot reach ${nameOf(ctx, attackerId)} to fight back: it shoots ${where} and ${nameOf(ctx, defenderId)}'s weapon is no ranged weapon (R-C28).`;
 }
 
 /** The options an attacked defender has in this moment (R-C18: fight back against a gambit only as an option). */
 export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
   const attackers = strikeGroup(ctx, targetId);
   const fightBack = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
-  return reactionChoices(ctx, targetId, fightBack, attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
+  return reactionChoices(ctx, targetId, fightBack.filter((id) => reachesToFightBack(ctx, targetId, id)), attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
 }
 
 /** R-C17 as an option: the gambit user's options against the attack back (it is a melee blow, so it can be parried). */
@@ -269,8 +289,6 @@ export function attackBackChoices(ctx: CairnContext, step: { by: string; against
 /** R-C17: the gambit user may react to the attack back only when the option says so (and it could defend at all). */
 export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => ctx.options['noReactionToAttackBack'] === false && mayDefend(ctx, gambiteerId);
 
-const blockGear = (c: CairnCombatant) => Boolean(c.sheet['shield']) || mainDie(c) >= 8;
-const dodgeHampered = (c: CairnCombatant) => c.armor >= 3 || mainDie(c) >= 10;
 
 export function parseDefence(id: string): Defence | null {
   if (id === 'none' || id === 'block' || id === 'dodge') return { kind: id };
@@ -491,6 +509,8 @@ export function resolveHitLocation(ctx: CairnContext, id: string, face: number, 
   const change: Partial<CairnCombatant> = { injuries: [...c.injuries, injury], failedCriticalSave: true };
   if (where.location === 'leftLeg' || where.location === 'rightLeg') change.nextInitiativeDisadvantage = true; // R-C6
   next = update(next, id, change);
+  // Source: "Left arm / Right arm: Disarmament; lose use of arm": empty hands for the rest of the round.
+  if ((where.location === 'leftArm' || where.location === 'rightArm') && !disarmedNow(next, id)) next = { ...next, disarmed: [...(next.disarmed ?? []), id] };
   if (where.location === 'torso') return settleStr(update(next, id, { str: Math.max(0, c.str - d4) }), id);
   if (where.location === 'head') {
     if (ctx.options['headResult'] === 'gmDecides') return pushFront(next, { kind: 'head', id });
@@ -580,7 +600,11 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
   switch (step.kind) {
     case 'redirect': return `${who}'s target is gone: redirect the action or lose it (R-C4).`;
     case 'gambit': return `${who}'s gambit on ${nameOf(ctx, step.targetId)}: which save does it call for?`;
-    case 'defence': return `${who} is attacked by ${step.attackers.map((id) => nameOf(ctx, id)).join(', ')}: how does ${who} react?`;
+    case 'defence': {
+      const away = step.attackers.filter((id) => !reachesToFightBack(ctx, step.targetId, id)).map((id) => nameOf(ctx, id));
+      const note = away.length ? ` (${away.join(', ')} out of reach to fight back, R-C28)` : '';
+      return `${who} is attacked by ${step.attackers.map((id) => nameOf(ctx, id)).join(', ')}: how does ${who} react?${note}`;
+    }
     case 'strike': return `Roll the damage against ${who}.`;
     case 'tie': return `The highest damage against ${who} is tied: whose weapon lands the blow (R-C20)?`;
     case 'critSave': return `${who} lost STR: roll the STR save against Critical Damage.`;
@@ -728,6 +752,7 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       if (defence?.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
       if (defence?.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
       if (defence?.kind === 'parry') return `${name} can parry only a melee attacker striking now.`;
+      if (defence?.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
       if (defence?.kind === 'fightBack') return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
       return `"${e.id}" is not one of ${name}'s options: none, block, dodge, fightBack:<attacker> or parry:<attacker>.`;
     }
@@ -779,11 +804,24 @@ const markDone = (ctx: CairnContext, ids: string[], lost = false): CairnContext 
 /** A counter blow (fight back, attack back, parry) was struck with the intent's weapon: an improvised one breaks. */
 export const counterWeaponUsed = (ctx: CairnContext, id: string) => (ctx.intents[id]?.action === 'ranged' ? ctx : useImprovised(ctx, id));
 
+/**
+ * Source: "Unarmed/non-lethal attacks still do damage to STR, but failing a Critical Damage Save means the target is
+ * knocked unconscious instead." A blow struck with empty hands — after the improvised weapon broke, or disarmed by an
+ * arm hit — is unarmed too; a declared unarmed attack keeps the declaration's own flag (the GM may call it lethal).
+ * `counter`: a fight-back or attack back, struck with the sheet's weapon when the intent was a ranged attack.
+ */
+export function blowIsNonLethal(ctx: CairnContext, id: string, counter = false): boolean {
+  const intent = ctx.intents[id];
+  if (intent?.nonLethal) return true;
+  const declared = intent && !(counter && intent.action === 'ranged') ? intent : null;
+  return weaponNow(ctx, id, declared)?.weapon === 'unarmed' && declared?.weapon !== 'unarmed';
+}
+
 /** Counter damage (fight back, attack back): the striker's dice minus the other's Armor, to HP (§4.4 step 4). */
 function counterStrike(ctx: CairnContext, by: string, against: string, roll: Roll, defended = false): CairnContext {
   const total = Math.max(...roll.faces);
   const damage = Math.max(0, total - ctx.combatants[against]!.armor);
-  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: Boolean(ctx.intents[by]?.nonLethal) });
+  return applyDamage(counterWeaponUsed(ctx, by), against, damage, { toStr: takesDirectStr(ctx.combatants[against]!, defended), save: true, nonLethal: blowIsNonLethal(ctx, by, true) });
 }
 
 function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefined): CairnContext {
@@ -805,9 +843,12 @@ function strike(ctx: CairnContext, targetId: string, roll: Roll | null | undefin
     if (p.result === 'lost') next = applyDamage(next, targetId, p.damage, { toStr: true, save: false, nonLethal: false });
   }
   if (outcome.kept) {
-    const nonLethal = outcome.kept.attackerIds.every((id) => ctx.intents[id]!.nonLethal);
+    const nonLethal = outcome.kept.attackerIds.every((id) => blowIsNonLethal(ctx, id));
     next = applyDamage(next, targetId, outcome.kept.damage, { toStr: outcome.kept.toStr, save: true, nonLethal });
-    if (outcome.kept.attackerIds.length > 1) next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds });
+    if (outcome.kept.attackerIds.length > 1) {
+      const blows = Object.fromEntries(outcome.kept.attackerIds.map((id) => [id, blowIsNonLethal(ctx, id)]));
+      next = pushFront(next, { kind: 'tie', targetId, candidates: outcome.kept.attackerIds, nonLethal: blows });
+    }
   }
   if (defence.kind === 'fightBack' && attackers.includes(defence.attackerId)) next = pushBack(next, { kind: 'fightBack', defenderId: targetId, attackerId: defence.attackerId });
   for (const id of attackers) next = meleeCloses(next, id, targetId);
@@ -888,8 +929,9 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       return isStep(step, 'strike') ? strike(ctx, step.targetId, e.roll) : ctx;
     case 'TIE_BREAK': {
       if (!isStep(step, 'tie')) return ctx;
-      // Only the chosen weapon's tags apply (R-C20): its lethality decides the save that follows.
-      const nonLethal = Boolean(ctx.intents[e.id]?.nonLethal);
+      // Only the chosen weapon's tags apply (R-C20): its lethality decides the save that follows (as it was struck:
+      // empty hands are unarmed, "Unarmed/non-lethal attacks").
+      const nonLethal = step.nonLethal?.[e.id] ?? Boolean(ctx.intents[e.id]?.nonLethal);
       const next = popStep(ctx);
       const pending = next.moment.pending.map((s) => (s.kind === 'critSave' && s.id === step.targetId ? { ...s, nonLethal } : s));
       return { ...next, moment: { ...next.moment, pending } };

@@ -311,8 +311,8 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       const cost = fatigue ? ` (+1 Fatigue: ${c.fatigue} Fatigue, ${rules.slotsUsed(c)}/${rules.SLOTS} slots${rules.overburdened(c) ? ', overburdened' : ''})` : '';
       const what = {
         none: `${c.name} takes the attack without reacting`,
-        block: `${c.name} blocks: fast and balanced attacks${before.options['blockDodge'] === 'graded' && (Boolean(c.sheet['shield']) || rules.mainDie(c) >= 8) ? ' are negated' : ' become impaired'}`,
-        dodge: `${c.name} dodges: balanced and slow attacks${before.options['blockDodge'] === 'graded' && !(c.armor >= 3 || rules.mainDie(c) >= 10) ? ' are negated' : ' become impaired'}`,
+        block: `${c.name} blocks: fast and balanced attacks${before.options['blockDodge'] === 'graded' && rules.blockGear(before, c) ? ' are negated' : ' become impaired'}`,
+        dodge: `${c.name} dodges: balanced and slow attacks${before.options['blockDodge'] === 'graded' && !rules.dodgeHampered(before, c) ? ' are negated' : ' become impaired'}`,
         fightBack: `${c.name} will fight back against ${name(defence.kind === 'fightBack' ? defence.attackerId : '')} once the incoming damage is taken`,
         parry: `${c.name} parries ${name(defence.kind === 'parry' ? defence.attackerId : '')}`,
       }[defence.kind];
@@ -574,6 +574,7 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   const save = ctx.dexSaves[id];
   if (save) tags.push(save.auto ? 'initiative lost (leg)' : `DEX save ${save.kept}: ${save.passed ? 'before' : 'after'} the enemies`);
   if (ctx.moment.lost.includes(id) && ctx.moments[ctx.cursor]?.ids.includes(id)) tags.push('action lost');
+  if (rules.disarmedNow(ctx, id)) tags.push('disarmed this round: unarmed d4');
   tags.push(...statusTags(c));
   // Every open Injury and wound it carries (in from the campaign or gained here) is on its row: each takes a slot.
   // Tags are keys on the row: the same record twice is one tag with its count ("Light burns ×2").

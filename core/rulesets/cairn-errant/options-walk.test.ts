@@ -1,9 +1,9 @@
 // Every option changes behaviour (issue 27): each Cairn-Errant option, read from the ruleset's own declarations, has a
 // short case played through the kernel; every value other than the default gives an outcome that differs from the
-// default's. A new option without a case turns this red. Single-choice rulings describe the one behaviour the app
-// implements and are listed by name, so a new one is noticed.
+// default's. A new option without a case turns this red; an option with a single choice chooses nothing and is refused
+// too (it belongs in RETIRED_CAIRN_ERRANT_OPTIONS as a documented constant).
 import { describe, expect, it } from 'vitest';
-import type { RulingOption } from '../options.ts';
+import { optionsValidator, resolveOptions, retiredOptionsOf, type RulingOption } from '../options.ts';
 import { cairnErrantOptions } from './options.ts';
 import { app, ctx, fight, intend, lock, seed, who, type Options } from './testing.ts';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
@@ -75,6 +75,14 @@ const CASES: Record<string, Case> = {
     lock(e);
     return ctx(e).clashes.length;
   }),
+  // Bram's gambit on the orc while the orc strikes Bram, clashes off: ranked by weapon size (always) or not at all.
+  gambitOrder: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], o);
+    intend(e, 'bram', 'gambit', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return [step(e), ctx(e).clashes.map((c) => c.first)];
+  }),
   // Bram with a light d6 weapon: Block is offered as written, not under restrict; graded with a d8 negates a d6 blow.
   blockDodge: (o) => outcome(() => {
     const light = attacked(o, { weaponDie: 6 }, { weaponDie: 6 });
@@ -120,6 +128,15 @@ const CASES: Record<string, Case> = {
     e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
     e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3) });
     return step(e);
+  }),
+  // An archer shoots Bram (a sword) from Far: a fight-back is offered only when any attacker may be fought back.
+  fightBackReach: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party'), seed('archer', 'enemies')], o);
+    e.apply({ type: 'SET_BAND', id: 'archer', band: 'far' });
+    intend(e, 'bram', 'spell');
+    intend(e, 'archer', 'ranged', 'bram');
+    lock(e);
+    return e.view().prompt!.choices.map((c) => c.id);
   }),
   parryIgnoresArmor: (o) => outcome(() => {
     const e = attacked(o, { weaponDie: 8 }, { armor: 2 });
@@ -172,12 +189,6 @@ function e2answer(e: EncounterEngine) {
   return e.view().prompt?.answer ?? null;
 }
 
-/** Rulings with one reading only: the option names the behaviour the app implements (docs/rulesets/cairn-errant.md). */
-const SINGLE_CHOICE = [
-  'clashSortKeys', 'clashScope', 'lockedIntents', 'bucketOrder', 'legInjuryInitiative', 'fastMovementLoss', 'endOfFight',
-  'defenceCap', 'failedRetreat', 'highestDieTie', 'exactlyZeroHp', 'fatigueClears', 'woundSlotOverflow',
-];
-
 function otherValues(option: RulingOption): (string | number | boolean)[] {
   switch (option.kind) {
     case 'flag': return [!option.default];
@@ -187,15 +198,12 @@ function otherValues(option: RulingOption): (string | number | boolean)[] {
 }
 
 describe('every Cairn-Errant option changes an outcome', () => {
-  it('every option has a case, or is a listed single-choice ruling', () => {
-    for (const option of cairnErrantOptions) {
-      if (SINGLE_CHOICE.includes(option.key)) expect(otherValues(option), option.key).toEqual([]);
-      else expect(CASES[option.key], `${option.key} has no case in options-walk.test.ts`).toBeTypeOf('function');
-    }
+  it('every option has a case', () => {
+    for (const option of cairnErrantOptions) expect(CASES[option.key], `${option.key} has no case in options-walk.test.ts`).toBeTypeOf('function');
     expect(Object.keys(CASES).filter((key) => !cairnErrantOptions.some((o) => o.key === key))).toEqual([]);
   });
 
-  for (const option of cairnErrantOptions.filter((o) => !SINGLE_CHOICE.includes(o.key))) {
+  for (const option of cairnErrantOptions) {
     for (const value of otherValues(option)) {
       it(`${option.key} = ${String(value)} (${option.ruling}) plays differently from ${String(option.default)}`, () => {
         const play = CASES[option.key]!;
@@ -205,4 +213,18 @@ describe('every Cairn-Errant option changes an outcome', () => {
       });
     }
   }
+
+  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_CAIRN_ERRANT_OPTIONS)', () => {
+    expect(cairnErrantOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+  });
+
+  it('a campaign that stored a retired ruling still validates; the key is dropped', () => {
+    const stored = { lockedIntents: 'redirectOrLose', woundSlotOverflow: 'mustEscalate', clashSortKeys: 'modifierLengthDex', gambitOrder: 'always' };
+    const parsed = optionsValidator(cairnErrantOptions).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ gambitOrder: 'always' });
+    expect(resolveOptions(cairnErrantOptions, stored)).not.toHaveProperty('lockedIntents');
+    expect(optionsValidator(cairnErrantOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
+    expect(retiredOptionsOf(cairnErrantOptions).map((o) => o.ruling)).toEqual(['R-C2', 'R-C3', 'R-C4', 'R-C5', 'R-C6', 'R-C6b', 'R-C7', 'R-C9', 'R-C10', 'R-C20', 'R-C21', 'R-C25', 'R-C26']);
+  });
 });

@@ -1,9 +1,32 @@
 // Cairn-Errant's rulings (RULES.md §4, Appendix A; the hack is Block, Dodge & Parry): each R-C ruling is a named
 // option with the digest's default. The hack's optional modules (§4.2 initiative mode and melee clashes, §4.4 the
 // Block/Dodge variants and hit locations, §4.6 wounds) are options too, filed under the ruling they belong with.
-import type { RulingOption } from '../options.ts';
+import { retireOptions, type RulingOption } from '../options.ts';
 
-export const cairnErrantOptions: readonly RulingOption[] = [
+/**
+ * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/cairn-errant.md,
+ * "Rulings the app applies as constants"): R-C2 clashSortKeys, R-C3 clashScope, R-C4 lockedIntents, R-C5 bucketOrder,
+ * R-C6 legInjuryInitiative, R-C6b fastMovementLoss, R-C7 endOfFight, R-C9 defenceCap, R-C10 failedRetreat,
+ * R-C20 highestDieTie, R-C21 exactlyZeroHp, R-C25 fatigueClears, R-C26 woundSlotOverflow.
+ * A campaign that stored one still opens and saves: the stored value is accepted and dropped.
+ */
+export const RETIRED_CAIRN_ERRANT_OPTIONS = [
+  { key: 'clashSortKeys', ruling: 'R-C2' },
+  { key: 'clashScope', ruling: 'R-C3' },
+  { key: 'lockedIntents', ruling: 'R-C4' },
+  { key: 'bucketOrder', ruling: 'R-C5' },
+  { key: 'legInjuryInitiative', ruling: 'R-C6' },
+  { key: 'fastMovementLoss', ruling: 'R-C6b' },
+  { key: 'endOfFight', ruling: 'R-C7' },
+  { key: 'defenceCap', ruling: 'R-C9' },
+  { key: 'failedRetreat', ruling: 'R-C10' },
+  { key: 'highestDieTie', ruling: 'R-C20' },
+  { key: 'exactlyZeroHp', ruling: 'R-C21' },
+  { key: 'fatigueClears', ruling: 'R-C25' },
+  { key: 'woundSlotOverflow', ruling: 'R-C26' },
+] as const;
+
+export const cairnErrantOptions: readonly RulingOption[] = retireOptions([
   {
     key: 'initiativeMode', ruling: 'R-C1', kind: 'choice', default: 'errant', label: 'Initiative',
     description: 'Errant (this hack): declare every round, quick turns before full turns, DEX saves inside each tier. Simple DEX (base Cairn): one DEX save at the start, passers before the enemies and failers after, every round.',
@@ -21,41 +44,6 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     description: 'Two combatants attacking each other in melee strike in weapon order (entering Close: Reach, slow, balanced, fast; already Close: the reverse), enhanced before normal before impaired.',
   },
   {
-    key: 'clashSortKeys', ruling: 'R-C2', kind: 'choice', default: 'modifierLengthDex', label: 'Clash order',
-    description: 'A melee clash sorts by enhanced, normal, impaired; then weapon length in the direction the situation sets; then the usual DEX save (PC against NPC) or the same moment (two NPCs).',
-    choices: [{ value: 'modifierLengthDex', label: 'Modifier, then length, then DEX save' }],
-  },
-  {
-    key: 'clashScope', ruling: 'R-C3', kind: 'choice', default: 'pairOnly', label: 'Clash overrides',
-    description: 'The clash order replaces the tier and the DEX save for the two combatants involved only; everyone else keeps their bucket.',
-    choices: [{ value: 'pairOnly', label: 'For the clashing pair only' }],
-  },
-  {
-    key: 'lockedIntents', ruling: 'R-C4', kind: 'choice', default: 'redirectOrLose', label: 'Changing plans',
-    description: 'Intents are locked once ordering starts; if the target has dropped or left, the GM redirects the action to another target in reach or it is lost, and it is logged either way.',
-    choices: [{ value: 'redirectOrLose', label: 'GM redirects or the action is lost' }],
-  },
-  {
-    key: 'bucketOrder', ruling: 'R-C5', kind: 'choice', default: 'playersAndGm', label: 'Order inside a bucket',
-    description: 'Players order the PCs and the GM orders the NPCs inside a bucket; they still count as simultaneous.',
-    choices: [{ value: 'playersAndGm', label: 'Players for PCs, GM for NPCs' }],
-  },
-  {
-    key: 'legInjuryInitiative', ruling: 'R-C6', kind: 'choice', default: 'nextSaveThenAutoLose', label: 'Leg injuries and initiative',
-    description: 'A leg result gives disadvantage on the next initiative DEX save only; a second result on the same leg loses every initiative roll until the injury heals.',
-    choices: [{ value: 'nextSaveThenAutoLose', label: 'Next save at disadvantage; second hit auto-loses' }],
-  },
-  {
-    key: 'fastMovementLoss', ruling: 'R-C6b', kind: 'choice', default: 'noQuickMove', label: '"Loses fast movement"',
-    description: 'A PC who lost fast movement can no longer move as a quick turn or move two range bands.',
-    choices: [{ value: 'noQuickMove', label: 'No quick-turn movement, no two-band moves' }],
-  },
-  {
-    key: 'endOfFight', ruling: 'R-C7', kind: 'choice', default: 'oneSideOut', label: 'End of the fight',
-    description: 'The fight ends when every member of one side is dead, incapacitated, unconscious or has retreated, or when the GM ends it.',
-    choices: [{ value: 'oneSideOut', label: 'One side all down or gone' }],
-  },
-  {
     key: 'blockDodge', ruling: 'R-C9', kind: 'choice', default: 'default', label: 'Blocking and dodging (optional rule)',
     description: 'Default: Block impairs fast and balanced attacks, Dodge impairs balanced and slow ones. Restrict: blocking needs a shield or a balanced/heavy melee weapon; no dodging at Armor 3 or with a heavy weapon. Graded: with the gear they negate, without it they impair.',
     choices: [
@@ -65,18 +53,16 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     ],
   },
   {
+    key: 'gambitOrder', ruling: 'R-C2', kind: 'choice', default: 'withClashes', label: 'Gambits ranked by weapon size',
+    description: 'Source: "For determining the priority of Gambits in the initiative order, use the size of your weapon as described in Melee Clashes." With clashes: only when the optional clash rule is on (the digest). Always: two combatants in a melee exchange where one makes a gambit are ranked by the clash order even without the optional rule.',
+    choices: [
+      { value: 'withClashes', label: 'Only with the melee clash rule' },
+      { value: 'always', label: 'Always, for an exchange with a gambit' },
+    ],
+  },
+  {
     key: 'parryFatigue', ruling: 'R-C8', kind: 'number', default: 0, min: 0, max: 1, label: 'Fatigue for a Parry',
     description: 'As written, Parry adds no Fatigue (Fight back, Block and Dodge add 1).',
-  },
-  {
-    key: 'defenceCap', ruling: 'R-C9', kind: 'choice', default: 'fatigueOnly', label: 'Limit on defences',
-    description: 'There is no per-round cap on defences: one per attack moment, limited only by Fatigue filling inventory slots.',
-    choices: [{ value: 'fatigueOnly', label: 'Only Fatigue limits them' }],
-  },
-  {
-    key: 'failedRetreat', ruling: 'R-C10', kind: 'choice', default: 'actionWasted', label: 'Failed retreat',
-    description: 'A failed retreat DEX save wastes the action and the PC stays where they are.',
-    choices: [{ value: 'actionWasted', label: 'Action wasted, PC stays' }],
   },
   {
     key: 'enhancedMode', ruling: 'R-C11', kind: 'choice', default: 'keepHighest', label: 'Enhanced damage',
@@ -98,6 +84,14 @@ export const cairnErrantOptions: readonly RulingOption[] = [
   {
     key: 'downedCannotFightBack', ruling: 'R-C14', kind: 'flag', default: true, label: 'Downed PCs cannot fight back',
     description: 'If the incoming damage kills the PC or leaves them incapacitated or unconscious, their fight-back does not happen.',
+  },
+  {
+    key: 'fightBackReach', ruling: 'R-C28', kind: 'choice', default: 'inReach', label: 'Fight back against a ranged attacker',
+    description: 'A fight-back deals "your damage against it", so the attacker must be in reach: a ranged attacker only when the range bands put it Close, or when the defender\'s weapon is a ranged one. Any attacker: the literal "Choose one attacker", at any distance.',
+    choices: [
+      { value: 'inReach', label: 'Only an attacker in reach (Close, or with a ranged weapon)' },
+      { value: 'anyAttacker', label: 'Any attacker, at any distance' },
+    ],
   },
   {
     key: 'parryIgnoresArmor', ruling: 'R-C15', kind: 'flag', default: false, label: 'Parry ignores Armor',
@@ -128,16 +122,6 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'highestDieTie', ruling: 'R-C20', kind: 'choice', default: 'gmPicks', label: 'Tied highest die',
-    description: 'When several attackers tie for the highest die, the GM picks whose weapon tags and effects apply.',
-    choices: [{ value: 'gmPicks', label: 'The GM picks' }],
-  },
-  {
-    key: 'exactlyZeroHp', ruling: 'R-C21', kind: 'choice', default: 'nothing', label: 'Landing on exactly 0 HP',
-    description: 'Only damage that would take HP below 0 reaches STR; landing exactly on 0 HP does nothing more.',
-    choices: [{ value: 'nothing', label: 'Nothing more happens' }],
-  },
-  {
     key: 'hitLocations', ruling: 'R-C22', kind: 'flag', default: false, label: 'Critical hit locations (optional rule)',
     description: 'A PC who suffers critical damage rolls a d10 on the hit-location table instead of the d6; every result adds an Injury to the inventory.',
   },
@@ -166,21 +150,11 @@ export const cairnErrantOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'fatigueClears', ruling: 'R-C25', kind: 'choice', default: 'safeNightRest', label: 'Fatigue clears',
-    description: 'Fatigue from defences clears after a full night\'s rest in a safe place (base Cairn).',
-    choices: [{ value: 'safeNightRest', label: 'After a full night\'s safe rest' }],
-  },
-  {
     key: 'wounds', ruling: 'R-C26', kind: 'flag', default: true, label: 'Wounds (optional module)',
     description: 'Fire, electricity, cold and poison (and some creatures) inflict Light, Severe or Permanent wounds that take inventory slots.',
-  },
-  {
-    key: 'woundSlotOverflow', ruling: 'R-C26', kind: 'choice', default: 'mustEscalate', label: 'No free slot for a wound',
-    description: 'With no free slot a repeated wound type must escalate; if it is already Permanent, the player drops an item to make room.',
-    choices: [{ value: 'mustEscalate', label: 'Escalate, or drop an item if Permanent' }],
   },
   {
     key: 'treatedStaysOut', ruling: 'R-C27', kind: 'flag', default: true, label: 'Treated PCs stay out',
     description: 'Treating an incapacitated PC stops the death clock, but the PC stays out of the fight until healed.',
   },
-];
+], RETIRED_CAIRN_ERRANT_OPTIONS);

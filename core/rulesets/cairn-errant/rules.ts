@@ -159,7 +159,8 @@ export type Defence =
 
 /** A follow-up that needs a person or a roll before play goes on (blocking, RULES.md §6.8). */
 export type Step =
-  | { kind: 'tie'; targetId: string; candidates: string[] }
+  /** `nonLethal`: whether each candidate's blow was unarmed or non-lethal when it was struck (a weapon can break on it). */
+  | { kind: 'tie'; targetId: string; candidates: string[]; nonLethal?: Record<string, boolean> }
   | { kind: 'critSave'; id: string; nonLethal: boolean }
   | { kind: 'critTable'; id: string }
   | { kind: 'npcCrit'; id: string }
@@ -197,6 +198,8 @@ export interface CairnContext {
   moment: MomentState;
   /** Source "All improvised weapons break after 1 attack": who has used this round's improvised weapon already. */
   brokenImprovised: string[];
+  /** Hit locations "Left arm / Right arm: Disarmament": who lost the weapon from their hands this round. */
+  disarmed?: string[];
   outcome: string | null;
 }
 
@@ -217,6 +220,7 @@ export function initialContext(input: EncounterInput): CairnContext {
     cursor: 0,
     moment: emptyMoment(),
     brokenImprovised: [],
+    disarmed: [],
     outcome: null,
   };
 }
@@ -302,6 +306,19 @@ export function canAct(c: CairnCombatant | undefined, options: OptionValues): bo
 export const offhandDie = (c: CairnCombatant) => (c.sheet['offhandDie'] && c.sheet['offhandDie'] !== 'none' ? Number(c.sheet['offhandDie']) : null);
 export const mainDie = (c: CairnCombatant) => num(c.sheet['weaponDie'], 6);
 
+/** The sheet's weapon is a bow, crossbow or sling: it shoots, and it is no melee weapon. */
+export const rangedWeapon = (c: CairnCombatant) => Boolean(c.sheet['rangedWeapon']);
+/**
+ * Gear that blocks under the restrict and graded variants. Source (optional rule): "Blocking requires a Balanced or
+ * Heavy melee weapon, or a shield (ruling out light weapons)": a d8 bow is balanced but no melee weapon.
+ */
+export const blockGear = (ctx: CairnContext, c: CairnCombatant) => Boolean(c.sheet['shield']) || (!disarmedNow(ctx, c.id) && mainDie(c) >= 8 && !rangedWeapon(c));
+/**
+ * Source (optional rule): "Dodging is not possible with an Armor score of 3, or when wielding a Heavy weapon." A
+ * combatant disarmed this round (an arm hit) wields no weapon, so its sheet's weapon neither blocks nor hampers.
+ */
+export const dodgeHampered = (ctx: CairnContext, c: CairnCombatant) => c.armor >= 3 || (!disarmedNow(ctx, c.id) && mainDie(c) >= 10);
+
 export type WeaponClass = 'fast' | 'balanced' | 'slow';
 /** d6 (and d4) fast, d8 balanced, d10 (and d12) slow; a Reach weapon is classed by its die (§4.4 step 4). */
 export const weaponClass = (die: number): WeaponClass => (die <= 6 ? 'fast' : die === 8 ? 'balanced' : 'slow');
@@ -310,15 +327,26 @@ export const weaponClass = (die: number): WeaponClass => (die <= 6 ? 'fast' : di
 export const improvisedBroken = (ctx: CairnContext, id: string) =>
   ctx.intents[id]?.weapon === 'improvised' && (ctx.brokenImprovised ?? []).includes(id);
 
-/** The weapon an intent strikes with now: a broken improvised weapon leaves the hands empty (unarmed d4). */
-export function weaponNow<T extends Pick<Intent, 'weapon' | 'die' | 'improvisedSize'>>(ctx: CairnContext, id: string, intent: T | null): T | null {
+/**
+ * Hit locations, "Left arm / Right arm: Disarmament; lose use of arm": the weapon is out of the combatant's hands for
+ * the rest of the round (its later blows, a fight-back included, are unarmed d4); the next round's declaration says
+ * what it fights with (picking the weapon up, drawing another, or fists).
+ */
+export const disarmedNow = (ctx: CairnContext, id: string) => (ctx.disarmed ?? []).includes(id);
+
+type WeaponInHand = Pick<Intent, 'weapon' | 'die' | 'improvisedSize'>;
+const EMPTY_HANDS: WeaponInHand = { weapon: 'unarmed', die: null, improvisedSize: null };
+
+/** The weapon an intent strikes with now: a broken improvised weapon, or a disarmed combatant, has empty hands (unarmed d4). */
+export function weaponNow(ctx: CairnContext, id: string, intent: WeaponInHand | null): WeaponInHand | null {
+  if (disarmedNow(ctx, id)) return EMPTY_HANDS;
   return intent && intent.weapon === 'improvised' && improvisedBroken(ctx, id) ? { ...intent, weapon: 'unarmed' } : intent;
 }
 
 /** An attack was made with the intent's improvised weapon: it breaks (it cannot be used again this round). */
 export function useImprovised(ctx: CairnContext, id: string): CairnContext {
   const broken = ctx.brokenImprovised ?? [];
-  if (ctx.intents[id]?.weapon !== 'improvised' || broken.includes(id)) return ctx;
+  if (ctx.intents[id]?.weapon !== 'improvised' || broken.includes(id) || disarmedNow(ctx, id)) return ctx;
   return { ...ctx, brokenImprovised: [...broken, id] };
 }
 
@@ -540,7 +568,11 @@ function lengthIndex(c: CairnCombatant, intent: Intent, entering: boolean): numb
 
 /** Two combatants attacking each other in melee, sorted by R-C2; null when a DEX save must break the tie. */
 export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
-  if (!ctx.options['meleeClashes']) return [];
+  // Source (Gambits): "For determining the priority of Gambits in the initiative order, use the size of your weapon as
+  // described in Melee Clashes." With `gambitOrder: always`, an exchange with a gambit in it is ranked so even when
+  // the optional clash rule is off; by default (the digest) only with it.
+  const clashesOn = Boolean(ctx.options['meleeClashes']);
+  if (!clashesOn && ctx.options['gambitOrder'] !== 'always') return [];
   const melee = (id: string) => {
     const intent = ctx.intents[id];
     return intent && (intent.action === 'melee' || intent.action === 'gambit') ? intent : null;
@@ -553,6 +585,7 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
     const b = ia.targetId;
     const ib = melee(b);
     if (!ib || taken.has(b) || ib.targetId !== a || !ids.includes(b)) continue;
+    if (!clashesOn && ia.action !== 'gambit' && ib.action !== 'gambit') continue;
     taken.add(a).add(b);
     const entering = ia.move === 'before' || ib.move === 'before';
     const modifier = (id: string, intent: Intent) => ({ enhanced: 0, normal: 1, impaired: 2 })[netPosition(ctx, id, intent)];
@@ -561,6 +594,8 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
     const tier = [tierOfIntent(ctx, ia), tierOfIntent(ctx, ib)].sort((x, y) => tierRank(x) - tierRank(y))[0]!;
     let first: string;
     let decidedBy: Clash['decidedBy'];
+    // R-C2: enhanced / normal / impaired first (source: "Enhanced attacks go first in clashes", "Impaired attacks go
+    // last in clashes"), then weapon length, then the DEX save.
     if (ma !== mb) [first, decidedBy] = [ma < mb ? a : b, 'modifier'];
     else if (la !== lb) [first, decidedBy] = [la < lb ? a : b, 'length'];
     else {
@@ -648,6 +683,7 @@ export function openRound(ctx: CairnContext): CairnContext {
     telegraphs: {},
     dexSaves: keepSaves ? ctx.dexSaves : {},
     brokenImprovised: [],
+    disarmed: [],
     clashes: [],
     moments: [],
     cursor: 0,

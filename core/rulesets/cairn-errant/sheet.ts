@@ -53,6 +53,10 @@ export const cairnErrantSheet: SheetSchema = {
       help: 'Strikes first when entering Close in a melee clash, last when already Close (§4.2).',
     },
     {
+      kind: 'flag', key: 'rangedWeapon', label: 'Weapon is a ranged weapon (bow, crossbow, sling)', group: 'Weapon', default: false,
+      help: 'No melee weapon: it cannot block under the restrict and graded variants (§4.4 step 5), and it fights back at range.',
+    },
+    {
       kind: 'flag', key: 'shield', label: 'Carries a shield', group: 'Weapon', default: false,
       help: 'Allows blocking under the restrict and graded Block/Dodge variants (§4.4 step 5).',
     },

@@ -162,3 +162,198 @@ describe('"Who" declares: "each PC declares their intentions that round. The War
     expect(field('TELEGRAPH').side).toBe('enemies');
   });
 });
+
+describe('"Blocking requires a Balanced or Heavy melee weapon, or a shield (ruling out light weapons)."', () => {
+  /** Bram holds a d8 weapon, the orc swings a d8 at him. */
+  const archer = (sheet: Record<string, string | number | boolean>, blockDodge: 'restrict' | 'graded') => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, weaponDie: 8, ...sheet }), seed('orc', 'enemies', { weaponDie: 8 })], { blockDodge });
+    intend(e, 'bram', 'ranged', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the orc strikes first
+    return e;
+  };
+  const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
+
+  it('restrict: a d8 longbow is balanced but no melee weapon, so it cannot block; a d8 sword can', () => {
+    const bow = archer({ rangedWeapon: true }, 'restrict');
+    expect(choices(bow)).not.toContain('block');
+    expect(() => bow.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+    expect(choices(archer({}, 'restrict'))).toContain('block');
+    expect(choices(archer({ rangedWeapon: true, shield: true }, 'restrict'))).toContain('block');
+  });
+
+  it('graded: blocking with a longbow only impairs ("Blocking without a Balanced/Heavy melee weapon or shield impairs")', () => {
+    const bow = archer({ rangedWeapon: true }, 'graded');
+    expect(bow.apply({ type: 'DEFENSE', id: 'block' })[0]!.text).toContain('become impaired');
+    expect(() => bow.apply({ type: 'STRIKE', id: 'bram', roll: app(5) })).toThrow('5 is not a face of the d4');
+    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(who(bow, 'bram').hp).toBe(7);
+  });
+});
+
+describe('"Fight back. Choose one attacker and deal your damage against it" — only an attacker Bram can reach (R-C28)', () => {
+  /** An archer shoots Bram; the bands (if given) place it. */
+  const shot = (bram: Record<string, string | number | boolean> = {}, band: 'close' | 'far' | null = 'far', options: Record<string, string> = {}) => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, weaponDie: 8, ...bram }), seed('archer', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6 })], options);
+    if (band) e.apply({ type: 'SET_BAND', id: 'archer', band });
+    intend(e, 'bram', 'spell');
+    intend(e, 'archer', 'ranged', 'bram');
+    lock(e);
+    return e;
+  };
+  const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
+
+  it('a sword cannot deal its damage to an archer shooting from Far: no fight-back is offered, and one sent is refused', () => {
+    const e = shot();
+    expect(choices(e)).toEqual(['none', 'block', 'dodge']);
+    expect(e.view().prompt!.text).toBe('Bram is attacked by Archer: how does Bram react? (Archer out of reach to fight back, R-C28)');
+    expect(() => e.apply({ type: 'DEFENSE', id: 'fightBack:archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
+    expect(who(e, 'bram').fatigue).toBe(0);
+  });
+
+  it('with no bands set, a ranged attacker is out of a sword\'s reach too', () => {
+    expect(choices(shot({}, null))).not.toContain('fightBack:archer');
+  });
+
+  it('an archer Close by the bands, or a PC with a bow of their own, can be fought back', () => {
+    expect(choices(shot({}, 'close'))).toContain('fightBack:archer');
+    const bow = shot({ rangedWeapon: true });
+    expect(choices(bow)).toContain('fightBack:archer');
+    bow.apply({ type: 'DEFENSE', id: 'fightBack:archer' });
+    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    bow.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(5) });
+    expect(who(bow, 'archer').hp).toBe(1);
+  });
+
+  it('the option anyAttacker (the literal reading) offers the archer at Far too', () => {
+    expect(choices(shot({}, 'far', { fightBackReach: 'anyAttacker' }))).toContain('fightBack:archer');
+  });
+});
+
+describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."', () => {
+  /** The orc (quick turn) hits Bram before Bram's enhanced full-turn strike; Bram's STR save fails: the d10 waits. */
+  const armHit = (face: number) => {
+    const e = fight([seed('bram', 'party', { hpMax: 2, hp: 2, str: 10, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8, hpMax: 12, hp: 12 })], { hitLocations: true });
+    intend(e, 'bram', 'melee', 'orc', { move: 'before', position: 'enhanced' });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) }); // 2 HP, 3 off STR
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    const lines = e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(face) });
+    return { e, lines };
+  };
+
+  it('an arm hit disarms: Bram\'s own strike later that round is unarmed (a d4, the enhanced d12 cancelled by the impairment)', () => {
+    const { e, lines } = armHit(9);
+    expect(texts(lines).join(' ')).toContain('disarmed');
+    expect(e.view().order.find((c) => c.id === 'bram')!.tags).toContain('disarmed this round: unarmed d4');
+    // The full-turn moment: Bram strikes the orc with empty hands.
+    expect(() => e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(hit[0]!.text).toContain('disarmed by the arm hit: unarmed d4');
+    expect(who(e, 'orc').hp).toBe(9);
+  });
+
+  it('a leg hit does not disarm: the same strike swings the d8 (enhanced and impaired cancel, R-C12)', () => {
+    const { e } = armHit(7);
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) });
+    expect(who(e, 'orc').hp).toBe(5);
+  });
+
+  it('the next round\'s declaration says what Bram fights with: the disarm lasts the round', () => {
+    const { e } = armHit(8);
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(ctx(e).round).toBe(2);
+    expect(ctx(e).disarmed).toEqual([]);
+  });
+});
+
+describe('"Unarmed/non-lethal attacks still do damage to STR, but failing a Critical Damage Save means the target is knocked unconscious instead."', () => {
+  it('the chair breaks on Bram\'s attack; his fight-back is with his fists, so the orc who fails its save is knocked out', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10 }), seed('orc', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6 }), seed('gob', 'enemies')]);
+    intend(e, 'bram', 'melee', 'orc', { weapon: 'improvised', improvisedSize: 8 });
+    intend(e, 'orc', 'melee', 'bram');
+    intend(e, 'gob', 'other', null, { note: 'watches' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) }); // the chair breaks: orc HP 1
+    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(3) }); // fists: HP 1 → 0, 2 off STR
+    const save = e.apply({ type: 'STR_SAVE', id: 'orc', roll: app(20) });
+    expect(texts(save).join(' ')).toContain('Orc is knocked unconscious (non-lethal)');
+    expect(who(e, 'orc').unconscious).toBe(true);
+    expect(e.view().prompt?.kind ?? null).not.toBe('npcCrit');
+  });
+});
+
+describe('"For determining the priority of Gambits in the initiative order, use the size of your weapon as described in Melee Clashes." (option gambitOrder)', () => {
+  const exchange = (options: Record<string, string | boolean>) => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], options);
+    intend(e, 'bram', 'gambit', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    return e;
+  };
+
+  it('by default (the digest) the clash rule off leaves the DEX save to order Bram\'s gambit and the orc\'s blow', () => {
+    const e = exchange({});
+    expect(ctx(e).clashes).toEqual([]);
+    expect(e.view().prompt?.kind).toBe('dexSaves');
+  });
+
+  it('always: already Close, Bram\'s fast d6 goes before the orc\'s slow d10, with no DEX save', () => {
+    const e = exchange({ gambitOrder: 'always' });
+    expect(ctx(e).clashes).toEqual([expect.objectContaining({ first: 'bram', decidedBy: 'length', entering: false })]);
+    expect(e.view().prompt?.kind).toBe('gambit');
+  });
+
+  it('always, but two plain melee attacks with the clash rule off are not a clash', () => {
+    const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], { gambitOrder: 'always' });
+    intend(e, 'bram', 'melee', 'orc');
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    expect(ctx(e).clashes).toEqual([]);
+  });
+});
+
+describe('Disarmed by an arm hit, then "Blocking requires a Balanced or Heavy melee weapon, or a shield"', () => {
+  it('restrict: Bram, disarmed of his d8 sword earlier this round, can no longer block the goblin\'s later blow', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 2, hp: 2, str: 12, weaponDie: 8 }), seed('orc', 'enemies', { weaponDie: 8 }), seed('gob', 'enemies', { weaponDie: 6 })], { hitLocations: true, blockDodge: 'restrict' });
+    intend(e, 'bram', 'spell');
+    intend(e, 'orc', 'melee', 'bram');
+    intend(e, 'gob', 'melee', 'bram', { move: 'before' });
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the full tier: Bram's spell after the goblin
+    expect(e.view().prompt!.choices.map((c) => c.id)).toContain('block');
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) });
+    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(8) });
+    // The full-turn moment: the goblin closes in and strikes.
+    expect(e.view().prompt!.choices.map((c) => c.id)).not.toContain('block');
+    expect(() => e.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+  });
+});
+
+describe('"only the weapon tag/effects of the highest result are used" with "Unarmed/non-lethal attacks" (R-C20)', () => {
+  it('the goblin\'s chair broke on its fight-back; tied with the orc, its fists land the blow, and Bram is knocked out', () => {
+    const e = fight([seed('bram', 'party', { hpMax: 4, hp: 4, str: 10, weaponDie: 6 }), seed('gob', 'enemies', { canDefend: true, hpMax: 10, hp: 10 }), seed('orc', 'enemies', { weaponDie: 6 })]);
+    intend(e, 'bram', 'melee', 'gob');
+    intend(e, 'gob', 'melee', 'bram', { weapon: 'improvised', improvisedSize: 8 });
+    intend(e, 'orc', 'melee', 'bram');
+    lock(e);
+    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) }); // Bram strikes first
+    e.apply({ type: 'DEFENSE', id: 'fightBack:bram' }); // the goblin fights back with its chair
+    e.apply({ type: 'STRIKE', id: 'gob', roll: app(3) });
+    e.apply({ type: 'FIGHT_BACK', id: 'gob', roll: app(1) }); // the chair breaks: Bram HP 3
+    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'STRIKE', id: 'bram', roll: app(4, 4) }); // goblin fists d4 4, orc d6 4: a tie
+    e.apply({ type: 'TIE_BREAK', id: 'gob' });
+    const save = e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    expect(texts(save).join(' ')).toContain('Bram is knocked unconscious (non-lethal)');
+    expect(who(e, 'bram').unconscious).toBe(true);
+  });
+});
