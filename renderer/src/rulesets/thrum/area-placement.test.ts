@@ -25,7 +25,7 @@ const reading = (e: EncounterEngine, draft: AreaDraft) => {
 };
 /** The engine's own sentence for the same attack, or null when it accepts it. */
 const engineSays = (e: EncounterEngine, draft: AreaDraft) =>
-  e.refusal(attack('ana', [], { squares: [...draft.squares], attackType: draft.attackType ?? 'physical', ...(draft.range !== undefined ? { range: draft.range } : {}) }));
+  e.refusal(attack('ana', (draft.listed ?? []).map((t) => t.id), { squares: [...draft.squares], attackType: draft.attackType ?? 'physical', ...(draft.range !== undefined ? { range: draft.range } : {}) }));
 
 describe('the form\'s squares text', () => {
   it('clicks add a square and take it out again; the text reads back as the same squares', () => {
@@ -63,6 +63,9 @@ describe('the board reads the placement as the engine judges it', () => {
     ['every space Obstructed', { squares: [sq(5, 5), sq(5, 4)], attackType: 'physical' }],
     ['nobody inside', { squares: [sq(7, 1)], attackType: 'physical' }],
     ['off the map', { squares: [sq(12, 1)], attackType: 'physical' }],
+    // A target ticked in the form must stand inside: "Abilities that target an Area affect all characters in the area".
+    ['a ticked target outside the area', { squares: [sq(5, 5), sq(6, 5)], attackType: 'physical', listed: [{ id: 'gob', name: 'Gob' }] }],
+    ['a ticked target inside the area', { squares: [sq(5, 5), sq(6, 5)], attackType: 'physical', listed: [{ id: 'orc', name: 'Orc' }] }],
   ];
   it.each(cases)('%s: the board shows the engine\'s sentence before the GM confirms', (_name, draft) => {
     const e = walled();

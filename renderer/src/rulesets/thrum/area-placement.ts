@@ -47,6 +47,8 @@ export interface AreaDraft {
   /** The attack's Range; null or undefined when the form leaves it empty (the GM judges it). */
   range?: number | null | undefined;
   attackType?: 'physical' | 'mental' | string | undefined;
+  /** The targets ticked in the form: each must stand inside the area. */
+  listed?: readonly { id: string; name: string }[] | undefined;
 }
 
 export interface AreaReading {
@@ -71,6 +73,8 @@ export function readArea(board: BoardView, attacker: Piece | null, draft: AreaDr
 function areaProblem(board: BoardView, attacker: Piece | null, draft: AreaDraft, inside: Piece[]): string | null {
   const { squares } = draft;
   if (squares.length === 0) return null;
+  const outside = (draft.listed ?? []).find((t) => !inside.some((p) => p.id === t.id));
+  if (outside) return `${outside.name} stands outside the area: an area's targets are the characters inside it.`;
   const off = squares.find((s) => !onBoard(board, s));
   if (off) return `${squareLabel(off)} is off the map.`;
   if (new Set(squares.map(keyOf)).size !== squares.length) return 'Each square of the area is listed once.';
