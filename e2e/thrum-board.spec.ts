@@ -65,7 +65,8 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.getByRole('button', { name: 'Attack', exact: true }).first().click();
   await expect(page.getByRole('radio', { name: 'Place the area' })).toBeChecked();
   await attackForm.getByRole('spinbutton', { name: 'Range' }).fill('2');
-  await square(page, 6, 2).click();
+  // A double-click places the square once (the second click of a double-click is not a second toggle).
+  await square(page, 6, 2).dblclick();
   await expect(attackForm.getByRole('textbox', { name: 'Area squares' })).toHaveValue('6,2');
   await expect(placement).toContainText('Inside: Husk 1');
   await expect(placement).toContainText('The area must include at least one square within Range 2.');
