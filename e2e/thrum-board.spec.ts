@@ -100,6 +100,12 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.keyboard.press('Escape');
   await expect(attackForm.getByRole('textbox', { name: 'Area squares' })).toHaveValue('');
   await expect(attackForm).toBeVisible();
+  // Typed squares still work, and the board shows them.
+  await attackForm.getByRole('textbox', { name: 'Area squares' }).fill('3,1 4,1');
+  await expect(placement).toContainText('2 squares');
+  await expect(square(page, 4, 1)).toHaveAttribute('aria-pressed', 'true');
+  await attackForm.getByRole('textbox', { name: 'Area squares' }).fill('');
+  await page.locator('.cell[tabindex="0"]').focus();
   await page.keyboard.press('Enter');
   await expect(attackForm.getByRole('textbox', { name: 'Area squares' })).toHaveValue('3,1');
   await attackForm.getByRole('button', { name: 'Attack', exact: true }).focus();
