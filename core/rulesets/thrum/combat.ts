@@ -36,7 +36,12 @@ export type CombatEvent =
       removesExhaustion?: boolean; movesAfter?: boolean; note?: string;
     }
   | { type: 'DEFENSE_CHOICE'; id: DefenceKind }
-  | { type: 'DEFENSE_RESULT'; id: Tier }
+  /**
+   * The contest for the current target: the attack roll against the defence roll (R-H11, rolled by the app or typed),
+   * `id` omitted or `roll`; or, when the GM resolves it (R-H11 `countsToCoreRules`, an ability's alternative defence,
+   * and every event stored before the contest was rolled), the outcome tier as `id`.
+   */
+  | { type: 'DEFENSE_RESULT'; id?: Tier | 'roll' | null; attackRoll?: Roll | null; defenceRoll?: Roll | null }
   | {
       type: 'USE_ABILITY'; ability: string; overexert?: number | null; removesExhaustion?: boolean; movesAfter?: boolean;
       buffTargetId?: string | null; terrainEffect?: boolean; note?: string;
@@ -327,6 +332,88 @@ export function rollCounts(ctx: ThrumContext, attack: PendingAttack, target: Att
   };
 }
 
+// ---- the contested roll (§5.4 steps 4–6, R-H11) ----
+
+/**
+ * Whether the dice decide this contest (R-H11): unless the campaign hands the counts to the core rules, or the
+ * defence is "an ability that provides an alternative defensive option", which resolves as that ability says.
+ */
+export const contestRolled = (ctx: ThrumContext, defence: DefenceKind | null): boolean =>
+  ctx.options['boonsAndBanes'] !== 'countsToCoreRules' && defence !== 'alternative';
+
+/** One side's dice: 2d6, and one d6 more per net Boon or Bane ("each Bane cancels one Boon and vice versa"). */
+export interface SideDice {
+  count: number;
+  /** Which two faces count: the highest (net Boons), the lowest (net Banes), or both of a plain 2d6. */
+  keep: 'highest' | 'lowest' | 'both';
+  modifier: number;
+}
+
+export function sideDice(modifier: number, boons: number, banes: number): SideDice {
+  const net = boons - banes;
+  return { count: 2 + Math.abs(net), keep: net > 0 ? 'highest' : net < 0 ? 'lowest' : 'both', modifier };
+}
+
+export const diceLabel = (d: SideDice): string =>
+  `${d.count}d6${d.keep === 'both' ? '' : ` keep the ${d.keep} 2`} ${d.modifier < 0 ? `− ${-d.modifier}` : `+ ${d.modifier}`}`;
+
+/** The faces that count: for a net Boon the lowest are dropped, for a net Bane the highest. */
+export function keptFaces(faces: readonly number[], d: SideDice): number[] {
+  if (d.keep === 'both') return [...faces];
+  const sorted = [...faces].sort((a, b) => a - b);
+  return d.keep === 'highest' ? sorted.slice(-2) : sorted.slice(0, 2);
+}
+
+export function contestDice(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget): { attack: SideDice; defence: SideDice } {
+  const counts = rollCounts(ctx, attack, target);
+  return {
+    attack: sideDice(counts.attackModifier, counts.attackBoons, counts.attackBanes.length),
+    defence: sideDice(counts.defenceModifier, counts.defenceBoons.length, counts.defenceBanes.length),
+  };
+}
+
+export interface Contest {
+  attack: { dice: SideDice; kept: number[]; total: number };
+  defence: { dice: SideDice; kept: number[]; total: number };
+  /** Defence total minus attack total. */
+  margin: number;
+  tier: Tier;
+  /** The attack beat the defence by the critical margin: an ability's own Critical effect applies (R-H11 criticalMargin). */
+  attackCritical: boolean;
+}
+
+/**
+ * The outcome from the defender's side (§5.4 step 6) from the two totals. The source leaves ties and the size of a
+ * Critical to other chapters: R-H11 `contestTies` (a tie is the defence's unless the campaign rules otherwise: the attack must
+ * exceed, as the Panic and Incapacity Rolls "must exceed (not tie)") and R-H11 `criticalMargin` (a Critical is the critical margin or
+ * more above the opposing roll). Only Evasion has a Critical outcome; Resilience and Resolve succeed or fail.
+ */
+export function contestOf(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget, attackRoll: Roll, defenceRoll: Roll): Contest {
+  const dice = contestDice(ctx, attack, target);
+  const side = (d: SideDice, roll: Roll) => {
+    const kept = keptFaces(roll.faces, d);
+    return { dice: d, kept, total: kept.reduce((a, b) => a + b, 0) + d.modifier };
+  };
+  const a = side(dice.attack, attackRoll);
+  const d = side(dice.defence, defenceRoll);
+  const margin = d.total - a.total;
+  const critical = Number(ctx.options['criticalMargin'] ?? 5);
+  const defenceHolds = margin > 0 || (margin === 0 && ctx.options['contestTies'] !== 'attackWins');
+  const tier: Tier = !defenceHolds ? 'failure' : target.defence === 'evasion' && margin >= critical ? 'critical' : 'success';
+  return { attack: a, defence: d, margin, tier, attackCritical: -margin >= critical };
+}
+
+/** A typed contest roll of the wrong size or with a face no d6 has, in a sentence. */
+function contestRollProblem(roll: Roll | null | undefined, d: SideDice, what: string): string | null {
+  const notation = `${d.count}d6`;
+  if (!roll || roll.faces.length === 0) return `${what} needs ${notation}.`;
+  if (roll.faces.length !== d.count) {
+    return `${what} is ${notation}${d.keep === 'both' ? '' : ` (one d6 per net ${d.keep === 'highest' ? 'Boon' : 'Bane'})`}: ${roll.faces.length} ${roll.faces.length === 1 ? 'die' : 'dice'} given.`;
+  }
+  const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > 6);
+  return bad === undefined ? null : `${bad} is not a face of a d6.`;
+}
+
 export function defenceChoices(attackType: 'physical' | 'mental'): DefenceKind[] {
   return attackType === 'physical' ? ['resilience', 'evasion', 'alternative'] : ['resolve', 'evasion', 'alternative'];
 }
@@ -446,6 +533,13 @@ function takeEffect(ctx: ThrumContext, attack: PendingAttack, targetId: string):
   let next = update(ctx, targetId, { fatigueLoad: t.fatigueLoad + attack.fatigue, stressLoad: t.stressLoad + attack.stress });
   for (const s of attack.statuses) next = addStatus(next, targetId, s.status, s.stacks);
   return next;
+}
+
+/** The contest's tier: from the two rolls, or as the GM gave it (R-H11). */
+export function contestTier(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget, e: Extract<CombatEvent, { type: 'DEFENSE_RESULT' }>): Tier {
+  const id = e.id ?? 'roll';
+  if (id !== 'roll') return id;
+  return contestOf(ctx, attack, target, e.attackRoll!, e.defenceRoll!).tier;
 }
 
 /** The outcome tiers (§5.4 step 6): whether the effect lands and whether Evasion costs a Vulnerable stack. */
@@ -716,9 +810,23 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
     }
     case 'DEFENSE_RESULT': {
       if (!top || top.kind !== 'attack') return 'No attack is waiting for a result.';
-      const target = top.attack.targets[top.attack.current]!;
+      const attack = top.attack;
+      const target = attack.targets[attack.current]!;
       if (target.defence === null) return `${nameOf(ctx, target.targetId)} must choose a defence before the attack is rolled.`;
-      if (e.id === 'critical' && target.defence !== 'evasion') return `Only Evasion has a critical outcome; ${defenceLabel(target.defence)} succeeds or fails.`;
+      const id = e.id ?? 'roll';
+      if (contestRolled(ctx, target.defence)) {
+        // R-H11: the dice decide; the attack roll and the defence roll are rolled by the app or typed in.
+        if (id !== 'roll') return 'The dice decide this contest (R-H11): roll the attack and the defence, or type their faces, instead of giving the outcome.';
+        const dice = contestDice(ctx, attack, target);
+        return contestRollProblem(e.attackRoll, dice.attack, `${possessive(nameOf(ctx, attack.attackerId))} attack roll`)
+          ?? contestRollProblem(e.defenceRoll, dice.defence, `${possessive(nameOf(ctx, target.targetId))} ${defenceLabel(target.defence)} roll`);
+      }
+      if (id === 'roll') {
+        return target.defence === 'alternative'
+          ? `${possessive(nameOf(ctx, target.targetId))} defence comes from an ability: give the outcome it gives (critical, success or failure).`
+          : 'This campaign hands the contest to the core rules (R-H11): give the outcome tier.';
+      }
+      if (id === 'critical' && target.defence !== 'evasion' && target.defence !== 'alternative') return `Only Evasion has a critical outcome; ${defenceLabel(target.defence)} succeeds or fails.`;
       return null;
     }
     case 'USE_ABILITY': {
@@ -918,10 +1026,11 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
       const frame = ctx.stack.at(-1) as Extract<Frame, { kind: 'attack' }>;
       const attack = frame.attack;
       const target = attack.targets[attack.current]!;
-      const { takes, vulnerable } = outcomeOf(target.defence, e.id);
+      const tier = contestTier(ctx, attack, target, e);
+      const { takes, vulnerable } = outcomeOf(target.defence, tier);
       let next = takes ? takeEffect(ctx, attack, target.targetId) : ctx;
       if (vulnerable) next = addStatus(next, target.targetId, 'Vulnerable', 1);
-      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, tier: e.id } : t));
+      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, tier } : t));
       next = replaceTop(next, { kind: 'attack', attack: { ...attack, targets, current: attack.current + 1 } });
       return advanceAttack(next);
     }

@@ -3,7 +3,7 @@
 // triggers and the action under way resolve.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { attack, fight, seed, who } from './testing.ts';
+import { attack, contest, fight, seed, who } from './testing.ts';
 
 const conditions: GmEvent[] = [
   { type: 'SET_CONDITION', kind: 'win', text: 'The bell is rung' },
@@ -28,7 +28,7 @@ describe('Win and Defeat Conditions', () => {
     const lines = e.apply({ type: 'CONDITION_MET', n: 2 });
     expect(lines[0]!.text).toContain('Combat ends once the triggers and the action under way resolve.');
     expect(e.view().phase).not.toBe('ended');
-    e.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    contest(e, 'failure');
     expect(who(e, 'orc').fatigueLoad).toBe(0); // loads reset at the end: the effect landed, then combat ended
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Defeat Condition met: The cart leaves the square.');

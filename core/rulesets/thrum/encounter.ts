@@ -88,7 +88,13 @@ const eventSchema = z.discriminatedUnion('type', [
     note: shortTextSchema.optional(),
   }),
   z.strictObject({ type: z.literal('DEFENSE_CHOICE'), id: z.enum(['resilience', 'evasion', 'resolve', 'alternative'], { error: 'The defence is Resilience, Evasion, Resolve or an alternative.' }) }),
-  z.strictObject({ type: z.literal('DEFENSE_RESULT'), id: z.enum(['critical', 'success', 'failure'], { error: 'The outcome is critical, success or failure.' }) }),
+  // The contest (R-H11): the attack roll and the defence roll, rolled by the app or typed (`id` roll or left out);
+  // or the outcome tier the GM gives (R-H11's hand-over reading, an ability's alternative defence, older events).
+  z.strictObject({
+    type: z.literal('DEFENSE_RESULT'),
+    id: z.enum(['critical', 'success', 'failure', 'roll'], { error: 'The outcome is critical, success or failure. To let the dice decide, send roll.' }).nullable().optional(),
+    attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
+  }),
   z.strictObject({
     type: z.literal('USE_ABILITY'), ability: nameText('ability'), overexert: z.number().int().min(0).max(10).nullable().optional(),
     removesExhaustion: z.boolean().optional(), movesAfter: z.boolean().optional(), buffTargetId: idSchema.nullable().optional(), terrainEffect: z.boolean().optional(),
@@ -195,6 +201,19 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       return c ? [request(['roll'], `${c.name}: Panic Roll, 2d6 ${signed(c.resolve)} (Resolve) must exceed ${c.stressLoad}`)] : [];
     case 'INCAPACITY_ROLL':
       return c ? [request(['roll'], `${c.name}: Incapacity Roll, 2d6 ${signed(c.resilience)} (Resilience) must exceed ${c.fatigueLoad}`)] : [];
+    case 'DEFENSE_RESULT': {
+      // R-H11: both sides of the contest, each 2d6 and a d6 more per net Boon or Bane.
+      const top = ctx.stack.at(-1);
+      if (top?.kind !== 'attack' || (event.id ?? 'roll') !== 'roll') return [];
+      const target = top.attack.targets[top.attack.current];
+      if (!target?.defence || !combat.contestRolled(ctx, target.defence)) return [];
+      const dice = combat.contestDice(ctx, top.attack, target);
+      const side = (path: string, label: string, d: combat.SideDice): RollRequest => ({ path: [path], label: `${label}, ${combat.diceLabel(d)}`, notation: `${d.count}d6`, count: d.count, sides: 6 });
+      return [
+        side('attackRoll', `${rules.nameOf(ctx, top.attack.attackerId)}: ${top.attack.ability} attack roll`, dice.attack),
+        side('defenceRoll', `${rules.nameOf(ctx, target.targetId)}: ${combat.defenceLabel(target.defence)} roll`, dice.defence),
+      ];
+    }
     case 'ADD_LATE_COMBATANT':
       return stageOf(snapshot) === 'setup' ? [] : [request(['initiativeRoll'], `${event.combatant.name}: initiative, 2d6 ${signed(Number(event.combatant.sheet['initiativeModifier'] ?? 0))}`)];
     default:
@@ -325,10 +344,28 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const target = attack.targets[attack.current]!;
       const counts = combat.rollCounts(before, attack, target);
       const a = after.combatants[target.targetId]!;
-      const { takes, vulnerable } = combat.outcomeOf(target.defence, event.id);
+      const tier = combat.contestTier(before, attack, target, event);
+      const { takes, vulnerable } = combat.outcomeOf(target.defence, tier);
+      const result = `${tier}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
+      if ((event.id ?? 'roll') === 'roll') {
+        // R-H11: the two rolls, the faces kept, the totals and what decided the outcome (a tie, a Critical: R-H11's contestTies and criticalMargin).
+        const contest = combat.contestOf(before, attack, target, event.attackRoll!, event.defenceRoll!);
+        const sideText = (who: string, roll: Roll, side: combat.Contest['attack']) => {
+          const dropped = side.dice.keep === 'both' ? '' : ` keeps the ${side.dice.keep} ${side.kept.join(', ')}`;
+          return `${who} ${faces(roll)}${dropped} ${signed(side.dice.modifier)} = ${side.total}`;
+        };
+        const rulings = ['R-H11', ...(takes ? ['R-H12b'] : [])];
+        const decided = contest.margin === 0
+          ? `a tie, ${tier === 'failure' ? 'which goes to the attack' : 'and the attack must exceed the defence'}`
+          : contest.margin > 0 ? `the defence is ${contest.margin} higher` : `the attack is ${-contest.margin} higher`;
+        const critical = contest.attackCritical ? `; an attack Critical (${Number(before.options['criticalMargin'] ?? 5)} or more above the defence) for an ability with a Critical effect` : '';
+        return {
+          round, kind: 'attack', actorId: a.id, rulings,
+          text: `${sideText(`${possessive(name(attack.attackerId))} ${attack.ability}`, event.attackRoll!, contest.attack)} against ${sideText(`${possessive(a.name)} ${combat.defenceLabel(target.defence!)}`, event.defenceRoll!, contest.defence)}: ${decided}${critical} — ${result}.`,
+        };
+      }
       const attackSide = `Attack Art ${signed(counts.attackModifier)}${counts.attackBanes.length ? ` with ${plural(counts.attackBanes.length, 'Bane')} (${counts.attackBanes.join(', ')})` : ''}${counts.attackBoons ? ` and ${plural(counts.attackBoons, 'Boon')}` : ''}`;
       const defenceSide = `${possessive(a.name)} ${combat.defenceLabel(target.defence!)} ${signed(counts.defenceModifier)}${counts.defenceBoons.length ? ` with ${plural(counts.defenceBoons.length, 'Boon')}` : ''}${counts.defenceBanes.length ? ` with ${plural(counts.defenceBanes.length, 'Bane')}` : ''}`;
-      const result = `${event.id}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
       return { round, kind: 'attack', actorId: a.id, rulings: ['R-H11', ...(takes ? ['R-H12b'] : [])], text: `${attackSide} against ${defenceSide}: ${result}.` };
     }
     case 'USE_ABILITY': {
@@ -631,6 +668,19 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         success: target.defence === 'evasion' ? 'Success: avoids it, +1 Vulnerable' : 'Success: avoids the effect',
         failure: target.defence === 'evasion' ? 'Failure: takes it, +1 Vulnerable' : 'Failure: takes the effect',
       };
+      if (combat.contestRolled(ctx, target.defence)) {
+        // R-H11: the app rolls both sides (or the GM types physical dice in the Contested roll form).
+        const dice = combat.contestDice(ctx, attack, target);
+        const boonsBanes = (boons: number, banes: number) => [boons ? plural(boons, 'Boon') : null, banes ? plural(banes, 'Bane') : null].filter(Boolean).join(', ');
+        const attackCounts = boonsBanes(counts.attackBoons, counts.attackBanes.length);
+        const defenceCounts = boonsBanes(counts.defenceBoons.length, counts.defenceBanes.length);
+        return {
+          kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
+          text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${combat.diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${combat.defenceLabel(target.defence)}, ${combat.diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${ctx.options['contestTies'] === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
+          choices: [{ id: 'roll', label: `Roll ${combat.diceLabel(dice.attack)} against ${combat.diceLabel(dice.defence)}` }],
+          details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count },
+        };
+      }
       return {
         kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
         text: `Roll ${possessive(attacker)} ${attack.ability}: Art ${signed(counts.attackModifier)}, ${plural(counts.attackBanes.length, 'Bane')}${counts.attackBoons ? `, ${plural(counts.attackBoons, 'Boon')}` : ''} — against ${possessive(defender.name)} ${combat.defenceLabel(target.defence)} ${signed(counts.defenceModifier)}, ${plural(counts.defenceBoons.length, 'Boon')}, ${plural(counts.defenceBanes.length, 'Bane')}. The defender's outcome?`,

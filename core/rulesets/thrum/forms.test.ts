@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumActionForms } from './forms.ts';
-import { fight, seed, who } from './testing.ts';
+import { ctx, fight, seed, who } from './testing.ts';
 
 /** Answered from prompt buttons, drawn by the prep screen or the runner itself, or placed on the board. */
 const NOT_TYPED = {
-  prompt: ['ROLL_INITIATIVE', 'BREAK_TIE', 'PANIC_ROLL', 'INCAPACITY_ROLL', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'BUFF_CHOICE', 'RESOLVE_TRIGGER'],
+  prompt: ['ROLL_INITIATIVE', 'BREAK_TIE', 'PANIC_ROLL', 'INCAPACITY_ROLL', 'DEFENSE_CHOICE', 'BUFF_CHOICE', 'RESOLVE_TRIGGER'],
   screens: ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'START', 'END_TURN', 'END_COMBAT', 'ADD_LATE_COMBATANT'],
   board: ['SET_MAP', 'PLACE_NPC', 'POSITION', 'SET_POSITION'],
 };
@@ -41,7 +41,9 @@ describe('action forms', () => {
     e.apply(fromForm('ATTACK', { attackerId: 'ana', attackType: 'physical', targets: ['orc'], covered: ['orc'] }));
     e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
-    e.apply({ type: 'DEFENSE_RESULT', id: 'critical' });
+    // The Contested roll form left empty: the app rolls both sides, 3d6 for the attack with cover's Bane (R-H11).
+    e.apply(e.withRolls(fromForm('DEFENSE_RESULT', {})));
+    expect(ctx(e).stack).toEqual([]);
     e.apply(fromForm('SET_STANCE', { stance: 'Watch' }));
     e.apply({ type: 'END_TURN' });
     e.apply(fromForm('TRIGGER', { trigger: 'Bo moves', effects: ['ana'] }));

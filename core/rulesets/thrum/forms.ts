@@ -1,6 +1,6 @@
 // Thrum's action forms for the runner (RULES.md §5.3–§5.5): what a person enters by hand. Prompt answers
 // (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, resolving a triggered effect) come as
-// prompt buttons. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
+// prompt buttons; the contested roll has a form too, so its dice can be typed from physical dice. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
 import type { ActionForm } from '../../encounter/types.ts';
 
 const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
@@ -53,6 +53,9 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'extraBanes', label: 'Extra banes', kind: 'integer', min: 0, max: 10, optional: true },
       note,
     ] },
+  { type: 'DEFENSE_RESULT', label: 'Contested roll', shortcut: 'r',
+    help: 'The attack roll against the defence roll, once the defence is chosen: 2d6 + modifier each, a d6 more per net Boon (drop the lowest) or Bane (drop the highest). Roll for me, or type the faces of physical dice (R-H11).',
+    fields: [] },
   { type: 'USE_ABILITY', label: 'Ability', shortcut: 'u',
     fields: [{ key: 'ability', label: 'Ability', kind: 'text', default: '' }, { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true }, note] },
   { type: 'SET_STANCE', label: 'Stance', shortcut: 's', help: 'Ends the old stance and the turn\'s Move and Action.',

@@ -20,7 +20,7 @@ const refusalOf = (work: () => unknown): string | null => {
 };
 
 /** Rulings with a single reading: nothing to choose, so nothing to walk (listed so a new one is noticed). */
-const SINGLE_READING = ['delayTiming', 'incapacitatedTurn', 'panicOrder', 'loadFloor', 'boonsAndBanes', 'loadPerHit'];
+const SINGLE_READING = ['delayTiming', 'incapacitatedTurn', 'panicOrder', 'loadFloor', 'loadPerHit'];
 
 /** One case per option: the outcome under the given campaign options. */
 const cases: Record<string, (options: OptionValues) => unknown> = {
@@ -66,6 +66,30 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], options);
     return refusalOf(() => e.apply(attack('ana', ['orc', 'bo'], { area: true })));
   },
+  // R-H11: the contest after a Resilience choice — what the prompt offers, and whether a Failure pick is taken.
+  boonsAndBanes: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const offered = e.view().prompt!.choices.map((c) => c.id);
+    return { offered, refused: refusalOf(() => e.apply({ type: 'DEFENSE_RESULT', id: 'failure' })), fatigue: who(e, 'orc').fatigueLoad };
+  },
+  // R-H11 contestTies: a tied contest (4 + 3 + 0 against 3 + 4 + 0).
+  contestTies: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 4) });
+    return who(e, 'orc').fatigueLoad;
+  },
+  // R-H11 criticalMargin: Evasion totals 1 to 10 above the attack; which of them are Criticals (no Vulnerable).
+  criticalMargin: (options) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((above) => {
+    const e = fight([seed('ana', 'party', { highestArtModifier: 0 }), seed('orc', 'foes', { evasion: above })], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(3, 3), defenceRoll: dice(3, 3, 1) });
+    return who(e, 'orc').statuses['Vulnerable']?.stacks ?? 0;
+  }),
   // R-H12: Speed with one Slowed stack.
   slowedSpeedPerStack: (options) => {
     const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);

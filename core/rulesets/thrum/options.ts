@@ -64,9 +64,12 @@ export const thrumOptions: readonly RulingOption[] = [
     description: 'An area hits every character inside it, allies included, unless the ability says otherwise.',
   },
   {
-    key: 'boonsAndBanes', ruling: 'R-H11', kind: 'choice', default: 'countsToCoreRules', label: 'Boons and banes',
-    description: 'The tool counts boons and banes and hands them to the core rules, taking back an outcome tier.',
-    choices: [{ value: 'countsToCoreRules', label: 'Hand counts over, take back a tier' }],
+    key: 'boonsAndBanes', ruling: 'R-H11', kind: 'choice', default: 'extraDice', label: 'Contested rolls, boons and banes',
+    description: 'The attack and the defence are rolled (by the app, or typed from physical dice): 2d6 + modifier each; each net Boon adds a d6 and drops the lowest, each net Bane adds a d6 and drops the highest; the totals decide the outcome. Or the tool hands the counts over and the GM gives the outcome tier. An ability\'s alternative defence always takes its tier from the GM.',
+    choices: [
+      { value: 'extraDice', label: 'Roll both sides: a d6 per net Boon or Bane' },
+      { value: 'countsToCoreRules', label: 'Hand counts over, take back a tier' },
+    ],
   },
   {
     key: 'slowedSpeedPerStack', ruling: 'R-H12', kind: 'number', default: 1, min: 0, max: 3, label: 'Speed lost per Slowed stack',
@@ -109,5 +112,17 @@ export const thrumOptions: readonly RulingOption[] = [
       { value: 'baseAndAllWounds', label: 'Tolerances to base, all Wounds' },
       { value: 'onePointPerDay', label: 'One tolerance point per day' },
     ],
+  },
+  {
+    key: 'contestTies', ruling: 'R-H11', kind: 'choice', default: 'defenceHolds', label: 'Tied attack and defence',
+    description: 'The source does not say who wins a tied contest. Like its Panic and Incapacity Rolls, which "must exceed (not tie)", the attack must exceed the defence: a tie is the defence\'s success. Or the attack wins ties.',
+    choices: [
+      { value: 'defenceHolds', label: 'The attack must exceed: a tie is a defence success' },
+      { value: 'attackWins', label: 'A tie is a defence failure' },
+    ],
+  },
+  {
+    key: 'criticalMargin', ruling: 'R-H11', kind: 'number', default: 5, min: 1, max: 10, label: 'Critical margin',
+    description: 'The source names an Evasion "Critical" without a number. A Critical is a roll this many or more above the opposing roll (the core Dice Rolls chapter: "5 or more above the opposing roll"): an Evasion total that far above the attack avoids the effect without +1 Vulnerable.',
   },
 ];

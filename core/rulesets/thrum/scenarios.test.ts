@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { attack, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
+import { attack, contest, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
 const defend = (e: ReturnType<typeof fight>, defence: string, tier: string) => {
   e.apply({ type: 'DEFENSE_CHOICE', id: defence });
-  return e.apply({ type: 'DEFENSE_RESULT', id: tier });
+  return contest(e, tier as 'critical' | 'success' | 'failure');
 };
 const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
 
@@ -114,8 +114,13 @@ describe('attacks and defence (§5.4)', () => {
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Orc chooses a defence against Ana's Strike before the roll.");
     expect(e.view().allowed).toEqual(['DEFENSE_CHOICE', 'TRIGGER', 'OVERRIDE']);
     e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
-    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
-    expect(() => e.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['roll']);
+    // R-H11 handed to the core rules: the GM gives the tier, and Resilience has no critical.
+    const g = duel({ boonsAndBanes: 'countsToCoreRules' });
+    g.apply(attack('ana', ['orc']));
+    g.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    expect(g.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
+    expect(() => g.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
   });
 
   it('Resilience: success avoids, failure takes the effect (+1 Fatigue, R-H12b)', () => {
@@ -125,9 +130,10 @@ describe('attacks and defence (§5.4)', () => {
     expect(who(e, 'orc').fatigueLoad).toBe(0);
     const f = duel();
     f.apply(attack('ana', ['orc'], { fatigue: 1, stress: 1 }));
-    const lines = defend(f, 'resilience', 'failure');
+    f.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 3) });
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').stressLoad]).toEqual([1, 1]);
-    expect(texts(lines)[0]).toBe("Attack Art + 3 against Orc's Resilience + 1: failure: takes the effect (Fatigue 1/5, Stress 1/5).");
+    expect(texts(lines)[0]).toBe("Ana's Strike [4, 3] + 3 = 10 against Orc's Resilience [3, 3] + 1 = 7: the attack is 3 higher — failure: takes the effect (Fatigue 1/5, Stress 1/5).");
   });
 
   it('a mental attack is met with Resolve or Evasion', () => {
@@ -151,7 +157,7 @@ describe('attacks and defence (§5.4)', () => {
     f.apply(attack('ana', ['orc']));
     f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
     expect(f.view().prompt!.details!['defenceBoons']).toEqual(['Evasion while not Vulnerable']);
-    f.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    contest(f, 'failure');
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').statuses['Vulnerable']?.stacks]).toEqual([1, 1]);
     f.apply({ type: 'END_TURN' });
     f.apply({ type: 'END_TURN' });
