@@ -3,7 +3,7 @@
 // the default's. A new option without a case here fails the walk.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { defaultOptions, type OptionValues } from '../options.ts';
+import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf, type OptionValues } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import { downtime } from './recovery.ts';
 import { attack, ctx, dice, encounter, fight, rolled, seed, who } from './testing.ts';
@@ -18,9 +18,6 @@ const refusalOf = (work: () => unknown): string | null => {
     return (error as Error).message;
   }
 };
-
-/** Rulings with a single reading: nothing to choose, so nothing to walk (listed so a new one is noticed). */
-const SINGLE_READING = ['delayTiming', 'incapacitatedTurn', 'panicOrder', 'loadFloor', 'loadPerHit'];
 
 /** One case per option: the outcome under the given campaign options. */
 const cases: Record<string, (options: OptionValues) => unknown> = {
@@ -146,12 +143,22 @@ function otherValues(option: (typeof thrumOptions)[number]): (string | number | 
 describe('every Thrum option changes behaviour', () => {
   const defaults = defaultOptions(thrumOptions);
 
-  it('each declared option has a case, or is a single-reading ruling', () => {
-    for (const option of thrumOptions) {
-      const values = otherValues(option);
-      if (values.length === 0) expect(SINGLE_READING, `${option.key} (${option.ruling}) has one reading`).toContain(option.key);
-      else expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
-    }
+  it('each declared option has a case', () => {
+    for (const option of thrumOptions) expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
+  });
+
+  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_THRUM_OPTIONS)', () => {
+    expect(thrumOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+    expect(retiredOptionsOf(thrumOptions).map((o) => o.ruling)).toEqual(['R-H3', 'R-H4', 'R-H5', 'R-H8', 'R-H12b']);
+  });
+
+  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
+    const stored = { delayTiming: 'beforeStartOfTurn', loadFloor: 'zero', loadPerHit: 'plusOne', contestTies: 'attackWins' };
+    const parsed = optionsValidator(thrumOptions).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ contestTies: 'attackWins' });
+    expect(resolveOptions(thrumOptions, stored)).not.toHaveProperty('loadFloor');
+    expect(optionsValidator(thrumOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
   });
 
   for (const option of thrumOptions) {
