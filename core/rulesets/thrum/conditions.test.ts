@@ -43,3 +43,20 @@ describe('Win and Defeat Conditions', () => {
     expect(e.view().aside).toContainEqual({ title: 'Win and Defeat Conditions', text: '1. Win: The bell is rung; 2. Defeat: The cart leaves the square' });
   });
 });
+
+describe('the end check counts PCs (§5.2)', () => {
+  // source: "This repeats until either: - All PCs are incapacitated or removed from combat"
+  it('every PC down ends the combat though an allied NPC on the party side still stands', () => {
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: 'a fall' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: 'knocked out' });
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Every PC is incapacitated or removed.');
+  });
+
+  it('the allied NPC down, the PC standing: the fight goes on', () => {
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    e.apply({ type: 'REMOVE_COMBATANT', id: 'guard', reason: 'flees' });
+    expect(e.view().phase).toBe('running');
+  });
+});
