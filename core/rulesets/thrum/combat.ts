@@ -12,9 +12,15 @@ import {
   type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier,
 } from './rules.ts';
 
-export type DropChoice = 'pay' | 'success' | 'failure';
+/**
+ * A drop roll made with dice (R-H11): the mover's Endurance or Reflex roll, "their choice", against the environment,
+ * "which has an opposition level equal to the difference in elevation". Each is 2d6, rolled by the app or typed.
+ */
+export interface DropDice { roll: 'endurance' | 'reflex'; dice?: Roll | null; environment?: Roll | null }
+/** How the mover takes a drop: pays the movement, rolls the dice, or (R-H11 `countsToCoreRules`) the GM's result. */
+export type DropChoice = 'pay' | 'success' | 'failure' | DropDice;
 /** A forced drop of two or more levels is always rolled for (the mover has no movement to pay with). */
-export type DropRoll = 'success' | 'failure';
+export type DropRoll = 'success' | 'failure' | DropDice;
 
 export type OverrideField = 'fatigueLoad' | 'stressLoad' | 'fatigueTolerance' | 'stressTolerance' | 'wounds' | 'incapacitated' | 'moved' | 'acted' | 'prompt';
 
@@ -24,7 +30,9 @@ export type CombatEvent =
   | { type: 'MOVE'; squares?: number | null; path?: Square[] | null; drops?: DropChoice[] | null; teleport?: boolean; note?: string }
   | {
       type: 'FORCED_MOVE'; id: string; squares?: number | null; path?: Square[] | null; drops?: DropRoll[] | null;
-      drop?: 'none' | DropRoll | null; levels?: number | null; source?: string;
+      drop?: 'none' | 'success' | 'failure' | 'endurance' | 'reflex' | null; levels?: number | null; source?: string;
+      /** Without a map, a drop rolled with dice: the mover's roll and the environment's. */
+      dropDice?: Roll | null; environmentDice?: Roll | null;
     }
   | {
       type: 'ATTACK'; attackerId: string; ability: string; attackType: 'physical' | 'mental'; art?: number | null;
@@ -112,6 +120,51 @@ export const occupants = (ctx: ThrumContext) =>
 
 export const stunnedSkipsAction = (ctx: ThrumContext, c: ThrumCombatant): boolean => ctx.options['stunned'] !== 'gmAdjudicates' && stacksOf(c, 'Stunned') > 0;
 
+// ---- drop rolls (§5.3, R-H11) ----
+
+export interface DropRolled {
+  stat: 'Endurance' | 'Reflex';
+  mover: { faces: number[]; modifier: number; total: number };
+  environment: { faces: number[]; levels: number; total: number };
+  result: 'success' | 'failure';
+}
+
+/**
+ * A drop rolled with dice: 2d6 + Resilience for Endurance ("Resilience modifier (normally equal to their END
+ * modifier)") or + Evasion for Reflex ("normally equal to their ... REF modifier"), against the environment's 2d6 +
+ * the height of the drop. Like every contest, the roller must exceed the opposition unless R-H11's contestTies gives
+ * the roller the tie.
+ */
+export function dropRollOf(ctx: ThrumContext, c: ThrumCombatant, entry: DropDice, levels: number): DropRolled {
+  const modifier = entry.roll === 'endurance' ? c.resilience : c.evasion;
+  const total = sumFaces(entry.dice!) + modifier;
+  const opposition = sumFaces(entry.environment!) + levels;
+  const wins = total > opposition || (total === opposition && ctx.options['contestTies'] === 'attackWins');
+  return {
+    stat: entry.roll === 'endurance' ? 'Endurance' : 'Reflex',
+    mover: { faces: entry.dice!.faces, modifier, total },
+    environment: { faces: entry.environment!.faces, levels, total: opposition },
+    result: wins ? 'success' : 'failure',
+  };
+}
+
+/** Whether a drop's result must come from dice (R-H11): unless the campaign hands the contests to the GM. */
+const dropsRolled = (ctx: ThrumContext): boolean => ctx.options['boonsAndBanes'] !== 'countsToCoreRules';
+
+function dropProblem(ctx: ThrumContext, c: ThrumCombatant, entry: DropChoice, levels: number): string | null {
+  if (typeof entry === 'string') {
+    if (entry === 'pay' || !dropsRolled(ctx)) return null;
+    return `The dice decide ${possessive(c.name)} drop roll (R-H11): choose Endurance or Reflex and roll, or type the faces, instead of giving the result.`;
+  }
+  return rollProblem(entry.dice, `${possessive(c.name)} ${entry.roll === 'endurance' ? 'Endurance' : 'Reflex'} roll`)
+    ?? rollProblem(entry.environment, `The environment's roll against the ${levels}-level drop`);
+}
+
+/** A drop's result: paid, or the roll's success or failure (from the dice, or as the GM gave it). */
+export function dropResult(ctx: ThrumContext, c: ThrumCombatant, entry: DropChoice, levels: number): 'pay' | 'success' | 'failure' {
+  return typeof entry === 'string' ? entry : dropRollOf(ctx, c, entry, levels).result;
+}
+
 // ---- movement (§5.3, R-H12) ----
 
 export interface MovePlan {
@@ -152,8 +205,11 @@ export function planMove(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Co
     let cost = step.cost;
     let failed = false;
     if (step.drop !== null) {
-      const choice = drops[dropIndex] ?? 'pay';
+      const entry = drops[dropIndex] ?? 'pay';
       dropIndex += 1;
+      const problem = dropProblem(ctx, mover, entry, step.drop);
+      if (problem) return { ...plan, problem };
+      const choice = dropResult(ctx, mover, entry, step.drop);
       if (choice !== 'pay') cost = step.dropCost!;
       failed = choice === 'failure';
     }
@@ -212,7 +268,9 @@ function planTeleport(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Comba
 export interface ForcedDrop {
   at: Square | null;
   levels: number | null;
-  result: DropRoll;
+  result: 'success' | 'failure';
+  /** When the dice decided it (R-H11). */
+  rolled: DropRolled | null;
 }
 
 export interface ForcedPlan {
@@ -235,7 +293,18 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
   if (!e.path || e.path.length === 0) {
     if (!e.squares) return { ...plan, problem: 'Give the path on the map or the number of squares moved.' };
     if (e.drops?.length) return { ...plan, problem: 'Without a path on the map, give the one drop roll as "drop".' };
-    if (e.drop && e.drop !== 'none') plan.drops.push({ at: null, levels: e.levels ?? null, result: e.drop });
+    if (e.drop === 'endurance' || e.drop === 'reflex') {
+      if (!e.levels) return { ...plan, problem: 'Give the levels dropped: the environment rolls 2d6 + the height of the drop.' };
+      const entry: DropDice = { roll: e.drop, dice: e.dropDice ?? null, environment: e.environmentDice ?? null };
+      const problem = dropProblem(ctx, moved, entry, e.levels);
+      if (problem) return { ...plan, problem };
+      const rolled = dropRollOf(ctx, moved, entry, e.levels);
+      plan.drops.push({ at: null, levels: e.levels, result: rolled.result, rolled });
+    } else if (e.drop && e.drop !== 'none') {
+      const problem = dropProblem(ctx, moved, e.drop, e.levels ?? 2);
+      if (problem) return { ...plan, problem };
+      plan.drops.push({ at: null, levels: e.levels ?? null, result: e.drop, rolled: null });
+    }
   } else {
     const board = ctx.board;
     if (!board || !moved.position) return { ...plan, problem: `Place ${moved.name} on the map first, or give the number of squares moved.` };
@@ -249,9 +318,12 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
       if (occupant && isFoe(ctx.combatants[occupant.id]!, moved)) return { ...plan, problem: `${nameOf(ctx, occupant.id)} stands on ${squareLabel(square)}: ${moved.name} cannot be moved into an enemy's square.` };
       const step = stepCost(board, previous, square);
       if (step.drop !== null) {
-        const result = given[plan.drops.length];
-        if (!result) return { ...plan, problem: `${moved.name} drops ${step.drop} levels into ${squareLabel(square)}: give the Endurance or Reflex roll's result against ${step.drop}.` };
-        plan.drops.push({ at: square, levels: step.drop, result });
+        const entry = given[plan.drops.length];
+        if (!entry) return { ...plan, problem: `${moved.name} drops ${step.drop} levels into ${squareLabel(square)}: roll Endurance or Reflex against ${step.drop}.` };
+        const problem = dropProblem(ctx, moved, entry, step.drop);
+        if (problem) return { ...plan, problem };
+        const rolled = typeof entry === 'string' ? null : dropRollOf(ctx, moved, entry, step.drop);
+        plan.drops.push({ at: square, levels: step.drop, result: rolled?.result ?? (entry as 'success' | 'failure'), rolled });
       }
       previous = square;
     }

@@ -36,7 +36,8 @@ describe('action forms', () => {
       return event as GmEvent;
     };
     e.apply(fromForm('MOVE', {}));
-    e.apply(fromForm('FORCED_MOVE', { id: 'orc', drop: 'failure' }));
+    // A Reflex drop roll against a 40-level fall, the app rolling both sides: it fails (R-H11).
+    e.apply(e.withRolls(fromForm('FORCED_MOVE', { id: 'orc', drop: 'reflex', levels: 40 })));
     expect(who(e, 'orc').statuses['Slowed']?.stacks).toBe(1);
     e.apply(fromForm('ATTACK', { attackerId: 'ana', attackType: 'physical', targets: ['orc'], covered: ['orc'] }));
     e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });

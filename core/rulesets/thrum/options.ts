@@ -67,10 +67,10 @@ export const thrumOptions: readonly RulingOption[] = retireOptions([
   },
   {
     key: 'contestTies', ruling: 'R-H11', kind: 'choice', default: 'defenceHolds', label: 'Tied attack and defence',
-    description: 'The source does not say who wins a tied contest. Like its Panic and Incapacity Rolls, which "must exceed (not tie)", the attack must exceed the defence: a tie is the defence\'s success. Or the attack wins ties.',
+    description: 'The source does not say who wins a tied contest. Like its Panic and Incapacity Rolls, which "must exceed (not tie)", the roller must exceed the opposition: a tied attack is the defence\'s success, a tied drop roll fails against the environment. Or the roller wins ties.',
     choices: [
-      { value: 'defenceHolds', label: 'The attack must exceed: a tie is a defence success' },
-      { value: 'attackWins', label: 'A tie is a defence failure' },
+      { value: 'defenceHolds', label: 'The roll must exceed: a tie goes to the defence or the environment' },
+      { value: 'attackWins', label: 'The attacker (or the faller) wins ties' },
     ],
   },
   {
