@@ -1,6 +1,7 @@
 // Thrum's action forms for the runner (RULES.md §5.3–§5.5): what a person enters by hand. Prompt answers
 // (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, resolving a triggered effect) come as
-// prompt buttons; the contested roll has a form too, so its dice can be typed from physical dice. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
+// prompt buttons; the rolls (initiative, Panic, Incapacity, the contested roll) have forms too, so their dice can be
+// typed from physical dice. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
 import type { ActionForm } from '../../encounter/types.ts';
 
 const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
@@ -54,6 +55,13 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'extraBanes', label: 'Extra banes', kind: 'integer', min: 0, max: 10, optional: true },
       note,
     ] },
+  // The prompt's buttons let the app roll these; the forms take the faces of physical dice (GUIDE §5).
+  { type: 'ROLL_INITIATIVE', label: 'Initiative roll', help: '2d6 + Initiative modifier, one combatant at a time. Roll for me, or type the faces of physical dice.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }] },
+  { type: 'PANIC_ROLL', label: 'Panic Roll', help: 'A Frayed combatant at the start of its turn: 2d6 + Resolve must exceed the Stress Load. Roll for me, or type the faces.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
+  { type: 'INCAPACITY_ROLL', label: 'Incapacity Roll', help: 'After an Exhausted combatant\'s Action, or a Finisher on an Exhausted target: 2d6 + Resilience must exceed the Fatigue Load. Roll for me, or type the faces.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
   { type: 'DEFENSE_RESULT', label: 'Contested roll', shortcut: 'r',
     help: 'The attack roll against the defence roll, once the defence is chosen: 2d6 + modifier each, a d6 more per net Boon (drop the lowest) or Bane (drop the highest). Roll for me, or type the faces of physical dice (R-H11).',
     fields: [] },
