@@ -943,6 +943,8 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       for (const effect of e.effects) {
         const owner = ctx.combatants[effect.ownerId];
         if (!inFight(owner)) return `${nameOf(ctx, effect.ownerId)} is not in the fight.`;
+        // source: Incapacitated characters "cannot move, act, or take stances until they are no longer Incapacitated".
+        if (owner.incapacitated) return `${owner.name} is Incapacitated and cannot act, so no triggered effect of theirs resolves.`;
         if (owner.id !== actorId && owner.stance === null) return `${owner.name} has no stance: out of turn only a current stance's triggered effect can act.`;
       }
       return null;

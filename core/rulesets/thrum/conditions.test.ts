@@ -60,3 +60,14 @@ describe('the end check counts PCs (§5.2)', () => {
     expect(e.view().phase).toBe('running');
   });
 });
+
+describe('an Incapacitated character does not act (§5.5)', () => {
+  // source: "they cannot move, act, or take stances until they are no longer Incapacitated"
+  it('no triggered effect of theirs, even on their own turn', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: 'a fall' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: 'knocked out' });
+    expect(() => e.apply({ type: 'TRIGGER', trigger: 'Orc moves', effects: [{ ownerId: 'ana', effect: 'Riposte' }] }))
+      .toThrow('Ana is Incapacitated and cannot act, so no triggered effect of theirs resolves.');
+  });
+});
