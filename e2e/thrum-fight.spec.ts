@@ -1,5 +1,6 @@
 // A short Thrum fight through the generic runner: initiative rolled by the app from the prompt, Round Zero stances,
-// an attack on a ticked target whose defence and outcome the GM answers from prompt buttons, and the resulting
+// an attack on a ticked target whose defence the GM answers from a prompt button and whose contested roll the GM
+// types from physical dice, and the resulting
 // Fatigue load against the tolerance on the row.
 import { expect, test } from '@playwright/test';
 import { activeName, prepareFight, useServer } from './fixtures.ts';
@@ -29,7 +30,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   }
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
 
-  // Whoever acts first attacks the other; the defender chooses Resilience, the GM reports a failure.
+  // Whoever acts first attacks the other; the defender chooses Resilience, and the attack's dice beat the defence's.
   const attacker = (await activeName(page).textContent())!;
   const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
   await page.keyboard.press('a');
@@ -38,7 +39,15 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await page.getByRole('spinbutton', { name: 'Fatigue on a hit' }).fill('2');
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
-  await page.getByRole('button', { name: /^Send Failure/ }).click();
+  // The contested roll (R-H11): the GM rolled physical dice and types both sides' faces in the Contested roll form.
+  await expect(page.getByRole('button', { name: /^Send Roll 2d6/ })).toBeVisible();
+  await page.keyboard.press('r');
+  const contest = page.getByRole('form', { name: 'Contested roll form' });
+  await contest.getByRole('radio', { name: 'I rolled physical dice' }).check();
+  await contest.getByRole('textbox', { name: /attack roll.*faces/ }).fill('6 6');
+  await contest.getByRole('textbox', { name: /Resilience roll.*faces/ }).fill('1 1');
+  await contest.getByRole('button', { name: 'Contested roll', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Encounter log' }).getByText(/\[6, 6\] \(typed in\).*\[1, 1\] \(typed in\).*failure: takes the effect/)).toBeVisible();
   await expect(page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) }).locator('.hp')).toHaveText(/^2\/5 Fatigue/);
   // The row shows Stress against its tolerance, Wounds and the stance; the aside the order with initiative totals.
   const row = page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) });

@@ -1,5 +1,5 @@
 // The Thrum demo: two wanderers against husks on a ruined road. Shows initiative, Round Zero stances, attacks whose
-// defence and outcome the GM reports, Frayed and failed Panic Rolls lowering a Stress Tolerance, and a Downtime
+// defence the GM reports and whose contested rolls are typed from physical dice, Frayed and failed Panic Rolls lowering a Stress Tolerance, and a Downtime
 // that restores it.
 import type { GmEvent } from '../../core/encounter/types.ts';
 import { typed, type DemoCampaign, type DemoFight } from './runner.ts';
@@ -12,10 +12,15 @@ function attack(f: DemoFight, attacker: string, target: string, ability: string,
   };
 }
 
-/** The defender's choice, then the outcome the table reports. */
-function defend(f: DemoFight, defence: 'resilience' | 'evasion' | 'resolve', result: 'critical' | 'success' | 'failure'): void {
+/**
+ * The defender's choice, then the contested roll the table rolled with physical dice (R-H11): 2d6 a side, and a d6
+ * more per net Boon or Bane, as the prompt says. The demo's attacks all land: the attack's dice beat the defence's.
+ */
+function defend(f: DemoFight, defence: 'resilience' | 'evasion' | 'resolve', attackFaces: number[], defenceFaces: number[]): void {
   f.act({ type: 'DEFENSE_CHOICE', id: defence });
-  f.act({ type: 'DEFENSE_RESULT', id: result });
+  const details = f.view.prompt?.details ?? {};
+  const sized = (faces: number[], count: unknown) => typed(...Array.from({ length: Number(count ?? 2) }, (_, i) => faces[i % faces.length]!));
+  f.act({ type: 'DEFENSE_RESULT', attackRoll: sized(attackFaces, details['attackDice']), defenceRoll: sized(defenceFaces, details['defenceDice']) });
 }
 
 export const thrumDemo: DemoCampaign = {
@@ -54,19 +59,19 @@ export const thrumDemo: DemoCampaign = {
     }
     // Round 1.
     f.act(attack(f, 'Ash', 'Husk 1', 'Hammer Blow', { fatigue: 3 }));
-    defend(f, 'resilience', 'failure');
+    defend(f, 'resilience', [6, 5], [2, 3]);
     f.act({ type: 'END_TURN' });
     f.act(attack(f, 'Vesper', 'Husk 1', 'Dread Whisper', { stress: 4 }));
-    defend(f, 'resolve', 'failure');
+    defend(f, 'resolve', [5, 4], [1, 3]);
     f.act({ type: 'END_TURN' });
     f.act({ type: 'PANIC_ROLL', id: f.id('Husk 1'), roll: typed(2, 1) });
     f.act({ type: 'END_TURN' });
     f.act(attack(f, 'Husk 2', 'Vesper', 'Hollow Wail', { stress: 7 }));
-    defend(f, 'resolve', 'failure');
+    defend(f, 'resolve', [4, 4], [2, 2]);
     f.act({ type: 'END_TURN' });
     // Round 2.
     f.act(attack(f, 'Ash', 'Husk 2', 'Hammer Blow', { fatigue: 5 }));
-    defend(f, 'resilience', 'failure');
+    defend(f, 'resilience', [6, 6], [1, 2]);
     f.act({ type: 'END_TURN' });
     f.act({ type: 'PANIC_ROLL', id: f.id('Vesper'), roll: typed(1, 2) });
     f.act({ type: 'END_COMBAT', outcome: 'Victory: the husks crumble to dust' });

@@ -12,9 +12,15 @@ import {
   type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier,
 } from './rules.ts';
 
-export type DropChoice = 'pay' | 'success' | 'failure';
+/**
+ * A drop roll made with dice (R-H11): the mover's Endurance or Reflex roll, "their choice", against the environment,
+ * "which has an opposition level equal to the difference in elevation". Each is 2d6, rolled by the app or typed.
+ */
+export interface DropDice { roll: 'endurance' | 'reflex'; dice?: Roll | null; environment?: Roll | null }
+/** How the mover takes a drop: pays the movement, rolls the dice, or (R-H11 `countsToCoreRules`) the GM's result. */
+export type DropChoice = 'pay' | 'success' | 'failure' | DropDice;
 /** A forced drop of two or more levels is always rolled for (the mover has no movement to pay with). */
-export type DropRoll = 'success' | 'failure';
+export type DropRoll = 'success' | 'failure' | DropDice;
 
 export type OverrideField = 'fatigueLoad' | 'stressLoad' | 'fatigueTolerance' | 'stressTolerance' | 'wounds' | 'incapacitated' | 'moved' | 'acted' | 'prompt';
 
@@ -24,7 +30,9 @@ export type CombatEvent =
   | { type: 'MOVE'; squares?: number | null; path?: Square[] | null; drops?: DropChoice[] | null; teleport?: boolean; note?: string }
   | {
       type: 'FORCED_MOVE'; id: string; squares?: number | null; path?: Square[] | null; drops?: DropRoll[] | null;
-      drop?: 'none' | DropRoll | null; levels?: number | null; source?: string;
+      drop?: 'none' | 'success' | 'failure' | 'endurance' | 'reflex' | null; levels?: number | null; source?: string;
+      /** Without a map, a drop rolled with dice: the mover's roll and the environment's. */
+      dropDice?: Roll | null; environmentDice?: Roll | null;
     }
   | {
       type: 'ATTACK'; attackerId: string; ability: string; attackType: 'physical' | 'mental'; art?: number | null;
@@ -36,7 +44,12 @@ export type CombatEvent =
       removesExhaustion?: boolean; movesAfter?: boolean; note?: string;
     }
   | { type: 'DEFENSE_CHOICE'; id: DefenceKind }
-  | { type: 'DEFENSE_RESULT'; id: Tier }
+  /**
+   * The contest for the current target: the attack roll against the defence roll (R-H11, rolled by the app or typed),
+   * `id` omitted or `roll`; or, when the GM resolves it (R-H11 `countsToCoreRules`, an ability's alternative defence,
+   * and every event stored before the contest was rolled), the outcome tier as `id`.
+   */
+  | { type: 'DEFENSE_RESULT'; id?: Tier | 'roll' | null; attackRoll?: Roll | null; defenceRoll?: Roll | null }
   | {
       type: 'USE_ABILITY'; ability: string; overexert?: number | null; removesExhaustion?: boolean; movesAfter?: boolean;
       buffTargetId?: string | null; terrainEffect?: boolean; note?: string;
@@ -107,6 +120,51 @@ export const occupants = (ctx: ThrumContext) =>
 
 export const stunnedSkipsAction = (ctx: ThrumContext, c: ThrumCombatant): boolean => ctx.options['stunned'] !== 'gmAdjudicates' && stacksOf(c, 'Stunned') > 0;
 
+// ---- drop rolls (§5.3, R-H11) ----
+
+export interface DropRolled {
+  stat: 'Endurance' | 'Reflex';
+  mover: { faces: number[]; modifier: number; total: number };
+  environment: { faces: number[]; levels: number; total: number };
+  result: 'success' | 'failure';
+}
+
+/**
+ * A drop rolled with dice: 2d6 + Resilience for Endurance ("Resilience modifier (normally equal to their END
+ * modifier)") or + Evasion for Reflex ("normally equal to their ... REF modifier"), against the environment's 2d6 +
+ * the height of the drop. Like every contest, the roller must exceed the opposition unless R-H11's contestTies gives
+ * the roller the tie.
+ */
+export function dropRollOf(ctx: ThrumContext, c: ThrumCombatant, entry: DropDice, levels: number): DropRolled {
+  const modifier = entry.roll === 'endurance' ? c.resilience : c.evasion;
+  const total = sumFaces(entry.dice!) + modifier;
+  const opposition = sumFaces(entry.environment!) + levels;
+  const wins = total > opposition || (total === opposition && ctx.options['contestTies'] === 'attackWins');
+  return {
+    stat: entry.roll === 'endurance' ? 'Endurance' : 'Reflex',
+    mover: { faces: entry.dice!.faces, modifier, total },
+    environment: { faces: entry.environment!.faces, levels, total: opposition },
+    result: wins ? 'success' : 'failure',
+  };
+}
+
+/** Whether a drop's result must come from dice (R-H11): unless the campaign hands the contests to the GM. */
+const dropsRolled = (ctx: ThrumContext): boolean => ctx.options['boonsAndBanes'] !== 'countsToCoreRules';
+
+function dropProblem(ctx: ThrumContext, c: ThrumCombatant, entry: DropChoice, levels: number): string | null {
+  if (typeof entry === 'string') {
+    if (entry === 'pay' || !dropsRolled(ctx)) return null;
+    return `The dice decide ${possessive(c.name)} drop roll (R-H11): choose Endurance or Reflex and roll, or type the faces, instead of giving the result.`;
+  }
+  return rollProblem(entry.dice, `${possessive(c.name)} ${entry.roll === 'endurance' ? 'Endurance' : 'Reflex'} roll`)
+    ?? rollProblem(entry.environment, `The environment's roll against the ${levels}-level drop`);
+}
+
+/** A drop's result: paid, or the roll's success or failure (from the dice, or as the GM gave it). */
+export function dropResult(ctx: ThrumContext, c: ThrumCombatant, entry: DropChoice, levels: number): 'pay' | 'success' | 'failure' {
+  return typeof entry === 'string' ? entry : dropRollOf(ctx, c, entry, levels).result;
+}
+
 // ---- movement (§5.3, R-H12) ----
 
 export interface MovePlan {
@@ -147,8 +205,11 @@ export function planMove(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Co
     let cost = step.cost;
     let failed = false;
     if (step.drop !== null) {
-      const choice = drops[dropIndex] ?? 'pay';
+      const entry = drops[dropIndex] ?? 'pay';
       dropIndex += 1;
+      const problem = dropProblem(ctx, mover, entry, step.drop);
+      if (problem) return { ...plan, problem };
+      const choice = dropResult(ctx, mover, entry, step.drop);
       if (choice !== 'pay') cost = step.dropCost!;
       failed = choice === 'failure';
     }
@@ -207,7 +268,9 @@ function planTeleport(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<Comba
 export interface ForcedDrop {
   at: Square | null;
   levels: number | null;
-  result: DropRoll;
+  result: 'success' | 'failure';
+  /** When the dice decided it (R-H11). */
+  rolled: DropRolled | null;
 }
 
 export interface ForcedPlan {
@@ -230,7 +293,18 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
   if (!e.path || e.path.length === 0) {
     if (!e.squares) return { ...plan, problem: 'Give the path on the map or the number of squares moved.' };
     if (e.drops?.length) return { ...plan, problem: 'Without a path on the map, give the one drop roll as "drop".' };
-    if (e.drop && e.drop !== 'none') plan.drops.push({ at: null, levels: e.levels ?? null, result: e.drop });
+    if (e.drop === 'endurance' || e.drop === 'reflex') {
+      if (!e.levels) return { ...plan, problem: 'Give the levels dropped: the environment rolls 2d6 + the height of the drop.' };
+      const entry: DropDice = { roll: e.drop, dice: e.dropDice ?? null, environment: e.environmentDice ?? null };
+      const problem = dropProblem(ctx, moved, entry, e.levels);
+      if (problem) return { ...plan, problem };
+      const rolled = dropRollOf(ctx, moved, entry, e.levels);
+      plan.drops.push({ at: null, levels: e.levels, result: rolled.result, rolled });
+    } else if (e.drop && e.drop !== 'none') {
+      const problem = dropProblem(ctx, moved, e.drop, e.levels ?? 2);
+      if (problem) return { ...plan, problem };
+      plan.drops.push({ at: null, levels: e.levels ?? null, result: e.drop, rolled: null });
+    }
   } else {
     const board = ctx.board;
     if (!board || !moved.position) return { ...plan, problem: `Place ${moved.name} on the map first, or give the number of squares moved.` };
@@ -244,9 +318,12 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
       if (occupant && isFoe(ctx.combatants[occupant.id]!, moved)) return { ...plan, problem: `${nameOf(ctx, occupant.id)} stands on ${squareLabel(square)}: ${moved.name} cannot be moved into an enemy's square.` };
       const step = stepCost(board, previous, square);
       if (step.drop !== null) {
-        const result = given[plan.drops.length];
-        if (!result) return { ...plan, problem: `${moved.name} drops ${step.drop} levels into ${squareLabel(square)}: give the Endurance or Reflex roll's result against ${step.drop}.` };
-        plan.drops.push({ at: square, levels: step.drop, result });
+        const entry = given[plan.drops.length];
+        if (!entry) return { ...plan, problem: `${moved.name} drops ${step.drop} levels into ${squareLabel(square)}: roll Endurance or Reflex against ${step.drop}.` };
+        const problem = dropProblem(ctx, moved, entry, step.drop);
+        if (problem) return { ...plan, problem };
+        const rolled = typeof entry === 'string' ? null : dropRollOf(ctx, moved, entry, step.drop);
+        plan.drops.push({ at: square, levels: step.drop, result: rolled?.result ?? (entry as 'success' | 'failure'), rolled });
       }
       previous = square;
     }
@@ -325,6 +402,88 @@ export function rollCounts(ctx: ThrumContext, attack: PendingAttack, target: Att
     defenceBoons,
     defenceBanes,
   };
+}
+
+// ---- the contested roll (§5.4 steps 4–6, R-H11) ----
+
+/**
+ * Whether the dice decide this contest (R-H11): unless the campaign hands the counts to the core rules, or the
+ * defence is "an ability that provides an alternative defensive option", which resolves as that ability says.
+ */
+export const contestRolled = (ctx: ThrumContext, defence: DefenceKind | null): boolean =>
+  ctx.options['boonsAndBanes'] !== 'countsToCoreRules' && defence !== 'alternative';
+
+/** One side's dice: 2d6, and one d6 more per net Boon or Bane ("each Bane cancels one Boon and vice versa"). */
+export interface SideDice {
+  count: number;
+  /** Which two faces count: the highest (net Boons), the lowest (net Banes), or both of a plain 2d6. */
+  keep: 'highest' | 'lowest' | 'both';
+  modifier: number;
+}
+
+export function sideDice(modifier: number, boons: number, banes: number): SideDice {
+  const net = boons - banes;
+  return { count: 2 + Math.abs(net), keep: net > 0 ? 'highest' : net < 0 ? 'lowest' : 'both', modifier };
+}
+
+export const diceLabel = (d: SideDice): string =>
+  `${d.count}d6${d.keep === 'both' ? '' : ` keep the ${d.keep} 2`} ${d.modifier < 0 ? `− ${-d.modifier}` : `+ ${d.modifier}`}`;
+
+/** The faces that count: for a net Boon the lowest are dropped, for a net Bane the highest. */
+export function keptFaces(faces: readonly number[], d: SideDice): number[] {
+  if (d.keep === 'both') return [...faces];
+  const sorted = [...faces].sort((a, b) => a - b);
+  return d.keep === 'highest' ? sorted.slice(-2) : sorted.slice(0, 2);
+}
+
+export function contestDice(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget): { attack: SideDice; defence: SideDice } {
+  const counts = rollCounts(ctx, attack, target);
+  return {
+    attack: sideDice(counts.attackModifier, counts.attackBoons, counts.attackBanes.length),
+    defence: sideDice(counts.defenceModifier, counts.defenceBoons.length, counts.defenceBanes.length),
+  };
+}
+
+export interface Contest {
+  attack: { dice: SideDice; kept: number[]; total: number };
+  defence: { dice: SideDice; kept: number[]; total: number };
+  /** Defence total minus attack total. */
+  margin: number;
+  tier: Tier;
+  /** The attack beat the defence by the critical margin: an ability's own Critical effect applies (R-H11 criticalMargin). */
+  attackCritical: boolean;
+}
+
+/**
+ * The outcome from the defender's side (§5.4 step 6) from the two totals. The source leaves ties and the size of a
+ * Critical to other chapters: R-H11 `contestTies` (a tie is the defence's unless the campaign rules otherwise: the attack must
+ * exceed, as the Panic and Incapacity Rolls "must exceed (not tie)") and R-H11 `criticalMargin` (a Critical is the critical margin or
+ * more above the opposing roll). Only Evasion has a Critical outcome; Resilience and Resolve succeed or fail.
+ */
+export function contestOf(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget, attackRoll: Roll, defenceRoll: Roll): Contest {
+  const dice = contestDice(ctx, attack, target);
+  const side = (d: SideDice, roll: Roll) => {
+    const kept = keptFaces(roll.faces, d);
+    return { dice: d, kept, total: kept.reduce((a, b) => a + b, 0) + d.modifier };
+  };
+  const a = side(dice.attack, attackRoll);
+  const d = side(dice.defence, defenceRoll);
+  const margin = d.total - a.total;
+  const critical = Number(ctx.options['criticalMargin'] ?? 5);
+  const defenceHolds = margin > 0 || (margin === 0 && ctx.options['contestTies'] !== 'attackWins');
+  const tier: Tier = !defenceHolds ? 'failure' : target.defence === 'evasion' && margin >= critical ? 'critical' : 'success';
+  return { attack: a, defence: d, margin, tier, attackCritical: -margin >= critical };
+}
+
+/** A typed contest roll of the wrong size or with a face no d6 has, in a sentence. */
+function contestRollProblem(roll: Roll | null | undefined, d: SideDice, what: string): string | null {
+  const notation = `${d.count}d6`;
+  if (!roll || roll.faces.length === 0) return `${what} needs ${notation}.`;
+  if (roll.faces.length !== d.count) {
+    return `${what} is ${notation}${d.keep === 'both' ? '' : ` (one d6 per net ${d.keep === 'highest' ? 'Boon' : 'Bane'})`}: ${roll.faces.length} ${roll.faces.length === 1 ? 'die' : 'dice'} given.`;
+  }
+  const bad = roll.faces.find((f) => !Number.isInteger(f) || f < 1 || f > 6);
+  return bad === undefined ? null : `${bad} is not a face of a d6.`;
 }
 
 export function defenceChoices(attackType: 'physical' | 'mental'): DefenceKind[] {
@@ -446,6 +605,13 @@ function takeEffect(ctx: ThrumContext, attack: PendingAttack, targetId: string):
   let next = update(ctx, targetId, { fatigueLoad: t.fatigueLoad + attack.fatigue, stressLoad: t.stressLoad + attack.stress });
   for (const s of attack.statuses) next = addStatus(next, targetId, s.status, s.stacks);
   return next;
+}
+
+/** The contest's tier: from the two rolls, or as the GM gave it (R-H11). */
+export function contestTier(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget, e: Extract<CombatEvent, { type: 'DEFENSE_RESULT' }>): Tier {
+  const id = e.id ?? 'roll';
+  if (id !== 'roll') return id;
+  return contestOf(ctx, attack, target, e.attackRoll!, e.defenceRoll!).tier;
 }
 
 /** The outcome tiers (§5.4 step 6): whether the effect lands and whether Evasion costs a Vulnerable stack. */
@@ -716,9 +882,23 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
     }
     case 'DEFENSE_RESULT': {
       if (!top || top.kind !== 'attack') return 'No attack is waiting for a result.';
-      const target = top.attack.targets[top.attack.current]!;
+      const attack = top.attack;
+      const target = attack.targets[attack.current]!;
       if (target.defence === null) return `${nameOf(ctx, target.targetId)} must choose a defence before the attack is rolled.`;
-      if (e.id === 'critical' && target.defence !== 'evasion') return `Only Evasion has a critical outcome; ${defenceLabel(target.defence)} succeeds or fails.`;
+      const id = e.id ?? 'roll';
+      if (contestRolled(ctx, target.defence)) {
+        // R-H11: the dice decide; the attack roll and the defence roll are rolled by the app or typed in.
+        if (id !== 'roll') return 'The dice decide this contest (R-H11): roll the attack and the defence, or type their faces, instead of giving the outcome.';
+        const dice = contestDice(ctx, attack, target);
+        return contestRollProblem(e.attackRoll, dice.attack, `${possessive(nameOf(ctx, attack.attackerId))} attack roll`)
+          ?? contestRollProblem(e.defenceRoll, dice.defence, `${possessive(nameOf(ctx, target.targetId))} ${defenceLabel(target.defence)} roll`);
+      }
+      if (id === 'roll') {
+        return target.defence === 'alternative'
+          ? `${possessive(nameOf(ctx, target.targetId))} defence comes from an ability: give the outcome it gives (critical, success or failure).`
+          : 'This campaign hands the contest to the core rules (R-H11): give the outcome tier.';
+      }
+      if (id === 'critical' && target.defence !== 'evasion' && target.defence !== 'alternative') return `Only Evasion has a critical outcome; ${defenceLabel(target.defence)} succeeds or fails.`;
       return null;
     }
     case 'USE_ABILITY': {
@@ -763,6 +943,8 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       for (const effect of e.effects) {
         const owner = ctx.combatants[effect.ownerId];
         if (!inFight(owner)) return `${nameOf(ctx, effect.ownerId)} is not in the fight.`;
+        // source: Incapacitated characters "cannot move, act, or take stances until they are no longer Incapacitated".
+        if (owner.incapacitated) return `${owner.name} is Incapacitated and cannot act, so no triggered effect of theirs resolves.`;
         if (owner.id !== actorId && owner.stance === null) return `${owner.name} has no stance: out of turn only a current stance's triggered effect can act.`;
       }
       return null;
@@ -918,10 +1100,11 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
       const frame = ctx.stack.at(-1) as Extract<Frame, { kind: 'attack' }>;
       const attack = frame.attack;
       const target = attack.targets[attack.current]!;
-      const { takes, vulnerable } = outcomeOf(target.defence, e.id);
+      const tier = contestTier(ctx, attack, target, e);
+      const { takes, vulnerable } = outcomeOf(target.defence, tier);
       let next = takes ? takeEffect(ctx, attack, target.targetId) : ctx;
       if (vulnerable) next = addStatus(next, target.targetId, 'Vulnerable', 1);
-      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, tier: e.id } : t));
+      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, tier } : t));
       next = replaceTop(next, { kind: 'attack', attack: { ...attack, targets, current: attack.current + 1 } });
       return advanceAttack(next);
     }

@@ -3,7 +3,7 @@
 // triggers and the action under way resolve.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { attack, fight, seed, who } from './testing.ts';
+import { attack, contest, fight, seed, who } from './testing.ts';
 
 const conditions: GmEvent[] = [
   { type: 'SET_CONDITION', kind: 'win', text: 'The bell is rung' },
@@ -28,7 +28,7 @@ describe('Win and Defeat Conditions', () => {
     const lines = e.apply({ type: 'CONDITION_MET', n: 2 });
     expect(lines[0]!.text).toContain('Combat ends once the triggers and the action under way resolve.');
     expect(e.view().phase).not.toBe('ended');
-    e.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    contest(e, 'failure');
     expect(who(e, 'orc').fatigueLoad).toBe(0); // loads reset at the end: the effect landed, then combat ended
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Defeat Condition met: The cart leaves the square.');
@@ -41,5 +41,33 @@ describe('Win and Defeat Conditions', () => {
     expect(() => fight([seed('ana', 'party'), seed('orc', 'foes')]).apply({ type: 'CONDITION_MET', n: 1 })).toThrow('This encounter has no Win or Defeat Condition');
     expect(e.view().allowed).toContain('CONDITION_MET');
     expect(e.view().aside).toContainEqual({ title: 'Win and Defeat Conditions', text: '1. Win: The bell is rung; 2. Defeat: The cart leaves the square' });
+  });
+});
+
+describe('the end check counts PCs (§5.2)', () => {
+  // source: "This repeats until either: - All PCs are incapacitated or removed from combat"
+  it('every PC down ends the combat though an allied NPC on the party side still stands', () => {
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: 'a fall' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: 'knocked out' });
+    expect(e.view().phase).toBe('ended');
+    expect(e.view().outcome).toBe('Every PC is incapacitated or removed.');
+  });
+
+  it('the allied NPC down, the PC standing: the fight goes on', () => {
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    e.apply({ type: 'REMOVE_COMBATANT', id: 'guard', reason: 'flees' });
+    expect(e.view().phase).toBe('running');
+  });
+});
+
+describe('an Incapacitated character does not act (§5.5)', () => {
+  // source: "they cannot move, act, or take stances until they are no longer Incapacitated"
+  it('no triggered effect of theirs, even on their own turn', () => {
+    const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')]);
+    e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: 'a fall' });
+    e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: 'knocked out' });
+    expect(() => e.apply({ type: 'TRIGGER', trigger: 'Orc moves', effects: [{ ownerId: 'ana', effect: 'Riposte' }] }))
+      .toThrow('Ana is Incapacitated and cannot act, so no triggered effect of theirs resolves.');
   });
 });

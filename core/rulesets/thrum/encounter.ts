@@ -23,6 +23,11 @@ const areaSquaresSchema = z.preprocess(
   (value) => (typeof value === 'string' ? (parseSquareList(value) ?? value) : value),
   z.array(squareSchema, { error: 'Type the area\'s squares as "x,y" pairs separated by spaces, e.g. "2,1 2,2".' }).max(400, { error: 'An area is at most 400 squares.' }),
 );
+/** A drop rolled with dice (R-H11): the mover's Endurance or Reflex roll and the environment's, each 2d6. */
+const dropDiceSchema = z.strictObject({
+  roll: z.enum(['endurance', 'reflex'], { error: 'A drop roll is Endurance or Reflex.' }),
+  dice: rollSchema.nullable().optional(), environment: rollSchema.nullable().optional(),
+});
 const sideSchema = z.enum(['party', 'foes'], { error: 'The side must be the party or the foes.' });
 const loadAmount = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(0, { error: 'An amount is at least 0.' }).max(20, { error: 'An amount is at most 20.' });
 const stacksSchema = z.number({ error: 'Stacks must be a number.' }).int({ error: 'Stacks are a whole number.' }).min(1, { error: 'At least 1 stack.' }).max(10, { error: 'At most 10 stacks.' });
@@ -64,13 +69,14 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('MOVE'), squares: z.number().int().min(1, { error: 'Move at least 1 square.' }).max(60).nullable().optional(),
     path: z.array(squareSchema).max(60, { error: 'A path is at most 60 squares.' }).nullable().optional(),
-    drops: z.array(z.enum(['pay', 'success', 'failure'])).max(60).nullable().optional(), teleport: z.boolean().optional(), note: shortTextSchema.optional(),
+    drops: z.array(z.union([z.enum(['pay', 'success', 'failure'], { error: 'A drop is paid, rolled (Endurance or Reflex), or its result given.' }), dropDiceSchema])).max(60).nullable().optional(), teleport: z.boolean().optional(), note: shortTextSchema.optional(),
   }),
   z.strictObject({
     type: z.literal('FORCED_MOVE'), id: idSchema, squares: z.number().int().min(1, { error: 'Move at least 1 square.' }).max(60).nullable().optional(),
     path: z.array(squareSchema).max(60, { error: 'A path is at most 60 squares.' }).nullable().optional(),
-    drops: z.array(z.enum(['success', 'failure'], { error: 'A drop roll succeeds or fails.' })).max(60).nullable().optional(),
-    drop: z.enum(['none', 'success', 'failure'], { error: 'The drop roll is none, success or failure.' }).nullable().optional(),
+    drops: z.array(z.union([z.enum(['success', 'failure'], { error: 'A drop roll is rolled (Endurance or Reflex), or succeeds or fails.' }), dropDiceSchema])).max(60).nullable().optional(),
+    drop: z.enum(['none', 'endurance', 'reflex', 'success', 'failure'], { error: 'The drop roll is none, Endurance, Reflex, success or failure.' }).nullable().optional(),
+    dropDice: rollSchema.nullable().optional(), environmentDice: rollSchema.nullable().optional(),
     levels: z.number().int().min(2, { error: 'A drop that calls for a roll is two or more levels.' }).max(40).nullable().optional(),
     source: shortTextSchema.optional(),
   }),
@@ -88,7 +94,13 @@ const eventSchema = z.discriminatedUnion('type', [
     note: shortTextSchema.optional(),
   }),
   z.strictObject({ type: z.literal('DEFENSE_CHOICE'), id: z.enum(['resilience', 'evasion', 'resolve', 'alternative'], { error: 'The defence is Resilience, Evasion, Resolve or an alternative.' }) }),
-  z.strictObject({ type: z.literal('DEFENSE_RESULT'), id: z.enum(['critical', 'success', 'failure'], { error: 'The outcome is critical, success or failure.' }) }),
+  // The contest (R-H11): the attack roll and the defence roll, rolled by the app or typed (`id` roll or left out);
+  // or the outcome tier the GM gives (R-H11's hand-over reading, an ability's alternative defence, older events).
+  z.strictObject({
+    type: z.literal('DEFENSE_RESULT'),
+    id: z.enum(['critical', 'success', 'failure', 'roll'], { error: 'The outcome is critical, success or failure. To let the dice decide, send roll.' }).nullable().optional(),
+    attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
+  }),
   z.strictObject({
     type: z.literal('USE_ABILITY'), ability: nameText('ability'), overexert: z.number().int().min(0).max(10).nullable().optional(),
     removesExhaustion: z.boolean().optional(), movesAfter: z.boolean().optional(), buffTargetId: idSchema.nullable().optional(), terrainEffect: z.boolean().optional(),
@@ -195,6 +207,38 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       return c ? [request(['roll'], `${c.name}: Panic Roll, 2d6 ${signed(c.resolve)} (Resolve) must exceed ${c.stressLoad}`)] : [];
     case 'INCAPACITY_ROLL':
       return c ? [request(['roll'], `${c.name}: Incapacity Roll, 2d6 ${signed(c.resilience)} (Resilience) must exceed ${c.fatigueLoad}`)] : [];
+    case 'MOVE':
+    case 'FORCED_MOVE': {
+      // R-H11: each drop rolled with dice is the mover's 2d6 (Endurance or Reflex) against the environment's 2d6.
+      const moverId = event.type === 'MOVE' ? rules.activeId(ctx) : event.id;
+      const mover = moverId ? ctx.combatants[moverId] : undefined;
+      if (!mover) return [];
+      const stat = (roll: 'endurance' | 'reflex') => (roll === 'endurance' ? `Endurance, 2d6 ${signed(mover.resilience)}` : `Reflex, 2d6 ${signed(mover.evasion)}`);
+      const requests: RollRequest[] = [];
+      (event.drops ?? []).forEach((entry, i) => {
+        if (typeof entry === 'string') return;
+        requests.push(request(['drops', i, 'dice'], `${mover.name}: drop ${i + 1}, ${stat(entry.roll)}`));
+        requests.push(request(['drops', i, 'environment'], `The environment: drop ${i + 1}, 2d6 + its height`));
+      });
+      if (event.type === 'FORCED_MOVE' && (event.drop === 'endurance' || event.drop === 'reflex')) {
+        requests.push(request(['dropDice'], `${mover.name}: the drop, ${stat(event.drop)}`));
+        requests.push(request(['environmentDice'], `The environment: 2d6 ${signed(event.levels ?? 0)} (the height)`));
+      }
+      return requests;
+    }
+    case 'DEFENSE_RESULT': {
+      // R-H11: both sides of the contest, each 2d6 and a d6 more per net Boon or Bane.
+      const top = ctx.stack.at(-1);
+      if (top?.kind !== 'attack' || (event.id ?? 'roll') !== 'roll') return [];
+      const target = top.attack.targets[top.attack.current];
+      if (!target?.defence || !combat.contestRolled(ctx, target.defence)) return [];
+      const dice = combat.contestDice(ctx, top.attack, target);
+      const side = (path: string, label: string, d: combat.SideDice): RollRequest => ({ path: [path], label: `${label}, ${combat.diceLabel(d)}`, notation: `${d.count}d6`, count: d.count, sides: 6 });
+      return [
+        side('attackRoll', `${rules.nameOf(ctx, top.attack.attackerId)}: ${top.attack.ability} attack roll`, dice.attack),
+        side('defenceRoll', `${rules.nameOf(ctx, target.targetId)}: ${combat.defenceLabel(target.defence)} roll`, dice.defence),
+      ];
+    }
     case 'ADD_LATE_COMBATANT':
       return stageOf(snapshot) === 'setup' ? [] : [request(['initiativeRoll'], `${event.combatant.name}: initiative, 2d6 ${signed(Number(event.combatant.sheet['initiativeModifier'] ?? 0))}`)];
     default:
@@ -235,6 +279,10 @@ function rollLine(kind: 'panic' | 'incapacity', event: { id: string; roll?: Roll
   };
 }
 
+/** A drop rolled with dice, for the log: "Reflex [4, 5] + 1 = 10 against the environment [2, 3] + 3 = 8". */
+const dropRollText = (d: combat.DropRolled) =>
+  `${d.stat} [${d.mover.faces.join(', ')}] ${signed(d.mover.modifier)} = ${d.mover.total} against the environment [${d.environment.faces.join(', ')}] + ${d.environment.levels} = ${d.environment.total}:`;
+
 const ROLL_REASON: Record<string, string> = { startOfTurn: 'start of turn', afterAction: 'Exhausted after acting', finisher: 'Finisher' };
 
 function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContext): LogLine | null {
@@ -259,11 +307,13 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
         for (const square of event.path) {
           const step = stepCost(before.board, from, square);
           if (step.drop !== null) {
-            const choice = event.drops?.[n] ?? 'pay';
+            const entry = event.drops?.[n] ?? 'pay';
             n += 1;
             const head = `drops ${step.drop} levels into ${squareLabel(square)}`;
+            const rolled = typeof entry === 'string' ? null : combat.dropRollOf(before, b, entry, step.drop);
+            const choice = rolled?.result ?? entry;
             if (choice === 'pay') extras.push(`${head} and pays ${plural(step.cost - step.dropCost!, 'extra square')}`);
-            else extras.push(`${head}: Endurance or Reflex against ${step.drop} ${choice === 'success' ? 'succeeds, base cost only' : 'fails, base cost only, +1 Slowed'}`);
+            else extras.push(`${head}: ${rolled ? dropRollText(rolled) : `Endurance or Reflex against ${step.drop}`} ${choice === 'success' ? 'succeeds, base cost only' : 'fails, base cost only, +1 Slowed'}`);
           }
           from = square;
         }
@@ -285,7 +335,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const drops = plan.drops.map((d) => {
         const levels = d.levels === null ? 'two or more levels' : `${d.levels} levels`;
         const against = d.levels === null ? 'the height difference' : String(d.levels);
-        return `drops ${levels}${d.at ? ` into ${squareLabel(d.at)}` : ''}: Endurance or Reflex against ${against} ${d.result === 'success' ? 'succeeds' : 'fails, +1 Slowed'}`;
+        return `drops ${levels}${d.at ? ` into ${squareLabel(d.at)}` : ''}: ${d.rolled ? dropRollText(d.rolled) : `Endurance or Reflex against ${against}`} ${d.result === 'success' ? 'succeeds' : 'fails, +1 Slowed'}`;
       });
       if (plan.dazed) drops.push(`movement spent this turn reaches the lowered Speed ${combat.speedOf(a, after)}: +${plan.dazed} Dazed${rules.activeId(after) === a.id ? ' and no further movement' : ''}`);
       return {
@@ -325,10 +375,28 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const target = attack.targets[attack.current]!;
       const counts = combat.rollCounts(before, attack, target);
       const a = after.combatants[target.targetId]!;
-      const { takes, vulnerable } = combat.outcomeOf(target.defence, event.id);
+      const tier = combat.contestTier(before, attack, target, event);
+      const { takes, vulnerable } = combat.outcomeOf(target.defence, tier);
+      const result = `${tier}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
+      if ((event.id ?? 'roll') === 'roll') {
+        // R-H11: the two rolls, the faces kept, the totals and what decided the outcome (a tie, a Critical: R-H11's contestTies and criticalMargin).
+        const contest = combat.contestOf(before, attack, target, event.attackRoll!, event.defenceRoll!);
+        const sideText = (who: string, roll: Roll, side: combat.Contest['attack']) => {
+          const dropped = side.dice.keep === 'both' ? '' : ` keeps the ${side.dice.keep} ${side.kept.join(', ')}`;
+          return `${who} ${faces(roll)}${dropped} ${signed(side.dice.modifier)} = ${side.total}`;
+        };
+        const rulings = ['R-H11', ...(takes ? ['R-H12b'] : [])];
+        const decided = contest.margin === 0
+          ? `a tie, ${tier === 'failure' ? 'which goes to the attack' : 'and the attack must exceed the defence'}`
+          : contest.margin > 0 ? `the defence is ${contest.margin} higher` : `the attack is ${-contest.margin} higher`;
+        const critical = contest.attackCritical ? `; an attack Critical (${Number(before.options['criticalMargin'] ?? 5)} or more above the defence) for an ability with a Critical effect` : '';
+        return {
+          round, kind: 'attack', actorId: a.id, rulings,
+          text: `${sideText(`${possessive(name(attack.attackerId))} ${attack.ability}`, event.attackRoll!, contest.attack)} against ${sideText(`${possessive(a.name)} ${combat.defenceLabel(target.defence!)}`, event.defenceRoll!, contest.defence)}: ${decided}${critical} — ${result}.`,
+        };
+      }
       const attackSide = `Attack Art ${signed(counts.attackModifier)}${counts.attackBanes.length ? ` with ${plural(counts.attackBanes.length, 'Bane')} (${counts.attackBanes.join(', ')})` : ''}${counts.attackBoons ? ` and ${plural(counts.attackBoons, 'Boon')}` : ''}`;
       const defenceSide = `${possessive(a.name)} ${combat.defenceLabel(target.defence!)} ${signed(counts.defenceModifier)}${counts.defenceBoons.length ? ` with ${plural(counts.defenceBoons.length, 'Boon')}` : ''}${counts.defenceBanes.length ? ` with ${plural(counts.defenceBanes.length, 'Bane')}` : ''}`;
-      const result = `${event.id}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
       return { round, kind: 'attack', actorId: a.id, rulings: ['R-H11', ...(takes ? ['R-H12b'] : [])], text: `${attackSide} against ${defenceSide}: ${result}.` };
     }
     case 'USE_ABILITY': {
@@ -631,6 +699,19 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         success: target.defence === 'evasion' ? 'Success: avoids it, +1 Vulnerable' : 'Success: avoids the effect',
         failure: target.defence === 'evasion' ? 'Failure: takes it, +1 Vulnerable' : 'Failure: takes the effect',
       };
+      if (combat.contestRolled(ctx, target.defence)) {
+        // R-H11: the app rolls both sides (or the GM types physical dice in the Contested roll form).
+        const dice = combat.contestDice(ctx, attack, target);
+        const boonsBanes = (boons: number, banes: number) => [boons ? plural(boons, 'Boon') : null, banes ? plural(banes, 'Bane') : null].filter(Boolean).join(', ');
+        const attackCounts = boonsBanes(counts.attackBoons, counts.attackBanes.length);
+        const defenceCounts = boonsBanes(counts.defenceBoons.length, counts.defenceBanes.length);
+        return {
+          kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
+          text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${combat.diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${combat.defenceLabel(target.defence)}, ${combat.diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${ctx.options['contestTies'] === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
+          choices: [{ id: 'roll', label: `Roll ${combat.diceLabel(dice.attack)} against ${combat.diceLabel(dice.defence)}` }],
+          details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count },
+        };
+      }
       return {
         kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
         text: `Roll ${possessive(attacker)} ${attack.ability}: Art ${signed(counts.attackModifier)}, ${plural(counts.attackBanes.length, 'Bane')}${counts.attackBoons ? `, ${plural(counts.attackBoons, 'Boon')}` : ''} — against ${possessive(defender.name)} ${combat.defenceLabel(target.defence)} ${signed(counts.defenceModifier)}, ${plural(counts.defenceBoons.length, 'Boon')}, ${plural(counts.defenceBanes.length, 'Bane')}. The defender's outcome?`,

@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumActionForms } from './forms.ts';
-import { fight, seed, who } from './testing.ts';
+import { ctx, fight, seed, who } from './testing.ts';
 
 /** Answered from prompt buttons, drawn by the prep screen or the runner itself, or placed on the board. */
 const NOT_TYPED = {
-  prompt: ['ROLL_INITIATIVE', 'BREAK_TIE', 'PANIC_ROLL', 'INCAPACITY_ROLL', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'BUFF_CHOICE', 'RESOLVE_TRIGGER'],
+  prompt: ['BREAK_TIE', 'DEFENSE_CHOICE', 'BUFF_CHOICE', 'RESOLVE_TRIGGER'],
   screens: ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'START', 'END_TURN', 'END_COMBAT', 'ADD_LATE_COMBATANT'],
   board: ['SET_MAP', 'PLACE_NPC', 'POSITION', 'SET_POSITION'],
 };
@@ -21,6 +21,13 @@ describe('action forms', () => {
     const skipped = new Set(Object.values(NOT_TYPED).flat());
     const typed = schemaTypes().filter((t) => !skipped.has(t)).sort();
     expect(thrumActionForms.map((f) => f.type).sort()).toEqual(typed);
+  });
+
+  // GUIDE §5: "Every roll can be rolled by the app or typed in": a prompt's button lets the app roll; the runner's
+  // dice entry for typed faces comes with a form, so every event that carries dice has one.
+  it('every event that carries dice has a form, so physical dice can be typed', () => {
+    const withDice = ['ROLL_INITIATIVE', 'PANIC_ROLL', 'INCAPACITY_ROLL', 'DEFENSE_RESULT', 'FORCED_MOVE', 'MOVE'];
+    expect(withDice.filter((type) => !thrumActionForms.some((f) => f.type === type))).toEqual([]);
   });
 
   it('a form left at its defaults (targets ticked) is accepted in a fight without a map', () => {
@@ -36,12 +43,15 @@ describe('action forms', () => {
       return event as GmEvent;
     };
     e.apply(fromForm('MOVE', {}));
-    e.apply(fromForm('FORCED_MOVE', { id: 'orc', drop: 'failure' }));
+    // A Reflex drop roll against a 40-level fall, the app rolling both sides: it fails (R-H11).
+    e.apply(e.withRolls(fromForm('FORCED_MOVE', { id: 'orc', drop: 'reflex', levels: 40 })));
     expect(who(e, 'orc').statuses['Slowed']?.stacks).toBe(1);
     e.apply(fromForm('ATTACK', { attackerId: 'ana', attackType: 'physical', targets: ['orc'], covered: ['orc'] }));
     e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
-    e.apply({ type: 'DEFENSE_RESULT', id: 'critical' });
+    // The Contested roll form left empty: the app rolls both sides, 3d6 for the attack with cover's Bane (R-H11).
+    e.apply(e.withRolls(fromForm('DEFENSE_RESULT', {})));
+    expect(ctx(e).stack).toEqual([]);
     e.apply(fromForm('SET_STANCE', { stance: 'Watch' }));
     e.apply({ type: 'END_TURN' });
     e.apply(fromForm('TRIGGER', { trigger: 'Bo moves', effects: ['ana'] }));

@@ -1,6 +1,7 @@
 // Thrum's action forms for the runner (RULES.md §5.3–§5.5): what a person enters by hand. Prompt answers
 // (initiative, Panic and Incapacity rolls, defence choice and outcome, buffs, resolving a triggered effect) come as
-// prompt buttons. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
+// prompt buttons; the rolls (initiative, Panic, Incapacity, the contested roll) have forms too, so their dice can be
+// typed from physical dice. Squares on the map (POSITION, SET_POSITION, paths) need the board; these forms are the board-less way.
 import type { ActionForm } from '../../encounter/types.ts';
 
 const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as const;
@@ -24,11 +25,12 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'teleport', label: 'Teleport', kind: 'flag', optional: true, help: 'Crosses nothing between: no terrain, elevation or enemies on the way; still costs its distance.' },
       note,
     ] },
-  { type: 'FORCED_MOVE', label: 'Forced move', shortcut: 'f', help: 'Someone moves a character: a drop of two or more levels is rolled for (Endurance or Reflex against the height); a failure is +1 Slowed, and +1 Dazed if the movement it spent this turn reaches its lowered Speed.',
+  { type: 'FORCED_MOVE', label: 'Forced move', shortcut: 'f', help: 'Someone moves a character: a drop of two or more levels is rolled for (Endurance or Reflex against the environment\'s 2d6 + the height); a failure is +1 Slowed, and +1 Dazed if the movement it spent this turn reaches its lowered Speed.',
     fields: [
       { key: 'id', label: 'Who is moved', kind: 'combatant', who: 'any' },
       { key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 },
-      { key: 'drop', label: 'Drop of 2+ levels', kind: 'choice', choices: [{ value: 'none', label: 'No such drop' }, { value: 'success', label: 'Drop roll succeeds' }, { value: 'failure', label: 'Drop roll fails' }] },
+      { key: 'drop', label: 'Drop of 2+ levels', kind: 'choice', help: 'Rolled: 2d6 + Endurance (Resilience) or Reflex (Evasion) against the environment\'s 2d6 + the height; roll for me or type the faces. A given result only where the campaign hands contests to the GM (R-H11).',
+        choices: [{ value: 'none', label: 'No such drop' }, { value: 'endurance', label: 'Roll Endurance' }, { value: 'reflex', label: 'Roll Reflex' }, { value: 'success', label: 'Drop roll succeeds (R-H11: the GM\'s result)' }, { value: 'failure', label: 'Drop roll fails (R-H11: the GM\'s result)' }] },
       { key: 'levels', label: 'Levels dropped', kind: 'integer', min: 2, max: 40, optional: true, default: '', help: 'The height difference, the roll\'s opposition.' },
       { key: 'source', label: 'Moved by', kind: 'text', default: '', optional: true },
     ] },
@@ -53,6 +55,16 @@ export const thrumActionForms: readonly ActionForm[] = [
       { key: 'extraBanes', label: 'Extra banes', kind: 'integer', min: 0, max: 10, optional: true },
       note,
     ] },
+  // The prompt's buttons let the app roll these; the forms take the faces of physical dice (GUIDE §5).
+  { type: 'ROLL_INITIATIVE', label: 'Initiative roll', help: '2d6 + Initiative modifier, one combatant at a time. Roll for me, or type the faces of physical dice.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }] },
+  { type: 'PANIC_ROLL', label: 'Panic Roll', help: 'A Frayed combatant at the start of its turn: 2d6 + Resolve must exceed the Stress Load. Roll for me, or type the faces.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
+  { type: 'INCAPACITY_ROLL', label: 'Incapacity Roll', help: 'After an Exhausted combatant\'s Action, or a Finisher on an Exhausted target: 2d6 + Resilience must exceed the Fatigue Load. Roll for me, or type the faces.',
+    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
+  { type: 'DEFENSE_RESULT', label: 'Contested roll', shortcut: 'r',
+    help: 'The attack roll against the defence roll, once the defence is chosen: 2d6 + modifier each, a d6 more per net Boon (drop the lowest) or Bane (drop the highest). Roll for me, or type the faces of physical dice (R-H11).',
+    fields: [] },
   { type: 'USE_ABILITY', label: 'Ability', shortcut: 'u',
     fields: [{ key: 'ability', label: 'Ability', kind: 'text', default: '' }, { key: 'overexert', label: 'Overexert stress', kind: 'integer', min: 0, max: 10, optional: true }, note] },
   { type: 'SET_STANCE', label: 'Stance', shortcut: 's', help: 'Ends the old stance and the turn\'s Move and Action.',

@@ -241,7 +241,7 @@ describe('event sourcing', () => {
       { type: 'DELAY', id: 'bob', afterId: 'alice' },
       { type: 'ATTACK', attackerId: 'alice', ability: 'Bolt', attackType: 'mental', targets: [{ targetId: 'carol' }], fatigue: 0, stress: 2 },
       { type: 'DEFENSE_CHOICE', id: 'evasion' },
-      { type: 'DEFENSE_RESULT', id: 'failure' },
+      { type: 'DEFENSE_RESULT', attackRoll: dice(6, 6), defenceRoll: dice(1, 1, 1) },
       { type: 'END_TURN' },
       { type: 'APPLY_LOAD', targetId: 'bob', load: 'fatigue', amount: 3, source: 'poison' },
     ];

@@ -3,7 +3,7 @@
 // the default's. A new option without a case here fails the walk.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { defaultOptions, type OptionValues } from '../options.ts';
+import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf, type OptionValues } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import { downtime } from './recovery.ts';
 import { attack, ctx, dice, encounter, fight, rolled, seed, who } from './testing.ts';
@@ -18,9 +18,6 @@ const refusalOf = (work: () => unknown): string | null => {
     return (error as Error).message;
   }
 };
-
-/** Rulings with a single reading: nothing to choose, so nothing to walk (listed so a new one is noticed). */
-const SINGLE_READING = ['delayTiming', 'incapacitatedTurn', 'panicOrder', 'loadFloor', 'boonsAndBanes', 'loadPerHit'];
 
 /** One case per option: the outcome under the given campaign options. */
 const cases: Record<string, (options: OptionValues) => unknown> = {
@@ -66,6 +63,30 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], options);
     return refusalOf(() => e.apply(attack('ana', ['orc', 'bo'], { area: true })));
   },
+  // R-H11: the contest after a Resilience choice — what the prompt offers, and whether a Failure pick is taken.
+  boonsAndBanes: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const offered = e.view().prompt!.choices.map((c) => c.id);
+    return { offered, refused: refusalOf(() => e.apply({ type: 'DEFENSE_RESULT', id: 'failure' })), fatigue: who(e, 'orc').fatigueLoad };
+  },
+  // R-H11 contestTies: a tied contest (4 + 3 + 0 against 3 + 4 + 0).
+  contestTies: (options) => {
+    const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 4) });
+    return who(e, 'orc').fatigueLoad;
+  },
+  // R-H11 criticalMargin: Evasion totals 1 to 10 above the attack; which of them are Criticals (no Vulnerable).
+  criticalMargin: (options) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((above) => {
+    const e = fight([seed('ana', 'party', { highestArtModifier: 0 }), seed('orc', 'foes', { evasion: above })], options);
+    e.apply(attack('ana', ['orc']));
+    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(3, 3), defenceRoll: dice(3, 3, 1) });
+    return who(e, 'orc').statuses['Vulnerable']?.stacks ?? 0;
+  }),
   // R-H12: Speed with one Slowed stack.
   slowedSpeedPerStack: (options) => {
     const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);
@@ -122,12 +143,22 @@ function otherValues(option: (typeof thrumOptions)[number]): (string | number | 
 describe('every Thrum option changes behaviour', () => {
   const defaults = defaultOptions(thrumOptions);
 
-  it('each declared option has a case, or is a single-reading ruling', () => {
-    for (const option of thrumOptions) {
-      const values = otherValues(option);
-      if (values.length === 0) expect(SINGLE_READING, `${option.key} (${option.ruling}) has one reading`).toContain(option.key);
-      else expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
-    }
+  it('each declared option has a case', () => {
+    for (const option of thrumOptions) expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
+  });
+
+  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_THRUM_OPTIONS)', () => {
+    expect(thrumOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+    expect(retiredOptionsOf(thrumOptions).map((o) => o.ruling)).toEqual(['R-H3', 'R-H4', 'R-H5', 'R-H8', 'R-H12b']);
+  });
+
+  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
+    const stored = { delayTiming: 'beforeStartOfTurn', loadFloor: 'zero', loadPerHit: 'plusOne', contestTies: 'attackWins' };
+    const parsed = optionsValidator(thrumOptions).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ contestTies: 'attackWins' });
+    expect(resolveOptions(thrumOptions, stored)).not.toHaveProperty('loadFloor');
+    expect(optionsValidator(thrumOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
   });
 
   for (const option of thrumOptions) {

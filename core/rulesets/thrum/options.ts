@@ -1,7 +1,21 @@
 // Thrum's rulings (RULES.md §5, Appendix A): each R-H ruling is a named option with the digest's default.
-import type { RulingOption } from '../options.ts';
+import { retireOptions, type RulingOption } from '../options.ts';
 
-export const thrumOptions: readonly RulingOption[] = [
+/**
+ * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/thrum.md,
+ * "Rulings the app applies as constants"): R-H3 delayTiming, R-H4 incapacitatedTurn, R-H5 panicOrder, R-H8
+ * loadFloor, R-H12b loadPerHit. A campaign or an encounter export that stored one still opens and saves: the stored
+ * value is accepted and dropped.
+ */
+export const RETIRED_THRUM_OPTIONS = [
+  { key: 'delayTiming', ruling: 'R-H3' },
+  { key: 'incapacitatedTurn', ruling: 'R-H4' },
+  { key: 'panicOrder', ruling: 'R-H5' },
+  { key: 'loadFloor', ruling: 'R-H8' },
+  { key: 'loadPerHit', ruling: 'R-H12b' },
+] as const;
+
+export const thrumOptions: readonly RulingOption[] = retireOptions([
   {
     key: 'initiativeTies', ruling: 'R-H1', kind: 'choice', default: 'modifierThenPcs', label: 'Initiative ties',
     description: 'The higher Initiative modifier goes first; if still tied PCs go before NPCs; if still tied the GM chooses and it is logged.',
@@ -20,21 +34,6 @@ export const thrumOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'delayTiming', ruling: 'R-H3', kind: 'choice', default: 'beforeStartOfTurn', label: 'Delay timing and targets',
-    description: 'A Delay is declared before start-of-turn effects, to just after a combatant who has not yet acted or to the end of the round; it is allowed in Round Zero and is permanent.',
-    choices: [{ value: 'beforeStartOfTurn', label: 'Before start of turn, within this round' }],
-  },
-  {
-    key: 'incapacitatedTurn', ruling: 'R-H4', kind: 'choice', default: 'startAndEndOnly', label: 'Removed and incapacitated combatants',
-    description: 'Removed combatants leave the order; incapacitated ones keep their turn, running the full Start of Turn and End of Turn but no Move, Action or Stance.',
-    choices: [{ value: 'startAndEndOnly', label: 'Keep the turn: start and end only' }],
-  },
-  {
-    key: 'panicOrder', ruling: 'R-H5', kind: 'choice', default: 'listOrder', label: 'Failed Panic Roll',
-    description: 'A failed Panic Roll applies its results in list order: Stunned, then Stress Load added to Fatigue Load and reset, then Stress Tolerance −1.',
-    choices: [{ value: 'listOrder', label: 'In the order listed' }],
-  },
-  {
     key: 'stunned', ruling: 'R-H6', kind: 'choice', default: 'skipNextAction', label: 'Stunned',
     description: 'A Stunned combatant skips the Action step at its next Action opportunity, and Stunned then counts down at the end of turn.',
     choices: [
@@ -51,11 +50,6 @@ export const thrumOptions: readonly RulingOption[] = [
     ],
   },
   {
-    key: 'loadFloor', ruling: 'R-H8', kind: 'choice', default: 'zero', label: 'Lowest load and tolerance',
-    description: 'Loads and tolerances never go below 0.',
-    choices: [{ value: 'zero', label: 'Minimum 0' }],
-  },
-  {
     key: 'zeroToleranceStaysOut', ruling: 'R-H9', kind: 'flag', default: true, label: 'Fatigue Tolerance 0 keeps a PC out',
     description: 'A PC whose Fatigue Tolerance is 0 when combat ends stays Incapacitated until Downtime restores some; everyone else recovers.',
   },
@@ -64,18 +58,28 @@ export const thrumOptions: readonly RulingOption[] = [
     description: 'An area hits every character inside it, allies included, unless the ability says otherwise.',
   },
   {
-    key: 'boonsAndBanes', ruling: 'R-H11', kind: 'choice', default: 'countsToCoreRules', label: 'Boons and banes',
-    description: 'The tool counts boons and banes and hands them to the core rules, taking back an outcome tier.',
-    choices: [{ value: 'countsToCoreRules', label: 'Hand counts over, take back a tier' }],
+    key: 'boonsAndBanes', ruling: 'R-H11', kind: 'choice', default: 'extraDice', label: 'Contested rolls, boons and banes',
+    description: 'The attack and the defence are rolled (by the app, or typed from physical dice): 2d6 + modifier each; each net Boon adds a d6 and drops the lowest, each net Bane adds a d6 and drops the highest; the totals decide the outcome. Or the tool hands the counts over and the GM gives the outcome tier. An ability\'s alternative defence always takes its tier from the GM.',
+    choices: [
+      { value: 'extraDice', label: 'Roll both sides: a d6 per net Boon or Bane' },
+      { value: 'countsToCoreRules', label: 'Hand counts over, take back a tier' },
+    ],
+  },
+  {
+    key: 'contestTies', ruling: 'R-H11', kind: 'choice', default: 'defenceHolds', label: 'Tied attack and defence',
+    description: 'The source does not say who wins a tied contest. Like its Panic and Incapacity Rolls, which "must exceed (not tie)", the roller must exceed the opposition: a tied attack is the defence\'s success, a tied drop roll fails against the environment. Or the roller wins ties.',
+    choices: [
+      { value: 'defenceHolds', label: 'The roll must exceed: a tie goes to the defence or the environment' },
+      { value: 'attackWins', label: 'The attacker (or the faller) wins ties' },
+    ],
+  },
+  {
+    key: 'criticalMargin', ruling: 'R-H11', kind: 'number', default: 5, min: 1, max: 10, label: 'Critical margin',
+    description: 'The source names an Evasion "Critical" without a number. A Critical is a roll this many or more above the opposing roll (the core Dice Rolls chapter: "5 or more above the opposing roll"): an Evasion total that far above the attack avoids the effect without +1 Vulnerable.',
   },
   {
     key: 'slowedSpeedPerStack', ruling: 'R-H12', kind: 'number', default: 1, min: 0, max: 3, label: 'Speed lost per Slowed stack',
     description: 'Each Slowed stack lowers Speed by this many squares.',
-  },
-  {
-    key: 'loadPerHit', ruling: 'R-H12b', kind: 'choice', default: 'plusOne', label: 'Load per hit',
-    description: '"Deals Fatigue" or "deals Stress" adds 1 to the load per instance unless the ability gives a number.',
-    choices: [{ value: 'plusOne', label: '+1 unless the ability says' }],
   },
   {
     key: 'characterCoverHeight', ruling: 'R-H13', kind: 'number', default: 2, min: 0, max: 4, label: 'Height of a character as cover',
@@ -110,4 +114,4 @@ export const thrumOptions: readonly RulingOption[] = [
       { value: 'onePointPerDay', label: 'One tolerance point per day' },
     ],
   },
-];
+], RETIRED_THRUM_OPTIONS);

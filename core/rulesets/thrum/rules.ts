@@ -472,6 +472,9 @@ export function endCondition(ctx: ThrumContext): string | null {
   const party = all.filter((c) => c.side === 'party');
   const foes = all.filter((c) => c.side === 'foes');
   if (party.length > 0 && party.every(down)) return 'Every member of the party is incapacitated or removed.';
+  // source: "All PCs are incapacitated or removed from combat": an allied NPC still standing does not go on alone.
+  const pcs = party.filter((c) => c.pc);
+  if (pcs.length > 0 && pcs.every(down)) return 'Every PC is incapacitated or removed.';
   if (foes.length > 0 && foes.every(down)) return 'Every foe is incapacitated or removed.';
   return null;
 }

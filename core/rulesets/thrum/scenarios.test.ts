@@ -4,15 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { attack, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
+import { attack, contest, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
 const defend = (e: ReturnType<typeof fight>, defence: string, tier: string) => {
   e.apply({ type: 'DEFENSE_CHOICE', id: defence });
-  return e.apply({ type: 'DEFENSE_RESULT', id: tier });
+  return contest(e, tier as 'critical' | 'success' | 'failure');
 };
 const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
+/** Drop rolls typed from dice (R-H11): 2d6 + Endurance or Reflex against the environment's 2d6 + the height. */
+const holds = { roll: 'endurance', dice: dice(6, 6), environment: dice(1, 1) } as const;
+const falls = { roll: 'reflex', dice: dice(1, 1), environment: dice(6, 6) } as const;
 
 describe('worked examples (§5.7)', () => {
   it('THRUM-02 Bob and Alice delay (see machine.test.ts for the full walk-through)', () => {
@@ -114,8 +117,13 @@ describe('attacks and defence (§5.4)', () => {
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Orc chooses a defence against Ana's Strike before the roll.");
     expect(e.view().allowed).toEqual(['DEFENSE_CHOICE', 'TRIGGER', 'OVERRIDE']);
     e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
-    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
-    expect(() => e.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
+    expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['roll']);
+    // R-H11 handed to the core rules: the GM gives the tier, and Resilience has no critical.
+    const g = duel({ boonsAndBanes: 'countsToCoreRules' });
+    g.apply(attack('ana', ['orc']));
+    g.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    expect(g.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
+    expect(() => g.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
   });
 
   it('Resilience: success avoids, failure takes the effect (+1 Fatigue, R-H12b)', () => {
@@ -125,9 +133,10 @@ describe('attacks and defence (§5.4)', () => {
     expect(who(e, 'orc').fatigueLoad).toBe(0);
     const f = duel();
     f.apply(attack('ana', ['orc'], { fatigue: 1, stress: 1 }));
-    const lines = defend(f, 'resilience', 'failure');
+    f.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 3) });
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').stressLoad]).toEqual([1, 1]);
-    expect(texts(lines)[0]).toBe("Attack Art + 3 against Orc's Resilience + 1: failure: takes the effect (Fatigue 1/5, Stress 1/5).");
+    expect(texts(lines)[0]).toBe("Ana's Strike [4, 3] + 3 = 10 against Orc's Resilience [3, 3] + 1 = 7: the attack is 3 higher — failure: takes the effect (Fatigue 1/5, Stress 1/5).");
   });
 
   it('a mental attack is met with Resolve or Evasion', () => {
@@ -151,7 +160,7 @@ describe('attacks and defence (§5.4)', () => {
     f.apply(attack('ana', ['orc']));
     f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
     expect(f.view().prompt!.details!['defenceBoons']).toEqual(['Evasion while not Vulnerable']);
-    f.apply({ type: 'DEFENSE_RESULT', id: 'failure' });
+    contest(f, 'failure');
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').statuses['Vulnerable']?.stacks]).toEqual([1, 1]);
     f.apply({ type: 'END_TURN' });
     f.apply({ type: 'END_TURN' });
@@ -465,11 +474,11 @@ describe('movement on the map (§5.3, R-H12)', () => {
     paid.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }] });
     expect(ctx(paid).turn.moved).toBe(3);
     const rolled = walk({ '0,0': 3 });
-    rolled.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['success'] });
+    rolled.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: [holds] });
     expect(ctx(rolled).turn.moved).toBe(1);
     const fell = walk({ '0,0': 3 }, [], { speed: 2 });
-    expect(() => fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }], drops: ['failure'] })).toThrow('Ana fails the drop at (0,1) and cannot move further: end the path there.');
-    const lines = fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['failure'] });
+    expect(() => fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }], drops: [falls] })).toThrow('Ana fails the drop at (0,1) and cannot move further: end the path there.');
+    const lines = fell.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: [falls] });
     expect(lines[0]!.rulings).toEqual(['R-H12']);
     expect(who(fell, 'ana').statuses).toMatchObject({ Slowed: { stacks: 1 }, Dazed: { stacks: 1 } });
     expect(() => fell.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act');
@@ -639,31 +648,31 @@ describe('teleport and forced movement (§5.3)', () => {
   it('forced movement: a drop of two or more levels is rolled for; a failure is +1 Slowed', () => {
     const e = ground({ '1,0': 3 });
     e.apply({ type: 'END_TURN' }); // Bo's turn; Orc (on a ledge at +3) is shoved off it
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }] })).toThrow("Orc drops 3 levels into (1,1): give the Endurance or Reflex roll's result against 3.");
-    const lines = e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: ['failure'], source: 'Bo\'s Shove' });
+    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }] })).toThrow('Orc drops 3 levels into (1,1): roll Endurance or Reflex against 3.');
+    const lines = e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: [falls], source: 'Bo\'s Shove' });
     expect(who(e, 'orc')).toMatchObject({ position: { x: 1, y: 1 }, statuses: { Slowed: { stacks: 1, ticks: true } } });
-    expect(lines[0]).toMatchObject({ rulings: ['R-H11', 'R-H12'], text: "Orc is moved 1 square to (1,1) by Bo's Shove; drops 3 levels into (1,1): Endurance or Reflex against 3 fails, +1 Slowed." });
+    expect(lines[0]).toMatchObject({ rulings: ['R-H11', 'R-H12'], text: "Orc is moved 1 square to (1,1) by Bo's Shove; drops 3 levels into (1,1): Reflex [1, 1] + 0 = 2 against the environment [6, 6] + 3 = 15: fails, +1 Slowed." });
     const safe = ground({ '1,0': 3 });
-    safe.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: ['success'] });
+    safe.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: [holds] });
     expect(who(safe, 'orc').statuses).toEqual({});
   });
 
   it('forced movement: +1 Dazed and no more movement when the movement spent reaches the lowered Speed', () => {
     const e = ground({ '0,2': 2 }, [], { speed: 3 });
     e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] }); // 1, then 2 for climbing two levels: all 3 spent
-    const lines = e.apply({ type: 'FORCED_MOVE', id: 'ana', path: [{ x: 0, y: 3 }], drops: ['failure'], source: 'a collapsing floor' });
+    const lines = e.apply({ type: 'FORCED_MOVE', id: 'ana', path: [{ x: 0, y: 3 }], drops: [falls], source: 'a collapsing floor' });
     expect(who(e, 'ana').statuses).toMatchObject({ Slowed: { stacks: 1 }, Dazed: { stacks: 1 } });
     expect(lines[0]!.text).toContain('movement spent this turn reaches the lowered Speed 2: +1 Dazed and no further movement');
     expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act');
   });
 
-  it('forced movement never ends on another character nor enters an enemy\'s square; without a map the GM gives the drop', () => {
+  it('forced movement never ends on another character nor enters an enemy\'s square; without a map the GM gives the drop\'s height', () => {
     const e = ground();
     expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 0 }, { x: 0, y: 1 }] })).toThrow("Orc stands on (1,0): Bo cannot be moved into an enemy's square.");
     expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 1 }, { x: 0, y: 0 }] })).toThrow("Ana stands on (0,0): nobody can be pushed onto another character's square.");
     const bare = fight([seed('ana', 'party'), seed('orc', 'foes')]);
-    const lines = bare.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 2, drop: 'failure', levels: 3 });
-    expect(lines[0]!.text).toBe('Orc is moved 2 squares; drops 3 levels: Endurance or Reflex against 3 fails, +1 Slowed.');
+    const lines = bare.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 2, drop: 'reflex', levels: 3, dropDice: dice(1, 1), environmentDice: dice(6, 6) });
+    expect(lines[0]!.text).toBe('Orc is moved 2 squares; drops 3 levels: Reflex [1, 1] + 0 = 2 against the environment [6, 6] + 3 = 15: fails, +1 Slowed.');
     expect(who(bare, 'orc').statuses['Slowed']?.stacks).toBe(1);
     const zero = rolled([seed('ana', 'party'), seed('orc', 'foes')]);
     expect(() => zero.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1 })).toThrow('Round Zero has no actions, so nobody is moved by force');
@@ -673,7 +682,7 @@ describe('teleport and forced movement (§5.3)', () => {
     const e = ground({ '0,0': 3 });
     expect(e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }] })[0]!.text).toContain('drops 3 levels into (0,1) and pays 2 extra squares');
     const f = ground({ '0,0': 3 });
-    expect(f.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: ['success'] })[0]!.text).toContain('drops 3 levels into (0,1): Endurance or Reflex against 3 succeeds, base cost only');
+    expect(f.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: [holds] })[0]!.text).toContain('drops 3 levels into (0,1): Endurance [6, 6] + 0 = 12 against the environment [1, 1] + 3 = 5: succeeds, base cost only');
   });
 });
 

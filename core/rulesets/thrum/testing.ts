@@ -56,3 +56,28 @@ export function endTurnsUntil(e: EncounterEngine, id: string) {
 export const attack = (attackerId: string, targetIds: string[], extra: Record<string, unknown> = {}): GmEvent => ({
   type: 'ATTACK', attackerId, ability: 'Strike', attackType: 'physical', targets: targetIds.map((targetId) => ({ targetId })), fatigue: 1, stress: 0, ...extra,
 });
+
+/**
+ * The contest for the target whose defence is chosen, with dice typed so that the defender's outcome is `tier` under
+ * the default rulings (R-H11: rolled, a tie is the defence's, a Critical 5 or more above). Reads the
+ * modifiers and dice counts from the prompt, so it does not lean on the engine's own arithmetic.
+ */
+export function contest(e: EncounterEngine, tier: 'critical' | 'success' | 'failure') {
+  const details = e.view().prompt?.details ?? {};
+  const attackDice = Number(details['attackDice'] ?? 2);
+  const defenceDice = Number(details['defenceDice'] ?? 2);
+  const attackModifier = Number(details['attackModifier'] ?? 0);
+  const defenceModifier = Number(details['defenceModifier'] ?? 0);
+  const evasion = Boolean(e.view().prompt?.text.includes(' Evasion, '));
+  const wanted = (margin: number) => (tier === 'failure' ? margin < 0 : tier === 'critical' ? margin >= 5 : margin >= 0 && (!evasion || margin < 5));
+  const low = [1, 2, 3, 4, 5, 6];
+  const high = [6, 5, 4, 3, 2, 1];
+  for (const a of tier === 'failure' ? high : low) {
+    for (const d of tier === 'failure' ? low : high) {
+      // Every face alike, so whichever two are kept sum to twice the face.
+      if (!wanted(2 * d + defenceModifier - (2 * a + attackModifier))) continue;
+      return e.apply({ type: 'DEFENSE_RESULT', attackRoll: { faces: Array(attackDice).fill(a), source: 'manual' }, defenceRoll: { faces: Array(defenceDice).fill(d), source: 'manual' } });
+    }
+  }
+  throw new Error(`no dice give a ${tier}`);
+}
