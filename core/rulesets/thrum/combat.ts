@@ -756,7 +756,8 @@ export function closeCombat(ctx: ThrumContext, outcome: string): ThrumContext {
       return [id, { ...c, fatigueLoad: 0, stressLoad: 0, incapacitated, stance: null, buff: null, terrainEffect: null, statuses: {} }];
     }),
   );
-  return { ...ctx, combatants, stack: [], action: null, outcome };
+  // The combatants as the last event left them, before the reset: that event's own log line reports them.
+  return { ...ctx, combatants, closedFrom: ctx.combatants, stack: [], action: null, outcome };
 }
 
 // ---- refusals: a sentence when the rules forbid the event now ----

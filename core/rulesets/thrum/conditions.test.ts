@@ -28,8 +28,10 @@ describe('Win and Defeat Conditions', () => {
     const lines = e.apply({ type: 'CONDITION_MET', n: 2 });
     expect(lines[0]!.text).toContain('Combat ends once the triggers and the action under way resolve.');
     expect(e.view().phase).not.toBe('ended');
-    contest(e, 'failure');
+    const landed = contest(e, 'failure');
     expect(who(e, 'orc').fatigueLoad).toBe(0); // loads reset at the end: the effect landed, then combat ended
+    // The attack's own line tells the load it left, before the end's reset (its line says the reset).
+    expect(landed.map((l) => l.text).find((t) => t.includes('takes the effect'))).toMatch(/takes the effect \(Fatigue [1-9]\d*\//);
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Defeat Condition met: The cart leaves the square.');
   });

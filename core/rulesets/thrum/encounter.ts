@@ -495,7 +495,9 @@ function endTurnLine(before: ThrumContext, after: ThrumContext, roundZero: boole
 }
 
 function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after: EncounterSnapshot): LogLine | null {
-  const a = contextOf(after);
+  // An event that ends the combat is told as it left the combatants; the end's reset of the loads has its own line.
+  const ended = contextOf(after);
+  const a = ended.closedFrom && !before.matches('ended') ? { ...ended, combatants: ended.closedFrom } : ended;
   const b = contextOf(before);
   const round = a.round;
   if (isCombat(event)) return combatLine(event, b, a);

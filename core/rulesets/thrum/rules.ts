@@ -156,6 +156,8 @@ export interface ThrumContext {
   /** Pending decisions, last = top (LIFO, §5.2 rule 6). */
   stack: Frame[];
   outcome: string | null;
+  /** Set when combat ends: the combatants just before the end's reset, for the log line of the event that ended it. */
+  closedFrom?: Record<string, ThrumCombatant>;
 }
 
 export const freshTurn = (): TurnState => ({ moved: 0, movementClosed: false, acted: false, stanceTaken: false, begun: false });
