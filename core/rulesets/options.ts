@@ -10,6 +10,11 @@ interface OptionBase {
   label: string;
   /** What the ruling says, in one or two sentences. */
   description: string;
+  /**
+   * `app`: a ruling of the app's own on a gap the digest leaves, numbered after the digest's and named as such in
+   * docs/rulesets/<id>.md (the digest's rulings and the texts' optional rules have none).
+   */
+  origin?: 'app';
 }
 
 export interface ChoiceOption extends OptionBase {

@@ -86,7 +86,7 @@ export const cairnErrantOptions: readonly RulingOption[] = retireOptions([
     description: 'If the incoming damage kills the PC or leaves them incapacitated or unconscious, their fight-back does not happen.',
   },
   {
-    key: 'fightBackReach', ruling: 'R-C28', kind: 'choice', default: 'inReach', label: 'Fight back against a ranged attacker',
+    key: 'fightBackReach', ruling: 'R-C28', origin: 'app', kind: 'choice', default: 'inReach', label: 'Fight back against a ranged attacker',
     description: 'A fight-back deals "your damage against it", so the attacker must be in reach: a ranged attacker only when the range bands put it Close, or when the defender\'s weapon is a ranged one. Any attacker: the literal "Choose one attacker", at any distance.',
     choices: [
       { value: 'inReach', label: 'Only an attacker in reach (Close, or with a ranged weapon)' },
