@@ -1,6 +1,6 @@
 // What the specs share: a web-mode server on a temporary database per spec file, the usual way to prepare a fight
 // through the UI, and the locators every runner spec reads.
-import { test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,3 +54,14 @@ export async function prepareFight(page: Page, server: RunningServer, plan: Figh
 
 export const activeName = (page: Page) => page.getByTestId('active-name');
 export const encounterLog = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
+
+/** The contested roll typed from physical dice (R-H11): the attack's sixes against the defence's ones, a failure. */
+export async function contestTyped(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: /^Send Roll 2d6/ })).toBeVisible();
+  await page.keyboard.press('r');
+  const contest = page.getByRole('form', { name: 'Contested roll form' });
+  await contest.getByRole('radio', { name: 'I rolled physical dice' }).check();
+  await contest.getByRole('textbox', { name: /attack roll.*faces/ }).fill('6 6');
+  await contest.getByRole('textbox', { name: /Resilience roll.*faces/ }).fill('1 1');
+  await contest.getByRole('button', { name: 'Contested roll', exact: true }).click();
+}

@@ -1,7 +1,7 @@
 // Thrum's board: build a map in prep, place an NPC, take a starting square in Round Zero, move by clicking, read
 // distance and cover off the board, and place an area attack's squares by clicking and with the keyboard alone.
 import { expect, test, type Page } from '@playwright/test';
-import { encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { contestTyped, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('board');
 
@@ -79,7 +79,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.screenshot({ path: 'e2e/screenshots/thrum-board-area.png' });
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
-  await page.getByRole('button', { name: /^Send Failure/ }).click();
+  await contestTyped(page);
   await expect(page.getByRole('listitem', { name: /^\d+\. Husk 1,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
   await expect(encounterLog(page).getByText(/^Ash uses Basic Attack \(physical, area\) on the area \(6,2\) \(5,2\) on Husk 1/)).toBeVisible();
   await expect(placement).toBeHidden();
@@ -112,8 +112,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.keyboard.press('Enter');
   await expect(page.getByRole('button', { name: /^Send Resilience/ })).toBeVisible();
   await page.keyboard.press('1');
-  await expect(page.getByRole('button', { name: /^Send Failure/ })).toBeVisible();
-  await page.keyboard.press('2');
+  await contestTyped(page);
   await expect(page.getByRole('listitem', { name: /^\d+\. Ash,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
   await expect(encounterLog(page).getByText(/^Husk 1 uses Basic Attack \(physical, area\) on the area \(3,1\) on Ash/)).toBeVisible();
 });

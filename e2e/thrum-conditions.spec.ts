@@ -2,7 +2,7 @@
 // attack waits for its defence, and the fight ends with that condition as its outcome once the attack has resolved.
 // source: "A specified Win Condition or Defeat Condition is met" (one of the ways combat ends).
 import { expect, test } from '@playwright/test';
-import { activeName, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { activeName, contestTyped, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('conditions');
 
@@ -47,7 +47,7 @@ test('Thrum: Win and Defeat Conditions set in prep; one marked met mid-attack en
   // The attack under way still resolves: the fight has not ended yet.
   await expect(page.getByText('Combat over')).toHaveCount(0);
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
-  await page.getByRole('button', { name: /^Send Failure/ }).click();
+  await contestTyped(page);
 
   // Then it ends, with what it writes onto the campaign reviewed first, and the condition as its outcome.
   await page.getByRole('dialog', { name: /Before the fight ends/ }).getByRole('button', { name: 'Write and end' }).click();

@@ -3,7 +3,7 @@
 // types from physical dice, and the resulting
 // Fatigue load against the tolerance on the row.
 import { expect, test } from '@playwright/test';
-import { activeName, prepareFight, useServer } from './fixtures.ts';
+import { activeName, contestTyped, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('thrum');
 
@@ -40,13 +40,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
   // The contested roll (R-H11): the GM rolled physical dice and types both sides' faces in the Contested roll form.
-  await expect(page.getByRole('button', { name: /^Send Roll 2d6/ })).toBeVisible();
-  await page.keyboard.press('r');
-  const contest = page.getByRole('form', { name: 'Contested roll form' });
-  await contest.getByRole('radio', { name: 'I rolled physical dice' }).check();
-  await contest.getByRole('textbox', { name: /attack roll.*faces/ }).fill('6 6');
-  await contest.getByRole('textbox', { name: /Resilience roll.*faces/ }).fill('1 1');
-  await contest.getByRole('button', { name: 'Contested roll', exact: true }).click();
+  await contestTyped(page);
   await expect(page.getByRole('list', { name: 'Encounter log' }).getByText(/\[6, 6\] \(typed in\).*\[1, 1\] \(typed in\).*failure: takes the effect/)).toBeVisible();
   await expect(page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) }).locator('.hp')).toHaveText(/^2\/5 Fatigue/);
   // The row shows Stress against its tolerance, Wounds and the stance; the aside the order with initiative totals.
