@@ -264,6 +264,30 @@ describe('"Parry. Choose one attacking opponent that you can attack in return" â
   });
 });
 
+describe('Far "takes one or multiple Move Actions in combat to get here": a melee strike at a Far foe (R-C29)', () => {
+  const farOrc = (options: Record<string, string> = {}) => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], options);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    return e;
+  };
+
+  it('by default one move closes in: "Moving close to an enemy before making a melee attack" is a full turn', () => {
+    const e = farOrc();
+    intend(e, 'bram', 'melee', 'orc');
+    expect(ctx(e).intents['bram']).toMatchObject({ tier: 'full', move: 'before', bandNote: 'from Far' });
+  });
+
+  it('outOfReach: closing in from Far is "moving two range bands", a full turn of its own, so the strike or gambit is refused', () => {
+    const e = farOrc({ farMelee: 'outOfReach' });
+    expect(() => intend(e, 'bram', 'melee', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the strike waits for next round (R-C29).");
+    expect(() => intend(e, 'bram', 'gambit', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the gambit waits for next round (R-C29).");
+    intend(e, 'bram', 'ranged', 'orc');
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'melee', 'orc');
+    expect(ctx(e).intents['bram']).toMatchObject({ action: 'melee', tier: 'full' });
+  });
+});
+
 describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."', () => {
   /** The orc (quick turn) hits Bram before Bram's enhanced full-turn strike; Bram's STR save fails: the d10 waits. */
   const armHit = (face: number) => {
