@@ -267,18 +267,21 @@ export function reachesToFightBack(ctx: CairnContext, defenderId: string, attack
   return rangedWeapon(ctx.combatants[defenderId]!) && distance !== 'distant';
 }
 
-/** Why a fight-back against this attacker is out of reach (R-C28), in a sentence. */
-function outOfReach(ctx: CairnContext, defenderId: string, attackerId: string): string {
+/** Why a fight-back (or a Parry) against this attacker is out of reach (R-C28), in a sentence. */
+function outOfReach(ctx: CairnContext, defenderId: string, attackerId: string, to: 'fight back' | 'parry' = 'fight back'): string {
   const distance = distanceBetween(ctx, defenderId, attackerId);
   const where = distance ? `from ${bandLabel(distance)}` : 'from out of reach (set the range bands if it is Close)';
-  return `${nameOf(ctx, defenderId)} cannot reach ${nameOf(ctx, attackerId)} to fight back: it shoots ${where} and ${nameOf(ctx, defenderId)}'s weapon is no ranged weapon (R-C28).`;
+  return `${nameOf(ctx, defenderId)} cannot reach ${nameOf(ctx, attackerId)} to ${to}: it shoots ${where} and ${nameOf(ctx, defenderId)}'s weapon is no ranged weapon (R-C28).`;
 }
 
 /** The options an attacked defender has in this moment (R-C18: fight back against a gambit only as an option). */
 export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
   const attackers = strikeGroup(ctx, targetId);
   const fightBack = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
-  return reactionChoices(ctx, targetId, fightBack.filter((id) => reachesToFightBack(ctx, targetId, id)), attackers.filter((id) => ctx.intents[id]?.action === 'melee'));
+  // source: "Parry. Choose one attacking opponent that you can attack in return": whoever the defender can reach, judged
+  // as for a fight-back (R-C28), a ranged attacker included; not a gambit ("None of Block, Dodge or Parry", §4.4 step 6).
+  const inReach = (id: string) => reachesToFightBack(ctx, targetId, id);
+  return reactionChoices(ctx, targetId, fightBack.filter(inReach), attackers.filter(inReach));
 }
 
 /** R-C17 as an option: the gambit user's options against the attack back (it is a melee blow, so it can be parried). */
@@ -602,7 +605,7 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
     case 'gambit': return `${who}'s gambit on ${nameOf(ctx, step.targetId)}: which save does it call for?`;
     case 'defence': {
       const away = step.attackers.filter((id) => !reachesToFightBack(ctx, step.targetId, id)).map((id) => nameOf(ctx, id));
-      const note = away.length ? ` (${away.join(', ')} out of reach to fight back, R-C28)` : '';
+      const note = away.length ? ` (${away.join(', ')} out of reach to fight back or parry, R-C28)` : '';
       return `${who} is attacked by ${step.attackers.map((id) => nameOf(ctx, id)).join(', ')}: how does ${who} react?${note}`;
     }
     case 'strike': return `Roll the damage against ${who}.`;
@@ -751,7 +754,8 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       if (isStep(step, 'attackBackDefence') && (defence?.kind === 'fightBack' || defence?.kind === 'parry')) return `${name} can ${defence.kind === 'parry' ? 'parry' : 'fight back against'} only ${nameOf(ctx, step.by)}, who attacks back.`;
       if (defence?.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
       if (defence?.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
-      if (defence?.kind === 'parry') return `${name} can parry only a melee attacker striking now.`;
+      if (defence?.kind === 'parry' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId, 'parry');
+      if (defence?.kind === 'parry') return `${name} can parry only someone attacking ${name} with damage now.`;
       if (defence?.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
       if (defence?.kind === 'fightBack') return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
       return `"${e.id}" is not one of ${name}'s options: none, block, dodge, fightBack:<attacker> or parry:<attacker>.`;

@@ -138,6 +138,13 @@ const CASES: Record<string, Case> = {
     lock(e);
     return e.view().prompt!.choices.map((c) => c.id);
   }),
+  // R-C29: the orc is Far from Bram; Bram's melee strike at it is a full turn, or refused until Bram closes in.
+  farMelee: (o) => outcome(() => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], o);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    intend(e, 'bram', 'melee', 'orc');
+    return ctx(e).intents['bram']!.tier;
+  }),
   parryIgnoresArmor: (o) => outcome(() => {
     const e = attacked(o, { weaponDie: 8 }, { armor: 2 });
     e.apply({ type: 'DEFENSE', id: 'parry:orc' });

@@ -94,6 +94,14 @@ export const cairnErrantOptions: readonly RulingOption[] = retireOptions([
     ],
   },
   {
+    key: 'farMelee', ruling: 'R-C29', origin: 'app', kind: 'choice', default: 'fullTurn', label: 'Melee strike at a Far foe',
+    description: 'Far "takes one or multiple Move Actions in combat to get here". One move: closing in and striking is a full turn ("Moving close to an enemy before making a melee attack"). More: closing from Far is "moving two range bands", a full turn of its own, so no melee strike or gambit at a Far foe this round.',
+    choices: [
+      { value: 'fullTurn', label: 'One full turn: move close, then strike' },
+      { value: 'outOfReach', label: 'Out of reach this round: close in first' },
+    ],
+  },
+  {
     key: 'parryIgnoresArmor', ruling: 'R-C15', kind: 'flag', default: false, label: 'Parry ignores Armor',
     description: 'Parry damage goes straight to STR, skipping HP, but Armor is still subtracted unless this is on.',
   },

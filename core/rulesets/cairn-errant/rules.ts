@@ -791,6 +791,11 @@ export function checkIntent(ctx: CairnContext, input: IntentInput, as: 'pc' | 'n
     if (distanceBetween(ctx, c.id, target.id) === 'distant') {
       return intent.action === 'ranged' ? `${target.name} is Distant: beyond the range of every ranged weapon.` : `${target.name} is Distant: too many moves away to strike this round.`;
     }
+    // R-C29: Far "takes one or multiple Move Actions in combat to get here"; read as more than one, closing in from Far
+    // is "moving two range bands", a full turn of its own, and leaves no action for the blow.
+    if (intent.action !== 'ranged' && ctx.options['farMelee'] === 'outOfReach' && distanceBetween(ctx, c.id, target.id) === 'far') {
+      return `${target.name} is Far: closing in takes ${c.name}'s whole turn (moving two range bands), so the ${intent.action === 'gambit' ? 'gambit' : 'strike'} waits for next round (R-C29).`;
+    }
   }
   if (intent.action === 'retreat' && input.fromClose === true) {
     const nearest = nearestFoe(ctx, c.id);

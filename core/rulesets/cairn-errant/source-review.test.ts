@@ -207,7 +207,7 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
   it('a sword cannot deal its damage to an archer shooting from Far: no fight-back is offered, and one sent is refused', () => {
     const e = shot();
     expect(choices(e)).toEqual(['none', 'block', 'dodge']);
-    expect(e.view().prompt!.text).toBe('Bram is attacked by Archer: how does Bram react? (Archer out of reach to fight back, R-C28)');
+    expect(e.view().prompt!.text).toBe('Bram is attacked by Archer: how does Bram react? (Archer out of reach to fight back or parry, R-C28)');
     expect(() => e.apply({ type: 'DEFENSE', id: 'fightBack:archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
     expect(who(e, 'bram').fatigue).toBe(0);
   });
@@ -228,6 +228,63 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
 
   it('the option anyAttacker (the literal reading) offers the archer at Far too', () => {
     expect(choices(shot({}, 'far', { fightBackReach: 'anyAttacker' }))).toContain('fightBack:archer');
+  });
+});
+
+describe('"Parry. Choose one attacking opponent that you can attack in return" — a melee blow or a shot Bram can reach (R-C28)', () => {
+  /** An archer (d6) shoots Bram (a d8 sword, Armor 0); the bands (if given) place it. */
+  const shot = (bram: Record<string, string | number | boolean> = {}, band: 'close' | 'far' | null = 'close') => {
+    const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, str: 12, weaponDie: 8, ...bram }), seed('archer', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6, str: 10 })]);
+    if (band) e.apply({ type: 'SET_BAND', id: 'archer', band });
+    intend(e, 'bram', 'spell');
+    intend(e, 'archer', 'ranged', 'bram');
+    lock(e);
+    return e;
+  };
+  const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
+
+  it('an archer Close to Bram can be attacked in return, so it can be parried: the higher roll goes straight to STR', () => {
+    const e = shot();
+    expect(choices(e)).toContain('parry:archer');
+    e.apply({ type: 'DEFENSE', id: 'parry:archer' });
+    const lines = e.apply({ type: 'STRIKE', id: 'bram', roll: app(2, 7) });
+    expect(texts(lines).join(' ')).toContain("Parry: Bram 7 beats Archer 2: 7 straight to Archer's STR (after Armor, no save).");
+    expect([who(e, 'archer').str, who(e, 'bram').hp]).toEqual([3, 10]);
+  });
+
+  it('a PC with a bow of its own can attack an archer at Far in return, so it can parry it', () => {
+    expect(choices(shot({ rangedWeapon: true }, 'far'))).toContain('parry:archer');
+  });
+
+  it('a sword cannot attack an archer at Far in return: no Parry offered, and one sent is refused', () => {
+    const e = shot({}, 'far');
+    expect(choices(e)).not.toContain('parry:archer');
+    expect(() => e.apply({ type: 'DEFENSE', id: 'parry:archer' })).toThrow("Bram cannot reach Archer to parry: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
+    expect(choices(shot({}, null))).not.toContain('parry:archer');
+  });
+});
+
+describe('Far "takes one or multiple Move Actions in combat to get here": a melee strike at a Far foe (R-C29)', () => {
+  const farOrc = (options: Record<string, string> = {}) => {
+    const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], options);
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    return e;
+  };
+
+  it('by default one move closes in: "Moving close to an enemy before making a melee attack" is a full turn', () => {
+    const e = farOrc();
+    intend(e, 'bram', 'melee', 'orc');
+    expect(ctx(e).intents['bram']).toMatchObject({ tier: 'full', move: 'before', bandNote: 'from Far' });
+  });
+
+  it('outOfReach: closing in from Far is "moving two range bands", a full turn of its own, so the strike or gambit is refused', () => {
+    const e = farOrc({ farMelee: 'outOfReach' });
+    expect(() => intend(e, 'bram', 'melee', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the strike waits for next round (R-C29).");
+    expect(() => intend(e, 'bram', 'gambit', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the gambit waits for next round (R-C29).");
+    intend(e, 'bram', 'ranged', 'orc');
+    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    intend(e, 'bram', 'melee', 'orc');
+    expect(ctx(e).intents['bram']).toMatchObject({ action: 'melee', tier: 'full' });
   });
 });
 

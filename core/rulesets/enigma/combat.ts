@@ -65,8 +65,22 @@ export type CombatEvent =
       extraStacks?: number; damage: 'full' | 'half';
       asReaction?: boolean; power?: string | null; attackRoll?: Roll | null; defenceRoll?: Roll | null;
     } & Revealing
-  | { type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[] }
-  | { type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll }
+  | {
+      type: 'HIDE'; navigateRoll: Roll; observers: { observerId: string; gleanRoll: Roll }[];
+      /**
+       * source: "To Hide from a creature you must break line of sight." The GM says whether the hider is out of the
+       * line of sight of every foe listed. Stored without it (before the check): as before, broken.
+       */
+      sightBroken?: boolean;
+    }
+  | {
+      type: 'NOTICE'; targetId: string; gleanRoll: Roll; navigateRoll: Roll;
+      /**
+       * source: "To attempt to Notice a creature you must have line of sight on them." The GM says whether the noticer
+       * has it. Stored without it (before the check): as before, it has.
+       */
+      lineOfSight?: boolean;
+    }
   | { type: 'USE_ITEM'; item: string; note?: string }
   | ({ type: 'USE_POWER'; power: string; cost: number; fullAction?: boolean; targetIds?: string[]; note?: string } & Revealing & PowerCover)
   | ({ type: 'USE_REACTION'; reactorId: string; power: string; targetIds?: string[]; note?: string } & Revealing & PowerCover)
@@ -314,6 +328,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       const problem = onTurn('Hiding') ?? needsActions(ctx, actor!.name, 1);
       if (problem) return problem;
       if (e.observers.length === 0) return 'Choose the foes who could notice the hider.';
+      // source: "To Hide from a creature you must break line of sight."
+      if (e.sightBroken === false) return `${actor!.name} must break line of sight to hide: list only the foes ${actor!.name} is out of sight of.`;
       const hider = diceSpec(actor!, 'navigate', 0, ctx.options);
       const rollIssue = rollProblem(hider, e.navigateRoll, actor!.name);
       if (rollIssue) return rollIssue;
@@ -334,6 +350,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       const target = ctx.combatants[e.targetId];
       if (!alive(target)) return 'That creature is not in the fight.';
       if (!target.hiddenFrom.includes(actor!.id)) return `${target.name} is not hidden from ${actor!.name}.`;
+      // source: "To attempt to Notice a creature you must have line of sight on them."
+      if (e.lineOfSight === false) return `${actor!.name} has no line of sight on ${target.name}, and must have it to try to Notice them.`;
       return rollProblem(diceSpec(actor!, 'glean', 0, ctx.options), e.gleanRoll, actor!.name)
         ?? rollProblem(diceSpec(target, 'navigate', 0, ctx.options), e.navigateRoll, target.name);
     }

@@ -62,8 +62,10 @@ const eventSchema = z.discriminatedUnion('type', [
     asReaction: z.boolean().optional(), power: textSchema.nullable().optional(), attackRoll: rollSchema.nullable().optional(), defenceRoll: rollSchema.nullable().optional(),
     ...revealingFields,
   }),
-  z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200) }),
-  z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema }),
+  // source: "To Hide from a creature you must break line of sight." / "To attempt to Notice a creature you must have line
+  // of sight on them." Events stored before these were asked carry neither, and read as before: sight broken, sight had.
+  z.strictObject({ type: z.literal('HIDE'), navigateRoll: rollSchema, observers: z.array(z.strictObject({ observerId: idSchema, gleanRoll: rollSchema })).max(200), sightBroken: z.boolean().optional() }),
+  z.strictObject({ type: z.literal('NOTICE'), targetId: idSchema, gleanRoll: rollSchema, navigateRoll: rollSchema, lineOfSight: z.boolean().optional() }),
   z.strictObject({ type: z.literal('USE_ITEM'), item: textSchema.pipe(z.string().min(1, { error: 'Name the item.' })), note: textSchema.optional() }),
   z.strictObject({ type: z.literal('USE_POWER'), power: textSchema.pipe(z.string().min(1, { error: 'Name the power.' })), cost: z.number().int().min(1).max(2), fullAction: z.boolean().optional(), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
   z.strictObject({ type: z.literal('USE_REACTION'), reactorId: idSchema, power: textSchema.pipe(z.string().min(1, { error: 'Name the reaction.' })), targetIds: z.array(idSchema).max(200).optional(), note: textSchema.optional(), ...revealingFields, ...powerCoverFields }),
