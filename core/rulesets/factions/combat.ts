@@ -233,6 +233,10 @@ function reactorProblem(ctx: FactionsContext, c: FactionsCombatant | undefined, 
   return null;
 }
 
+/** The zone a blast hits: a melee blast always the attacker's own (when placed), a ranged one the zone the GM names. */
+const blastZone = (e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant, spec: AttackSpec): string | null =>
+  !spec.blast ? null : spec.kind === 'melee' ? attacker.zone ?? e.zone ?? null : e.zone ?? null;
+
 export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>): string | null {
   const attacker = ctx.combatants[e.attackerId];
   if (!attacker) return 'The attacker is not in this encounter.';
@@ -254,7 +258,9 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
   const spec = normalizeSpec(e, attacker);
   const problem = attackerProblem(ctx, attacker, spec, e.die);
   if (problem) return problem;
-  if (e.targetIds.length === 0 && !(spec.blast && e.zone)) return 'Choose the target of the attack.';
+  // source: "Melee blast attacks hit the attacker's zone": not another zone (a ranged blast hits "any zone within range").
+  if (spec.blast && spec.kind === 'melee' && e.zone && attacker.zone !== null && e.zone !== attacker.zone) return `A melee blast hits ${attacker.name}'s own zone (${attacker.zone}), not ${e.zone}; a ranged blast can hit another zone.`;
+  if (e.targetIds.length === 0 && !(spec.blast && blastZone(e, attacker, spec))) return 'Choose the target of the attack.';
   if (!spec.blast && e.targetIds.length !== 1) return 'Only a blast attack has several targets.';
   if (spec.blast && opportunity) return 'An opportunity attack has one target.';
   if (new Set(e.targetIds).size !== e.targetIds.length) return 'Each target is listed once.';
@@ -701,8 +707,9 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
   }
   // Targets: the blast's zone (everyone in it; the attacker too for a ranged blast) plus those named (its borders).
   let targetIds = [...e.targetIds];
-  if (spec.blast && e.zone) {
-    const inZone = next.roster.filter((id) => next.combatants[id]!.zone === e.zone && !gone(next.combatants[id]!) && !(spec.kind === 'melee' && id === attacker.id));
+  const zone = blastZone(e, attacker, spec);
+  if (spec.blast && zone) {
+    const inZone = next.roster.filter((id) => next.combatants[id]!.zone === zone && !gone(next.combatants[id]!) && !(spec.kind === 'melee' && id === attacker.id));
     targetIds = [...new Set([...inZone, ...targetIds])];
   }
   next = letGoUnless(next, attacker.id, targetIds.length === 1 ? targetIds[0]! : null);
