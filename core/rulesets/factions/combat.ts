@@ -233,6 +233,22 @@ function reactorProblem(ctx: FactionsContext, c: FactionsCombatant | undefined, 
   return null;
 }
 
+/** Concealed enemies among the targets of a single-target attack: "not visible" to the attacker (§ Sneaking in combat). */
+const hiddenTargets = (ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant): FactionsCombatant[] =>
+  e.blast ? [] : e.targetIds.map((id) => ctx.combatants[id]).filter((t): t is FactionsCombatant => t !== undefined && t.concealed && t.faction !== attacker.faction);
+
+/**
+ * The attack as described, with a concealed enemy target counted as not visible. source: "Concealed characters are
+ * revealed when they make noise or become visible to the enemy": until then they are not visible, so a melee attack
+ * on one needs a WIT save ("Hitting a target who is not visible requires passing a WIT save") and a ranged one is
+ * not possible ("Targeting ... a character who is not visible, isn't possible"); an indirect attack may aim at them.
+ * A blast hits a zone, whoever is in it.
+ */
+function attackSpecOf(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant): AttackSpec {
+  const spec = normalizeSpec(e, attacker);
+  return hiddenTargets(ctx, e, attacker).length ? { ...spec, unseen: true } : spec;
+}
+
 /** The zone a blast hits: a melee blast always the attacker's own (when placed), a ranged one the zone the GM names. */
 const blastZone = (e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant, spec: AttackSpec): string | null =>
   !spec.blast ? null : spec.kind === 'melee' ? attacker.zone ?? e.zone ?? null : e.zone ?? null;
@@ -255,7 +271,7 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
     const problem = mainProblem(ctx);
     if (problem) return `${problem} An attack is a main action.`;
   }
-  const spec = normalizeSpec(e, attacker);
+  const spec = attackSpecOf(ctx, e, attacker);
   const problem = attackerProblem(ctx, attacker, spec, e.die);
   if (problem) return problem;
   // source: "Melee blast attacks hit the attacker's zone": not another zone (a ranged blast hits "any zone within range").
@@ -272,6 +288,8 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
     if (id === attacker.id && !(spec.blast && spec.kind !== 'melee')) return spec.blast ? 'A melee blast does not target the attacker.' : `${attacker.name} cannot attack themself.`;
     targets.push(target);
   }
+  const hidden = hiddenTargets(ctx, e, attacker);
+  if (hidden.length && spec.kind === 'ranged') return `${hidden[0]!.name} is concealed, so not visible to ${attacker.name}: a ranged attack needs a visible target (an indirect attack can aim at unseen targets beyond half range).`;
   const moving = isMoving(ctx, attacker.id, spec, opportunity);
   const legal = legalityProblem(ctx, attacker, targets, spec, moving);
   if (legal) return legal;
@@ -684,14 +702,15 @@ function reveal(ctx: FactionsContext, id: string, how: string): FactionsContext 
 }
 
 function attackText(ctx: FactionsContext, attacker: FactionsCombatant, spec: AttackSpec, targetIds: string[]): string {
-  const what = spec.effect === 'damage' ? (spec.blast ? `a ${spec.kind} blast` : `a ${spec.kind} attack`) : `a ${spec.effect} attempt`;
+  const a = spec.kind === 'indirect' ? 'an' : 'a';
+  const what = spec.effect === 'damage' ? (spec.blast ? `${a} ${spec.kind} blast` : `${a} ${spec.kind} attack`) : `a ${spec.effect} attempt`;
   const weapon = spec.weapon === 'unarmed' ? 'unarmed' : spec.weapon === 'improvised' ? `an improvised weapon (d${spec.die})` : spec.weapon === 'shield' ? `the shield (d${spec.die})` : `d${spec.die}`;
   return `${attacker.name} makes ${what} (${weapon}) on ${targetIds.map((id) => nameOf(ctx, id)).join(', ') || 'nobody'}`;
 }
 
 export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>): FactionsContext {
   const attacker = ctx.combatants[e.attackerId]!;
-  const spec = normalizeSpec(e, attacker);
+  const spec = attackSpecOf(ctx, e, attacker);
   const opportunity = e.reaction === 'opportunity';
   const moving = isMoving(ctx, attacker.id, spec, opportunity);
   const rulings: string[] = [];
