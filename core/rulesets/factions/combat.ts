@@ -829,7 +829,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
     case 'dodge': {
       const face = e.roll!.faces[0]!;
       const dodged = passes(face, target.agi);
-      next = usesTurnToReact(next, t.id);
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, null);
       next = say(next, 'attack', `${target.name} reacts with a dodge (the reaction is this round's turn): AGI save d20 ${faces(e.roll)} against AGI ${target.agi}, ${dodged ? 'the attack misses' : 'failed'}.`, [...outside, ...(p.spec.blast && p.spec.kind === 'melee' ? ['R-F19'] : [])], t.id);
       return openWindows(setTarget(next, { reaction: dodged ? 'dodged' : 'dodgeFailed', missed: dodged }, true));
     }
@@ -847,17 +847,20 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
         save = { needed: true, face, passed: passes(face, target.wit) };
         text += `; WIT save to hit (${reasons.join(', ')}): d20 ${faces(roll)} against WIT ${target.wit}, ${save.passed ? 'hit' : 'miss'}`;
       }
-      next = usesTurnToReact(next, t.id);
+      // A counter is an attack: on the attacker it keeps hold of someone held only if the attacker is the one held.
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, p.attackerId);
       next = markUsed(next, t.id, spec.weapon === 'weapon' ? ['weapon'] : spec.weapon === 'shield' ? ['shield'] : []);
       next = markUsed(next, p.attackerId, ['shield', 'armour']);
       next = say(next, 'attack', `${text}.${spec.effect === 'damage' ? ' Both roll damage together.' : ''}`, [...outside, ...(legalOn ? ['R-F12'] : [])], t.id);
+      // source: "Actions which might reveal a character include: attacking": a counter is an attack.
+      next = reveal(next, t.id, 'attacking');
       next = { ...next, pending: { ...next.pending!, counter: { reactorId: t.id, spec, save } } };
       return openWindows(setTarget(next, { reaction: 'counter' }, true));
     }
     case 'hideBehind': {
       const behind = ctx.combatants[otherId!]!;
       const heldShield = behind.grabbedBy === t.id;
-      next = usesTurnToReact(next, t.id);
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, behind.id);
       next = markUsed(next, behind.id, ['shield', 'armour']);
       next = say(next, 'attack', `${target.name} hides behind ${behind.name}${heldShield ? ', who is held and cannot refuse' : ', who agrees'} (the reaction is ${target.name}'s turn): ${behind.name} becomes the target and may react.`, [...outside, 'R-F15', ...(heldShield ? ['R-F14'] : [])], t.id);
       next = setTarget(next, { id: behind.id, chain: [...t.chain, t.id], heldShield, reaction: null, missed: false }, false);
@@ -865,7 +868,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
     }
     case 'guard': {
       const guard = ctx.combatants[otherId!]!;
-      next = usesTurnToReact(next, guard.id);
+      next = letGoUnless(usesTurnToReact(next, guard.id), guard.id, null);
       next = markUsed(next, guard.id, ['shield', 'armour']);
       next = say(next, 'attack', `${guard.name} guards ${target.name} (the reaction is ${guard.name}'s turn) and becomes the target; having spent the reaction, ${guard.name} cannot dodge or counter.`, [...outside, 'R-F15'], guard.id);
       return openWindows(setTarget(next, { id: guard.id, chain: [...t.chain, t.id], heldShield: false, reaction: 'guarding', missed: false }, true));
