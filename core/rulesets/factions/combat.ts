@@ -115,9 +115,12 @@ export const keptFace = (dice: DamageDice, roll: Roll) => (dice.keep === 'highes
 
 const worn = (state: GearState) => state === 'intact' || state === 'damaged';
 
+/** A shield protects, bashes and is worn down only while carried (source: "Pick up or put down something"; "Equip or unequip an item"). */
+export const shieldInHand = (c: FactionsCombatant) => worn(c.gear.shield) && !c.shieldDown;
+
 /** Armour now: body armour and shield while they last, +1 for cover the attack cannot punch through (§3.4 step 6). */
 export function armourOf(c: FactionsCombatant, cover: boolean): number {
-  return (worn(c.gear.armour) ? c.armour : 0) + (worn(c.gear.shield) ? c.shieldArmour : 0) + (cover ? 1 : 0);
+  return (worn(c.gear.armour) ? c.armour : 0) + (shieldInHand(c) ? c.shieldArmour : 0) + (cover ? 1 : 0);
 }
 
 /** R-F17: final = max(0, damage − armour); the alternative keeps at least 1 of a hit that did damage. */
@@ -202,6 +205,7 @@ function attackerProblem(ctx: FactionsContext, attacker: FactionsCombatant, spec
     if (attacker.disarmed) return `${attacker.name} has lost their weapon: pick it up (a bonus action) or fight unarmed.`;
   }
   if (spec.weapon === 'shield' && !worn(attacker.gear.shield)) return `${attacker.name} has no shield to strike with.`;
+  if (spec.weapon === 'shield' && attacker.shieldDown) return `${attacker.name} has put the shield down: pick it up (a bonus action) to strike with it.`;
   if ((spec.weapon === 'improvised' || spec.weapon === 'shield') && !givenDie) return spec.weapon === 'improvised' ? 'An improvised weapon works as a simple hand or great weapon: give its damage die.' : 'Give the shield\'s damage die.';
   if (spec.effect !== 'damage' && (spec.kind !== 'melee' || spec.blast)) return 'Disarm and grapple are made against one nearby target.';
   return null;
@@ -652,7 +656,7 @@ function heavyHit(ctx: FactionsContext, id: string, raw: number): FactionsContex
   if (raw < 8) return ctx;
   const c = ctx.combatants[id]!;
   const why = `a hit of ${raw} before armour`;
-  if (c.gear.shield === 'damaged') {
+  if (c.gear.shield === 'damaged' && !c.shieldDown) {
     const next = destroy(ctx, id, 'shield', why, ['R-F18b']);
     if (ctx.options['heavyHitDestroys'] !== 'shieldAndArmour' || c.gear.armour !== 'damaged') return next;
     return destroy(next, id, 'armour', why, ['R-F18b']);
@@ -675,7 +679,7 @@ function markUsed(ctx: FactionsContext, id: string, items: GearItem[]): Factions
   const used = { ...c.used };
   let changed = false;
   for (const item of items) {
-    if (c.gear[item] === 'none') continue;
+    if (c.gear[item] === 'none' || (item === 'shield' && c.shieldDown)) continue;
     changed ||= used[item] !== true;
     used[item] = true;
   }
@@ -1024,6 +1028,8 @@ export function bonusAction(ctx: FactionsContext, e: Extract<CombatEvent, { type
   let next = letGoUnless({ ...ctx, turn: { ...ctx.turn, bonusUsed: ctx.turn.bonusUsed + cost, mainUsed: ctx.turn.mainUsed || cost === 2 } }, id, null);
   if (e.item === 'weapon' && (e.kind === 'pickUp' || e.kind === 'equip' || e.kind === 'swap')) next = update(next, id, { disarmed: false });
   if (e.item === 'weapon' && (e.kind === 'drop' || e.kind === 'unequip')) next = update(next, id, { disarmed: true });
+  if (e.item === 'shield' && (e.kind === 'pickUp' || e.kind === 'equip' || e.kind === 'swap')) next = update(next, id, { shieldDown: false });
+  if (e.item === 'shield' && (e.kind === 'drop' || e.kind === 'unequip')) next = update(next, id, { shieldDown: true });
   const item = e.kind === 'speak' ? '' : ` ${e.item && e.item !== 'other' ? `the ${e.item}` : 'something'}`;
   next = say(next, 'turn', `${nameOf(ctx, id)} ${BONUS_TEXT[e.kind]}${item}${e.note ? ` (${e.note})` : ''}: ${cost === 2 ? 'two bonus actions' : 'a bonus action'}.${ctx.chaos && e.kind === 'speak' ? ' (Chaos of combat: a short sentence to the others.)' : ''}`, [], id);
   return e.kind === 'speak' ? reveal(next, id, 'talking') : next;
