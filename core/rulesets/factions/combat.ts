@@ -526,7 +526,8 @@ function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): st
     case 'BONUS_ACTION': {
       const problem = onTurn('A bonus action');
       if (problem) return problem;
-      if ((e.kind === 'equip' || e.kind === 'unequip' || e.kind === 'swap') && e.item === 'armour') return 'Armour cannot be put on, taken off or swapped during a fight.';
+      // source: "Armour can't be changed during a fight": putting the worn armour down is taking it off.
+      if ((e.kind === 'equip' || e.kind === 'unequip' || e.kind === 'swap' || e.kind === 'drop') && e.item === 'armour') return 'Armour cannot be put on, taken off or swapped during a fight.';
       return bonusProblem(ctx, e.kind === 'swap' ? 2 : 1);
     }
     case 'MAIN_ACTION':

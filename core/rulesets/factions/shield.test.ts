@@ -29,3 +29,11 @@ describe('a shield put down gives no armour and cannot strike', () => {
     expect(who(up, 'hero').shieldDown).toBe(false);
   });
 });
+
+// source: "Armour can't be changed during a fight."
+describe('worn armour stays on', () => {
+  it('putting the armour down is refused like taking it off', () => {
+    const e = fight([seed('hero', 'party', { armour: 2 }), seed('foe', 'gm')]);
+    expect(() => e.apply({ type: 'BONUS_ACTION', kind: 'drop', item: 'armour' })).toThrow('Armour cannot be put on, taken off or swapped during a fight.');
+  });
+});
