@@ -997,7 +997,8 @@ function landHit(ctx: FactionsContext, hit: Hit, rulings: string[]): FactionsCon
 
 export function finalBlow(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'FINAL_BLOW' }>): FactionsContext {
   let next = letGoUnless(spendMain(ctx), e.attackerId, e.targetId);
-  next = markUsed(next, e.attackerId, ['weapon']);
+  // source: a durability roll "for all weapons and armour which were used at least once": a weapon lying on the floor was not.
+  next = markUsed(next, e.attackerId, ctx.combatants[e.attackerId]!.disarmed ? [] : ['weapon']);
   next = reveal(next, e.attackerId, 'attacking');
   next = releaseGrabs(update(next, e.targetId, { dead: true, dying: false, health: 0 }), e.targetId);
   return say(next, 'damage', `${nameOf(ctx, e.attackerId)} delivers a final blow: ${nameOf(ctx, e.targetId)}, helpless, is killed. No reaction is possible.`, [], e.targetId);
