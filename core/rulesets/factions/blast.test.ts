@@ -42,3 +42,24 @@ describe('a missed ranged blast deviates to a random neighbouring zone', () => {
     expect(texts(e.apply({ ...blast, witRoll: app(18), neighbourZones: ['hall', 'yard'], deviationRoll: app(2) }))).toContain('The blast deviates: d2 [2] → yard, hitting Far.');
   });
 });
+
+// source: "Melee blast attacks hit the attacker's zone and don't target the attacker themselves."
+describe("a melee blast hits the attacker's own zone", () => {
+  function hall() {
+    const e = fight([seed('hero', 'party'), seed('foe', 'gm'), seed('imp', 'gm'), seed('far', 'gm')]);
+    for (const [id, zone] of [['hero', 'hall'], ['foe', 'hall'], ['imp', 'hall'], ['far', 'yard']] as const) e.apply({ type: 'SET_ZONE', id, zone });
+    return e;
+  }
+  const melee = { type: 'ATTACK', attackerId: 'hero', targetIds: [], kind: 'melee', blast: true } as const;
+
+  it('a melee blast aimed at another zone is refused, and nothing happens', () => {
+    const e = hall();
+    const before = e.snapshot;
+    expect(() => e.apply({ ...melee, zone: 'yard' })).toThrow("A melee blast hits Hero's own zone (hall), not yard; a ranged blast can hit another zone.");
+    expect(e.snapshot).toBe(before);
+  });
+
+  it('a melee blast without a zone named hits everyone else in the attacker\'s zone', () => {
+    expect(texts(hall().apply(melee))[0]).toBe('Hero makes a melee blast (d6) on Foe, Imp. A melee blast cannot miss.');
+  });
+});

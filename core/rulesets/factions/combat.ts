@@ -115,9 +115,12 @@ export const keptFace = (dice: DamageDice, roll: Roll) => (dice.keep === 'highes
 
 const worn = (state: GearState) => state === 'intact' || state === 'damaged';
 
+/** A shield protects, bashes and is worn down only while carried (source: "Pick up or put down something"; "Equip or unequip an item"). */
+export const shieldInHand = (c: FactionsCombatant) => worn(c.gear.shield) && !c.shieldDown;
+
 /** Armour now: body armour and shield while they last, +1 for cover the attack cannot punch through (§3.4 step 6). */
 export function armourOf(c: FactionsCombatant, cover: boolean): number {
-  return (worn(c.gear.armour) ? c.armour : 0) + (worn(c.gear.shield) ? c.shieldArmour : 0) + (cover ? 1 : 0);
+  return (worn(c.gear.armour) ? c.armour : 0) + (shieldInHand(c) ? c.shieldArmour : 0) + (cover ? 1 : 0);
 }
 
 /** R-F17: final = max(0, damage − armour); the alternative keeps at least 1 of a hit that did damage. */
@@ -202,6 +205,7 @@ function attackerProblem(ctx: FactionsContext, attacker: FactionsCombatant, spec
     if (attacker.disarmed) return `${attacker.name} has lost their weapon: pick it up (a bonus action) or fight unarmed.`;
   }
   if (spec.weapon === 'shield' && !worn(attacker.gear.shield)) return `${attacker.name} has no shield to strike with.`;
+  if (spec.weapon === 'shield' && attacker.shieldDown) return `${attacker.name} has put the shield down: pick it up (a bonus action) to strike with it.`;
   if ((spec.weapon === 'improvised' || spec.weapon === 'shield') && !givenDie) return spec.weapon === 'improvised' ? 'An improvised weapon works as a simple hand or great weapon: give its damage die.' : 'Give the shield\'s damage die.';
   if (spec.effect !== 'damage' && (spec.kind !== 'melee' || spec.blast)) return 'Disarm and grapple are made against one nearby target.';
   return null;
@@ -233,6 +237,26 @@ function reactorProblem(ctx: FactionsContext, c: FactionsCombatant | undefined, 
   return null;
 }
 
+/** Concealed enemies among the targets of a single-target attack: "not visible" to the attacker (§ Sneaking in combat). */
+const hiddenTargets = (ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant): FactionsCombatant[] =>
+  e.blast ? [] : e.targetIds.map((id) => ctx.combatants[id]).filter((t): t is FactionsCombatant => t !== undefined && t.concealed && t.faction !== attacker.faction);
+
+/**
+ * The attack as described, with a concealed enemy target counted as not visible. source: "Concealed characters are
+ * revealed when they make noise or become visible to the enemy": until then they are not visible, so a melee attack
+ * on one needs a WIT save ("Hitting a target who is not visible requires passing a WIT save") and a ranged one is
+ * not possible ("Targeting ... a character who is not visible, isn't possible"); an indirect attack may aim at them.
+ * A blast hits a zone, whoever is in it.
+ */
+function attackSpecOf(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant): AttackSpec {
+  const spec = normalizeSpec(e, attacker);
+  return hiddenTargets(ctx, e, attacker).length ? { ...spec, unseen: true } : spec;
+}
+
+/** The zone a blast hits: a melee blast always the attacker's own (when placed), a ranged one the zone the GM names. */
+const blastZone = (e: Extract<CombatEvent, { type: 'ATTACK' }>, attacker: FactionsCombatant, spec: AttackSpec): string | null =>
+  !spec.blast ? null : spec.kind === 'melee' ? attacker.zone ?? e.zone ?? null : e.zone ?? null;
+
 export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>): string | null {
   const attacker = ctx.combatants[e.attackerId];
   if (!attacker) return 'The attacker is not in this encounter.';
@@ -251,10 +275,12 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
     const problem = mainProblem(ctx);
     if (problem) return `${problem} An attack is a main action.`;
   }
-  const spec = normalizeSpec(e, attacker);
+  const spec = attackSpecOf(ctx, e, attacker);
   const problem = attackerProblem(ctx, attacker, spec, e.die);
   if (problem) return problem;
-  if (e.targetIds.length === 0 && !(spec.blast && e.zone)) return 'Choose the target of the attack.';
+  // source: "Melee blast attacks hit the attacker's zone": not another zone (a ranged blast hits "any zone within range").
+  if (spec.blast && spec.kind === 'melee' && e.zone && attacker.zone !== null && e.zone !== attacker.zone) return `A melee blast hits ${attacker.name}'s own zone (${attacker.zone}), not ${e.zone}; a ranged blast can hit another zone.`;
+  if (e.targetIds.length === 0 && !(spec.blast && blastZone(e, attacker, spec))) return 'Choose the target of the attack.';
   if (!spec.blast && e.targetIds.length !== 1) return 'Only a blast attack has several targets.';
   if (spec.blast && opportunity) return 'An opportunity attack has one target.';
   if (new Set(e.targetIds).size !== e.targetIds.length) return 'Each target is listed once.';
@@ -266,6 +292,8 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
     if (id === attacker.id && !(spec.blast && spec.kind !== 'melee')) return spec.blast ? 'A melee blast does not target the attacker.' : `${attacker.name} cannot attack themself.`;
     targets.push(target);
   }
+  const hidden = hiddenTargets(ctx, e, attacker);
+  if (hidden.length && spec.kind === 'ranged') return `${hidden[0]!.name} is concealed, so not visible to ${attacker.name}: a ranged attack needs a visible target (an indirect attack can aim at unseen targets beyond half range).`;
   const moving = isMoving(ctx, attacker.id, spec, opportunity);
   const legal = legalityProblem(ctx, attacker, targets, spec, moving);
   if (legal) return legal;
@@ -498,7 +526,8 @@ function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): st
     case 'BONUS_ACTION': {
       const problem = onTurn('A bonus action');
       if (problem) return problem;
-      if ((e.kind === 'equip' || e.kind === 'unequip' || e.kind === 'swap') && e.item === 'armour') return 'Armour cannot be put on, taken off or swapped during a fight.';
+      // source: "Armour can't be changed during a fight": putting the worn armour down is taking it off.
+      if ((e.kind === 'equip' || e.kind === 'unequip' || e.kind === 'swap' || e.kind === 'drop') && e.item === 'armour') return 'Armour cannot be put on, taken off or swapped during a fight.';
       return bonusProblem(ctx, e.kind === 'swap' ? 2 : 1);
     }
     case 'MAIN_ACTION':
@@ -628,7 +657,7 @@ function heavyHit(ctx: FactionsContext, id: string, raw: number): FactionsContex
   if (raw < 8) return ctx;
   const c = ctx.combatants[id]!;
   const why = `a hit of ${raw} before armour`;
-  if (c.gear.shield === 'damaged') {
+  if (c.gear.shield === 'damaged' && !c.shieldDown) {
     const next = destroy(ctx, id, 'shield', why, ['R-F18b']);
     if (ctx.options['heavyHitDestroys'] !== 'shieldAndArmour' || c.gear.armour !== 'damaged') return next;
     return destroy(next, id, 'armour', why, ['R-F18b']);
@@ -651,7 +680,7 @@ function markUsed(ctx: FactionsContext, id: string, items: GearItem[]): Factions
   const used = { ...c.used };
   let changed = false;
   for (const item of items) {
-    if (c.gear[item] === 'none') continue;
+    if (c.gear[item] === 'none' || (item === 'shield' && c.shieldDown)) continue;
     changed ||= used[item] !== true;
     used[item] = true;
   }
@@ -678,14 +707,15 @@ function reveal(ctx: FactionsContext, id: string, how: string): FactionsContext 
 }
 
 function attackText(ctx: FactionsContext, attacker: FactionsCombatant, spec: AttackSpec, targetIds: string[]): string {
-  const what = spec.effect === 'damage' ? (spec.blast ? `a ${spec.kind} blast` : `a ${spec.kind} attack`) : `a ${spec.effect} attempt`;
+  const a = spec.kind === 'indirect' ? 'an' : 'a';
+  const what = spec.effect === 'damage' ? (spec.blast ? `${a} ${spec.kind} blast` : `${a} ${spec.kind} attack`) : `a ${spec.effect} attempt`;
   const weapon = spec.weapon === 'unarmed' ? 'unarmed' : spec.weapon === 'improvised' ? `an improvised weapon (d${spec.die})` : spec.weapon === 'shield' ? `the shield (d${spec.die})` : `d${spec.die}`;
   return `${attacker.name} makes ${what} (${weapon}) on ${targetIds.map((id) => nameOf(ctx, id)).join(', ') || 'nobody'}`;
 }
 
 export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>): FactionsContext {
   const attacker = ctx.combatants[e.attackerId]!;
-  const spec = normalizeSpec(e, attacker);
+  const spec = attackSpecOf(ctx, e, attacker);
   const opportunity = e.reaction === 'opportunity';
   const moving = isMoving(ctx, attacker.id, spec, opportunity);
   const rulings: string[] = [];
@@ -701,8 +731,9 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
   }
   // Targets: the blast's zone (everyone in it; the attacker too for a ranged blast) plus those named (its borders).
   let targetIds = [...e.targetIds];
-  if (spec.blast && e.zone) {
-    const inZone = next.roster.filter((id) => next.combatants[id]!.zone === e.zone && !gone(next.combatants[id]!) && !(spec.kind === 'melee' && id === attacker.id));
+  const zone = blastZone(e, attacker, spec);
+  if (spec.blast && zone) {
+    const inZone = next.roster.filter((id) => next.combatants[id]!.zone === zone && !gone(next.combatants[id]!) && !(spec.kind === 'melee' && id === attacker.id));
     targetIds = [...new Set([...inZone, ...targetIds])];
   }
   next = letGoUnless(next, attacker.id, targetIds.length === 1 ? targetIds[0]! : null);
@@ -803,7 +834,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
     case 'dodge': {
       const face = e.roll!.faces[0]!;
       const dodged = passes(face, target.agi);
-      next = usesTurnToReact(next, t.id);
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, null);
       next = say(next, 'attack', `${target.name} reacts with a dodge (the reaction is this round's turn): AGI save d20 ${faces(e.roll)} against AGI ${target.agi}, ${dodged ? 'the attack misses' : 'failed'}.`, [...outside, ...(p.spec.blast && p.spec.kind === 'melee' ? ['R-F19'] : [])], t.id);
       return openWindows(setTarget(next, { reaction: dodged ? 'dodged' : 'dodgeFailed', missed: dodged }, true));
     }
@@ -821,17 +852,20 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
         save = { needed: true, face, passed: passes(face, target.wit) };
         text += `; WIT save to hit (${reasons.join(', ')}): d20 ${faces(roll)} against WIT ${target.wit}, ${save.passed ? 'hit' : 'miss'}`;
       }
-      next = usesTurnToReact(next, t.id);
+      // A counter is an attack: on the attacker it keeps hold of someone held only if the attacker is the one held.
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, p.attackerId);
       next = markUsed(next, t.id, spec.weapon === 'weapon' ? ['weapon'] : spec.weapon === 'shield' ? ['shield'] : []);
       next = markUsed(next, p.attackerId, ['shield', 'armour']);
       next = say(next, 'attack', `${text}.${spec.effect === 'damage' ? ' Both roll damage together.' : ''}`, [...outside, ...(legalOn ? ['R-F12'] : [])], t.id);
+      // source: "Actions which might reveal a character include: attacking": a counter is an attack.
+      next = reveal(next, t.id, 'attacking');
       next = { ...next, pending: { ...next.pending!, counter: { reactorId: t.id, spec, save } } };
       return openWindows(setTarget(next, { reaction: 'counter' }, true));
     }
     case 'hideBehind': {
       const behind = ctx.combatants[otherId!]!;
       const heldShield = behind.grabbedBy === t.id;
-      next = usesTurnToReact(next, t.id);
+      next = letGoUnless(usesTurnToReact(next, t.id), t.id, behind.id);
       next = markUsed(next, behind.id, ['shield', 'armour']);
       next = say(next, 'attack', `${target.name} hides behind ${behind.name}${heldShield ? ', who is held and cannot refuse' : ', who agrees'} (the reaction is ${target.name}'s turn): ${behind.name} becomes the target and may react.`, [...outside, 'R-F15', ...(heldShield ? ['R-F14'] : [])], t.id);
       next = setTarget(next, { id: behind.id, chain: [...t.chain, t.id], heldShield, reaction: null, missed: false }, false);
@@ -839,7 +873,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
     }
     case 'guard': {
       const guard = ctx.combatants[otherId!]!;
-      next = usesTurnToReact(next, guard.id);
+      next = letGoUnless(usesTurnToReact(next, guard.id), guard.id, null);
       next = markUsed(next, guard.id, ['shield', 'armour']);
       next = say(next, 'attack', `${guard.name} guards ${target.name} (the reaction is ${guard.name}'s turn) and becomes the target; having spent the reaction, ${guard.name} cannot dodge or counter.`, [...outside, 'R-F15'], guard.id);
       return openWindows(setTarget(next, { id: guard.id, chain: [...t.chain, t.id], heldShield: false, reaction: 'guarding', missed: false }, true));
@@ -963,7 +997,8 @@ function landHit(ctx: FactionsContext, hit: Hit, rulings: string[]): FactionsCon
 
 export function finalBlow(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'FINAL_BLOW' }>): FactionsContext {
   let next = letGoUnless(spendMain(ctx), e.attackerId, e.targetId);
-  next = markUsed(next, e.attackerId, ['weapon']);
+  // source: a durability roll "for all weapons and armour which were used at least once": a weapon lying on the floor was not.
+  next = markUsed(next, e.attackerId, ctx.combatants[e.attackerId]!.disarmed ? [] : ['weapon']);
   next = reveal(next, e.attackerId, 'attacking');
   next = releaseGrabs(update(next, e.targetId, { dead: true, dying: false, health: 0 }), e.targetId);
   return say(next, 'damage', `${nameOf(ctx, e.attackerId)} delivers a final blow: ${nameOf(ctx, e.targetId)}, helpless, is killed. No reaction is possible.`, [], e.targetId);
@@ -995,6 +1030,8 @@ export function bonusAction(ctx: FactionsContext, e: Extract<CombatEvent, { type
   let next = letGoUnless({ ...ctx, turn: { ...ctx.turn, bonusUsed: ctx.turn.bonusUsed + cost, mainUsed: ctx.turn.mainUsed || cost === 2 } }, id, null);
   if (e.item === 'weapon' && (e.kind === 'pickUp' || e.kind === 'equip' || e.kind === 'swap')) next = update(next, id, { disarmed: false });
   if (e.item === 'weapon' && (e.kind === 'drop' || e.kind === 'unequip')) next = update(next, id, { disarmed: true });
+  if (e.item === 'shield' && (e.kind === 'pickUp' || e.kind === 'equip' || e.kind === 'swap')) next = update(next, id, { shieldDown: false });
+  if (e.item === 'shield' && (e.kind === 'drop' || e.kind === 'unequip')) next = update(next, id, { shieldDown: true });
   const item = e.kind === 'speak' ? '' : ` ${e.item && e.item !== 'other' ? `the ${e.item}` : 'something'}`;
   next = say(next, 'turn', `${nameOf(ctx, id)} ${BONUS_TEXT[e.kind]}${item}${e.note ? ` (${e.note})` : ''}: ${cost === 2 ? 'two bonus actions' : 'a bonus action'}.${ctx.chaos && e.kind === 'speak' ? ' (Chaos of combat: a short sentence to the others.)' : ''}`, [], id);
   return e.kind === 'speak' ? reveal(next, id, 'talking') : next;

@@ -272,6 +272,7 @@ function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
   const held = rules.grabbing(ctx, c.id);
   if (held) tags.push(`holding ${rules.nameOf(ctx, held)}`);
   if (c.disarmed) tags.push('disarmed');
+  if (c.shieldDown && c.gear.shield !== 'none') tags.push('shield down');
   if (ctx.history.some((h) => h.round === ctx.round && h.id === c.id && h.kind === 'reaction')) tags.push('reacted this round');
   if (ctx.phase === 'fast' && ctx.fat !== null && !c.acted) tags.push(c.wit >= ctx.fat ? 'fast' : 'slow');
   for (const item of rules.GEAR_ITEMS) if (c.gear[item] === 'damaged' || c.gear[item] === 'destroyed') tags.push(`${GEAR_WORDS[item]} ${c.gear[item]}`);

@@ -72,6 +72,8 @@ export interface FactionsCombatant {
   chase: 'escaped' | 'caught' | null;
   grabbedBy: string | null;
   disarmed: boolean;
+  /** The shield was put down or unequipped (a bonus action): no armour bonus, no bash, until picked up again. */
+  shieldDown: boolean;
   zone: string | null;
   gear: Gear;
   gearAtStart: Gear;
@@ -348,6 +350,7 @@ export function combatantFromSeed(seed: CombatantSeed, faction: string, options:
     chase: null,
     grabbedBy: null,
     disarmed: false,
+    shieldDown: false,
     zone: null,
     gear,
     gearAtStart: { ...gear },
