@@ -68,6 +68,13 @@ function withoutRetired(options: readonly RulingOption[], values: OptionValues):
   return Object.fromEntries(Object.entries(values).filter(([key]) => !keys.includes(key)));
 }
 
+/** Every value of an option but its default: the other flag, the other choices, every other whole number in bounds. */
+export function otherValues(option: RulingOption): (string | number | boolean)[] {
+  if (option.kind === 'flag') return [!option.default];
+  if (option.kind === 'choice') return option.choices.map((c) => c.value).filter((v) => v !== option.default);
+  return Array.from({ length: option.max - option.min + 1 }, (_v, i) => option.min + i).filter((v) => v !== option.default);
+}
+
 export function defaultOptions(options: readonly RulingOption[]): OptionValues {
   const values: OptionValues = {};
   for (const option of options) values[option.key] = option.default;

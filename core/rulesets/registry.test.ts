@@ -1,7 +1,7 @@
 // Every ruleset's sheet and rulings against the shared contract and against the rules digest.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultOptions, optionsValidator, retiredOptionsOf } from './options.ts';
+import { defaultOptions, optionsValidator, otherValues, resolveOptions, retiredOptionsOf } from './options.ts';
 import { RULESETS, findRuleset } from './registry.ts';
 import { DIE_SIZES, defaultSheet, sheetValidator } from './sheet.ts';
 import { RULESET_IDS } from './types.ts';
@@ -87,6 +87,22 @@ describe.each(RULESETS.map((r) => [r.name, r] as const))('%s', (_name, ruleset) 
     }
     expect(optionsValidator(ruleset.options).safeParse(defaultOptions(ruleset.options)).success).toBe(true);
     expect(optionsValidator(ruleset.options).safeParse({ noSuchRuling: true }).success).toBe(false);
+  });
+
+  // Issue 27: "not a choice that chooses nothing". Each ruleset's options walk plays every other value.
+  it('declares no option with a single value: a ruling with one reading is a documented constant (retireOptions)', () => {
+    expect(ruleset.options.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
+  });
+
+  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
+    const retired = retiredOptionsOf(ruleset.options);
+    const live = ruleset.options[0]!;
+    const stored = { ...Object.fromEntries(retired.map((o) => [o.key, 'as stored'])), [live.key]: otherValues(live)[0]! };
+    const parsed = optionsValidator(ruleset.options).safeParse(stored);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual({ [live.key]: stored[live.key] });
+    expect(Object.keys(resolveOptions(ruleset.options, stored)).filter((key) => retired.some((o) => o.key === key))).toEqual([]);
+    expect(new Set(retired.map((o) => o.key)).size + ruleset.options.length).toBe(new Set([...retired, ...ruleset.options].map((o) => o.key)).size);
   });
 
   // The digest sits beside the repository in ../shared (as in CI); a bare clone has no digest to compare with.

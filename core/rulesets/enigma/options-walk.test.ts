@@ -7,7 +7,7 @@ import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { applyEvent } from '../../ledger/testing.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
-import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf, type OptionValues, type RulingOption } from '../options.ts';
+import { defaultOptions, otherValues, resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { enigmaEncounter } from './encounter.ts';
 import { enigmaRecovery } from './ledger.ts';
@@ -195,14 +195,6 @@ const CASES: Record<string, (options: OptionValues) => unknown> = {
 };
 
 /** Every value of an option other than its default. */
-function otherValues(option: RulingOption): (string | number | boolean)[] {
-  if (option.kind === 'flag') return [!option.default];
-  if (option.kind === 'choice') return option.choices.map((c) => c.value).filter((v) => v !== option.default);
-  const values: number[] = [];
-  for (let n = option.min; n <= option.max; n += 1) if (n !== option.default) values.push(n);
-  return values;
-}
-
 describe('every Enigma option changes behaviour (issue 27)', () => {
   it('has a case for every option it declares, and none for an option it does not', () => {
     expect(Object.keys(CASES).sort()).toEqual(enigmaOptions.map((o) => o.key).sort());
@@ -217,20 +209,4 @@ describe('every Enigma option changes behaviour (issue 27)', () => {
       });
     }
   }
-});
-
-describe('rulings made constants (issue 27)', () => {
-  it('declares no option with a single choice: "not a choice that chooses nothing"', () => {
-    for (const option of enigmaOptions) if (option.kind === 'choice') expect(option.choices.length, option.key).toBeGreaterThan(1);
-  });
-
-  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
-    const stored = { removalCursor: 'slideUp', stackDice: 'extraDice', opposedTies: 'attacker' };
-    const parsed = optionsValidator(enigmaOptions).safeParse(stored);
-    expect(parsed.success).toBe(true);
-    expect(parsed.data).toEqual({ opposedTies: 'attacker' });
-    expect(resolveOptions(enigmaOptions, stored)).not.toHaveProperty('removalCursor');
-    expect(optionsValidator(enigmaOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
-    expect(retiredOptionsOf(enigmaOptions).map((o) => o.ruling)).toEqual(['R-E3', 'R-E5', 'R-E9', 'R-E12', 'R-E13', 'R-E19', 'R-E24', 'R-E26']);
-  });
 });

@@ -3,7 +3,7 @@
 // gives a different outcome than the default does. An option with a single choice chooses nothing and fails here:
 // such a ruling is a documented constant (RETIRED_FACTIONS_OPTIONS), not an option.
 import { describe, expect, it } from 'vitest';
-import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf } from '../options.ts';
+import { defaultOptions, otherValues } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
 import { app, damage, encounter, fight, melee, seed, who } from './testkit.ts';
@@ -170,9 +170,6 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
   },
 };
 
-const otherValues = (option: (typeof factionsOptions)[number]): (string | boolean)[] =>
-  option.kind === 'flag' ? [!option.default] : option.kind === 'choice' ? option.choices.map((c) => c.value).filter((v) => v !== option.default) : [];
-
 describe('every Factions option changes what the engine does', () => {
   for (const option of factionsOptions) {
     const others = otherValues(option);
@@ -190,20 +187,4 @@ describe('every Factions option changes what the engine does', () => {
       });
     }
   }
-});
-
-describe('rulings made constants (issue 27)', () => {
-  it('declares no option with a single choice: "not a choice that chooses nothing"', () => {
-    expect(factionsOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
-  });
-
-  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
-    const stored = { factionCycle: 'gmCycle', armourUsed: 'attackedOrBlocked', surrender: 'usesTurn', armourFloor: 'one' };
-    const parsed = optionsValidator(factionsOptions).safeParse(stored);
-    expect(parsed.success).toBe(true);
-    expect(parsed.data).toEqual({ armourFloor: 'one' });
-    expect(resolveOptions(factionsOptions, stored)).not.toHaveProperty('factionCycle');
-    expect(optionsValidator(factionsOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
-    expect(retiredOptionsOf(factionsOptions).map((o) => o.ruling)).toEqual(['R-F1', 'R-F2', 'R-F3', 'R-F4', 'R-F5', 'R-F8', 'R-F9', 'R-F10', 'R-F11', 'R-F13', 'R-F18', 'R-F21']);
-  });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
-import { defaultOptions, optionsValidator, resolveOptions, type OptionValues } from '../options.ts';
+import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { teamsEncounter } from './encounter.ts';
 import { app, attack, encounter, fight, pick, seed, turns, who } from './fixtures.ts';
 import { teamsOptions } from './options.ts';
@@ -160,17 +160,10 @@ const cases: Record<string, (options: Options) => unknown> = {
   },
 };
 
-const otherValues = (key: string): (string | boolean | number)[] => {
-  const option = teamsOptions.find((o) => o.key === key)!;
-  if (option.kind === 'flag') return [!option.default];
-  if (option.kind === 'choice') return option.choices.map((c) => c.value).filter((v) => v !== option.default);
-  return [option.min, option.max].filter((v) => v !== option.default);
-};
-
 describe('every Teams option changes an outcome', () => {
   const defaults = defaultOptions(teamsOptions);
   for (const option of teamsOptions) {
-    const values = otherValues(option.key);
+    const values = otherValues(option);
     if (values.length === 0) continue;
     for (const value of values) {
       it(`${option.ruling} ${option.key} = ${String(value)} differs from ${String(option.default)}`, () => {
@@ -181,13 +174,4 @@ describe('every Teams option changes an outcome', () => {
     }
   }
 
-  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_TEAMS_OPTIONS)', () => {
-    expect(teamsOptions.filter((o) => otherValues(o.key).length === 0).map((o) => o.key)).toEqual([]);
-  });
-
-  it('a campaign that stored a retired ruling still validates; the key is dropped', () => {
-    const parsed = optionsValidator(teamsOptions).parse({ command: 'commanderPays', dodgeTarget: 'beat' });
-    expect(parsed).toEqual({ dodgeTarget: 'beat' });
-    expect(Object.keys(resolveOptions(teamsOptions, { command: 'commanderPays' }))).not.toContain('command');
-  });
 });

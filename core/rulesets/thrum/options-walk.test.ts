@@ -3,7 +3,7 @@
 // the default's. A new option without a case here fails the walk.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { defaultOptions, optionsValidator, resolveOptions, retiredOptionsOf, type OptionValues } from '../options.ts';
+import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import { downtime } from './recovery.ts';
 import { attack, ctx, dice, encounter, fight, rolled, seed, who } from './testing.ts';
@@ -134,12 +134,6 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
 };
 
 /** Every value an option can take other than its default. */
-function otherValues(option: (typeof thrumOptions)[number]): (string | number | boolean)[] {
-  if (option.kind === 'flag') return [!option.default];
-  if (option.kind === 'number') return Array.from({ length: option.max - option.min + 1 }, (_, i) => option.min + i).filter((v) => v !== option.default);
-  return option.choices.map((c) => c.value).filter((v) => v !== option.default);
-}
-
 describe('every Thrum option changes behaviour', () => {
   const defaults = defaultOptions(thrumOptions);
 
@@ -147,19 +141,6 @@ describe('every Thrum option changes behaviour', () => {
     for (const option of thrumOptions) expect(Object.keys(cases), `${option.key} (${option.ruling}) needs a case in the walk`).toContain(option.key);
   });
 
-  it('no option is a choice that chooses nothing: single-reading rulings are constants (RETIRED_THRUM_OPTIONS)', () => {
-    expect(thrumOptions.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
-    expect(retiredOptionsOf(thrumOptions).map((o) => o.ruling)).toEqual(['R-H3', 'R-H4', 'R-H5', 'R-H8', 'R-H12b']);
-  });
-
-  it('still opens and saves a campaign that stored a retired ruling: the key is accepted and dropped', () => {
-    const stored = { delayTiming: 'beforeStartOfTurn', loadFloor: 'zero', loadPerHit: 'plusOne', contestTies: 'attackWins' };
-    const parsed = optionsValidator(thrumOptions).safeParse(stored);
-    expect(parsed.success).toBe(true);
-    expect(parsed.data).toEqual({ contestTies: 'attackWins' });
-    expect(resolveOptions(thrumOptions, stored)).not.toHaveProperty('loadFloor');
-    expect(optionsValidator(thrumOptions).safeParse({ noSuchRuling: true }).success).toBe(false);
-  });
 
   for (const option of thrumOptions) {
     for (const value of otherValues(option)) {
