@@ -52,6 +52,8 @@ export const inputSchemas = {
     id: idSchema,
     since: logSinceSchema.optional(),
     pcIds: z.array(idSchema).max(100),
+    /** Also every party member not yet in the encounter, but the dead (named in the reply's `skipped`). */
+    wholeParty: z.boolean().optional(),
     /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
     position: z.number().int().min(0).max(500).nullable().optional(),
     npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
@@ -261,6 +263,8 @@ export interface RecoveryDetail {
    * to carry onto the characters: nothing was committed; send `event` again (a redo: redo with `confirm`), with any
    * adjustments, to end the fight. `adjusted`: on a redo, the adjustments the undone ending held.
    */
+  /** Set only by encounters:addFromCampaign with `wholeParty`: the party members it left out, and why ("dead"). */
+  skipped?: { name: string; reason: string }[];
   carryCheck?: { event: GmEvent; carry: CarryPreview; adjusted?: { adjust: { characterId: string; key: string; value: number }[]; reason: string } };
 }
 
@@ -387,6 +391,8 @@ export interface EncounterDetail {
    * to carry onto the characters: nothing was committed; send `event` again (a redo: redo with `confirm`), with any
    * adjustments, to end the fight. `adjusted`: on a redo, the adjustments the undone ending held.
    */
+  /** Set only by encounters:addFromCampaign with `wholeParty`: the party members it left out, and why ("dead"). */
+  skipped?: { name: string; reason: string }[];
   carryCheck?: { event: GmEvent; carry: CarryPreview; adjusted?: { adjust: { characterId: string; key: string; value: number }[]; reason: string } };
 }
 

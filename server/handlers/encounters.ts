@@ -5,7 +5,7 @@ import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEve
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { normalizeSheet } from '../../core/rulesets/sheet.ts';
-import { campaignName, getCampaign, getCharacter, noteCampaignActivity } from '../../db/campaigns.ts';
+import { campaignName, getCampaign, getCharacter, listCharacters, noteCampaignActivity } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
@@ -221,7 +221,11 @@ export const encounterHandlers = {
     return { entries: logEntries(ctx, row.id, after), after, eventCount: row.event_count, mark };
   },
 
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }) => {
+  /**
+   * Adds party members and copies of NPC templates. With `wholeParty`, every party member not yet in the fight joins
+   * but the dead, who are skipped and named in `skipped` with why (one dead PC does not stop the others).
+   */
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
@@ -248,7 +252,22 @@ export const encounterHandlers = {
         : (rules.npcCarriedIn ? rules.npcCarriedIn(party(), id) : {});
       return { character, sheet: normalizeSheet(ruleset.sheet, JSON.parse(character.sheet_json)) as CombatantSeed['sheet'], carried };
     };
-    for (const id of input.pcIds) {
+    const pcIds = [...input.pcIds];
+    const skipped: { name: string; reason: string }[] = [];
+    if (input.wholeParty) {
+      for (const pc of listCharacters(ctx.db, row.campaign_id)) {
+        if (pc.role !== 'pc' || pc.archived_at || inEncounter.has(pc.name) || pcIds.includes(pc.id)) continue;
+        const dead = Boolean((JSON.parse(pc.state_json ?? '{}') as Record<string, unknown>)['dead']);
+        if (dead) skipped.push({ name: pc.name, reason: 'dead' });
+        else pcIds.push(pc.id);
+      }
+      if (pcIds.length === 0 && input.npcs.length === 0) {
+        throw new GmError(skipped.length
+          ? `Nobody to add: ${skipped.map((s) => s.name).join(', ')} ${skipped.length === 1 ? 'is' : 'are'} dead.`
+          : 'Every living party member is already in this encounter.');
+      }
+    }
+    for (const id of pcIds) {
       const { character, sheet, carried } = load(id, 'pc');
       if (view.order.some((c) => c.name === character.name) || seeds.some((s) => s.characterId === id)) {
         throw new GmError(`${character.name} is already in this encounter.`);
@@ -273,7 +292,8 @@ export const encounterHandlers = {
         ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position }, ctx.now());
       });
     }
-    return detail(ctx, touched(ctx, row));
+    const added = detail(ctx, touched(ctx, row));
+    return input.wholeParty ? { ...added, skipped } : added;
   },
 
   'encounters:append': (ctx: HandlerContext, input: {

@@ -122,6 +122,19 @@ export class EncounterState {
     return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }));
   }
 
+  /**
+   * Adds every party member not yet in the fight but the dead; `skipped` hears who was left out and why (an empty list
+   * when nobody was). Refused (nobody to add) it is not called and the refusal is shown as any other.
+   */
+  addWholeParty(skipped: (who: { name: string; reason: string }[]) => void): Promise<void> {
+    const since = this.#since();
+    return this.#write({ write: 'add the whole party', since }, async () => {
+      const reply = await send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], wholeParty: true, npcs: [] });
+      skipped(reply.skipped ?? []);
+      return reply;
+    });
+  }
+
   dispose(): void {
     this.#stop();
   }
@@ -157,7 +170,7 @@ export class EncounterState {
         view = { ...next.view, order: previous.view.order };
       } else view = { ...next.view, order: order as typeof next.view.order };
     }
-    const { logAfter: _delta, carryCheck: _check, orderIds: _ids, ...shown } = next;
+    const { logAfter: _delta, carryCheck: _check, orderIds: _ids, skipped: _skipped, ...shown } = next;
     return reuseUnchanged(previous, { ...shown, view, log });
   }
 

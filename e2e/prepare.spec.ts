@@ -1,0 +1,56 @@
+// Preparing a fight without friction: "Add the whole party" adds the living and says whom it skipped and why, and a
+// dead party member shows why it cannot join instead of an Add button. The campaign (with Berrik dead after a first
+// fight) is made through the real API; the preparing is done in Chromium as a GM would.
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { useServer } from './fixtures.ts';
+import type { RunningServer } from './server.ts';
+
+const gmw = useServer('prepare');
+
+function apiOf(request: APIRequestContext, server: RunningServer) {
+  const token = new URL(server.launchUrl).searchParams.get('token')!;
+  return async <T = Record<string, unknown>>(name: string, input: unknown): Promise<T> => {
+    const response = await request.post(`${server.origin}/api/${name}`, { headers: { Authorization: `Bearer ${token}` }, data: input });
+    const body = (await response.json()) as { result?: T; error?: { message: string } };
+    expect(body.error?.message, name).toBeUndefined();
+    return body.result as T;
+  };
+}
+
+type Row = { id: string; name: string };
+
+test('the whole party joins but the dead, who are named with why', async ({ page, request }) => {
+  const server = await gmw.start('prepare.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Drowned Vault', rulesetId: 'enigma' });
+  const pc = (name: string) => api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name, sheet: {} });
+  await pc('Ash');
+  const berrik = await pc('Berrik');
+  await pc('Cato');
+  const goblin = await api<Row>('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: {} });
+  // Berrik falls in a first fight: a Sacrifice.
+  const first = await api<Row>('encounters:create', { campaignId: campaign.id, name: 'At the ford' });
+  await api('encounters:addFromCampaign', { id: first.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+  const started = await api<{ view: { order: Row[] } }>('encounters:append', { id: first.id, event: { type: 'START' } });
+  const berrikId = started.view.order.find((c) => c.name === 'Berrik')!.id;
+  await api('encounters:append', { id: first.id, event: { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 20, source: 'trap' } });
+  await api('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', id: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
+  await api('encounters:append', { id: first.id, event: { type: 'END_COMBAT', outcome: 'Pyrrhic' } });
+
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Drowned Vault' }).click();
+  await page.getByRole('textbox', { name: 'Encounter name' }).fill('Into the vault');
+  await page.getByRole('button', { name: 'Prepare encounter' }).click();
+  await expect(page.getByRole('heading', { name: 'Prepare: Into the vault' })).toBeVisible();
+
+  const picks = page.getByRole('region', { name: 'Party members' });
+  await expect(picks.getByRole('listitem').filter({ hasText: 'Berrik' })).toContainText('Dead: cannot join a fight');
+  await expect(picks.getByRole('button', { name: 'Add Berrik' })).toHaveCount(0);
+  await picks.getByRole('button', { name: 'Add the whole party' }).click();
+  const party = page.getByRole('list', { name: 'Party order' });
+  await expect(party.getByRole('listitem')).toHaveCount(2);
+  await expect(party).toContainText('Ash');
+  await expect(party).toContainText('Cato');
+  await expect(picks.getByRole('status')).toHaveText('Skipped Berrik (dead: cannot join a fight).');
+  await page.screenshot({ path: '/tmp/prepare-whole-party.png' });
+});

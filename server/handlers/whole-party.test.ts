@@ -1,0 +1,51 @@
+// "Add the whole party" on the encounter prep screen: the living join, the dead are skipped and named. Through the
+// real handlers on a temporary SQLite file.
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../testing/harness.ts';
+
+const t = useTestApp();
+const { ok } = t;
+
+/** An Enigma campaign of Ash, Berrik and Cato where Berrik died (a Sacrifice) in a first fight. */
+async function partyWithTheDead() {
+  const campaign = await ok('campaigns:create', { name: 'Bridge', rulesetId: 'enigma' });
+  const pc = (name: string) => ok('characters:create', { campaignId: campaign.id, role: 'pc', name, sheet: {} });
+  const ash = await pc('Ash');
+  const berrik = await pc('Berrik');
+  const cato = await pc('Cato');
+  const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: {} });
+  const first = await ok('encounters:create', { campaignId: campaign.id, name: 'At the ford' });
+  await ok('encounters:addFromCampaign', { id: first.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+  const started = await ok('encounters:append', { id: first.id, event: { type: 'START' } });
+  const berrikId = started.view.order.find((c) => c.name === 'Berrik')!.id;
+  await ok('encounters:append', { id: first.id, event: { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 20, source: 'trap' } });
+  await ok('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', id: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
+  await ok('encounters:append', { id: first.id, event: { type: 'END_COMBAT', outcome: 'Pyrrhic' } });
+  return { campaign, ash, berrik, cato, goblin };
+}
+
+describe('encounters:addFromCampaign with wholeParty', () => {
+  it('adds the living party members and names the dead it skipped', async () => {
+    const { campaign } = await partyWithTheDead();
+    const later = await ok('encounters:create', { campaignId: campaign.id, name: 'Later' });
+    const reply = await ok('encounters:addFromCampaign', { id: later.id, pcIds: [], wholeParty: true, npcs: [] });
+    expect(reply.view.order.map((c) => c.name)).toEqual(['Ash', 'Cato']);
+    expect(reply.skipped).toEqual([{ name: 'Berrik', reason: 'dead' }]);
+  });
+
+  it('leaves out those already in the fight, and says so when nobody is left to add', async () => {
+    const { campaign, ash } = await partyWithTheDead();
+    const later = await ok('encounters:create', { campaignId: campaign.id, name: 'Later' });
+    await ok('encounters:addFromCampaign', { id: later.id, pcIds: [ash.id], npcs: [] });
+    const reply = await ok('encounters:addFromCampaign', { id: later.id, pcIds: [], wholeParty: true, npcs: [] });
+    expect(reply.view.order.map((c) => c.name)).toEqual(['Ash', 'Cato']);
+    expect(await t.refused('encounters:addFromCampaign', { id: later.id, pcIds: [], wholeParty: true, npcs: [] })).toBe('Nobody to add: Berrik is dead.');
+  });
+
+  it('without wholeParty, a dead party member asked for by name is still refused', async () => {
+    const { campaign, berrik } = await partyWithTheDead();
+    const later = await ok('encounters:create', { campaignId: campaign.id, name: 'Later' });
+    expect(await t.refused('encounters:addFromCampaign', { id: later.id, pcIds: [berrik.id], npcs: [] })).toBe('Berrik is dead and cannot join a fight.');
+    expect((await ok('encounters:get', { id: later.id })).skipped).toBeUndefined();
+  });
+});
