@@ -20,14 +20,14 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
 
   // The GM puts the ghoul Near the party: Wren's strike must close in first, so it is a full turn.
   await page.getByRole('button', { name: 'Range band', exact: true }).first().click();
-  await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Ghoul 1' });
+  await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Ghoul' });
   await page.getByRole('combobox', { name: 'Band' }).selectOption('near');
   await page.getByRole('button', { name: 'Range band', exact: true }).last().click();
-  await expect(encounterLog(page).getByText('Ghoul 1 is Near from the party.')).toBeVisible();
+  await expect(encounterLog(page).getByText('Ghoul is Near from the party.')).toBeVisible();
 
-  await declare(page, 'Player intent', 'Wren', 'Ghoul 1');
-  await expect(encounterLog(page).getByText('Wren declares: closes in and attacks Ghoul 1 (from Near) — full turn.')).toBeVisible();
-  await declare(page, 'Enemy intent', 'Ghoul 1', 'Wren');
+  await declare(page, 'Player intent', 'Wren', 'Ghoul');
+  await expect(encounterLog(page).getByText('Wren declares: closes in and attacks Ghoul (from Near) — full turn.')).toBeVisible();
+  await declare(page, 'Enemy intent', 'Ghoul', 'Wren');
   await page.getByRole('button', { name: 'Lock intents' }).first().click();
   await page.getByRole('button', { name: 'Lock intents' }).last().click();
   await expect(page.locator('.prompt .choices button').first()).toBeVisible();
@@ -45,5 +45,5 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
     await page.waitForTimeout(150);
   }
   await page.screenshot({ path: 'e2e/screenshots/cairn-errant-fight.png' });
-  await expect(encounterLog(page).getByText(/^Damage on (Ghoul 1|Wren): .* d6 \[\d\]/).first()).toBeVisible();
+  await expect(encounterLog(page).getByText(/^Damage on (Ghoul|Wren): .* d6 \[\d\]/).first()).toBeVisible();
 });

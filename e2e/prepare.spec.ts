@@ -1,5 +1,5 @@
-// Preparing a fight without friction: "Add the whole party" adds the living and says whom it skipped and why, and a
-// dead party member shows why it cannot join instead of an Add button. The campaign (with Berrik dead after a first
+// Preparing a fight without friction: "Add the whole party" adds the living and says whom it skipped and why, a
+// dead party member shows why it cannot join instead of an Add button, and a single NPC copy is not numbered. The campaign (with Berrik dead after a first
 // fight) is made through the real API; the preparing is done in Chromium as a GM would.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { useServer } from './fixtures.ts';
@@ -53,4 +53,15 @@ test('the whole party joins but the dead, who are named with why', async ({ page
   await expect(party).toContainText('Cato');
   await expect(picks.getByRole('status')).toHaveText('Skipped Berrik (dead: cannot join a fight).');
   await page.screenshot({ path: '/tmp/prepare-whole-party.png' });
+
+  // A single Goblin keeps its name; a second added later is Goblin 2.
+  const gm = page.getByRole('list', { name: 'GM side' });
+  await page.getByRole('button', { name: 'Add Goblin' }).click();
+  await expect(gm.getByRole('listitem')).toHaveCount(1);
+  await expect(gm.getByText('Goblin', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Add Goblin' }).click();
+  await expect(gm.getByRole('listitem')).toHaveCount(2);
+  await expect(gm.getByText('Goblin', { exact: true })).toBeVisible();
+  await expect(gm.getByText('Goblin 2', { exact: true })).toBeVisible();
+  await expect(gm.getByText('Goblin 1', { exact: true })).toHaveCount(0);
 });

@@ -21,12 +21,12 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await square(page, 2, 2).click();
   await expect(encounterLog(page).getByText(/map/i).last()).toBeVisible();
   await page.getByRole('radio', { name: 'Place' }).check();
-  await page.getByRole('combobox', { name: 'Whom to place' }).selectOption({ label: 'Husk 1' });
+  await page.getByRole('combobox', { name: 'Whom to place' }).selectOption({ label: 'Husk' });
   await square(page, 6, 2).click();
-  await expect(square(page, 6, 2)).toHaveAccessibleName('(6,2): Husk 1');
+  await expect(square(page, 6, 2)).toHaveAccessibleName('(6,2): Husk');
 
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  for (const name of ['Ash', 'Husk 1']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
+  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
   await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
 
   // Round Zero: Ash takes a starting square by clicking the board when it is Ash's turn.
@@ -49,7 +49,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await square(page, 3, 1).click();
   await expect(square(page, 3, 1)).toHaveAccessibleName('(3,1): Ash');
   await square(page, 6, 2).hover();
-  await expect(page.getByText(/^\(6,2\) · elevation 0 · 3 from Ash · Husk 1/)).toBeVisible();
+  await expect(page.getByText(/^\(6,2\) · elevation 0 · 3 from Ash · Husk/)).toBeVisible();
   // Aura 1 around the Husk outlines the 8 squares around it.
   await page.getByRole('combobox', { name: 'Show an area shape' }).selectOption('aura');
   await square(page, 6, 2).hover();
@@ -68,26 +68,26 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   // A double-click places the square once (the second click of a double-click is not a second toggle).
   await square(page, 6, 2).dblclick();
   await expect(attackForm.getByRole('textbox', { name: 'Area squares' })).toHaveValue('6,2');
-  await expect(placement).toContainText('Inside: Husk 1');
+  await expect(placement).toContainText('Inside: Husk');
   await expect(placement).toContainText('The area must include at least one square within Range 2.');
   await expect(attackForm.getByRole('status')).toHaveText('The area must include at least one square within Range 2.');
   await square(page, 5, 2).click();
   await expect(attackForm.getByRole('textbox', { name: 'Area squares' })).toHaveValue('6,2 5,2');
   await expect(square(page, 5, 2)).toHaveAttribute('aria-pressed', 'true');
   await expect(placement).not.toContainText('Range 2');
-  await expect(attackForm.getByRole('status')).toHaveText('The area holds Husk 1.');
+  await expect(attackForm.getByRole('status')).toHaveText('The area holds Husk.');
   await page.screenshot({ path: 'e2e/screenshots/thrum-board-area.png' });
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
   await contestTyped(page);
-  await expect(page.getByRole('listitem', { name: /^\d+\. Husk 1,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
-  await expect(encounterLog(page).getByText(/^Ash uses Basic Attack \(physical, area\) on the area \(6,2\) \(5,2\) on Husk 1/)).toBeVisible();
+  await expect(page.getByRole('listitem', { name: /^\d+\. Husk,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
+  await expect(encounterLog(page).getByText(/^Ash uses Basic Attack \(physical, area\) on the area \(6,2\) \(5,2\) on Husk/)).toBeVisible();
   await expect(placement).toBeHidden();
 
   // The Husk's turn: an area placed with the keyboard alone. The board is one tab stop; arrows move, Enter or Space
   // toggles a square, Escape takes this placement's squares back (a second Escape closes the form).
   await page.keyboard.press('n');
-  await expect(page.getByTestId('active-name')).toHaveText('Husk 1');
+  await expect(page.getByTestId('active-name')).toHaveText('Husk');
   await page.locator('body').focus();
   await page.keyboard.press('a');
   await expect(page.getByRole('radio', { name: 'Place the area' })).toBeChecked();
@@ -114,5 +114,5 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.keyboard.press('1');
   await contestTyped(page);
   await expect(page.getByRole('listitem', { name: /^\d+\. Ash,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
-  await expect(encounterLog(page).getByText(/^Husk 1 uses Basic Attack \(physical, area\) on the area \(3,1\) on Ash/)).toBeVisible();
+  await expect(encounterLog(page).getByText(/^Husk uses Basic Attack \(physical, area\) on the area \(3,1\) on Ash/)).toBeVisible();
 });

@@ -22,7 +22,7 @@ test('Thrum: Win and Defeat Conditions set in prep; one marked met mid-attack en
   await expect(encounterLog(page).getByText('Defeat Condition 2: Ash is carried off.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  for (const name of ['Ash', 'Husk 1']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
+  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
   await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
   for (let i = 0; i < 2; i += 1) {
     await page.keyboard.press('n');
@@ -34,7 +34,7 @@ test('Thrum: Win and Defeat Conditions set in prep; one marked met mid-attack en
 
   // Whoever acts attacks the other; while the defence is asked for, the GM marks the Defeat Condition met.
   const attacker = (await activeName(page).textContent())!;
-  const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
+  const defender = attacker === 'Ash' ? 'Husk' : 'Ash';
   await page.keyboard.press('a');
   await page.getByRole('form', { name: 'Attack form' }).getByRole('group', { name: 'Targets', exact: true }).getByRole('checkbox', { name: defender }).check();
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();

@@ -14,13 +14,13 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
   // Initiative: each prompt button rolls 2d6 + modifier for one combatant (the app rolls the dice).
-  for (const name of ['Ash', 'Husk 1']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
+  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
   await expect(page.getByRole('list', { name: 'Encounter log' }).getByText(/^Initiative order:/)).toBeVisible();
   await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
 
   // Round Zero: a first stance each, no actions.
   const firstInRoundZero = (await activeName(page).textContent())!;
-  for (const name of [firstInRoundZero, firstInRoundZero === 'Ash' ? 'Husk 1' : 'Ash']) {
+  for (const name of [firstInRoundZero, firstInRoundZero === 'Ash' ? 'Husk' : 'Ash']) {
     await expect(activeName(page)).toHaveText(name);
     await page.keyboard.press('s');
     await page.getByRole('textbox', { name: 'Stance' }).fill('Guarded');
@@ -32,7 +32,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
 
   // Whoever acts first attacks the other; the defender chooses Resilience, and the attack's dice beat the defence's.
   const attacker = (await activeName(page).textContent())!;
-  const defender = attacker === 'Ash' ? 'Husk 1' : 'Ash';
+  const defender = attacker === 'Ash' ? 'Husk' : 'Ash';
   await page.keyboard.press('a');
   // Targets start unticked: tick the defender (the first checkbox list is Targets, the second cover without a map).
   await page.getByRole('form', { name: 'Attack form' }).getByRole('group', { name: 'Targets', exact: true }).getByRole('checkbox', { name: defender }).check();

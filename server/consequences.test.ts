@@ -107,9 +107,9 @@ describe('consequences of an Enigma fight', () => {
   it('rolls the dice an event leaves to the app, and keeps dice typed in', async () => {
     const { first } = await campaignWithFight();
     const { encounter, ids } = first;
-    const preview = await ok('encounters:preview', { id: encounter.id, event: { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin 1'], mode: 'ranged', distance: 12, sight: 'clear', damage: 'full' } });
+    const preview = await ok('encounters:preview', { id: encounter.id, event: { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin'], mode: 'ranged', distance: 12, sight: 'clear', damage: 'full' } });
     expect(preview.rolls.map((r) => [r.path.join('.'), r.notation])).toEqual([['attackRoll', '2d8kl1'], ['defenceRoll', '1d8']]);
-    const rolled = await append(encounter.id, { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin 1'], mode: 'melee', sight: 'clear', damage: 'full' });
+    const rolled = await append(encounter.id, { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin'], mode: 'melee', sight: 'clear', damage: 'full' });
     expect(rolled.log.at(-1)!.text).toMatch(/Attack d8 \[\d\] → \d \+ Escalation 1 = \d+ against Endure d6 \[\d\] → \d/);
     const stored = rows("SELECT payload_json FROM encounter_events WHERE type = 'ATTACK'")[0]!;
     expect(JSON.parse(String(stored['payload_json'])).attackRoll).toMatchObject({ source: 'app', faces: [expect.any(Number)] });

@@ -198,7 +198,7 @@ describe('the export handlers', () => {
     expect(md).toContain('- **Ruleset:** Enigma');
     expect(md).toContain('- **Outcome:** Victory');
     expect(md).toMatch(/## Round 1\n\n- Combat starts, party first\./);
-    expect(md).toContain('- Orc 1 takes 3 damage from a falling rock: 5 LP.');
+    expect(md).toContain('- Orc takes 3 damage from a falling rock: 5 LP.');
     expect(md).toMatch(/## Round 2\n/);
     expect(md.match(/^\| Combatant \| Side \| Damage dealt \| Damage taken \| Healed \| Statuses at the end of the round \| Down \|$/gm)).toHaveLength(2);
     const withRulings = (await ok('encounters:get', { id: fight.encounter.id })).log.find((l) => l.rulings?.length);

@@ -37,7 +37,7 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
       () => ({ type: 'START' }),
       (i) => ({ type: 'APPLY_DAMAGE', targetId: i['Ash']!, amount: 20, source: 'trap' }),
       (i) => ({ type: 'RESOLVE_PERIL', id: i['Ash']!, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } }),
-      (i) => ({ type: 'ATTACK', attackerId: i['Ash']!, targetId: i['Goblin 1']!, mode: 'melee', sight: 'clear', damage: 'full' }),
+      (i) => ({ type: 'ATTACK', attackerId: i['Ash']!, targetId: i['Goblin']!, mode: 'melee', sight: 'clear', damage: 'full' }),
       () => ({ type: 'RAISE_ESCALATION', by: 1, source: 'drums' }),
       () => ({ type: 'END_TURN' }),
     ],
@@ -74,7 +74,7 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
     steps: [
       () => ({ type: 'START' }),
       (i) => ({ type: 'ROLL_INITIATIVE', id: i['Ash']!, roll: { faces: [6, 5], source: 'manual' } }),
-      (i) => ({ type: 'ROLL_INITIATIVE', id: i['Goblin 1']!, roll: { faces: [1, 2], source: 'manual' } }),
+      (i) => ({ type: 'ROLL_INITIATIVE', id: i['Goblin']!, roll: { faces: [1, 2], source: 'manual' } }),
       () => ({ type: 'END_TURN' }),
       () => ({ type: 'END_TURN' }),
       (i) => ({ type: 'APPLY_LOAD', targetId: i['Ash']!, load: 'fatigue', amount: 3, source: 'the climb' }),
@@ -244,12 +244,12 @@ describe('what an imported campaign holds', () => {
     const first = await exported(campaign.id);
     const file = JSON.parse(first);
     expect(file.characters.map((c: { name: string }) => c.name)).toEqual(['c1', '~r2']);
-    expect(file.encounters[0].events[0].event.combatants.map((c: { name: string }) => c.name)).toEqual(['~c1', '~r2 1']);
+    expect(file.encounters[0].events[0].event.combatants.map((c: { name: string }) => c.name)).toEqual(['~c1', '~~r2']);
     expect(file.encounters[0].events[2].event.source).toBe('~s1');
     const imported = await ok('imports:campaign', { content: first });
     const [copy] = (await ok('campaigns:get', { id: imported.id })).encounters;
     const view = (await ok('encounters:get', { id: copy!.id })).view;
-    expect(view.order.map((c) => c.name)).toEqual(['c1', '~r2 1']);
+    expect(view.order.map((c) => c.name)).toEqual(['c1', '~r2']);
     expect(withoutExportedAt(await exported(imported.id))).toBe(withoutExportedAt(first));
   });
 

@@ -188,7 +188,7 @@ describe('trying an event before sending it', () => {
     await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
     const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
     const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
-    const tried = await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin 1'], mode: 'melee', sight: 'clear', damage: 'full' } });
+    const tried = await ok('encounters:carryPreview', { id: encounter.id, event: { type: 'ATTACK', attackerId: ids['Berrik'], targetId: ids['Goblin'], mode: 'melee', sight: 'clear', damage: 'full' } });
     expect(tried.event['attackRoll']).toMatchObject({ source: 'app', faces: [expect.any(Number)] });
     await ok('encounters:append', { id: encounter.id, event: tried.event });
     const stored = JSON.parse(String(rows("SELECT payload_json FROM encounter_events WHERE type = 'ATTACK'")[0]!['payload_json']));

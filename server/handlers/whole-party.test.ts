@@ -49,3 +49,27 @@ describe('encounters:addFromCampaign with wholeParty', () => {
     expect((await ok('encounters:get', { id: later.id })).skipped).toBeUndefined();
   });
 });
+
+describe('the names of NPC copies', () => {
+  async function prep() {
+    const campaign = await ok('campaigns:create', { name: 'Hill', rulesetId: 'enigma' });
+    const ogre = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Ogre Chief', sheet: {} });
+    const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'The hall' });
+    const add = async (count: number) =>
+      (await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [], npcs: [{ templateId: ogre.id, count }] })).view.order.map((c) => c.name);
+    return { add };
+  }
+
+  it('keeps a single copy unnumbered, and a second added later is number 2', async () => {
+    const { add } = await prep();
+    expect(await add(1)).toEqual(['Ogre Chief']);
+    expect(await add(1)).toEqual(['Ogre Chief', 'Ogre Chief 2']);
+    expect(await add(2)).toEqual(['Ogre Chief', 'Ogre Chief 2', 'Ogre Chief 3', 'Ogre Chief 4']);
+  });
+
+  it('numbers copies added together, and continues the numbering for later ones', async () => {
+    const { add } = await prep();
+    expect(await add(2)).toEqual(['Ogre Chief 1', 'Ogre Chief 2']);
+    expect(await add(1)).toEqual(['Ogre Chief 1', 'Ogre Chief 2', 'Ogre Chief 3']);
+  });
+});
