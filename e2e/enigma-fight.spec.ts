@@ -44,7 +44,18 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
   await page.keyboard.press('a');
   await page.getByRole('combobox', { name: 'Target' }).selectOption({ label: 'Thug 1 (4 LP)' });
   await page.getByRole('radio', { name: 'I rolled physical dice' }).check();
-  await page.getByRole('textbox', { name: /Mira: Attack faces/ }).fill('9');
+  // A word typed as a face is refused in the form, next to its field, in the GM's words; nothing is sent.
+  const attackFaces = page.getByRole('textbox', { name: /Mira: Attack faces/ });
+  await attackFaces.fill('abc');
+  await page.getByRole('textbox', { name: /Thug 1: Endure faces/ }).fill('2');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(attackFaces).toHaveAccessibleDescription('"abc" is not a die face: type one face from 1 to 10.');
+  await expect(page.getByText('"abc" is not a die face: type one face from 1 to 10.')).toBeVisible();
+  await expect(page.getByText(/malformed/)).toHaveCount(0);
+  await expect(page.getByTestId('counter-actions')).toHaveAccessibleName('1 action left');
+  await page.screenshot({ path: '/tmp/in/dice-refusal.png' });
+  await attackFaces.fill('9');
+  await expect(page.getByText('"abc" is not a die face', { exact: false })).toHaveCount(0);
   await page.getByRole('textbox', { name: /Thug 1: Endure faces/ }).fill('2');
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(logLine(page, /Attack d10 \[9\] \(typed in\) → 9 \+ Escalation 1 = 10 against Endure d4 \[2\] \(typed in\) → 2, hit for 1/)).toBeVisible();

@@ -95,8 +95,10 @@ export function describeInvalid(error: z.ZodError): string {
   if (!issue) return 'The request is malformed.';
   if (issue.code === 'unrecognized_keys') return `The request has fields this app does not know: ${issue.keys.join(', ')}.`;
   if (/[.!?]$/.test(issue.message)) return issue.message;
-  const where = issue.path.length ? ` (${issue.path.join('.')})` : '';
-  return `The request is malformed${where}: ${issue.message}.`;
+  // The field in words, never a dotted path: "The request's character name is not readable (…)".
+  const named = issue.path.filter((key): key is string => typeof key === 'string').map((key) => key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  const detail = issue.message.startsWith('Invalid') ? '' : `: ${issue.message}`;
+  return named.length ? `The request's ${named.join(' ')} cannot be read${detail}.` : `The request cannot be read${detail}.`;
 }
 
 /**

@@ -212,7 +212,7 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
   for (const c of file.characters) {
     const unknown = Object.keys(c.sheet).find((key) => !ruleset.sheet.fields.some((f) => f.key === key));
     if (unknown !== undefined) refuse(`${c.name}'s sheet has a field ${ruleset.name} sheets do not have: “${unknown.slice(0, 40)}”.`);
-    const parsed = sheetValidator(ruleset.sheet).safeParse(normalizeSheet(ruleset.sheet, c.sheet));
+    const parsed = sheetValidator(ruleset.sheet, { capped: false }).safeParse(normalizeSheet(ruleset.sheet, c.sheet));
     if (!parsed.success) refuse(`${c.name}'s sheet is not valid: ${sentence(parsed.error.issues[0]?.message ?? 'a field is wrong')}`);
   }
 

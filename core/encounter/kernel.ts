@@ -53,10 +53,29 @@ export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
     if (valueAt(raw, issue.path) === undefined) return fail(`${where} is missing; it must be one of ${choices}.`);
     return fail(issue.message && !issue.message.startsWith('Invalid') ? `${where}: ${issue.message}` : `${where} must be one of ${choices}.`);
   }
-  if (!issue.message || issue.message.startsWith('Invalid')) return fail(`The ${type || 'action'} is malformed at ${issue.path.join('.') || 'its root'}.`);
+  if (!issue.message || issue.message.startsWith('Invalid')) return fail(unreadable(rules, type, issue.path));
   // A shared schema says "This must be text.": name the field, so a request from a script says which one.
   if (issue.message.startsWith('This ')) return fail(`${where} ${issue.message.slice('This '.length)}`);
   return fail(issue.message);
+}
+
+/**
+ * A value of the wrong kind, said in the GM's words: the form's label for the action and its field, the roll's name
+ * in words, never a dotted path ("The attack has a typed face for its defence roll that is not a face of the die.").
+ */
+function unreadable(rules: EncounterRules, type: string, path: readonly PropertyKey[]): string {
+  const form = rules.actionForms?.find((f) => f.type === type);
+  const action = `The ${(form?.label ?? type.replaceAll('_', ' ')).toLowerCase() || 'action'}`;
+  const words = (key: PropertyKey) => String(key).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const named = path.filter((key): key is string => typeof key === 'string');
+  const facesAt = named.indexOf('faces');
+  if (facesAt >= 0) {
+    const roll = named.slice(0, facesAt).map(words).join(' ') || 'roll';
+    return `${action} has a typed face for its ${roll} that is not a face of the die: type whole numbers from 1 to the die's size.`;
+  }
+  const field = form?.fields.find((f) => f.key === named[0]);
+  const what = [field ? field.label.toLowerCase() : named[0] ? words(named[0]) : '', ...named.slice(1).map(words)].filter(Boolean).join(' ');
+  return what ? `${action} has a ${what} it cannot read.` : `${action} cannot be read.`;
 }
 
 /** "ATTACK has no field 'targt'; it takes: attackerId, targetId, …" (the fields from the ruleset's own schema). */

@@ -28,6 +28,8 @@ export interface IntegerField extends FieldBase {
   default: number;
   min: number;
   max: number;
+  /** The key of the integer field that is this one's maximum (HP under Maximum HP): a value above it is refused. */
+  atMost?: string;
 }
 
 export interface TextField extends FieldBase {
@@ -85,11 +87,24 @@ function fieldSchema(field: SheetField): z.ZodType {
   }
 }
 
-/** A strict zod schema for a whole sheet: every field present, nothing else. */
-export function sheetValidator(schema: SheetSchema): z.ZodType<SheetValues> {
+/**
+ * A strict zod schema for a whole sheet: every field present, nothing else, and no current value above its maximum
+ * (`atMost`). An import passes `capped: false`: a sheet saved before the caps were checked still comes back.
+ */
+export function sheetValidator(schema: SheetSchema, { capped: checkCaps = true }: { capped?: boolean } = {}): z.ZodType<SheetValues> {
   const shape: Record<string, z.ZodType> = {};
   for (const field of schema.fields) shape[field.key] = fieldSchema(field);
-  return z.strictObject(shape) as unknown as z.ZodType<SheetValues>;
+  const capped = !checkCaps ? [] : schema.fields.flatMap((field) => {
+    const cap = field.kind === 'integer' && field.atMost ? schema.fields.find((f) => f.key === field.atMost) : undefined;
+    return cap ? [{ field, cap }] : [];
+  });
+  return z.strictObject(shape).superRefine((sheet, ctx) => {
+    for (const { field, cap } of capped) {
+      const value = sheet[field.key] as number;
+      const max = sheet[cap.key] as number;
+      if (value > max) ctx.addIssue({ code: 'custom', path: [field.key], message: `${field.label} ${value} is above ${cap.label} ${max}: lower ${field.label} or raise ${cap.label}.` });
+    }
+  }) as unknown as z.ZodType<SheetValues>;
 }
 
 /** The sheet a new character starts with. */

@@ -10,7 +10,7 @@ export const cairnErrantSheet: SheetSchema = {
       kind: 'integer', key: 'hpMax', label: 'Maximum HP', group: 'Health', default: 4, min: 0, max: 20,
     },
     {
-      kind: 'integer', key: 'hp', label: 'HP', group: 'Health', default: 4, min: 0, max: 20,
+      kind: 'integer', key: 'hp', label: 'HP', group: 'Health', default: 4, min: 0, max: 20, atMost: 'hpMax',
       help: 'Damage below 0 HP goes to STR and calls for a Critical Damage save (§4.4 steps 9–10).',
     },
     {
@@ -19,17 +19,17 @@ export const cairnErrantSheet: SheetSchema = {
     },
     { kind: 'integer', key: 'strMax', label: 'STR maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
     {
-      kind: 'integer', key: 'str', label: 'STR', group: 'Attributes', default: 10, min: 0, max: 18,
+      kind: 'integer', key: 'str', label: 'STR', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'strMax',
       help: 'STR 0 is death; the Critical Damage save uses the new STR.',
     },
     { kind: 'integer', key: 'dexMax', label: 'DEX maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
     {
-      kind: 'integer', key: 'dex', label: 'DEX', group: 'Attributes', default: 10, min: 0, max: 18,
+      kind: 'integer', key: 'dex', label: 'DEX', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'dexMax',
       help: 'Initiative and retreat saves; DEX 0 is paralysed or knocked out (R-C24).',
     },
     { kind: 'integer', key: 'wilMax', label: 'WIL maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
     {
-      kind: 'integer', key: 'wil', label: 'WIL', group: 'Attributes', default: 10, min: 0, max: 18,
+      kind: 'integer', key: 'wil', label: 'WIL', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'wilMax',
       help: 'WIL 0 is delirious (R-C24).',
     },
     {

@@ -195,6 +195,10 @@ describe('refusals change nothing and say why', () => {
     // A field of a shared schema is named in the sentence.
     expect(parse({ type: 'HEAL', targetId: 'x', amount: 2, kind: 'fix' })).toThrow(/^In HEAL, source must be text\.$/);
     expect(parse({ type: 'HEAL', targetId: 'x', amount: 2, kind: 'fix', source: 'y'.repeat(501) })).toThrow(/^In HEAL, source text is at most 500 characters\.$/);
+    // A typed face that is not a number (the form checks first; a script or an old screen may not) is said in
+    // words, with the form's name for the action, never a dotted path (issue 28, point 8).
+    expect(parse({ type: 'ATTACK', attackerId: 'a', targetId: 'b', mode: 'melee', sight: 'clear', damage: 'full', defenceRoll: { faces: [null], source: 'manual' } }))
+      .toThrow(/^The attack has a typed face for its defence roll that is not a face of the die: type whole numbers from 1 to the die's size\.$/);
     expect(parseEvent(enigmaEncounter, { type: 'END_TURN' })).toEqual({ type: 'END_TURN' });
     // A roll with many stacks of disadvantage (stacked injuries) holds more than a dozen dice, and must re-parse
     // when the stored event is replayed or imported.

@@ -21,7 +21,7 @@ export const factionsSheet: SheetSchema = {
       help: 'Read only with plain HP (R-F20 alternative); under Murdham\'s rule (default) maximum health is STR. A lone fighter checks morale at half of the maximum or less (R-F8).',
     },
     {
-      kind: 'integer', key: 'health', label: 'Health', group: 'Health', default: 10, min: 0, max: 99,
+      kind: 'integer', key: 'health', label: 'Health', group: 'Health', default: 10, min: 0, max: 99, atMost: 'healthMax',
       help: 'Current health; at or above the maximum-health field means unhurt (full health: STR under R-F20). Losing half of current health in one hit incapacitates; losing all of it means dying.',
     },
     {

@@ -67,7 +67,7 @@ export const teamsSheet: SheetSchema = {
       help: 'Harmed while endurance is at half this or less.',
     },
     {
-      kind: 'integer', key: 'endurance', label: 'Endurance', group: 'Pools', default: 12, min: 0, max: 999,
+      kind: 'integer', key: 'endurance', label: 'Endurance', group: 'Pools', default: 12, min: 0, max: 999, atMost: 'enduranceMax',
       help: 'Soaks damage before health (§2.4 step 11).',
     },
     {
@@ -75,7 +75,7 @@ export const teamsSheet: SheetSchema = {
       help: 'Bloodied while health is below this.',
     },
     {
-      kind: 'integer', key: 'health', label: 'Health', group: 'Pools', default: 12, min: 0, max: 999,
+      kind: 'integer', key: 'health', label: 'Health', group: 'Pools', default: 12, min: 0, max: 999, atMost: 'healthMax',
       help: 'Zero health means unconscious, and death risk on overkill (§2.4 step 13).',
     },
     {
@@ -86,14 +86,14 @@ export const teamsSheet: SheetSchema = {
       kind: 'integer', key: 'staminaMax', label: 'Stamina maximum', group: 'Pools', default: 4, min: 0, max: 999,
     },
     {
-      kind: 'integer', key: 'stamina', label: 'Stamina', group: 'Pools', default: 4, min: 0, max: 999,
+      kind: 'integer', key: 'stamina', label: 'Stamina', group: 'Pools', default: 4, min: 0, max: 999, atMost: 'staminaMax',
       help: 'Spent on Block, Dodge, Fortify, Intercept, Parry and Sprint (§2.3).',
     },
     {
       kind: 'integer', key: 'focusMax', label: 'Focus maximum', group: 'Pools', default: 4, min: 0, max: 999,
     },
     {
-      kind: 'integer', key: 'focus', label: 'Focus', group: 'Pools', default: 4, min: 0, max: 999,
+      kind: 'integer', key: 'focus', label: 'Focus', group: 'Pools', default: 4, min: 0, max: 999, atMost: 'focusMax',
       help: 'Spent on Resist (1) and Command (2) (§2.3).',
     },
     {
