@@ -14,6 +14,8 @@ interface FieldBase {
   help?: string;
   /** Fields with the same group are shown together under that heading. */
   group?: string;
+  /** The name in a one-line summary (the campaign home's party list) when the label is too long for it. */
+  short?: string;
 }
 
 export interface DieField extends FieldBase {
@@ -122,4 +124,32 @@ export function normalizeSheet(schema: SheetSchema, stored: Record<string, unkno
   const sheet: Record<string, unknown> = {};
   for (const field of schema.fields) sheet[field.key] = field.key in stored ? stored[field.key] : field.default;
   return sheet;
+}
+
+/** One number in a character's one-line summary: "STR 10/10", "Weapon d6"; `title` is the whole label. */
+export interface SummaryStat {
+  key: string;
+  short: string;
+  title: string;
+  text: string;
+}
+
+/**
+ * A character's first `limit` sheet numbers for a one-line summary, each under its short name (never a cut label:
+ * "Res" stood for both Resilience and Resolve). A maximum (`<key>Max`) is shown with its current value as one stat,
+ * "STR 10/10", so a pool never takes two places and pushes a later number (WIL) out.
+ */
+export function sheetSummary(schema: SheetSchema, values: Record<string, unknown>, limit = 6): SummaryStat[] {
+  const numbers = schema.fields.filter((f) => f.kind === 'die' || f.kind === 'integer');
+  const keys = new Set(numbers.map((f) => f.key));
+  const stats: SummaryStat[] = [];
+  for (const f of numbers) {
+    if (f.key.endsWith('Max') && keys.has(f.key.slice(0, -3))) continue; // shown with its current value
+    const value = values[f.key] ?? f.default;
+    const text = f.kind === 'die' ? `d${value}` : String(value);
+    const max = keys.has(`${f.key}Max`) ? values[`${f.key}Max`] ?? numbers.find((m) => m.key === `${f.key}Max`)!.default : null;
+    stats.push({ key: f.key, short: f.short ?? f.label, title: max === null ? f.label : `${f.label} / maximum`, text: max === null ? text : `${text}/${max}` });
+    if (stats.length === limit) break;
+  }
+  return stats;
 }

@@ -33,7 +33,7 @@ export const cairnErrantSheet: SheetSchema = {
       help: 'WIL 0 is delirious (R-C24).',
     },
     {
-      kind: 'die', key: 'weaponDie', label: 'Weapon damage die', group: 'Weapon', default: 6, sizes: WEAPON_SIZES,
+      kind: 'die', key: 'weaponDie', label: 'Weapon damage die', short: 'Weapon', group: 'Weapon', default: 6, sizes: WEAPON_SIZES,
       help: 'd6 fast, d8 balanced, d10 slow; unarmed d4 (§4.4 step 2).',
     },
     {
@@ -69,15 +69,15 @@ export const cairnErrantSheet: SheetSchema = {
       help: 'Each takes a slot; +1 for Fight back, Block or Dodge; cleared by a safe night\'s rest (R-C25).',
     },
     {
-      kind: 'integer', key: 'gearSlots', label: 'Slots filled by gear', group: 'Inventory', default: 0, min: 0, max: 10,
+      kind: 'integer', key: 'gearSlots', label: 'Slots filled by gear', short: 'Gear slots', group: 'Inventory', default: 0, min: 0, max: 10,
       help: 'With Fatigue, injuries and wounds, all 10 slots full means overburdened: no defence (§4.4 step 3).',
     },
     {
-      kind: 'integer', key: 'leftLegHits', label: 'Left leg hits', group: 'Injuries', default: 0, min: 0, max: 2,
+      kind: 'integer', key: 'leftLegHits', label: 'Left leg hits', short: 'Left leg', group: 'Injuries', default: 0, min: 0, max: 2,
       help: '1: next initiative save at disadvantage and no quick-turn movement; 2: loses every initiative roll (R-C6).',
     },
     {
-      kind: 'integer', key: 'rightLegHits', label: 'Right leg hits', group: 'Injuries', default: 0, min: 0, max: 2,
+      kind: 'integer', key: 'rightLegHits', label: 'Right leg hits', short: 'Right leg', group: 'Injuries', default: 0, min: 0, max: 2,
       help: '1: next initiative save at disadvantage and no quick-turn movement; 2: loses every initiative roll (R-C6).',
     },
     {

@@ -518,7 +518,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
       // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
-      details: { survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: ctx.options['manifestRollOfTen'] ?? 'reroll', extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
+      details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: ctx.options['manifestRollOfTen'] ?? 'reroll', extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
+import { agrees, possessive } from '../../words.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import { factionsActionForms } from './forms.ts';
@@ -167,19 +168,19 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
     case 'SET_CONCEALED': return rules.checkConcealed(ctx, event.id);
     case 'START': return rules.checkStart(ctx);
     case 'SET_INITIATIVE':
-      if (!inSetup && !snapshot.matches({ running: 'initiative' })) return `${rules.factionLabel(ctx, ctx.initiative)} already holds the initiative.`;
+      if (!inSetup && !snapshot.matches({ running: 'initiative' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'already holds', 'already hold')} the initiative.`;
       return rules.checkInitiative(ctx, event.id, event.roll, !inSetup);
     case 'ROLL_FAT':
       if (!snapshot.matches({ running: 'awaitFat' })) return ctx.fastSlow ? 'The fast action threshold is rolled once, at the start of the round.' : 'Fast and slow activations are not in play in this fight.';
       return rules.checkFat(event.roll);
     case 'CHOOSE_FIRST_FACTION':
-      if (!snapshot.matches({ running: 'chooseFirst' })) return ctx.current ? `${rules.factionLabel(ctx, ctx.current)} is already up: the first faction was chosen.` : 'The first faction is chosen at the start of the round or phase.';
+      if (!snapshot.matches({ running: 'chooseFirst' })) return ctx.current ? `${agrees(rules.factionLabel(ctx, ctx.current), 'is', 'are')} already up: the first faction was chosen.` : 'The first faction is chosen at the start of the round or phase.';
       return rules.checkChooseFirst(ctx, event.id);
     case 'SELECT_CHARACTER':
     case 'PASS':
       if (turnOpen(snapshot)) return `${rules.nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
       if (snapshot.matches({ running: 'awaitFat' })) return 'Roll the fast action threshold first.';
-      if (snapshot.matches({ running: 'chooseFirst' })) return `${rules.factionLabel(ctx, ctx.initiative)} holds the initiative: choose which faction acts first.`;
+      if (snapshot.matches({ running: 'chooseFirst' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'holds', 'hold')} the initiative: choose which faction acts first.`;
       if (!snapshot.matches({ running: 'factionTurn' })) return 'No faction is up right now.';
       return event.type === 'PASS' ? null : rules.checkSelect(ctx, event.id);
     case 'END_TURN':
@@ -347,11 +348,11 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   }
   if (snapshot.matches({ running: 'chooseFirst' })) {
     const phase = ctx.phase === 'ambush' ? ' in the ambush bonus turn' : ctx.phase === 'fast' ? ' in the fast phase' : ctx.phase === 'slow' ? ' in the slow phase' : ` in round ${ctx.round}`;
-    return { kind: 'firstFaction', text: `${label(ctx.initiative)} holds the initiative: which faction acts first${phase}?`, answer: 'CHOOSE_FIRST_FACTION', choices: ctx.cycle.map((key) => ({ id: key, label: label(key) })) };
+    return { kind: 'firstFaction', text: `${agrees(label(ctx.initiative), 'holds', 'hold')} the initiative: which faction acts first${phase}?`, answer: 'CHOOSE_FIRST_FACTION', choices: ctx.cycle.map((key) => ({ id: key, label: label(key) })) };
   }
   if (snapshot.matches({ running: 'factionTurn' })) {
     return {
-      kind: 'factionTurn', text: `${label(ctx.current)}'s go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
+      kind: 'factionTurn', text: `${possessive(label(ctx.current))} go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
       choices: [...rules.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
       details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
     };

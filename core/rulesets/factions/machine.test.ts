@@ -33,7 +33,7 @@ describe('initiative and the first faction (§3.2 rules 1–2)', () => {
     expect(() => e.apply({ type: 'SET_INITIATIVE', id: 'random', roll: app(3) })).toThrow('3 is not a face of a d2.');
     const lines = e.apply({ type: 'SET_INITIATIVE', id: 'random', roll: app(2) });
     expect(texts(lines)[0]).toBe('Nobody clearly started the fight: d2 [2] gives the initiative to Enemies.');
-    expect(e.view().prompt?.text).toBe('Enemies holds the initiative: which faction acts first in round 1?');
+    expect(e.view().prompt?.text).toBe('Enemies hold the initiative: which faction acts first in round 1?');
   });
 
   it('lets the initiative holder send an enemy faction first', () => {
@@ -106,7 +106,7 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
     expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'foe' })).toThrow('Foe has already used this round\'s turn.');
     e.apply({ type: 'SELECT_CHARACTER', id: 'brute' });
     const end = e.apply({ type: 'END_TURN' });
-    expect(texts(end)).toEqual(expect.arrayContaining(['Party has nobody who can act: automatic pass (1 in a row).', 'Enemies has nobody who can act: automatic pass (2 in a row).', 'Round 2 begins.']));
+    expect(texts(end)).toEqual(expect.arrayContaining(['Party has nobody who can act: automatic pass (1 in a row).', 'Enemies have nobody who can act: automatic pass (2 in a row).', 'Round 2 begins.']));
   });
 
   it('R-F5 a reaction uses up the reactor\'s turn but moves neither the faction cursor nor the pass streak', () => {
@@ -128,7 +128,7 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
   it('refuses a character of another faction, and a selection while a turn is open', () => {
     const e = threeFactions();
     e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'b1' })).toThrow("It is Party's go, not Enemies's.");
+    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'b1' })).toThrow("It is Party's go, not Enemies'.");
     e.apply({ type: 'SELECT_CHARACTER', id: 'a1' });
     expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'a2' })).toThrow('A1 is taking a turn: end it first.');
     expect(() => e.apply({ type: 'PASS' })).toThrow('A1 is taking a turn: end it first.');
@@ -166,7 +166,7 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
     once.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
     once.apply({ type: 'PASS' });
     const lines = once.apply({ type: 'PASS' });
-    expect(texts(lines)).toContain('Enemies acts first again in the slow phase.');
+    expect(texts(lines)).toContain('Enemies act first again in the slow phase.');
     expect([up(once), once.view().prompt?.choices.map((c) => c.id)]).toEqual(['gm', ['foe', 'pass']]);
   });
 

@@ -4,6 +4,7 @@
 // the same checks so the runner and the rules never disagree.
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
+import { agrees, isPluralName, possessive } from '../../words.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -537,7 +538,7 @@ export function checkInitiative(ctx: FactionsContext, id: string, roll: Roll | n
   }
   const key = factionKeyOf(ctx, id);
   if (!key) return noSuchFaction(ctx, id);
-  if (started && !activeFactions(ctx).includes(key)) return `${factionLabel(ctx, key)} has nobody in this fight.`;
+  if (started && !activeFactions(ctx).includes(key)) return `${agrees(factionLabel(ctx, key), 'has', 'have')} nobody in this fight.`;
   return null;
 }
 
@@ -548,7 +549,7 @@ export function setInitiative(ctx: FactionsContext, id: string, roll: Roll | nul
     return say({ ...ctx, initiative: holder }, 'order', `Nobody clearly started the fight: d${factions.length} [${roll!.faces[0]}] gives the initiative to ${factionLabel(ctx, holder)}.`);
   }
   const key = factionKeyOf(ctx, id)!;
-  return say({ ...ctx, initiative: key }, 'order', `${factionLabel(ctx, key)} started the fight and holds the initiative.`);
+  return say({ ...ctx, initiative: key }, 'order', `${factionLabel(ctx, key)} started the fight and ${isPluralName(factionLabel(ctx, key)) ? 'hold' : 'holds'} the initiative.`);
 }
 
 export function checkConcealed(ctx: FactionsContext, id: string): string | null {
@@ -624,7 +625,7 @@ export function setFat(ctx: FactionsContext, roll: Roll): FactionsContext {
 export const firstFactionKnown = (ctx: FactionsContext) => ctx.phase === 'slow' && ctx.options['initiativePerPhase'] === 'oncePerRound' && ctx.firstFaction !== null;
 
 export function startAtKnownFirst(ctx: FactionsContext): FactionsContext {
-  return say({ ...ctx, current: ctx.firstFaction }, 'order', `${factionLabel(ctx, ctx.firstFaction)} acts first again in the slow phase.`, ['R-F6']);
+  return say({ ...ctx, current: ctx.firstFaction }, 'order', `${agrees(factionLabel(ctx, ctx.firstFaction), 'acts', 'act')} first again in the slow phase.`, ['R-F6']);
 }
 
 export function checkChooseFirst(ctx: FactionsContext, id: string): string | null {
@@ -635,7 +636,7 @@ export function checkChooseFirst(ctx: FactionsContext, id: string): string | nul
 export function chooseFirst(ctx: FactionsContext, id: string): FactionsContext {
   const phase = ctx.phase === 'normal' || ctx.phase === null ? '' : ` in the ${ctx.phase} phase`;
   const rulings = ctx.phase === 'fast' || ctx.phase === 'slow' ? ['R-F6'] : ctx.phase === 'ambush' ? ['R-F2'] : [];
-  return say({ ...ctx, current: id, firstFaction: ctx.firstFaction ?? id, passStreak: 0 }, 'order', `${factionLabel(ctx, ctx.initiative)} holds the initiative and sends ${factionLabel(ctx, id)} first${phase}.`, rulings);
+  return say({ ...ctx, current: id, firstFaction: ctx.firstFaction ?? id, passStreak: 0 }, 'order', `${agrees(factionLabel(ctx, ctx.initiative), 'holds', 'hold')} the initiative and ${isPluralName(factionLabel(ctx, ctx.initiative)) ? 'send' : 'sends'} ${factionLabel(ctx, id)} first${phase}.`, rulings);
 }
 
 /** Who may take a turn for a faction now (the guard of §3.2: faction, not acted, able, FAT, ambush). */
@@ -670,14 +671,14 @@ export const mustPass = (ctx: FactionsContext) => ctx.current !== null && !phase
 export function autoPass(ctx: FactionsContext): FactionsContext {
   const who = factionLabel(ctx, ctx.current);
   const next = { ...ctx, passStreak: ctx.passStreak + 1, current: nextFaction(ctx, ctx.current) };
-  return say(next, 'order', `${who} has nobody who can act: automatic pass (${next.passStreak} in a row).`, ['R-F3', 'R-F4']);
+  return say(next, 'order', `${agrees(who, 'has', 'have')} nobody who can act: automatic pass (${next.passStreak} in a row).`, ['R-F3', 'R-F4']);
 }
 
 export function checkSelect(ctx: FactionsContext, id: string): string | null {
   if (id === 'pass') return null;
   const c = ctx.combatants[id];
   if (!c) return 'That combatant is not in this encounter.';
-  if (c.faction !== ctx.current) return `It is ${factionLabel(ctx, ctx.current)}'s go, not ${factionLabel(ctx, c.faction)}'s.`;
+  if (c.faction !== ctx.current) return `It is ${possessive(factionLabel(ctx, ctx.current))} go, not ${possessive(factionLabel(ctx, c.faction))}.`;
   if (gone(c)) return `${c.name} is out of the fight.`;
   if (c.incapacitated) return `${c.name} is incapacitated and cannot act.`;
   if (c.surrendered) return `${c.name} has surrendered.`;
@@ -692,7 +693,7 @@ export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext 
   if (id === 'pass') {
     const who = factionLabel(ctx, ctx.current);
     const next = { ...ctx, passStreak: ctx.passStreak + 1, current: nextFaction(ctx, ctx.current) };
-    return say(next, 'order', `${who} passes (${next.passStreak} in a row); its characters may still act later this ${ctx.phase === 'normal' ? 'round' : 'phase'}.`, ['R-F3', 'R-F4']);
+    return say(next, 'order', `${agrees(who, 'passes', 'pass')} (${next.passStreak} in a row); ${isPluralName(who) ? 'their' : 'its'} characters may still act later this ${ctx.phase === 'normal' ? 'round' : 'phase'}.`, ['R-F3', 'R-F4']);
   }
   const c = ctx.combatants[id]!;
   const next: FactionsContext = {
@@ -703,7 +704,7 @@ export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext 
     history: ctx.history.concat([{ round: ctx.round, phase: ctx.phase!, id, kind: 'turn' }]),
   };
   const chaos = ctx.chaos && c.pc ? ' 15 seconds to declare the turn.' : '';
-  return say(next, 'turn', `${factionLabel(ctx, c.faction)} sends ${c.name}: a bonus action, a main action or a second bonus action, and one zone of movement.${chaos}`, [], id);
+  return say(next, 'turn', `${agrees(factionLabel(ctx, c.faction), 'sends', 'send')} ${c.name}: a bonus action, a main action or a second bonus action, and one zone of movement.${chaos}`, [], id);
 }
 
 /** The active turn ends: the faction cursor moves on (rule 3). */
@@ -734,7 +735,7 @@ export const fightOver = (ctx: FactionsContext) => factionsStillIn(ctx).length <
 
 export function autoEnd(ctx: FactionsContext): FactionsContext {
   const left = factionsStillIn(ctx);
-  const outcome = left.length === 1 ? `${factionLabel(ctx, left[0])} is the only faction still in the fight.` : 'No faction is still in the fight.';
+  const outcome = left.length === 1 ? `${agrees(factionLabel(ctx, left[0]), 'is', 'are')} the only faction still in the fight.` : 'No faction is still in the fight.';
   return say({ ...ctx, outcome, activeId: null, pending: null, morale: null }, 'end', `The fight is over: ${outcome}`, ['R-F10']);
 }
 
@@ -751,7 +752,7 @@ export function removeCombatant(ctx: FactionsContext, id: string, reason: string
 export function checkLateCombatant(ctx: FactionsContext, seed: CombatantSeed): string | null {
   const problem = checkAddCombatants(ctx, [seed]);
   if (problem) return problem;
-  if (!ctx.cycle.includes(seed.side)) return `${factionLabel(ctx, seed.side)} is not in this fight's faction cycle.`;
+  if (!ctx.cycle.includes(seed.side)) return `${agrees(factionLabel(ctx, seed.side), 'is', 'are')} not in this fight's faction cycle.`;
   return null;
 }
 

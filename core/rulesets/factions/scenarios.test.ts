@@ -40,7 +40,7 @@ describe('FACTIONS-01 fast action threshold (the text\'s example)', () => {
     e.apply({ type: 'END_TURN' });
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['balthasar', 'pass']);
     const pass = e.apply({ type: 'PASS' }); // Balthasar is held back on purpose
-    expect(texts(pass)).toContain('Bandits has nobody who can act: automatic pass (2 in a row).');
+    expect(texts(pass)).toContain('Bandits have nobody who can act: automatic pass (2 in a row).');
     expect(texts(pass)).toContain('Every faction passed in a row: the fast phase ends. Slow phase: everyone who has not acted may take a turn.');
     expect(e.view().prompt?.answer).toBe('CHOOSE_FIRST_FACTION'); // R-F6: chosen again in the slow phase
     e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
@@ -52,8 +52,8 @@ describe('FACTIONS-01 fast action threshold (the text\'s example)', () => {
     e.apply({ type: 'SELECT_CHARACTER', id: 'balthasar' });
     const last = e.apply({ type: 'END_TURN' });
     expect(texts(last)).toEqual(expect.arrayContaining([
-      'Bandits has nobody who can act: automatic pass (1 in a row).',
-      'Players has nobody who can act: automatic pass (2 in a row).',
+      'Bandits have nobody who can act: automatic pass (1 in a row).',
+      'Players have nobody who can act: automatic pass (2 in a row).',
       'Every faction passed in a row: round 1 ends.',
       'Morale phase: nobody has to check.',
       'Round 2 begins: roll the fast action threshold.',

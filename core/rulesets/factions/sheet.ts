@@ -37,7 +37,7 @@ export const factionsSheet: SheetSchema = {
       help: 'Subtracted from damage, down to 0 (R-F17); cover adds 1.',
     },
     {
-      kind: 'die', key: 'weaponDie', label: 'Weapon damage die', group: 'Gear', default: 6, sizes: [4, 6, 8, 10, 12],
+      kind: 'die', key: 'weaponDie', label: 'Weapon damage die', short: 'Weapon', group: 'Gear', default: 6, sizes: [4, 6, 8, 10, 12],
       help: 'The weapon usually wielded; unarmed attacks deal d4 impaired (§3.4 step 5).',
     },
     {
@@ -53,7 +53,7 @@ export const factionsSheet: SheetSchema = {
       help: 'A shield adds its armour bonus while it lasts; it is used whenever its bearer is attacked (R-F21).',
     },
     {
-      kind: 'integer', key: 'shieldArmour', label: 'Shield armour bonus', group: 'Gear', default: 1, min: 0, max: 3,
+      kind: 'integer', key: 'shieldArmour', label: 'Shield armour bonus', short: 'Shield', group: 'Gear', default: 1, min: 0, max: 3,
       help: 'Added to armour while the shield is carried and not destroyed.',
     },
     {

@@ -9,7 +9,7 @@ import { teamsMachine, type TeamsEvent } from './machine.ts';
 import { actionForms } from './forms.ts';
 import * as rules from './rules.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
-import { counted } from '../../words.ts';
+import { agrees, counted, possessive } from '../../words.ts';
 
 // ---- the event schema ----
 
@@ -171,7 +171,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
       if (snapshot.matches({ running: 'stalled' })) return 'Nobody is able to take a turn.';
       return rules.checkSelectMember(ctx, event.id);
     case 'END_TURN': {
-      if (!ctx.activeId || !ctx.turn) return snapshot.matches({ running: 'stalled' }) ? 'Nobody is able to take a turn.' : `No turn is running: ${rules.teamLabel(ctx, rules.currentTeam(ctx))} picks a member first.`;
+      if (!ctx.activeId || !ctx.turn) return snapshot.matches({ running: 'stalled' }) ? 'Nobody is able to take a turn.' : `No turn is running: ${agrees(rules.teamLabel(ctx, rules.currentTeam(ctx)), 'picks', 'pick')} a member first.`;
       const active = ctx.combatants[ctx.activeId]!;
       if (!ctx.turn.extendedDecided) return `${active.name} must first continue or abandon ${active.inProgress?.name ?? 'the extended action'} (R-T10).`;
       if (ctx.turn.openingAttack) return `${active.name}'s turn opens with the attack that started the fight (R-T1b): make it, or waive it first.`;
@@ -518,11 +518,11 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
     case 'SET_TEAM_ORDER':
       return { round, kind: 'setup', text: `Team order: ${after.teamOrder.map((t) => rules.teamLabel(after, t)).join(' → ')}.`, rulings: ['R-T1'] };
     case 'DECLARE_SURPRISE':
-      return { round, kind: 'setup', text: event.team === null ? 'No surprise.' : `${rules.teamLabel(after, event.team)} have surprise: a surprise round where only they (and those who cannot be surprised) act.` };
+      return { round, kind: 'setup', text: event.team === null ? 'No surprise.' : `${agrees(rules.teamLabel(after, event.team), 'has', 'have')} surprise: a surprise round where only they (and those who cannot be surprised) act.` };
     case 'SET_UNSURPRISABLE':
       return { round, kind: 'setup', text: `${rules.nameOf(after, event.id)} ${event.unsurprisable ? 'cannot' : 'can'} be surprised.` };
     case 'SET_OBJECTIVE':
-      return { round, kind: 'setup', rulings: ['R-T11'], text: `${rules.teamLabel(after, event.team)}'s objective: ${event.text || '—'}.` };
+      return { round, kind: 'setup', rulings: ['R-T11'], text: `${possessive(rules.teamLabel(after, event.team))} objective: ${event.text || '—'}.` };
     case 'START':
       return { round, kind: 'round', text: `Combat starts. Initiative: ${after.teamOrder.map((t) => rules.teamLabel(after, t)).join(' → ')}.` };
     case 'SELECT_MEMBER':
@@ -564,7 +564,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   }
   if (b.round !== a.round || (b.started && !a.started)) {
     lines.push(b.surpriseRound
-      ? { round: b.round, kind: 'round', rulings: ['R-T5'], text: `Surprise round: only ${rules.teamLabel(b, b.surpriseTeam)} act, with anyone who cannot be surprised; the surprised cannot react.` }
+      ? { round: b.round, kind: 'round', rulings: ['R-T5'], text: `Surprise round: only ${agrees(rules.teamLabel(b, b.surpriseTeam), 'acts', 'act')}, with anyone who cannot be surprised; the surprised cannot react.` }
       : { round: b.round, kind: 'round', rulings: ['R-T2'], text: `Round ${b.round} begins: ${rules.teamLabel(b, b.teamOrder[b.teamCursor])} first.` });
   }
   const picking = after.matches({ running: 'teamPick' });
@@ -576,8 +576,9 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
       for (let i = (b.teamOrder.indexOf(activeTeam) + 1) % n; i !== b.teamCursor; i = (i + 1) % n) skipped.push(b.teamOrder[i]!);
     }
     const team = rules.teamLabel(b, b.teamOrder[b.teamCursor]);
-    const skip = skipped.length ? `${skipped.map((t) => rules.teamLabel(b, t)).join(', ')} ${skipped.length === 1 ? 'has' : 'have'} nobody left to act this round. ` : '';
-    lines.push({ round: b.round, kind: 'order', text: `${skip}${team} pick a member to act.` });
+    const skipNames = skipped.map((t) => rules.teamLabel(b, t));
+    const skip = skipped.length ? `${skipped.length === 1 ? agrees(skipNames[0]!, 'has', 'have') : `${skipNames.join(', ')} have`} nobody left to act this round. ` : '';
+    lines.push({ round: b.round, kind: 'order', text: `${skip}${agrees(team, 'picks', 'pick')} a member to act.` });
   }
   if (b.activeId && (b.activeId !== a.activeId || b.round !== a.round)) {
     const c = b.combatants[b.activeId]!;
@@ -594,7 +595,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   }
   const standing = rules.teamsStanding(b);
   if (b.started && standing.length <= 1 && rules.teamsStanding(a).length > 1) {
-    lines.push({ round: b.round, kind: 'decision', rulings: ['R-T11'], text: standing.length === 1 ? `Only ${rules.teamLabel(b, standing[0])} is left standing: the GM may end combat.` : 'No team is left standing: the GM may end combat.' });
+    lines.push({ round: b.round, kind: 'decision', rulings: ['R-T11'], text: standing.length === 1 ? `Only ${agrees(rules.teamLabel(b, standing[0]), 'is', 'are')} left standing: the GM may end combat.` : 'No team is left standing: the GM may end combat.' });
   }
   if (after.matches({ running: 'stalled' }) && !before.matches({ running: 'stalled' })) lines.push({ round: b.round, kind: 'order', text: 'Nobody is able to take a turn.' });
   return lines;

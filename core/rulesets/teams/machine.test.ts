@@ -51,11 +51,11 @@ describe('setup and initiative (§2.2, R-T1)', () => {
 describe('team alternation (§2.2 rules 1–4)', () => {
   it('a team may only put forward its own eligible members', () => {
     const e = fight(players('roland', 'clementine'), guards('captain'));
-    expect(() => pick(e, 'captain')).toThrow("It is the go of Party: Captain is on Enemies.");
+    expect(() => pick(e, 'captain')).toThrow("It is Party's go: Captain is on Enemies.");
     pick(e, 'roland');
     expect(() => pick(e, 'clementine')).toThrow("Roland's turn is running: end it first.");
     e.apply({ type: 'END_TURN' });
-    expect(() => pick(e, 'roland')).toThrow("It is the go of Enemies: Roland is on Party.");
+    expect(() => pick(e, 'roland')).toThrow("It is Enemies' go: Roland is on Party.");
     pick(e, 'captain');
     e.apply({ type: 'END_TURN' });
     expect(() => pick(e, 'roland')).toThrow('Roland has already taken a turn this round.');

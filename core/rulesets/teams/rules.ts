@@ -3,6 +3,7 @@
 // The machine calls these; the refusal sentences come from the same checks so the UI and the rules never disagree.
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
+import { agrees, possessive } from '../../words.ts';
 
 /** The two teams every encounter starts with; the party's team first (the server seeds party members into it). */
 export const SIDES: readonly { key: string; label: string }[] = [
@@ -556,7 +557,7 @@ export function checkSurprise(ctx: TeamsContext, team: string | null): string | 
 export function checkStart(ctx: TeamsContext): string | null {
   const withMembers = ctx.teamOrder.filter((t) => membersOf(ctx, t).length > 0);
   if (withMembers.length < 2) return 'Put combatants on at least two teams before starting.';
-  if (ctx.surpriseTeam !== null && membersOf(ctx, ctx.surpriseTeam).length === 0) return `${teamLabel(ctx, ctx.surpriseTeam)} has surprise but no members.`;
+  if (ctx.surpriseTeam !== null && membersOf(ctx, ctx.surpriseTeam).length === 0) return `${agrees(teamLabel(ctx, ctx.surpriseTeam), 'has', 'have')} surprise but no members.`;
   return null;
 }
 
@@ -564,7 +565,7 @@ export function checkSelectMember(ctx: TeamsContext, id: string): string | null 
   const c = ctx.combatants[id];
   const team = currentTeam(ctx);
   if (!c) return 'That combatant is not in this encounter.';
-  if (c.team !== team) return `It is the go of ${teamLabel(ctx, team)}: ${c.name} is on ${teamLabel(ctx, c.team)}.`;
+  if (c.team !== team) return `It is ${possessive(teamLabel(ctx, team))} go: ${c.name} is on ${teamLabel(ctx, c.team)}.`;
   if (c.dead) return `${c.name} is dead.`;
   if (c.removed) return `${c.name} has left the fight.`;
   if (!c.conscious) return `${c.name} is unconscious and cannot take a turn.`;

@@ -71,7 +71,7 @@ describe('§2.7 worked examples', () => {
       return team;
     });
     expect(sequence).toEqual(['party', 'gm', 'party', 'gm', 'party', 'party']);
-    expect(lines).toContain('Enemies has nobody left to act this round. Party pick a member to act.');
+    expect(lines).toContain('Enemies have nobody left to act this round. Party picks a member to act.');
     expect(e.view().round).toBe(2);
   });
 

@@ -15,7 +15,7 @@ export const teamsSheet: SheetSchema = {
       help: 'Rolled in attack tests with weapons that allow it.',
     },
     {
-      kind: 'die', key: 'combatSkill', label: 'Combat skill', group: 'Skills and proficiencies', default: 6, sizes: TRAIT_SIZES,
+      kind: 'die', key: 'combatSkill', label: 'Combat skill', short: 'Combat', group: 'Skills and proficiencies', default: 6, sizes: TRAIT_SIZES,
       help: 'Added to every attack test and to the killing-strike test (§2.4 steps 2 and 15).',
     },
     {
@@ -23,23 +23,23 @@ export const teamsSheet: SheetSchema = {
       help: 'Rolled in Fortify tests.',
     },
     {
-      kind: 'integer', key: 'martial', label: 'Martial proficiency', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
+      kind: 'integer', key: 'martial', label: 'Martial proficiency', short: 'Martial', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
       help: 'Bonus added to attack tests with weapons that allow martial.',
     },
     {
-      kind: 'integer', key: 'finesse', label: 'Finesse proficiency', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
+      kind: 'integer', key: 'finesse', label: 'Finesse proficiency', short: 'Finesse', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
       help: 'Bonus added to attack tests with weapons that allow finesse.',
     },
     {
-      kind: 'integer', key: 'fortitude', label: 'Fortitude proficiency', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
+      kind: 'integer', key: 'fortitude', label: 'Fortitude proficiency', short: 'Fortitude', group: 'Skills and proficiencies', default: 0, min: 0, max: 10,
       help: 'Bonus added to Fortify tests.',
     },
     {
-      kind: 'die', key: 'luckDie', label: 'Luck die', group: 'Luck', default: 20,
+      kind: 'die', key: 'luckDie', label: 'Luck die', short: 'Luck', group: 'Luck', default: 20,
       help: 'Rolled with every test: a crit at or above the weapon\'s threshold, a stray shot at 1 or less, and the cheat-death test (§2.4).',
     },
     {
-      kind: 'integer', key: 'cheatDeathDifficulty', label: 'Cheat-death difficulty', group: 'Luck', default: 10, min: 10, max: 200,
+      kind: 'integer', key: 'cheatDeathDifficulty', label: 'Cheat-death difficulty', short: 'Cheat death', group: 'Luck', default: 10, min: 10, max: 200,
       help: 'Luck test to survive overkill at zero health; +5 permanently after every success (§2.4 step 13).',
     },
     {
@@ -47,11 +47,11 @@ export const teamsSheet: SheetSchema = {
       help: 'An attack hits if its test meets or beats this (§2.4 step 6).',
     },
     {
-      kind: 'integer', key: 'physicalDeflection', label: 'Physical deflection', group: 'Defences', default: 0, min: 0, max: 50,
+      kind: 'integer', key: 'physicalDeflection', label: 'Physical deflection', short: 'Phys. defl.', group: 'Defences', default: 0, min: 0, max: 50,
       help: 'Reduces bludgeoning, piercing and slashing damage, to a minimum of 1 (§2.4 step 9).',
     },
     {
-      kind: 'integer', key: 'elementalDeflection', label: 'Elemental deflection', group: 'Defences', default: 0, min: 0, max: 50,
+      kind: 'integer', key: 'elementalDeflection', label: 'Elemental deflection', short: 'Elem. defl.', group: 'Defences', default: 0, min: 0, max: 50,
       help: 'Reduces arcane, cold, fire, radiant, shock and void damage; typeless damage is never reduced.',
     },
     {

@@ -17,11 +17,11 @@ export const thrumSheet: SheetSchema = {
       help: 'Normally the FOC modifier; defends against mental attacks and adds to Panic Rolls (§5.4, §5.5).',
     },
     {
-      kind: 'integer', key: 'highestArtModifier', label: 'Highest Art modifier', group: 'Combat', default: 0, min: -5, max: 10,
+      kind: 'integer', key: 'highestArtModifier', label: 'Highest Art modifier', short: 'Art mod.', group: 'Combat', default: 0, min: -5, max: 10,
       help: 'A Basic Attack rolls the highest Combat Art modifier (§5.4 step 4).',
     },
     {
-      kind: 'integer', key: 'initiativeModifier', label: 'Initiative modifier', group: 'Combat', default: 0, min: -5, max: 10,
+      kind: 'integer', key: 'initiativeModifier', label: 'Initiative modifier', short: 'Init. mod.', group: 'Combat', default: 0, min: -5, max: 10,
       help: 'Initiative is 2d6 + this; ties go to the higher modifier (R-H1).',
     },
     {
@@ -29,19 +29,19 @@ export const thrumSheet: SheetSchema = {
       help: 'Squares of movement per turn; each Slowed stack lowers it (R-H12).',
     },
     {
-      kind: 'integer', key: 'baseFatigueTolerance', label: 'Base Fatigue Tolerance', group: 'Tolerances', default: 5, min: 0, max: 30,
+      kind: 'integer', key: 'baseFatigueTolerance', label: 'Base Fatigue Tolerance', short: 'Base Fatigue', group: 'Tolerances', default: 5, min: 0, max: 30,
       help: 'The value Downtime restores (R-H17).',
     },
     {
-      kind: 'integer', key: 'fatigueTolerance', label: 'Fatigue Tolerance', group: 'Tolerances', default: 5, min: 0, max: 30,
+      kind: 'integer', key: 'fatigueTolerance', label: 'Fatigue Tolerance', short: 'Fatigue', group: 'Tolerances', default: 5, min: 0, max: 30,
       help: 'Exhausted while Fatigue Load exceeds it; drops by 1 each turn spent Incapacitated and carries into the next fight (§5.5).',
     },
     {
-      kind: 'integer', key: 'baseStressTolerance', label: 'Base Stress Tolerance', group: 'Tolerances', default: 5, min: 0, max: 30,
+      kind: 'integer', key: 'baseStressTolerance', label: 'Base Stress Tolerance', short: 'Base Stress', group: 'Tolerances', default: 5, min: 0, max: 30,
       help: 'The value Downtime restores (R-H17).',
     },
     {
-      kind: 'integer', key: 'stressTolerance', label: 'Stress Tolerance', group: 'Tolerances', default: 5, min: 0, max: 30,
+      kind: 'integer', key: 'stressTolerance', label: 'Stress Tolerance', short: 'Stress', group: 'Tolerances', default: 5, min: 0, max: 30,
       help: 'Frayed while Stress Load exceeds it; a failed Panic Roll lowers it by 1 (§5.5).',
     },
     {
