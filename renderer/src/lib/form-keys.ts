@@ -2,17 +2,62 @@
 // submit event, Chromium hands the whole form to its autofill (every option of a 200-combatant list, a forced layout
 // per field), about 1.3 ms of a key press before the request could leave (docs/performance.md, fix 25).
 
-/** Input types where Enter submits a form (the HTML standard's implicit submission). */
-const SUBMITS_ON_ENTER = new Set(['text', 'search', 'number', 'email', 'url', 'tel', 'password', 'date', 'time', 'datetime-local', 'month', 'week']);
+import { tick } from 'svelte';
 
 /**
- * Whether a key press is Enter in one of `form`'s text or number fields: the press the browser would turn into a
- * submission of `form`. The caller prevents it and sends the form's event itself.
+ * Input types where Enter sends the form: the HTML standard's implicit submission, and the choosers (a box, a
+ * radio button) so that Enter sends from any field a form opened by its key may have focused first.
+ */
+const SUBMITS_ON_ENTER = new Set(['text', 'search', 'number', 'email', 'url', 'tel', 'password', 'date', 'time', 'datetime-local', 'month', 'week', 'checkbox', 'radio']);
+
+/**
+ * Whether a key press is Enter in one of `form`'s fields (a text or number field, a checkbox or radio, a closed
+ * drop-down): the press that sends `form`. The caller prevents it and sends the form's event itself. A drop-down
+ * counts: an attack form's first field is its attacker, and Enter there must send the attack.
  */
 export function isEnterInField(event: KeyboardEvent, form: HTMLFormElement | undefined): boolean {
   if (event.key !== 'Enter' || event.isComposing || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return false;
   const target = event.target;
-  return target instanceof HTMLInputElement && SUBMITS_ON_ENTER.has(target.type) && form !== undefined && form.contains(target);
+  if (form === undefined || !(target instanceof Node) || !form.contains(target)) return false;
+  return target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && SUBMITS_ON_ENTER.has(target.type));
+}
+
+const FIELDS = 'input:not([type=hidden]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])';
+
+/**
+ * A Svelte action for a form that opens in place (a shortcut, a tool button, a row's ±): when it opens — or shows
+ * another action's fields (`key` changes) — focus goes to its first field, its text selected so a typed number
+ * replaces it; when it closes (sent, Cancel, Esc), focus goes back where it was before it opened. Left where it
+ * was, focus stayed on the button that opened the last form, and the next Enter pressed that button again.
+ */
+export function takesFocus(form: HTMLFormElement, key: unknown) {
+  let before: HTMLElement | null = null;
+  let current = key;
+  const focusFirst = () => {
+    const outside = document.activeElement;
+    if (outside instanceof HTMLElement && outside !== document.body && !form.contains(outside)) before = outside;
+    void tick().then(() => {
+      const first = form.querySelector<HTMLElement>(FIELDS);
+      if (!first || !form.isConnected) return;
+      first.focus();
+      if (first instanceof HTMLInputElement && ['text', 'search', 'number'].includes(first.type)) first.select();
+    });
+  };
+  focusFirst();
+  return {
+    update(next: unknown) {
+      if (next === current) return;
+      current = next;
+      focusFirst();
+    },
+    destroy() {
+      const now = document.activeElement;
+      // Only focus the form held (or lost with it) goes back: a click elsewhere that closed it keeps its own.
+      if (now && now !== document.body && !form.contains(now)) return;
+      if (before?.isConnected) before.focus();
+      else (now as HTMLElement | null)?.blur?.();
+    },
+  };
 }
 
 /**
