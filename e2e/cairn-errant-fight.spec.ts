@@ -1,15 +1,15 @@
 // A short Cairn-Errant round through the generic runner: a range band set, intents declared and locked, the round
 // ordered with DEX saves, an attack answered with a defence choice, and the damage rolled by the app.
 import { expect, test, type Page } from '@playwright/test';
-import { encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { chooseCombatant, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('cairn');
 
 
 async function declare(page: Page, form: 'Player intent' | 'Enemy intent', who: string, target: string) {
   await page.getByRole('button', { name: form, exact: true }).first().click();
-  await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: who });
-  await page.getByRole('combobox', { name: 'Target' }).selectOption({ label: target });
+  await chooseCombatant(page.getByRole('combobox', { name: 'Who' }), who);
+  await chooseCombatant(page.getByRole('combobox', { name: 'Target' }), target);
   await page.getByRole('button', { name: form, exact: true }).last().click();
   await expect(encounterLog(page).getByText(new RegExp(`${who}('s intent| declares)`)).first()).toBeVisible();
 }
@@ -20,7 +20,7 @@ test('a Cairn-Errant round: declare, lock, order, defend, damage', async ({ page
 
   // The GM puts the ghoul Near the party: Wren's strike must close in first, so it is a full turn.
   await page.getByRole('button', { name: 'Range band', exact: true }).first().click();
-  await page.getByRole('combobox', { name: 'Who' }).selectOption({ label: 'Ghoul' });
+  await chooseCombatant(page.getByRole('combobox', { name: 'Who' }), 'Ghoul');
   await page.getByRole('combobox', { name: 'Band' }).selectOption('near');
   await page.getByRole('button', { name: 'Range band', exact: true }).last().click();
   await expect(encounterLog(page).getByText('Ghoul is Near from the party.')).toBeVisible();

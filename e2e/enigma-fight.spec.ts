@@ -1,7 +1,7 @@
 // A short Enigma fight through the UI: movement, an attack with dice typed in, a defeat, a reaction, Mortal Peril
 // answered with Survive and an injury, the end of combat, and the consequences on the campaign home.
 import { expect, test, type Page } from '@playwright/test';
-import { useServer } from './fixtures.ts';
+import { chooseCombatant, useServer } from './fixtures.ts';
 
 const gmw = useServer('enigma');
 
@@ -42,7 +42,7 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
 
   // Attack Thug 1 with physical dice: 9 + Escalation 1 = 10 against Endure 2: hit for 1.
   await page.keyboard.press('a');
-  await page.getByRole('combobox', { name: 'Target' }).selectOption({ label: 'Thug 1 (4 LP)' });
+  await chooseCombatant(page.getByRole('combobox', { name: 'Target' }), 'Thug 1 (4 LP)');
   await page.getByRole('radio', { name: 'I rolled physical dice' }).check();
   // A word typed as a face is refused in the form, next to its field, in the GM's words; nothing is sent.
   const attackFaces = page.getByRole('textbox', { name: /Mira: Attack faces/ });
@@ -64,7 +64,7 @@ test('an Enigma fight: actions, typed dice, defeat, reaction, Mortal Peril, inju
 
   // Thug 2 reacts on Mira's turn: it owes one action next turn.
   await page.keyboard.press('r');
-  await page.getByRole('combobox', { name: 'Reactor' }).selectOption({ label: 'Thug 2' });
+  await chooseCombatant(page.getByRole('combobox', { name: 'Reactor' }), 'Thug 2');
   await page.getByRole('textbox', { name: 'Power' }).fill('Shove');
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('owes 1 action')).toBeVisible();

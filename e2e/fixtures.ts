@@ -1,6 +1,6 @@
 // What the specs share: a web-mode server on a temporary database per spec file, the usual way to prepare a fight
 // through the UI, and the locators every runner spec reads.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,4 +64,12 @@ export async function contestTyped(page: Page): Promise<void> {
   await contest.getByRole('textbox', { name: /attack roll.*faces/ }).fill('6 6');
   await contest.getByRole('textbox', { name: /Resilience roll.*faces/ }).fill('1 1');
   await contest.getByRole('button', { name: 'Contested roll', exact: true }).click();
+}
+
+/** Picks a combatant in a runner form's list by name: each option carries its number key first ("[2] Thug 1"). */
+export async function chooseCombatant(list: Locator, name: string): Promise<void> {
+  const labels = await list.locator('option').allTextContents();
+  const label = labels.map((text) => text.trim()).find((text) => text.replace(/^\[\d+\] /, '') === name);
+  if (!label) throw new Error(`No option ${name} among ${labels.join(', ')}`);
+  await list.selectOption({ label });
 }

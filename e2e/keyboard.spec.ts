@@ -60,3 +60,27 @@ test('a form opened by its key takes focus, Enter sends it, Esc puts focus back 
   await expect(logLine(page, /^Mira attacks Thug/)).toBeVisible();
   await expect(page.getByRole('form', { name: 'damage form' })).toHaveCount(0);
 });
+
+test('? opens the shortcut sheet of the ruleset: focus inside, Esc closes it, focus back (Enigma)', async ({ page }) => {
+  await enigmaFight(page, 'Keys Sheet');
+  await page.keyboard.press('Tab');
+  const before = await page.evaluate(() => document.activeElement?.outerHTML);
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts — Enigma' });
+  await expect(sheet).toBeVisible();
+  // Listed from the tables the handlers read: the runner's keys and Enigma's action keys.
+  for (const [keys, does] of [['N', /^Next turn/], ['M', 'Move'], ['A', 'Attack'], ['D', 'Damage / heal'], ['Enter', /^Send the form/], ['1 then 2', /^Past nine choices/]] as const) {
+    await expect(sheet.getByRole('term').filter({ hasText: new RegExp(`^${keys}$`) })).toHaveCount(1);
+    await expect(sheet.getByRole('definition').filter({ hasText: does }).first()).toBeVisible();
+  }
+  await expect(sheet.getByRole('button', { name: /Close/ })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(sheet.getByRole('button', { name: /Close/ })).toBeFocused();
+  await page.screenshot({ path: '/tmp/keys/shortcut-sheet.png' });
+  // A shortcut does nothing while the sheet shows.
+  await page.keyboard.press('n');
+  await expect(activeName(page)).toHaveText('Mira');
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  expect(await page.evaluate(() => document.activeElement?.outerHTML)).toBe(before);
+});

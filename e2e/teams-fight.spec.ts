@@ -1,7 +1,7 @@
 // A short Teams fight through the generic runner: the teams alternate sending a member, an attack rolled by the
 // app opens the defence window, and the target's endurance falls.
 import { expect, test } from '@playwright/test';
-import { activeName, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { activeName, chooseCombatant, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('teams');
 
@@ -17,7 +17,7 @@ test('a Teams fight: team picks, an attack with a defence window, endurance dama
 
   // Kestrel attacks Raider 1; the app rolls the test and the luck die.
   await page.keyboard.press('a');
-  await page.getByRole('combobox', { name: 'Target' }).selectOption({ label: 'Raider 1' });
+  await chooseCombatant(page.getByRole('combobox', { name: 'Target' }), 'Raider 1');
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await expect(encounterLog(page).getByText(/^Kestrel attacks Raider 1/)).toBeVisible();
   // On a hit the defence window opens for Raider 1; the GM answers it from the prompt.

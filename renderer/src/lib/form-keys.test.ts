@@ -21,18 +21,20 @@ function press(target: Element, init: KeyboardEventInit): KeyboardEvent {
 }
 
 describe('Enter in a form field', () => {
-  it('is Enter in the form\'s number and text fields', () => {
+  it('is Enter in the form\'s number and text fields, and in a checkbox or a closed list (issue 28: a form\'s first field may be either)', () => {
     const p = page();
     expect(isEnterInField(press(p.number, { key: 'Enter' }), p.form)).toBe(true);
     expect(isEnterInField(press(p.text, { key: 'Enter' }), p.form)).toBe(true);
+    expect(isEnterInField(press(p.checkbox, { key: 'Enter' }), p.form)).toBe(true);
+    expect(isEnterInField(press(p.select, { key: 'Enter' }), p.form)).toBe(true);
   });
 
-  it('is not another key, Enter with a modifier, Enter in a checkbox, list, text area or button, or outside the form', () => {
+  it('is not another key, Enter with a modifier, Enter in a text area or on a button, or outside the form', () => {
     const p = page();
     expect(isEnterInField(press(p.number, { key: 'a' }), p.form)).toBe(false);
     expect(isEnterInField(press(p.number, { key: 'Enter', shiftKey: true }), p.form)).toBe(false);
     expect(isEnterInField(press(p.number, { key: 'Enter', ctrlKey: true }), p.form)).toBe(false);
-    for (const target of [p.checkbox, p.textarea, p.select, p.button, p.outside]) expect(isEnterInField(press(target, { key: 'Enter' }), p.form)).toBe(false);
+    for (const target of [p.textarea, p.button, p.outside]) expect(isEnterInField(press(target, { key: 'Enter' }), p.form)).toBe(false);
     expect(isEnterInField(press(p.number, { key: 'Enter' }), undefined)).toBe(false);
   });
 });
