@@ -84,3 +84,31 @@ export function numberKeys(select: HTMLSelectElement) {
     },
   };
 }
+
+/**
+ * A Svelte action for a group of target checkboxes (several targets): a digit typed while focus is in the group
+ * ticks or unticks the checkbox of that number (shown before each name), as `NumberKeys` reads numbers.
+ */
+export function toggleByNumber(group: HTMLElement) {
+  const boxes = () => [...group.querySelectorAll<HTMLInputElement>('input[type=checkbox]:not([disabled])')];
+  const keys = new NumberKeys(
+    () => boxes().length,
+    (index) => {
+      const box = boxes()[index];
+      if (!box) return;
+      box.click();
+      box.focus();
+    },
+  );
+  const onKeydown = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (keys.press(event.key)) event.preventDefault();
+  };
+  group.addEventListener('keydown', onKeydown);
+  return {
+    destroy() {
+      keys.reset();
+      group.removeEventListener('keydown', onKeydown);
+    },
+  };
+}
