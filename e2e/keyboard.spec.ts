@@ -245,7 +245,6 @@ async function playTo(page: Page, round: number) {
     await page.keyboard.press(await choices(page).first().isVisible() ? '1' : 'n');
     await page.waitForFunction((t) => document.querySelector('.now')?.textContent !== t, before, { timeout: 3000 }).catch(() => undefined);
   }
-  await page.screenshot({ path: '/tmp/keys/stuck.png' });
 }
 
 /** Several rounds played, or the fight over on the way (the app's dice decide). */
