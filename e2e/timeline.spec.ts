@@ -1,4 +1,5 @@
-// Issue 28, point 10 — the campaign timeline in Chromium at 1280×800: a session's events in the order they happened
+// Issue 28, point 9 (the campaign home's encounters: when each was played, a Resume link for a fight in progress)
+// and point 10 — the campaign timeline in Chromium at 1280×800: a session's events in the order they happened
 // (a fight prepared on day 1 and fought on day 2 is listed where it was fought), and a chart whose bars stay readable
 // with a single session. The campaign is made through the real API; the timeline is read as a GM reads it.
 import { expect, test, type APIRequestContext } from '@playwright/test';
@@ -6,6 +7,10 @@ import { useServer } from './fixtures.ts';
 import type { RunningServer } from './server.ts';
 
 const gmw = useServer('timeline');
+let server: RunningServer;
+test.beforeAll(async () => {
+  server = await gmw.start('timeline.sqlite');
+});
 
 function apiOf(request: APIRequestContext, server: RunningServer) {
   const token = new URL(server.launchUrl).searchParams.get('token')!;
@@ -20,7 +25,6 @@ function apiOf(request: APIRequestContext, server: RunningServer) {
 type Row = { id: string; name: string };
 
 test('one session: its events in the order they happened, its bars readable', async ({ page, request }) => {
-  const server = await gmw.start('timeline.sqlite');
   const api = apiOf(request, server);
   const campaign = await api<Row>('campaigns:create', { name: 'The Drowned Vault', rulesetId: 'enigma' });
   const berrik = await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10 } });
@@ -62,4 +66,29 @@ test('one session: its events in the order they happened, its bars readable', as
   // The group of bars sits beside its axis, not lost in the middle of 1 000 px of empty plot.
   expect(last.x + last.width - svg.x, 'from the axis to the last bar').toBeLessThanOrEqual(420);
   expect(first.x - svg.x).toBeGreaterThan(30);
+});
+
+test('the campaign home lists each encounter with its session, date and day, and a Resume link for a fight in progress', async ({ page, request }) => {
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'Harbour Lights', rulesetId: 'enigma' });
+  const ash = await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ash', sheet: {} });
+  const gull = await api<Row>('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Gull', sheet: {} });
+  await api('ledger:append', { campaignId: campaign.id, event: { type: 'SESSION_START', date: '2026-11-20' } });
+  await api('ledger:append', { campaignId: campaign.id, event: { type: 'ADVANCE_DAYS', days: 2 } });
+  const pier = await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Pier' });
+  await api('encounters:addFromCampaign', { id: pier.id, pcIds: [ash.id], npcs: [{ templateId: gull.id, count: 1 }] });
+  await api('encounters:append', { id: pier.id, event: { type: 'START' } });
+  await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Lighthouse' });
+
+  await page.goto(`${server.launchUrl}#/campaign/${campaign.id}`);
+  const encounters = page.getByRole('region', { name: 'Encounters' });
+  const pierRow = encounters.getByRole('listitem').filter({ hasText: 'Pier' });
+  await expect(pierRow).toContainText('In progress · round 1');
+  await expect(pierRow).toContainText(/Session 1 · Nov 20, 2026 · day 3/);
+  const lighthouse = encounters.getByRole('listitem').filter({ hasText: 'Lighthouse' });
+  await expect(lighthouse).toContainText('Preparing');
+  await expect(lighthouse.getByRole('link', { name: /^Resume/ })).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/campaign-home-encounters.png' });
+  await pierRow.getByRole('link', { name: 'Resume Pier' }).click();
+  await expect(page.getByTestId('active-name')).toHaveText('Ash');
 });
