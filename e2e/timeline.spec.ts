@@ -2,8 +2,8 @@
 // and point 10 — the campaign timeline in Chromium at 1280×800: a session's events in the order they happened
 // (a fight prepared on day 1 and fought on day 2 is listed where it was fought), and a chart whose bars stay readable
 // with a single session. The campaign is made through the real API; the timeline is read as a GM reads it.
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { useServer } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { apiOf, useServer } from './fixtures.ts';
 import type { RunningServer } from './server.ts';
 
 const gmw = useServer('timeline');
@@ -11,16 +11,6 @@ let server: RunningServer;
 test.beforeAll(async () => {
   server = await gmw.start('timeline.sqlite');
 });
-
-function apiOf(request: APIRequestContext, server: RunningServer) {
-  const token = new URL(server.launchUrl).searchParams.get('token')!;
-  return async <T = Record<string, unknown>>(name: string, input: unknown): Promise<T> => {
-    const response = await request.post(`${server.origin}/api/${name}`, { headers: { Authorization: `Bearer ${token}` }, data: input });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    expect(body.error?.message, name).toBeUndefined();
-    return body.result as T;
-  };
-}
 
 type Row = { id: string; name: string };
 
