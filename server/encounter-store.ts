@@ -395,6 +395,9 @@ export class EncounterStore {
       if (!state) throw new GmError('That character is not carried out of this encounter.');
       if (typeof state[key] !== 'number') throw new GmError(`“${key.slice(0, 40)}” is not a number this encounter carries onto the character.`);
     }
+    // A GM override is logged with its reason (README, "The end of a fight"). Events stored before the reason was
+    // required replay as they are: only a new adjustment is checked here.
+    if (!carry.reason?.trim()) throw new GmError('Say why the carried values change: a GM override is logged with its reason.');
   }
 
   /** Log lines for the GM's carry-over adjustments, after the event's own lines. */

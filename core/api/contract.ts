@@ -192,6 +192,9 @@ export interface EncounterSummary {
   round: number;
   eventCount: number;
   updatedAt: string;
+  /** On the campaign home: the session it belongs to and the in-game day it was prepared on. */
+  sessionId?: string | null;
+  day?: number | null;
 }
 
 export interface CampaignDetail extends CampaignSummary {

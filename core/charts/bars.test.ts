@@ -129,3 +129,16 @@ describe('bar chart geometry', () => {
     expect(none!.height).toBe(0);
   });
 });
+
+describe('bars held narrower than their slot', () => {
+  it('keep a group\'s bars together, centred under its label (one session\'s three bars, issue 28 point 10)', () => {
+    const session = { label: 'S1', values: [{ key: 'open', value: 2 }, { key: 'gained', value: 1 }, { key: 'healed', value: 0 }] };
+    const chart = barChart([session], { width: 1000, height: 240, margin, maxBarWidth: 36 });
+    const [open, gained, healed] = chart.bars;
+    expect(open!.width).toBe(36);
+    // Side by side with a small gap, not a third of the plot apart.
+    expect(gained!.x - (open!.x + open!.width)).toBeLessThanOrEqual(12);
+    expect(healed!.x - (gained!.x + gained!.width)).toBeLessThanOrEqual(12);
+    expect((open!.x + healed!.x + healed!.width) / 2).toBeCloseTo(chart.labels[0]!.x, 1);
+  });
+});

@@ -117,6 +117,11 @@ export function barChart(series: readonly BarSeries[], options: BarChartOptions)
 
   const slot = inGroup.bandwidth();
   const barWidth = Math.min(slot, options.maxBarWidth ?? Infinity);
+  // Bars held narrower than their slot stay together, centred in their group: not each alone in the middle of its
+  // own slot, scattered across a wide group (one session's three bars across a whole screen).
+  const gap = keys.length > 1 ? barWidth * (options.barPadding ?? 0.1) * 2.5 : 0;
+  const packed = barWidth < slot;
+  const packedStart = (groups.bandwidth() - (keys.length * barWidth + (keys.length - 1) * gap)) / 2;
   const bars: Bar[] = [];
   series.forEach((s, labelIndex) => {
     for (const { key, value: raw } of s.values) {
@@ -126,7 +131,7 @@ export function barChart(series: readonly BarSeries[], options: BarChartOptions)
       const top = y(Math.max(value, 0));
       const bottom = y(Math.min(value, 0));
       bars.push({
-        x: px(groups(labelIndex)! + inGroup(key)! + (slot - barWidth) / 2),
+        x: px(groups(labelIndex)! + (packed ? packedStart + keyIndex * (barWidth + gap) : inGroup(key)! + (slot - barWidth) / 2)),
         y: px(top),
         width: px(barWidth),
         height: px(bottom - top),

@@ -95,6 +95,11 @@ export interface LedgerForm {
    * `{ type: 'PARTY', action: <this event without characterId>, characterIds }`.
    */
   bulk?: boolean;
+  /**
+   * Acts on a value the whole party shares (Enigma's Escalation): offered once, beside the party's values, not on
+   * every card. It still names a party member, as its stored events do (the first one, unless the GM picks another).
+   */
+  partyWide?: boolean;
 }
 
 /** One character's recovery picture for the recovery screen. */

@@ -56,7 +56,7 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
     options: JSON.parse(row.options_json),
     party: JSON.parse(row.party_json),
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
-    encounters: listEncounters(ctx.db, id).map(toEncounterSummary),
+    encounters: listEncounters(ctx.db, id).map((row) => ({ ...toEncounterSummary(row), sessionId: row.session_id ?? null, day: row.day ?? null })),
     injuries: open.rows.map(toInjuryRecord),
     openInjuries: open.counts,
     ...clockOf(ctx, id),

@@ -183,12 +183,15 @@ function carryPreview(ctx: HandlerContext, row: EncounterHead, raw: unknown): { 
 function previewOf(ctx: HandlerContext, row: EncounterHead, consequences: EndingToCheck['consequences']): CarryPreview {
   const campaign = getCampaign(ctx.db, row.campaign_id)!;
   const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
+  const sheetOf = rulesetOf(campaign).sheet;
   return {
     characters: consequences.carry.map(({ characterId, state }) => {
       const character = getCharacter(ctx.db, characterId)!;
+      // What the character holds now: what the campaign kept of it, else (its first fight) the value on its sheet.
+      const held = { ...normalizeSheet(sheetOf, JSON.parse(character.sheet_json)), ...(JSON.parse(character.state_json ?? '{}') as Record<string, unknown>) };
       return {
         characterId, name: character.name,
-        fields: carryFields(JSON.parse(character.state_json ?? '{}') as Record<string, unknown>, state),
+        fields: carryFields(held, state),
         newRecords: consequences.injuries.filter((i) => i.characterId === characterId).map((i) => ({ name: i.name, category: i.category })),
       };
     }),

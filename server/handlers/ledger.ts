@@ -239,14 +239,33 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
         WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null, endedAt: string][];
 
   const items: HistoryItem[] = [];
+  // The day the campaign was on at a time: that of the first ledger entry written after it (an entry keeps the day
+  // it was written on; a day passing is written on the day it ends), else today's. A fight is often prepared a day
+  // or more before it is fought: its items fall on the day they happened, not the day it was prepared.
+  const dayAt = (at: string, fallback: number | null): number | null => {
+    if (characterId) return fallback;
+    // Entries are in the order written (seq), so their times rise: the first one after `at` by halving.
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (entries[mid]!.recorded_at > at) high = mid;
+      else low = mid + 1;
+    }
+    return entries[low]?.day ?? campaign.day ?? fallback;
+  };
+  // A fight happened when it started (its START event, read through the events' key: the first few of the fight),
+  // not when it was prepared; one still in preparation is listed at its preparing.
+  const started = prepared(ctx.db, "SELECT recorded_at FROM encounter_events WHERE encounter_id = ? AND type = 'START' LIMIT 1");
   for (const e of characterId ? [] : encounterRows) {
-    items.push({ kind: 'encounter', at: e.created_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
+    const at = (started.get(e.id) as { recorded_at: string } | undefined)?.recorded_at ?? e.created_at;
+    items.push({ kind: 'encounter', at, day: dayAt(at, e.day ?? null), sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
   }
   // A carry-over happened when its fight ended (events a ruleset allows after the end come later).
   for (const [encounterId, subject, , endedAt] of carried) {
     const e = encounters.get(encounterId)!;
     const who = subject.slice('character:'.length);
-    items.push({ kind: 'carried', at: endedAt, day: e.day ?? null, sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
+    items.push({ kind: 'carried', at: endedAt, day: dayAt(endedAt, e.day ?? null), sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines. Only the
   // events the carry rows read above name are read, once per fight: for one character, only those of the fights
@@ -261,7 +280,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
     const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
     adjust.forEach((a, i) => {
-      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: e.day ?? null, sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq });
+      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: dayAt(e.updated_at, e.day ?? null), sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq });
     });
   }
   for (const r of records) {

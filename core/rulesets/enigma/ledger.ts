@@ -202,6 +202,7 @@ const forms: readonly LedgerForm[] = [
     type: 'RESET_ESCALATION',
     label: 'Reset Escalation',
     help: 'Puts the party\'s Escalation back to 1 without a Breather or Rest (a GM call). Escalation is party-wide (R-E20).',
+    partyWide: true,
     fields: [
       { ...characterField, help: 'Escalation is party-wide; the reset is logged under this party member.' },
       { key: 'reason', label: 'Why', kind: 'text', optional: true, emptyAs: 'omit' },
