@@ -51,7 +51,7 @@ describe('Enigma: durations count down across turns and rounds', () => {
     expect(texts(endsThis)).toContain("Reminder — Ana's turn ends: still Blessed (until the end of Ana's next turn).");
     expect(names(e, 'ana')).toEqual(['Blessed']);
     e.apply({ type: 'END_TURN' }); // round 2, Ana again
-    expect(chips(e, 'ana')[0]!.remains).toBe("until the end of Ana's turn (this one)");
+    expect(chips(e, 'ana')[0]!.remains).toBe("until the end of Ana's current turn");
     const ends = e.apply({ type: 'END_TURN' });
     expect(texts(ends)).toContain("Blessed on Ana ends (the end of Ana's turn).");
     expect(names(e, 'ana')).toEqual([]);

@@ -173,7 +173,7 @@ export function remains(c: Condition, roster: Roster): string {
     case 'turnStart': return `until the start of ${nameIn(roster, d.whoId)}'s next turn`;
     case 'turnEnd': {
       const now = c.armed && roster.order.some((x) => x.id === d.whoId && x.status === 'active');
-      return now ? `until the end of ${nameIn(roster, d.whoId)}'s turn (this one)` : `until the end of ${nameIn(roster, d.whoId)}'s next turn`;
+      return now ? `until the end of ${nameIn(roster, d.whoId)}'s current turn` : `until the end of ${nameIn(roster, d.whoId)}'s next turn`;
     }
     case 'untilRemoved': return 'until removed';
   }
