@@ -92,4 +92,21 @@ describe('conditions through the handlers', () => {
     expect(again.log.map((l) => l.text)).toContain("<b>Hexed</b> & cursed on Goblin 2 ends (the end of Goblin 1's turn).");
     expect(again.view).toEqual((await ok('encounters:get', { id })).view);
   });
+
+  it('damage to several at once is one event: each line logged, one undo takes it all back, after a restart too', async () => {
+    const { id, goblins, send } = await fight();
+    const lp = (d: Detail) => d.view.order.filter((c) => c.side === 'gm').map((c) => c.health!.current);
+    const before = await ok('encounters:get', { id });
+    const d = await send({ type: 'BATCH', events: goblins.map((targetId) => ({ type: 'APPLY_DAMAGE', targetId, amount: 3, source: 'a fireball' })) });
+    expect(lp(d)).toEqual(lp(before).map((v) => v - 3));
+    expect(d.encounter.eventCount).toBe(before.encounter.eventCount + 1);
+    expect(d.log.filter((l) => l.seq === d.encounter.eventCount).map((l) => l.kind)).toEqual(['damage', 'damage']);
+    t.reopen();
+    const undone = await ok('encounters:undo', { id });
+    expect(lp(undone)).toEqual(lp(before));
+    const md = (await ok('exports:encounter', { id, format: 'md' })).content;
+    expect(md).not.toContain('a fireball');
+    await ok('encounters:redo', { id });
+    expect((await ok('exports:encounter', { id, format: 'md' })).content.match(/a fireball/g)?.length).toBe(2);
+  });
 });

@@ -119,7 +119,9 @@ export class EndingToCheck extends Error {
   }
 }
 
-const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
+/** The kernel's own events in words (core/encounter/conditions.ts, kernel.ts BATCH); a ruleset's from its type. */
+const KERNEL_WORDS: Record<string, string> = { BATCH: 'Actions on several targets', CONDITION_ADD: 'Add condition', CONDITION_REMOVE: 'Remove condition' };
+const humanize = (type: string) => KERNEL_WORDS[type] ?? type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /**
  * In memory only: after every event an encounter keeps its state as a mark (the snapshot itself, which costs
@@ -416,7 +418,7 @@ export class EncounterStore {
   rollsFor(row: EncounterHead, raw: unknown): RollRequest[] {
     const engine = this.engine(row);
     const event = this.parse(engine, raw);
-    return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
+    return engine.rollsFor(event);
   }
 
   undo(row: EncounterHead, now: string): EncounterHead {

@@ -1,5 +1,6 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
+import { z } from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
 import { carryAnnotationSchema } from './schemas.ts';
@@ -7,7 +8,7 @@ import {
   NO_CONDITIONS, applyCondition, conditionEventSchema, conditionRefusal, follow, isConditionEvent, readStoredConditions, withChips,
   type ConditionEvent, type ConditionsState,
 } from './conditions.ts';
-import type { EncounterInput, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
+import type { EncounterInput, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from './types.ts';
 
 /** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
 export class RuleRefusal extends Error {
@@ -39,6 +40,7 @@ function parsedFor(rules: EncounterRules, event: unknown): event is ParsedEvent 
 /** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
 export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
   if (raw !== null && typeof raw === 'object' && isConditionEvent(raw as GmEvent)) return markParsed(rules, parseConditionEvent(raw));
+  if (raw !== null && typeof raw === 'object' && (raw as GmEvent).type === BATCH) return markParsed(rules, parseBatch(rules, raw));
   const parsed = rules.eventSchema.safeParse(raw);
   if (parsed.success) return markParsed(rules, parsed.data);
   const issues = parsed.error.issues;
@@ -62,6 +64,50 @@ export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
   // A shared schema says "This must be text.": name the field, so a request from a script says which one.
   if (issue.message.startsWith('This ')) return fail(`${where} ${issue.message.slice('This '.length)}`);
   return fail(issue.message);
+}
+
+/**
+ * Several targets at once (issue 28 point 4): a kernel event wrapping the ruleset's own events (damage, healing, a
+ * condition on each of several combatants), applied in order as one event, so it is logged line by line and undone
+ * with one undo. All are applied or none: a part the rules refuse refuses the whole, named by its target.
+ */
+export const BATCH = 'BATCH';
+export const BATCH_MAX = 50;
+
+const batchSchema = z.strictObject({
+  type: z.literal(BATCH),
+  events: z.array(z.looseObject({ type: z.string() }), { error: 'The actions must be a list.' })
+    .min(2, { error: 'Several targets at once needs at least two actions.' }).max(BATCH_MAX, { error: `At most ${BATCH_MAX} actions go at once.` }),
+});
+
+function parseBatch(rules: EncounterRules, raw: unknown): GmEvent {
+  const parsed = batchSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(issue?.message && !issue.message.startsWith('Invalid') ? issue.message : 'The actions for several targets cannot be read.');
+  }
+  const events = parsed.data.events.map((event, i) => {
+    if (event.type === BATCH) fail('Actions for several targets cannot hold another such group.');
+    try {
+      return parseEvent(rules, event);
+    } catch (error) {
+      if (error instanceof RuleRefusal) fail(`Part ${i + 1} of the actions for several targets: ${error.message}`);
+      throw error;
+    }
+  });
+  return { type: BATCH, events };
+}
+
+/** Whom one part of a batch is about, in words: its target's name. */
+function partOwner(event: GmEvent, roster: Pick<EncounterRoster, 'order'>): string {
+  for (const key of ['targetId', 'id', 'characterId', 'attackerId']) {
+    const id = event[key];
+    const named = typeof id === 'string' ? roster.order.find((c) => c.id === id)?.name : undefined;
+    if (named) return named;
+  }
+  const many = event['targetIds'];
+  if (Array.isArray(many)) return many.map((id) => roster.order.find((c) => c.id === id)?.name ?? String(id)).join(', ');
+  return 'one of the targets';
 }
 
 /** A condition event of the kernel's own (conditions.ts), or a sentence saying what is wrong with it. */
@@ -364,6 +410,15 @@ export class EncounterEngine {
     }
     const snapshot = this.snapshot;
     if (isConditionEvent(event)) return conditionRefusal(this.conditions, this.rosterAt(snapshot), event as unknown as ConditionEvent);
+    if (event.type === BATCH) {
+      try {
+        this.copy().advance(event);
+        return null;
+      } catch (error) {
+        if (error instanceof RuleRefusal) return error.message;
+        throw error;
+      }
+    }
     const reason = this.rules.refusal(snapshot, event);
     if (reason !== null) return reason;
     return snapshot.can(event) ? null : this.notPossible();
@@ -385,8 +440,28 @@ export class EncounterEngine {
     const event = readEvent(this.rules, raw);
     const before = this.snapshot;
     const layer = this.advance(event);
-    if (isConditionEvent(event)) return layer;
+    if (isConditionEvent(event) || event.type === BATCH) return layer;
     return [...this.rules.describe(event, before, this.snapshot), ...layer];
+  }
+
+  /**
+   * The rolls an event needs in this state: the ruleset's (`rollsFor`), none for a condition, and for several targets
+   * at once each part's in the state the parts before it leave, its path under `events`.
+   */
+  rollsFor(raw: unknown): RollRequest[] {
+    const event = readEvent(this.rules, raw);
+    if (isConditionEvent(event)) return [];
+    if (event.type !== BATCH) return this.rules.rollsFor?.(this.snapshot, event) ?? [];
+    const copy = this.copy();
+    return (event['events'] as ParsedEvent[]).flatMap((part, i) => {
+      const requests = copy.rollsFor(part).map((request) => ({ ...request, path: ['events', i, ...request.path] }));
+      try {
+        copy.step(part);
+      } catch (error) {
+        if (!(error instanceof RuleRefusal)) throw error;
+      }
+      return requests;
+    });
   }
 
   /**
@@ -397,6 +472,20 @@ export class EncounterEngine {
   withRolls(raw: unknown): ParsedEvent {
     const event = readEvent(this.rules, raw);
     if (isConditionEvent(event)) return event;
+    if (event.type === BATCH) {
+      // Each part's rolls in the state the parts before it leave (a part refused here is refused again on apply).
+      const copy = this.copy();
+      const events = (event['events'] as ParsedEvent[]).map((part) => {
+        const filled = copy.withRolls(part);
+        try {
+          copy.step(filled);
+        } catch (error) {
+          if (!(error instanceof RuleRefusal)) throw error;
+        }
+        return filled;
+      });
+      return markParsed(this.rules, { type: BATCH, events });
+    }
     const filled = fillRolls(this.rules.rollsFor?.(this.snapshot, event) ?? [], event);
     if (filled === event) return event;
     for (const [key, value] of Object.entries(filled)) {
@@ -422,6 +511,22 @@ export class EncounterEngine {
    * ended and the reminders of the turns it started or ended (conditions.ts `follow`).
    */
   private advance(event: ParsedEvent): LogLine[] {
+    if (event.type === BATCH) {
+      // Every part on a copy first: a refused part leaves this engine as it was.
+      const copy = this.copy();
+      const lines: LogLine[] = [];
+      for (const part of event['events'] as ParsedEvent[]) {
+        try {
+          lines.push(...copy.apply(part));
+        } catch (error) {
+          if (error instanceof RuleRefusal) throw new RuleRefusal(`Nothing was applied: the part for ${partOwner(part, copy.rosterAt(copy.snapshot))} is refused. ${error.message}`);
+          throw error;
+        }
+      }
+      this.current = copy.current;
+      this.conditions = copy.conditions;
+      return lines;
+    }
     if (isConditionEvent(event)) {
       const roster = this.rosterAt(this.snapshot);
       const condition = event as unknown as ConditionEvent;
