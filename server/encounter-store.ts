@@ -2,7 +2,7 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { GmError, cutText } from '../core/api/contract.ts';
-import { EncounterEngine, RuleRefusal, parseEvent, type ParsedEvent } from '../core/encounter/kernel.ts';
+import { EncounterEngine, RuleRefusal, parseEvent, type EngineState, type ParsedEvent } from '../core/encounter/kernel.ts';
 import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
@@ -36,7 +36,8 @@ interface Synced {
 
 /** The state after an event, kept in memory (see MARKS_KEPT), with the digest of the events that led to it. */
 interface Mark {
-  snapshot: EncounterSnapshot;
+  /** The machine's snapshot and the conditions beside it. */
+  state: EngineState;
   covered: EventDigest;
 }
 
@@ -118,7 +119,9 @@ export class EndingToCheck extends Error {
   }
 }
 
-const humanize = (type: string) => type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
+/** The kernel's own events in words (core/encounter/conditions.ts, kernel.ts BATCH); a ruleset's from its type. */
+const KERNEL_WORDS: Record<string, string> = { BATCH: 'Actions on several targets', CONDITION_ADD: 'Add condition', CONDITION_REMOVE: 'Remove condition' };
+const humanize = (type: string) => KERNEL_WORDS[type] ?? type.charAt(0) + type.slice(1).toLowerCase().replaceAll('_', ' ');
 
 /**
  * In memory only: after every event an encounter keeps its state as a mark (the snapshot itself, which costs
@@ -224,7 +227,7 @@ export class EncounterStore {
     const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
     let built: Built;
     if (mark && (!stored || mark.seq >= stored.seq)) {
-      built = { engine: EncounterEngine.at(rules, input, mark.snapshot), covered: mark.covered.copy() };
+      built = { engine: EncounterEngine.at(rules, input, mark.state), covered: mark.covered.copy() };
       this.stepOn(built, store.readPayloads(this.db, row.id, mark.seq, row.event_count), mark.seq);
     } else built = this.resume(row, rules, input, stored, check);
     this.keepWarm(row.id, built.engine, built.covered, row.event_count);
@@ -294,7 +297,7 @@ export class EncounterStore {
   private keepWarm(id: string, engine: EncounterEngine, covered: EventDigest, seq: number, lines?: readonly LogLine[]): void {
     this.warm.set(id, lines ? { engine, seq, covered, lines } : { engine, seq, covered });
     const marks = this.marks.get(id) ?? new Map<number, Mark>();
-    marks.set(seq, { snapshot: engine.snapshot, covered: covered.copy() });
+    marks.set(seq, { state: engine.state, covered: covered.copy() });
     for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
     this.marks.set(id, marks);
   }
@@ -379,14 +382,14 @@ export class EncounterStore {
     const filled = this.parse(engine, raw, true);
     const reason = engine.refusal(filled);
     if (reason !== null) throw new GmError(reason);
-    const copy = EncounterEngine.at(engine.rules, engine.input, engine.snapshot);
+    const copy = engine.copy();
     copy.step(filled);
     return { consequences: copy.rules.consequences?.(copy.snapshot) ?? null, event: filled };
   }
 
   private checkAdjustment(engine: EncounterEngine, event: GmEvent, carry: CarryAdjustment): void {
     if (engine.rules.consequences?.(engine.snapshot).carry) throw new GmError('This encounter has already ended; its carry-over can no longer be adjusted here.');
-    const copy = EncounterEngine.at(engine.rules, engine.input, engine.snapshot);
+    const copy = engine.copy();
     copy.step(event);
     const after = copy.rules.consequences?.(copy.snapshot).carry;
     if (!after) throw new GmError('Only the action that ends the encounter can adjust what it carries onto the characters.');
@@ -418,7 +421,7 @@ export class EncounterStore {
   rollsFor(row: EncounterHead, raw: unknown): RollRequest[] {
     const engine = this.engine(row);
     const event = this.parse(engine, raw);
-    return engine.rules.rollsFor?.(engine.snapshot, event) ?? [];
+    return engine.rollsFor(event);
   }
 
   undo(row: EncounterHead, now: string): EncounterHead {

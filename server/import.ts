@@ -132,7 +132,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
       if (!linksOnly(parsed, characterNames)) refuse(`${at} links a combatant to a character that is not in the file.`);
       const applied: GmEvent = extras ? { ...parsed, ...extras } : parsed;
       // The app rolls what an event leaves empty before it is applied; a replay must find every die inside.
-      for (const request of rules.rollsFor?.(engine.snapshot, applied) ?? []) {
+      for (const request of engine.rollsFor(applied)) {
         let slot: unknown = applied;
         for (const key of request.path) slot = slot !== null && typeof slot === 'object' ? (slot as Record<string | number, unknown>)[key] : undefined;
         const faces = slot !== null && typeof slot === 'object' ? (slot as { faces?: unknown }).faces : undefined;

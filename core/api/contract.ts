@@ -137,6 +137,8 @@ export interface RulesetInfo {
   playable: boolean;
   /** The runner's action forms for this ruleset's GM events. */
   actionForms: readonly ActionForm[];
+  /** The ruleset's own condition names, suggested when the GM puts a condition on. */
+  conditionNames: readonly string[];
   /** The recovery screen's forms (empty when the ruleset has no recovery rules). */
   recoveryForms: readonly LedgerForm[];
 }

@@ -1,9 +1,14 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
+import { z } from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
 import { carryAnnotationSchema } from './schemas.ts';
-import type { EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from './types.ts';
+import {
+  NO_CONDITIONS, applyCondition, conditionEventSchema, conditionRefusal, follow, isConditionEvent, readStoredConditions, withChips,
+  type ConditionEvent, type ConditionsState,
+} from './conditions.ts';
+import type { EncounterInput, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from './types.ts';
 
 /** A refusal a GM can read: the rules forbid the event now, or the payload is malformed. Nothing is changed. */
 export class RuleRefusal extends Error {
@@ -34,6 +39,8 @@ function parsedFor(rules: EncounterRules, event: unknown): event is ParsedEvent 
 
 /** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
 export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
+  if (raw !== null && typeof raw === 'object' && isConditionEvent(raw as GmEvent)) return markParsed(rules, parseConditionEvent(raw));
+  if (raw !== null && typeof raw === 'object' && (raw as GmEvent).type === BATCH) return markParsed(rules, parseBatch(rules, raw));
   const parsed = rules.eventSchema.safeParse(raw);
   if (parsed.success) return markParsed(rules, parsed.data);
   const issues = parsed.error.issues;
@@ -57,6 +64,63 @@ export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
   // A shared schema says "This must be text.": name the field, so a request from a script says which one.
   if (issue.message.startsWith('This ')) return fail(`${where} ${issue.message.slice('This '.length)}`);
   return fail(issue.message);
+}
+
+/**
+ * Several targets at once (issue 28 point 4): a kernel event wrapping the ruleset's own events (damage, healing, a
+ * condition on each of several combatants), applied in order as one event, so it is logged line by line and undone
+ * with one undo. All are applied or none: a part the rules refuse refuses the whole, named by its target.
+ */
+export const BATCH = 'BATCH';
+export const BATCH_MAX = 50;
+
+const batchSchema = z.strictObject({
+  type: z.literal(BATCH),
+  events: z.array(z.looseObject({ type: z.string() }), { error: 'The actions must be a list.' })
+    .min(2, { error: 'Several targets at once needs at least two actions.' }).max(BATCH_MAX, { error: `At most ${BATCH_MAX} actions go at once.` }),
+});
+
+function parseBatch(rules: EncounterRules, raw: unknown): GmEvent {
+  const parsed = batchSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return fail(issue?.message && !issue.message.startsWith('Invalid') ? issue.message : 'The actions for several targets cannot be read.');
+  }
+  const events = parsed.data.events.map((event, i) => {
+    if (event.type === BATCH) fail('Actions for several targets cannot hold another such group.');
+    try {
+      return parseEvent(rules, event);
+    } catch (error) {
+      if (error instanceof RuleRefusal) fail(`Part ${i + 1} of the actions for several targets: ${error.message}`);
+      throw error;
+    }
+  });
+  return { type: BATCH, events };
+}
+
+/** Whom one part of a batch is about, in words: its target's name. */
+function partOwner(event: GmEvent, roster: Pick<EncounterRoster, 'order'>): string {
+  for (const key of ['targetId', 'id', 'characterId', 'attackerId']) {
+    const id = event[key];
+    const named = typeof id === 'string' ? roster.order.find((c) => c.id === id)?.name : undefined;
+    if (named) return named;
+  }
+  const many = event['targetIds'];
+  if (Array.isArray(many)) return many.map((id) => roster.order.find((c) => c.id === id)?.name ?? String(id)).join(', ');
+  return 'one of the targets';
+}
+
+/** A condition event of the kernel's own (conditions.ts), or a sentence saying what is wrong with it. */
+function parseConditionEvent(raw: unknown): GmEvent {
+  const parsed = conditionEventSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
+  if (issue?.code === 'unrecognized_keys') return fail(`A condition has no field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.slice(0, 3).map((k) => `'${k.slice(0, 40)}'`).join(', ')}.`);
+  const message = issue?.message ?? '';
+  if (message && !message.startsWith('Invalid') && !message.startsWith('This ')) return fail(message);
+  const field = issue?.path.find((key): key is string => typeof key === 'string');
+  const words: Record<string, string> = { targetIds: 'its combatants', targetId: 'its combatant', conditionId: 'which condition', name: 'its name', duration: 'its duration', whoId: 'whose turn its duration follows', rounds: 'its number of rounds' };
+  return fail(`The condition cannot be read: ${field ? (words[field] ?? field) : 'it'} is not right.`);
 }
 
 /**
@@ -212,19 +276,37 @@ export function pureStep(machine: AnyStateMachine, input: unknown, snapshot: Any
 }
 
 /**
+ * Where an engine stands: the machine's snapshot and the conditions beside it (conditions.ts). Both are values,
+ * never changed in place: a state held as an undo mark is returned to as it was.
+ */
+export class EngineState {
+  constructor(
+    readonly machine: EncounterSnapshot,
+    readonly conditions: ConditionsState,
+  ) {}
+}
+
+/** The key the conditions are stored under beside the machine's persisted snapshot (absent: none). */
+const CONDITIONS_KEY = 'conditions';
+
+/**
  * One encounter's state, stepped with XState's pure `transition`: each event gives a new snapshot and leaves the
  * old one as it was (contexts are replaced, never changed in place), so a state this process already holds (the
  * one before the newest event, a mark) can be returned to for free, with no actor to revive.
  */
 export class EncounterEngine {
   private current: AnyMachineSnapshot;
+  /** The conditions on the combatants (conditions.ts), replaced on every change like the snapshot. */
+  private conditions: ConditionsState;
 
   private constructor(
     readonly rules: EncounterRules,
     readonly input: EncounterInput,
     start: AnyMachineSnapshot,
+    conditions: ConditionsState = NO_CONDITIONS,
   ) {
     this.current = start;
+    this.conditions = conditions;
   }
 
   /** A new encounter in its setup state. */
@@ -234,39 +316,87 @@ export class EncounterEngine {
 
   /** Resume: a stored snapshot (or none) plus the events recorded after it. */
   static resume(rules: EncounterRules, input: EncounterInput, persisted: unknown, tail: readonly unknown[]): EncounterEngine {
-    // Restoring a persisted snapshot needs an actor (it revives the context); stepping does not.
-    const start = persisted === undefined || persisted === null
+    // Restoring a persisted snapshot needs an actor (it revives the context); stepping does not. The conditions are
+    // stored beside the machine's own keys; a snapshot stored before there were any reads as none.
+    let conditions = NO_CONDITIONS;
+    let machine = persisted;
+    if (persisted !== null && typeof persisted === 'object' && CONDITIONS_KEY in persisted) {
+      const { [CONDITIONS_KEY]: stored, ...rest } = persisted as Record<string, unknown>;
+      conditions = readStoredConditions(stored);
+      machine = rest;
+    }
+    const start = machine === undefined || machine === null
       ? initialTransition(rules.machine, input)[0]
-      : (createActor(rules.machine, { input, snapshot: persisted as never }).getSnapshot() as AnyMachineSnapshot);
-    const engine = new EncounterEngine(rules, input, start);
+      : (createActor(rules.machine, { input, snapshot: machine as never }).getSnapshot() as AnyMachineSnapshot);
+    const engine = new EncounterEngine(rules, input, start, conditions);
     for (const event of tail) engine.step(event);
     return engine;
   }
 
-  /** An engine at a snapshot an engine of the same encounter gave (`snapshot`): nothing replayed or revived. */
-  static at(rules: EncounterRules, input: EncounterInput, snapshot: EncounterSnapshot): EncounterEngine {
-    return new EncounterEngine(rules, input, snapshot as unknown as AnyMachineSnapshot);
+  /**
+   * An engine at a state an engine of the same encounter gave (`engine.state`; a machine snapshot alone: with no
+   * conditions): nothing replayed or revived.
+   */
+  static at(rules: EncounterRules, input: EncounterInput, at: EngineState | EncounterSnapshot): EncounterEngine {
+    if (at instanceof EngineState) return new EncounterEngine(rules, input, at.machine as unknown as AnyMachineSnapshot, at.conditions);
+    return new EncounterEngine(rules, input, at as unknown as AnyMachineSnapshot);
   }
 
+  /** The machine's snapshot, as the ruleset reads it. */
   get snapshot(): EncounterSnapshot {
     return this.current as unknown as EncounterSnapshot;
   }
 
-  /** The view of the current snapshot, built once per snapshot (a write and its reply both ask for it). */
+  /** The whole state (snapshot and conditions), to come back to with `at`. */
+  get state(): EngineState {
+    if (this.heldState?.machine !== this.snapshot || this.heldState.conditions !== this.conditions) this.heldState = new EngineState(this.snapshot, this.conditions);
+    return this.heldState;
+  }
+  private heldState: EngineState | null = null;
+
+  /** Another engine at this one's state, to try an event on without changing this one. */
+  copy(): EncounterEngine {
+    return new EncounterEngine(this.rules, this.input, this.current, this.conditions);
+  }
+
+  /**
+   * The view of the current state, built once per state (a write and its reply both ask for it): the ruleset's view
+   * with each combatant's conditions on its row. The condition events are not among `allowed` (the ruleset's): they
+   * are taken whenever the fight has not ended.
+   */
   view(): EncounterView {
     const snapshot = this.snapshot;
     if (this.viewOf !== snapshot) {
-      this.cachedView = this.rules.view(snapshot);
+      this.machineView = this.rules.view(snapshot);
       this.viewOf = snapshot;
+      this.cachedView = null;
     }
-    return this.cachedView!;
+    if (!this.cachedView || this.viewConditions !== this.conditions) {
+      const view = this.machineView!;
+      this.cachedView = this.conditions.list.length ? { ...view, order: withChips(view.order, this.conditions, view) } : view;
+      this.viewConditions = this.conditions;
+    }
+    return this.cachedView;
   }
   private viewOf: EncounterSnapshot | null = null;
+  private machineView: EncounterView | null = null;
   private cachedView: EncounterView | null = null;
+  private viewConditions: ConditionsState | null = null;
 
-  /** The snapshot in a JSON-safe form, to be stored and restored with `resume`. */
+  /** What the conditions read of a snapshot: the ruleset's cheap roster, or its view (cached for the current one). */
+  private rosterAt(snapshot: EncounterSnapshot): Pick<EncounterRoster, 'phase' | 'round' | 'order'> {
+    if (this.rules.roster) return this.rules.roster(snapshot);
+    if (this.viewOf === snapshot) return this.machineView!;
+    return this.rules.view(snapshot);
+  }
+
+  /**
+   * The state in a JSON-safe form, to be stored and restored with `resume`: the machine's persisted snapshot, with
+   * the conditions beside its keys once a condition has ever been put on (before that, exactly the machine's).
+   */
   persisted(): unknown {
-    return this.rules.machine.getPersistedSnapshot(this.current);
+    const machine = this.rules.machine.getPersistedSnapshot(this.current);
+    return this.conditions.next === 0 ? machine : { ...(machine as object), [CONDITIONS_KEY]: this.conditions };
   }
 
   /** Why the rules refuse the event now (a malformed event: what is wrong with it), or null. */
@@ -279,6 +409,16 @@ export class EncounterEngine {
       throw error;
     }
     const snapshot = this.snapshot;
+    if (isConditionEvent(event)) return conditionRefusal(this.conditions, this.rosterAt(snapshot), event as unknown as ConditionEvent);
+    if (event.type === BATCH) {
+      try {
+        this.copy().advance(event);
+        return null;
+      } catch (error) {
+        if (error instanceof RuleRefusal) return error.message;
+        throw error;
+      }
+    }
     const reason = this.rules.refusal(snapshot, event);
     if (reason !== null) return reason;
     return snapshot.can(event) ? null : this.notPossible();
@@ -299,8 +439,29 @@ export class EncounterEngine {
   apply(raw: unknown): LogLine[] {
     const event = readEvent(this.rules, raw);
     const before = this.snapshot;
-    this.step(event);
-    return this.rules.describe(event, before, this.snapshot);
+    const layer = this.advance(event);
+    if (isConditionEvent(event) || event.type === BATCH) return layer;
+    return [...this.rules.describe(event, before, this.snapshot), ...layer];
+  }
+
+  /**
+   * The rolls an event needs in this state: the ruleset's (`rollsFor`), none for a condition, and for several targets
+   * at once each part's in the state the parts before it leave, its path under `events`.
+   */
+  rollsFor(raw: unknown): RollRequest[] {
+    const event = readEvent(this.rules, raw);
+    if (isConditionEvent(event)) return [];
+    if (event.type !== BATCH) return this.rules.rollsFor?.(this.snapshot, event) ?? [];
+    const copy = this.copy();
+    return (event['events'] as ParsedEvent[]).flatMap((part, i) => {
+      const requests = copy.rollsFor(part).map((request) => ({ ...request, path: ['events', i, ...request.path] }));
+      try {
+        copy.step(part);
+      } catch (error) {
+        if (!(error instanceof RuleRefusal)) throw error;
+      }
+      return requests;
+    });
   }
 
   /**
@@ -310,6 +471,21 @@ export class EncounterEngine {
    */
   withRolls(raw: unknown): ParsedEvent {
     const event = readEvent(this.rules, raw);
+    if (isConditionEvent(event)) return event;
+    if (event.type === BATCH) {
+      // Each part's rolls in the state the parts before it leave (a part refused here is refused again on apply).
+      const copy = this.copy();
+      const events = (event['events'] as ParsedEvent[]).map((part) => {
+        const filled = copy.withRolls(part);
+        try {
+          copy.step(filled);
+        } catch (error) {
+          if (!(error instanceof RuleRefusal)) throw error;
+        }
+        return filled;
+      });
+      return markParsed(this.rules, { type: BATCH, events });
+    }
     const filled = fillRolls(this.rules.rollsFor?.(this.snapshot, event) ?? [], event);
     if (filled === event) return event;
     for (const [key, value] of Object.entries(filled)) {
@@ -327,7 +503,48 @@ export class EncounterEngine {
    * resume, an export) or not wanted. The same door: a malformed event is refused.
    */
   step(raw: unknown): void {
-    const event = readEvent(this.rules, raw);
+    this.advance(readEvent(this.rules, raw));
+  }
+
+  /**
+   * `step`, returning the conditions' lines: a condition event's own, or for a ruleset's event the conditions that
+   * ended and the reminders of the turns it started or ended (conditions.ts `follow`).
+   */
+  private advance(event: ParsedEvent): LogLine[] {
+    if (event.type === BATCH) {
+      // Every part on a copy first: a refused part leaves this engine as it was.
+      const copy = this.copy();
+      const lines: LogLine[] = [];
+      for (const part of event['events'] as ParsedEvent[]) {
+        try {
+          lines.push(...copy.apply(part));
+        } catch (error) {
+          if (error instanceof RuleRefusal) throw new RuleRefusal(`Nothing was applied: the part for ${partOwner(part, copy.rosterAt(copy.snapshot))} is refused. ${error.message}`);
+          throw error;
+        }
+      }
+      this.current = copy.current;
+      this.conditions = copy.conditions;
+      return lines;
+    }
+    if (isConditionEvent(event)) {
+      const roster = this.rosterAt(this.snapshot);
+      const condition = event as unknown as ConditionEvent;
+      const refused = conditionRefusal(this.conditions, roster, condition);
+      if (refused !== null) throw new RuleRefusal(refused);
+      const { state, lines } = applyCondition(this.conditions, roster, condition);
+      this.conditions = state;
+      return lines;
+    }
+    const held = this.conditions.list.length ? this.rosterAt(this.snapshot) : null;
+    this.stepMachine(event);
+    if (!held) return [];
+    const { state, lines } = follow(this.conditions, held, this.rosterAt(this.snapshot));
+    this.conditions = state;
+    return lines;
+  }
+
+  private stepMachine(event: ParsedEvent): void {
     const reason = this.rules.refusal(this.snapshot, event);
     if (reason !== null) throw new RuleRefusal(reason);
     let next: AnyMachineSnapshot;

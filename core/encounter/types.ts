@@ -29,7 +29,7 @@ export interface CombatantSeed {
   carried?: Record<string, unknown>;
 }
 
-export type LogKind = 'setup' | 'turn' | 'round' | 'order' | 'removal' | 'escalation' | 'decision' | 'attack' | 'damage' | 'end';
+export type LogKind = 'setup' | 'turn' | 'round' | 'order' | 'removal' | 'escalation' | 'decision' | 'attack' | 'damage' | 'end' | 'condition';
 
 /** One readable line of the encounter log, derived from an event and the states around it. */
 export interface LogLine {
@@ -60,6 +60,8 @@ export interface CombatantView {
   removedReason?: string;
   /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
   details?: Record<string, unknown>;
+  /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */
+  conditions?: { id: string; name: string; remains: string }[];
 }
 
 export interface PromptChoice {
@@ -164,6 +166,8 @@ export interface EncounterRules {
   consequences?(snapshot: EncounterSnapshot): Consequences;
   /** Forms for the runner's action panel, one per GM event a person enters by hand. */
   actionForms?: readonly ActionForm[];
+  /** The ruleset's own condition names, offered as suggestions when the GM puts a condition on (free text too). */
+  conditionNames?: readonly string[];
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
   carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
   /**

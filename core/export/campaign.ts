@@ -732,7 +732,7 @@ export function campaignRows(file: CampaignFile, campaignId: string, newId: () =
 
 // ---- the encounter file (imported into a campaign) ----
 
-const LOG_KINDS = ['setup', 'turn', 'round', 'order', 'removal', 'escalation', 'decision', 'attack', 'damage', 'end'] as const;
+const LOG_KINDS = ['setup', 'turn', 'round', 'order', 'removal', 'escalation', 'decision', 'attack', 'damage', 'end', 'condition'] as const;
 const figure = whole(-1_000_000, 1_000_000, 'A figure');
 
 /** The encounter file as core/export/types.ts EncounterExport describes it; its log and summary are read, never trusted. */

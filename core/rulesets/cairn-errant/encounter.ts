@@ -794,6 +794,8 @@ function carriedIn(state: Record<string, unknown>, records: Record<string, unkno
 }
 
 export const cairnErrantEncounter: EncounterRules = {
+  // RULES.md §4.5.
+  conditionNames: ['Impaired', 'Enhanced', 'Unaware', 'Paralysed', 'Delirious', 'Unconscious'],
   machine: cairnErrantMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   sides: rules.SIDES,

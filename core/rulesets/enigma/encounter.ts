@@ -592,6 +592,8 @@ function carriedIn(state: Record<string, unknown>, injuries: Record<string, unkn
 }
 
 export const enigmaEncounter: EncounterRules = {
+  // RULES.md §1.5: statuses the GM follows by hand beside those the rules keep.
+  conditionNames: ['Hidden', 'Diminished', 'Advantage', 'Disadvantage', 'Cursed', 'Blinded', 'Restrained'],
   machine: enigmaMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   sides: rules.SIDES,

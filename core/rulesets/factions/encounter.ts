@@ -550,6 +550,8 @@ function carriedIn(state: Record<string, unknown>, injuries: Record<string, unkn
 }
 
 export const factionsEncounter: EncounterRules = {
+  // RULES.md §3.5: statuses the tool does not keep itself.
+  conditionNames: ['Grabbed', 'Entangled', 'Grabbing', 'Retreating', 'Revealed', 'Surrendered'],
   machine: factionsMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   sides: rules.SIDES,

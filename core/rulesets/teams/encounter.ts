@@ -869,6 +869,8 @@ function carriedIn(state: Record<string, unknown>, injuries: Record<string, unkn
 }
 
 export const teamsEncounter: EncounterRules = {
+  // RULES.md §2.5: the statuses that last "until the owner's next turn" and the others.
+  conditionNames: ['Prone', 'Guarding', 'In cover', 'Waiting', 'Readied', 'Surprised', 'Harmed'],
   machine: teamsMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   sides: rules.SIDES,

@@ -936,6 +936,8 @@ function carriedIn(state: Record<string, unknown>, injuries: Record<string, unkn
 }
 
 export const thrumEncounter: EncounterRules = {
+  // Narrative conditions: Slowed, Dazed and Stunned are the rules' own statuses (the Status form), with stacks.
+  conditionNames: ['Prone', 'Hidden', 'Blinded', 'Grappled', 'Marked', 'Burning'],
   machine: thrumMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
   sides: rules.SIDES,

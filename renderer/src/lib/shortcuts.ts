@@ -17,6 +17,7 @@ export interface PlainKey extends KeyLine {
 /** The runner's own single keys, whatever the ruleset. */
 export const RUNNER_KEYS = {
   nextTurn: { key: 'n', keys: 'N', does: 'Next turn' },
+  addCondition: { key: 'x', keys: 'X', does: 'Put a condition on one or several combatants' },
   sheet: { key: '?', keys: '?', does: 'This sheet of shortcuts (Esc closes it)' },
 } as const satisfies Record<string, PlainKey>;
 
@@ -32,6 +33,7 @@ export function commonLines(): KeyLine[] {
     { keys: `${modKey}+Shift+Z · ${modKey}+Y`, does: 'Redo' },
     { keys: '1 … 9', does: 'Answer a prompt: the choice of that number' },
     { keys: '1 then 2', does: `Past nine choices: type 12 quickly; a digit alone picks after ${wait}` },
+    RUNNER_KEYS.addCondition,
     RUNNER_KEYS.sheet,
   ];
 }
