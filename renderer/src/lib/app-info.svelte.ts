@@ -8,9 +8,11 @@ class AppInfoState {
 
   get info(): AppInfo | null {
     if (!this.#info && !this.#pending && typeof window !== 'undefined') {
-      this.#pending = send('app:info', {}).then((info) => {
-        this.#info = info;
-      });
+      // A failed fetch (the app closing, a test with no server) is tried again at the next read, never thrown.
+      this.#pending = send('app:info', {}).then(
+        (info) => void (this.#info = info),
+        () => void (this.#pending = null),
+      );
     }
     return this.#info;
   }
