@@ -22,11 +22,13 @@ async function ogreFight(page: Page, file: string) {
   await page.getByRole('link', { name: '+ Party member' }).click();
   await page.getByRole('textbox', { name: 'Name' }).fill('Mira');
   await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('link', { name: 'Mira', exact: true })).toBeVisible();
   for (const [name, named] of [['Ogre', true], ['Goblin', false]] as const) {
     await page.getByRole('link', { name: '+ NPC template' }).click();
     await page.getByRole('textbox', { name: 'Name' }).fill(name);
     if (named) await page.getByRole('checkbox', { name: 'Named NPC (faces Mortal Peril)' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   }
   await page.getByRole('textbox', { name: 'Encounter name' }).fill('The bridge');
   await page.getByRole('button', { name: 'Prepare encounter' }).click();
