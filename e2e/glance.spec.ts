@@ -139,9 +139,9 @@ test("a toast never covers the log's newest lines, and goes once its cause is go
   await expect(toast).toHaveCount(1);
   await stale.screenshot({ path: '/tmp/glance-toast.png' });
   const newest = encounterLog(stale).locator('li').last();
-  const [t, l, s] = await Promise.all([toast.boundingBox(), newest.boundingBox(), stale.getByTestId('log-scroller').boundingBox()]);
+  const [t, l, s] = await Promise.all([toast.boundingBox(), newest.boundingBox(), stale.getByRole('region', { name: 'Log', exact: true }).boundingBox()]);
   const overlaps = (a: NonNullable<typeof t>, b: NonNullable<typeof t>) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-  expect(overlaps(t!, s!), 'the toast is not over the log').toBe(false);
+  expect(overlaps(t!, s!), 'the toast is not over the log card').toBe(false);
   expect(l!.y + l!.height).toBeLessThanOrEqual(s!.y + s!.height + 1);
   // The GM's next press goes through: the notice about the refused one goes with it, well before its 4 s.
   const shown = Date.now();
