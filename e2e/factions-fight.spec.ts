@@ -25,6 +25,6 @@ test('a Factions fight: first faction, a character put forward, an automatic hit
   await expect(page.getByRole('region', { name: 'Sybilla attacks Bandit 1. React (it takes this round\'s turn), or not?' })).toBeVisible();
   await page.locator('.prompt .choices button').first().click();
   await page.locator('.prompt .choices button').first().click();
-  await expect(page.getByRole('listitem', { name: /Bandit 1/ }).locator('.hp')).not.toHaveText(/^10\//);
+  await expect(page.getByRole('listitem', { name: /Bandit 1/ }).locator('.hp')).not.toHaveText(/^Health 10\//);
   await page.screenshot({ path: 'e2e/screenshots/factions-fight.png' });
 });

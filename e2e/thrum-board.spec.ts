@@ -80,7 +80,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   await page.getByRole('button', { name: /^Send Resilience/ }).click();
   await contestTyped(page);
-  await expect(page.getByRole('listitem', { name: /^\d+\. Husk,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
+  await expect(page.getByRole('listitem', { name: /^\d+\. Husk,/ }).locator('.hp')).toHaveText(/^Fatigue 1\/5/);
   await expect(encounterLog(page).getByText(/^Ash uses Basic Attack \(physical, area\) on the area \(6,2\) \(5,2\) on Husk/)).toBeVisible();
   await expect(placement).toBeHidden();
 
@@ -113,6 +113,6 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await expect(page.getByRole('button', { name: /^Send Resilience/ })).toBeVisible();
   await page.keyboard.press('1');
   await contestTyped(page);
-  await expect(page.getByRole('listitem', { name: /^\d+\. Ash,/ }).locator('.hp')).toHaveText(/^1\/5 Fatigue/);
+  await expect(page.getByRole('listitem', { name: /^\d+\. Ash,/ }).locator('.hp')).toHaveText(/^Fatigue 1\/5/);
   await expect(encounterLog(page).getByText(/^Husk uses Basic Attack \(physical, area\) on the area \(3,1\) on Ash/)).toBeVisible();
 });

@@ -42,7 +42,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   // The contested roll (R-H11): the GM rolled physical dice and types both sides' faces in the Contested roll form.
   await contestTyped(page);
   await expect(page.getByRole('list', { name: 'Encounter log' }).getByText(/\[6, 6\] \(typed in\).*\[1, 1\] \(typed in\).*failure: takes the effect/)).toBeVisible();
-  await expect(page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) }).locator('.hp')).toHaveText(/^2\/5 Fatigue/);
+  await expect(page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) }).locator('.hp')).toHaveText(/^Fatigue 2\/5/);
   // The row shows Stress against its tolerance, Wounds and the stance; the aside the order with initiative totals.
   const row = page.getByRole('listitem', { name: new RegExp(`^\\d+\\. ${defender},`) });
   await expect(row.locator('.stats')).toContainText(/Stress\s*0\/5/);

@@ -53,11 +53,14 @@ export interface CombatantView {
   slot: number | null;
   /** For one not placed yet: the slot it will take when that is already decided. */
   plannedSlot?: number | null;
-  health?: { label: string; current: number; max: number };
+  /** The main pool: LP 6/10. `rising` for a load that counts up toward its maximum (Thrum's Fatigue Tolerance). */
+  health?: { label: string; current: number; max: number; rising?: boolean };
   tags: string[];
   /** Secondary numbers shown small on the row (other pools, attributes, loads): 'Stamina 3/4'. */
   stats?: { label: string; value: string }[];
   removedReason?: string;
+  /** True for one who died; one who fled, escaped or surrendered is out of the fight but alive (issue 28, point 7). */
+  dead?: boolean;
   /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
   details?: Record<string, unknown>;
   /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */

@@ -2,6 +2,7 @@
 // the rolls an event needs, and what the fight leaves on the campaign.
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { eventRound } from '../../encounter/log-round.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
@@ -212,7 +213,7 @@ const breaks = (before: CairnContext, after: CairnContext, id: string) =>
   !before.brokenImprovised?.includes(id) && after.brokenImprovised?.includes(id) ? ', the improvised weapon breaks' : '';
 
 function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: CairnContext, after: CairnContext): LogLine {
-  const round = after.round;
+  const round = eventRound(before, after);
   const name = (id: string) => rules.nameOf(before, id);
   const plan = combat.planStrike(before, event.id);
   if (plan.dice.length === 0) {
@@ -257,7 +258,7 @@ function attackBackLine(step: Extract<rules.Step, { kind: 'attackBackStrike' }>,
   const plan = combat.planAttackBack(before, step);
   const outcome = combat.resolveAttackBack(before, plan, event.roll);
   const rulings = ['R-C17'];
-  if (outcome.total === null) return { round: after.round, kind: 'attack', actorId: step.by, rulings, text: `${name(step.by)}'s attack back is ${plan.notes.join(', ')}: no damage.` };
+  if (outcome.total === null) return { round: eventRound(before, after), kind: 'attack', actorId: step.by, rulings, text: `${name(step.by)}'s attack back is ${plan.notes.join(', ')}: no damage.` };
   const attackFaces = event.roll!.faces.slice(0, plan.attack.length);
   const sentences = [`${name(step.by)} attacks back: ${plan.attack.map((d) => `d${d}`).join('+')} [${attackFaces.join(', ')}] → ${outcome.total}${plan.notes.length ? ` (${plan.notes.join(', ')})` : ''}.`];
   const p = outcome.parry;
@@ -270,11 +271,11 @@ function attackBackLine(step: Extract<rules.Step, { kind: 'attackBackStrike' }>,
   } else sentences.push(`${outcome.total} − ${name(step.against)}'s Armor ${before.combatants[step.against]!.armor} = ${outcome.damage}.`);
   const touched = p?.result === 'won' ? [step.by] : [step.against];
   sentences.push(`${touched.map((id) => damageLine(before, after, id)).join('; ')}.`);
-  return { round: after.round, kind: 'attack', actorId: step.by, rulings, text: sentences.join(' ') };
+  return { round: eventRound(before, after), kind: 'attack', actorId: step.by, rulings, text: sentences.join(' ') };
 }
 
 function combatLine(event: CombatEvent, before: CairnContext, after: CairnContext): LogLine | null {
-  const round = after.round;
+  const round = eventRound(before, after);
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const step = combat.nextStep(before);
   switch (event.type) {
@@ -421,7 +422,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
 }
 
 function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: CairnContext): LogLine | null {
-  const round = after.round;
+  const round = eventRound(before, after);
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
@@ -604,7 +605,7 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
       items: running, intent: intent ? { ...intent } : null, tier: intent?.tier ?? null, deathClock: c.deathClock, band: c.band,
       legHits: rules.legHits(c),
     },
-    ...(c.out ? { removedReason: c.out.reason } : {}),
+    ...(c.out ? { removedReason: c.out.reason, ...(c.out.kind === 'dead' ? { dead: true } : {}) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // the rolls an event needs.
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { eventRound } from '../../encounter/log-round.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
@@ -170,7 +171,7 @@ const stackNote = (net: number) => (net === 0 ? '' : ` with ${Math.abs(net)} ${n
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaContext): LogLine {
-  const round = after.round;
+  const round = eventRound(before, after);
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = rules.activeId(before);
   const onTargets = (ids: readonly string[] | undefined) => (ids && ids.length ? ` on ${ids.map(name).join(', ')}` : '');
@@ -254,7 +255,7 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
 }
 
 function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: EnigmaContext): LogLine | null {
-  const round = after.round;
+  const round = eventRound(before, after);
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
@@ -382,7 +383,7 @@ interface RowParts {
   health: NonNullable<CombatantView['health']>;
   tags: string[];
   details: Record<string, unknown>;
-  removed: { removedReason?: string };
+  removed: { removedReason?: string; dead?: boolean };
   row: CombatantView | null;
   /** The last row made for it while unplaced in round 1, with the slot it is planned for. */
   unplaced: CombatantView | null;
@@ -437,7 +438,7 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
       injuries: running.map((i) => ({ id: i.id, name: i.name, category: i.category, restsRemaining: i.restsRemaining, permanent: i.permanent, gainedHere: Boolean(i.gainedHere) })),
       survivals: c.survivals,
     },
-    removed: c.removed ? { removedReason: c.removed.kind === 'dead' ? `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}` : c.removed.reason } : {},
+    removed: c.removed ? (c.removed.kind === 'dead' ? { removedReason: `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}`, dead: true } : { removedReason: c.removed.reason }) : {},
     row: null,
     unplaced: null,
   };

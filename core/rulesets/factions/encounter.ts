@@ -302,6 +302,7 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: tagsOf(ctx, c),
     ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: 'dead' } : c.retreated ? { removedReason: 'retreated' } : c.chase === 'escaped' ? { removedReason: 'escaped' } : {}),
+    ...(c.dead ? { dead: true } : {}),
     stats: [
       { label: 'STR', value: String(c.str) }, { label: 'AGI', value: String(c.agi) }, { label: 'WIT', value: String(c.wit) },
       { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },

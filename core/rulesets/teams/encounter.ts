@@ -2,6 +2,7 @@
 // rolls an event needs, and what the fight leaves on the campaign.
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { eventRound } from '../../encounter/log-round.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, TestSpec } from './combat.ts';
@@ -311,7 +312,7 @@ function hitLine(before: TeamsContext, after: TeamsContext, pa: PendingAttack, d
 
 function attackLine(event: Extract<CombatEvent, { type: 'ATTACK' }>, before: TeamsContext, after: TeamsContext): LogLine {
   const outcome = combat.resolveAttack(before, event);
-  const round = after.round;
+  const round = eventRound(before, after);
   const attacker = before.combatants[event.attackerId]!;
   const via = event.via === 'command' ? ' on a Command' : event.via === 'readied' ? ' with a readied action' : '';
   const rulings = [...outcome.rulings, ...(event.via === 'command' ? ['R-T9', 'R-T15'] : []), ...(event.via === 'readied' ? ['R-T7', 'R-T15'] : [])];
@@ -343,7 +344,7 @@ function attackLine(event: Extract<CombatEvent, { type: 'ATTACK' }>, before: Tea
 function defendLine(event: Extract<CombatEvent, { type: 'DEFEND' }>, before: TeamsContext, after: TeamsContext): LogLine {
   const head = before.pending[0] as Extract<TeamsContext['pending'][number], { kind: 'defence' }>;
   const pa = head.attack;
-  const round = after.round;
+  const round = eventRound(before, after);
   const target = before.combatants[pa.targetId]!;
   const free = pa.freeReaction ? ' as a free reaction (R-T14)' : '';
   if (event.id === 'none') return { round, kind: 'damage', actorId: pa.targetId, rulings: ['R-T20'], text: `${target.name} takes the hit. ${hitLine(before, after, pa, 'none')}` };
@@ -364,7 +365,7 @@ function defendLine(event: Extract<CombatEvent, { type: 'DEFEND' }>, before: Tea
 }
 
 function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContext): LogLine {
-  const round = after.round;
+  const round = eventRound(before, after);
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = before.activeId;
   const left = () => (after.turn ? ` ${plural(after.turn.actionsLeft, 'action')} left.` : '');
@@ -495,7 +496,7 @@ function strikeLine(before: TeamsContext, after: TeamsContext, strikerId: string
 }
 
 function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: TeamsContext): LogLine | null {
-  const round = after.round;
+  const round = eventRound(before, after);
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
@@ -645,6 +646,7 @@ function combatantView(ctx: TeamsContext, id: string, status: CombatantView['sta
     health: { label: 'Health', current: c.health, max: c.healthMax },
     tags: combatantTags(ctx, c),
     ...(c.removed ? { removedReason: c.removed.reason || 'left the fight' } : c.dead ? { removedReason: `dead${c.deathCause ? ` (${c.deathCause})` : ''}` } : {}),
+    ...(c.dead ? { dead: true } : {}),
     stats: [
       { label: 'Endurance', value: `${c.endurance}/${c.enduranceMax}` },
       { label: 'Stamina', value: `${c.stamina}/${c.staminaMax}` },

@@ -2,6 +2,7 @@
 // rolls an event needs, and what the fight leaves on the campaign.
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import { eventRound } from '../../encounter/log-round.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -265,16 +266,16 @@ function rollLine(kind: 'panic' | 'incapacity', event: { id: string; roll?: Roll
   const total = combat.sumFaces(event.roll!) + modifier;
   const against = kind === 'panic' ? b.stressLoad : b.fatigueLoad;
   const head = `${possessive(b.name)} ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll${reason ? ` (${reason})` : ''}: ${faces(event.roll)} ${signed(modifier)} ${kind === 'panic' ? 'Resolve' : 'Resilience'} = ${total} against ${kind === 'panic' ? 'Stress' : 'Fatigue'} Load ${against}`;
-  if (total > against) return { round: after.round, kind: 'decision', actorId: b.id, text: `${head}: it must exceed the load and does. ${kind === 'panic' ? 'Holds their nerve.' : 'Stays on their feet.'}` };
+  if (total > against) return { round: eventRound(before, after), kind: 'decision', actorId: b.id, text: `${head}: it must exceed the load and does. ${kind === 'panic' ? 'Holds their nerve.' : 'Stays on their feet.'}` };
   if (kind === 'panic') {
     const stunned = after.options['stunned'] === 'gmAdjudicates' ? 'Stunned (the GM applies it)' : 'Stunned (skips the next Action)';
     return {
-      round: after.round, kind: 'decision', actorId: b.id, rulings: ['R-H5', 'R-H6', 'R-H8'],
+      round: eventRound(before, after), kind: 'decision', actorId: b.id, rulings: ['R-H5', 'R-H6', 'R-H8'],
       text: `${head}: ${total === against ? 'a tie fails' : 'fails'}. ${stunned}; Stress Load ${b.stressLoad} added to Fatigue Load (now ${a.fatigueLoad}) and reset to 0; Stress Tolerance ${b.stressTolerance} → ${a.stressTolerance}.`,
     };
   }
   return {
-    round: after.round, kind: 'decision', actorId: b.id, rulings: ['R-H8'],
+    round: eventRound(before, after), kind: 'decision', actorId: b.id, rulings: ['R-H8'],
     text: `${head}: ${total === against ? 'a tie fails' : 'fails'}. ${b.name} is Incapacitated${b.stance ? `; the stance ${b.stance} ends` : ''}; Fatigue Tolerance ${b.fatigueTolerance} → ${a.fatigueTolerance}, Fatigue Load ${b.fatigueLoad} → ${a.fatigueLoad}${a.incapacitated ? '' : ' — Fatigue Load 0, so it ends at once'}.`,
   };
 }
@@ -286,7 +287,7 @@ const dropRollText = (d: combat.DropRolled) =>
 const ROLL_REASON: Record<string, string> = { startOfTurn: 'start of turn', afterAction: 'Exhausted after acting', finisher: 'Finisher' };
 
 function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContext): LogLine | null {
-  const round = after.round;
+  const round = eventRound(before, after);
   const name = (id: string | null | undefined) => rules.nameOf(before, id);
   const actor = rules.activeId(before);
   const top = before.stack.at(-1);
@@ -557,7 +558,7 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
 }
 
 function endLines(before: ThrumContext, after: ThrumContext): LogLine[] {
-  const lines: LogLine[] = [{ round: after.round, kind: 'end', text: `Combat ends: ${(after.outcome || 'no outcome given').replace(/\.$/, '')}. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.` }];
+  const lines: LogLine[] = [{ round: eventRound(before, after), kind: 'end', text: `Combat ends: ${(after.outcome || 'no outcome given').replace(/\.$/, '')}. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.` }];
   for (const id of after.roster) {
     const b = before.combatants[id]!;
     const a = after.combatants[id]!;
@@ -570,7 +571,7 @@ function endLines(before: ThrumContext, after: ThrumContext): LogLine[] {
       status = ' Stays Incapacitated until Downtime restores some Fatigue Tolerance.';
       rulings = ['R-H9'];
     } else if (b.incapacitated) status = ' Recovers from Incapacitated.';
-    lines.push({ round: after.round, kind: 'end', actorId: id, rulings, text: `${a.name}: ${parts.join(', ')} recorded.${status}` });
+    lines.push({ round: eventRound(before, after), kind: 'end', actorId: id, rulings, text: `${a.name}: ${parts.join(', ')} recorded.${status}` });
   }
   return lines;
 }
@@ -638,7 +639,7 @@ function combatantView(ctx: ThrumContext, id: string, status: CombatantView['sta
     sideLabel: c.side === 'party' ? 'Party' : 'Foes',
     status,
     slot,
-    health: { label: 'Fatigue', current: c.fatigueLoad, max: c.fatigueTolerance },
+    health: { label: 'Fatigue', current: c.fatigueLoad, max: c.fatigueTolerance, rising: true },
     tags,
     stats: [
       { label: 'Stress', value: `${c.stressLoad}/${c.stressTolerance}` },

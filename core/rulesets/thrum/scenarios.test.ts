@@ -769,7 +769,7 @@ describe('the runner shows loads, statuses, stance, wounds and the order with de
     e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 2, source: '' });
     e.apply({ type: 'SET_STANCE', stance: 'Guard' });
     const row = e.view().order.find((c) => c.id === 'ana')!;
-    expect(row.health).toEqual({ label: 'Fatigue', current: 3, max: 2 });
+    expect(row.health).toEqual({ label: 'Fatigue', current: 3, max: 2, rising: true });
     expect(row.stats).toEqual([
       { label: 'Stress', value: '2/1' }, { label: 'Wounds', value: '1/3' }, { label: 'Speed', value: '3' }, { label: 'Initiative', value: '12' },
     ]);

@@ -135,7 +135,13 @@ export class EncounterState {
     });
   }
 
+  /** The cause the toasts of this fight carry: they go when a later write succeeds or the screen closes. */
+  get toastCause(): string {
+    return `encounter:${this.id}`;
+  }
+
   dispose(): void {
+    toasts.clear(this.toastCause);
     this.#stop();
   }
 
@@ -185,11 +191,13 @@ export class EncounterState {
       try {
         const reply = await request();
         this.#committed = press;
+        // What an earlier refusal or notice said is no longer so once a write of the GM's has gone through.
+        toasts.clear(this.toastCause);
         return reply;
       } catch (error) {
         if (!(error instanceof GmError) || error.kind !== 'stale') throw error;
         const again = this.#committed?.write === press.write && sameShown(this.#committed.since, press.since);
-        if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info');
+        if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info', this.toastCause);
         return send('encounters:get', { id: this.id });
       }
     }).finally(() => (this.#writing -= 1));
@@ -205,7 +213,7 @@ export class EncounterState {
         this.#error = null;
       } catch (error) {
         if (initial) this.#error = error instanceof Error ? error.message : 'This encounter could not be loaded.';
-        else toasts.error(error);
+        else toasts.error(error, this.toastCause);
       } finally {
         this.#pending -= 1;
       }

@@ -1,7 +1,8 @@
 // The full log's rows: round headings, turn headings, and each filter on its own and together.
 import { describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../../core/api/contract.ts';
-import { logRows, type LogFilter } from './log-rows.ts';
+import { highlighted, lineWeight, logRows, type LogFilter } from './log-rows.ts';
+import { poolState } from './pool-state.ts';
 
 const line = (seq: number, round: number, kind: LogEntry['kind'], text: string, actorId: string | null = null, rulings?: string[]): LogEntry =>
   ({ seq, round, kind, text, actorId, ...(rulings ? { rulings } : {}) });
@@ -42,5 +43,36 @@ describe('log rows', () => {
     expect(texts(logRows(log, { ...all, query: 'r-e12' }))).toEqual(['# 1 (1)', 'Berrik attacks Goblin 1: 7 against 4, hit.']);
     expect(texts(logRows(log, { kind: 'attacks', combatant: { id: 'g', name: 'Goblin 1' }, query: 'MISS' }))).toEqual(['# 2 (1)', 'Goblin 1 attacks Berrik: miss.']);
     expect(logRows(log, { ...all, query: 'dragon' })).toEqual([]);
+  });
+});
+
+describe('how loud a line is, and what search marks (issue 28, point 7)', () => {
+  it('attacks, damage, decisions, injuries and departures lead; turns, order and setup are quiet', () => {
+    expect(lineWeight({ kind: 'attack', text: 'Mira attacks' })).toBe('prominent');
+    expect(lineWeight({ kind: 'damage', text: 'Thug takes 2' })).toBe('prominent');
+    expect(lineWeight({ kind: 'decision', text: 'Mortal Peril' })).toBe('prominent');
+    expect(lineWeight({ kind: 'removal', text: 'Thug left' })).toBe('prominent');
+    expect(lineWeight({ kind: 'turn', text: "Mira's turn (slot 1): 2 actions." })).toBe('quiet');
+    expect(lineWeight({ kind: 'turn', text: 'Ana gains a wound' })).toBe('prominent');
+    expect(lineWeight({ kind: 'setup', text: 'Added Mira' })).toBe('quiet');
+    expect(lineWeight({ kind: 'round', text: 'Round 2 begins.' })).toBe('plain');
+  });
+
+  it('marks every match whatever its case, and takes the search as text, not a pattern', () => {
+    expect(highlighted('Goblin 1 hits goblin 2', 'GOBLIN')).toEqual([
+      { text: 'Goblin', hit: true }, { text: ' 1 hits ', hit: false }, { text: 'goblin', hit: true }, { text: ' 2', hit: false },
+    ]);
+    expect(highlighted('costs (2) actions', '(2)')).toEqual([{ text: 'costs ', hit: false }, { text: '(2)', hit: true }, { text: ' actions', hit: false }]);
+    expect(highlighted('nothing here', '  ')).toEqual([{ text: 'nothing here', hit: false }]);
+  });
+});
+
+describe('a pool at a glance (issue 28, point 2)', () => {
+  it('bloodied at half or less, down at nothing; a rising load is over past its tolerance', () => {
+    expect(poolState({ label: 'LP', current: 6, max: 10 })).toBe('fine');
+    expect(poolState({ label: 'LP', current: 5, max: 10 })).toBe('bloodied');
+    expect(poolState({ label: 'LP', current: 0, max: 10 })).toBe('down');
+    expect(poolState({ label: 'Fatigue', current: 5, max: 5, rising: true })).toBe('fine');
+    expect(poolState({ label: 'Fatigue', current: 6, max: 5, rising: true })).toBe('over');
   });
 });

@@ -39,6 +39,34 @@ function kindMatches(entry: LogEntry, kind: LogKindFilter): boolean {
   }
 }
 
+/**
+ * How loud a line is (issue 28, point 7): what changed the fight — attacks, damage, decisions, injuries, someone
+ * leaving, the end — is prominent; turn bookkeeping (whose turn, who was placed, setup) is quiet.
+ */
+export type LineWeight = 'prominent' | 'plain' | 'quiet';
+
+export function lineWeight(entry: Pick<LogEntry, 'kind' | 'text'>): LineWeight {
+  if (entry.kind === 'attack' || entry.kind === 'damage' || entry.kind === 'decision' || entry.kind === 'removal' || entry.kind === 'end') return 'prominent';
+  if (INJURY.test(entry.text)) return 'prominent';
+  if (entry.kind === 'turn' || entry.kind === 'order' || entry.kind === 'setup') return 'quiet';
+  return 'plain';
+}
+
+/** A line's text cut around each match of the search, for <mark>: case-insensitive, in order, never overlapping. */
+export function highlighted(text: string, query: string): { text: string; hit: boolean }[] {
+  const needle = query.trim();
+  if (!needle) return [{ text, hit: false }];
+  const parts: { text: string; hit: boolean }[] = [];
+  let from = 0;
+  for (const match of text.matchAll(new RegExp(needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'))) {
+    if (match.index > from) parts.push({ text: text.slice(from, match.index), hit: false });
+    parts.push({ text: match[0], hit: true });
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) parts.push({ text: text.slice(from), hit: false });
+  return parts;
+}
+
 export function matches(entry: LogEntry, filter: LogFilter): boolean {
   if (!kindMatches(entry, filter.kind)) return false;
   if (filter.combatant && entry.actorId !== filter.combatant.id && !entry.text.includes(filter.combatant.name)) return false;

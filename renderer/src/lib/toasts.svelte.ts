@@ -5,6 +5,8 @@ export interface Toast {
   id: number;
   text: string;
   tone: 'error' | 'info';
+  /** What the toast is about ("encounter:<id>"): it goes away when that cause is gone, not only when its time is up. */
+  cause?: string;
 }
 
 class Toasts {
@@ -15,19 +17,24 @@ class Toasts {
     return this.#items;
   }
 
-  show(text: string, tone: Toast['tone'] = 'info'): void {
+  show(text: string, tone: Toast['tone'] = 'info', cause?: string): void {
     const id = this.#next++;
-    this.#items = [...this.#items.slice(-3), { id, text, tone }];
+    this.#items = [...this.#items.slice(-3), { id, text, tone, ...(cause ? { cause } : {}) }];
     setTimeout(() => this.dismiss(id), tone === 'error' ? 8000 : 4000);
   }
 
-  error(error: unknown): void {
-    this.show(error instanceof GmError ? error.message : 'Something went wrong and nothing was changed.', 'error');
+  error(error: unknown, cause?: string): void {
+    this.show(error instanceof GmError ? error.message : 'Something went wrong and nothing was changed.', 'error', cause);
     if (!(error instanceof GmError)) console.error(error);
   }
 
   dismiss(id: number): void {
     this.#items = this.#items.filter((t) => t.id !== id);
+  }
+
+  /** Takes away every toast about `cause`: a refusal once the GM's next action went through, a fight's notices once its screen closes. */
+  clear(cause: string): void {
+    if (this.#items.some((t) => t.cause === cause)) this.#items = this.#items.filter((t) => t.cause !== cause);
   }
 }
 

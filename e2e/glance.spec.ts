@@ -1,0 +1,153 @@
+// Issue 28, point 2: the runner read at a glance from across the table, at any size. The "Now acting" card keeps the
+// active name whole in large type at 1280×800, 1440×900, 1920×1080 and 200 % zoom (720×450 CSS pixels) — Factions
+// with its seven counters, and Enigma; each row's main pool is a bar with its maximum and a word when bloodied or
+// down; long names wrap or ellipsize; a paste past a field's limit says it was cut; toasts never cover the log and
+// go once their cause is gone. Screenshots go to /tmp/glance-*.png.
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { activeName, encounterLog, prepareFight, useServer } from './fixtures.ts';
+
+const gmw = useServer('glance');
+
+const SIZES = [
+  { width: 1280, height: 800, label: '1280x800' },
+  { width: 1440, height: 900, label: '1440x900' },
+  { width: 1920, height: 1080, label: '1920x1080' },
+  // 200 % zoom of a 1440×900 window: the same CSS layout as a 720×450 viewport.
+  { width: 720, height: 450, label: 'zoom200' },
+] as const;
+
+/** The box and type of an element, as the browser laid it out. */
+const measure = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return { scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, fontSize: parseFloat(getComputedStyle(el).fontSize), width: box.width, right: box.right, bottom: box.bottom, viewport: window.innerWidth, viewportHeight: window.innerHeight };
+  });
+
+/** The active name is shown whole (not clipped across or down) in large type, on a card wide enough to read. */
+async function nowCardReadable(page: Page, name: string, shot: string) {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expect(activeName(page)).toHaveText(name);
+    await page.screenshot({ path: `/tmp/glance-${shot}-${size.label}.png` });
+    const m = await measure(activeName(page));
+    expect(m.scrollWidth, `${shot} at ${size.label}: the name is not cut across`).toBeLessThanOrEqual(m.clientWidth);
+    expect(m.scrollHeight, `${shot} at ${size.label}: the name is not cut below`).toBeLessThanOrEqual(m.clientHeight + 1);
+    expect(m.fontSize, `${shot} at ${size.label}: large type`).toBeGreaterThanOrEqual(32);
+    expect(m.width, `${shot} at ${size.label}: the card is not squeezed`).toBeGreaterThanOrEqual(Math.min(300, size.width * 0.6));
+    expect(m.right).toBeLessThanOrEqual(m.viewport);
+    expect(m.bottom, `${shot} at ${size.label}: seen without scrolling`).toBeLessThanOrEqual(m.viewportHeight);
+  }
+}
+
+test('the Now acting card: a Factions fight with its seven counters, at every size', async ({ page }) => {
+  await prepareFight(page, await gmw.start('factions.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Sybilla' }).click();
+  await nowCardReadable(page, 'Sybilla', 'factions');
+  // Every row's main pool: its value and maximum, with a bar.
+  const bandit = page.getByRole('listitem', { name: /Bandit 1/ }).locator('.pool');
+  await expect(bandit).toHaveText(/^Health \d+\/\d+$/);
+  await expect(bandit.locator('.bar')).toBeVisible();
+});
+
+test('Enigma: the Now card at every size, pool bars bloodied and down in words, long names kept inside', async ({ page }) => {
+  const server = await gmw.start('enigma.sqlite');
+  // The longest names the limits allow, with no space to break at.
+  const longCampaign = `Campaign${'X'.repeat(72)}`;
+  const longPc = `Mirabel ${'Q'.repeat(72)}`;
+  expect(longPc).toHaveLength(80);
+  await prepareFight(page, server, { campaign: longCampaign, ruleset: 'enigma', pc: 'Mira', npc: 'Thug', npcCount: 2, encounter: 'Alley' });
+  await page.getByRole('radio', { name: 'Fixed order' }).check();
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await nowCardReadable(page, 'Mira', 'enigma');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // LP 8/8 (Endure d8), then 4 damage: LP 4/8, bloodied (in words, not only in colour); the bar follows.
+  const thug = page.getByRole('listitem', { name: /Thug 1/ }).locator('.pool');
+  await expect(thug).toHaveText('LP 8/8');
+  await expect(thug).toHaveAttribute('data-state', 'fine');
+  await page.getByRole('button', { name: 'Damage or heal Thug 1' }).click();
+  await page.getByRole('spinbutton', { name: 'Amount' }).fill('4');
+  await page.getByRole('button', { name: 'Apply damage' }).click();
+  await expect(thug).toHaveText('LP 4/8 bloodied');
+  await expect(thug).toHaveAttribute('data-state', 'bloodied');
+  const fill = await thug.locator('.fill').evaluate((el) => el.getBoundingClientRect().width / el.parentElement!.getBoundingClientRect().width);
+  expect(fill).toBeCloseTo(0.5, 1);
+  await page.screenshot({ path: '/tmp/glance-enigma-bloodied.png' });
+
+  // An 80-character name with no space to break at: the runner's breadcrumb wraps and keeps End combat on screen;
+  // the campaign home heading and a party member's card keep it inside the page.
+  for (const size of [SIZES[0], SIZES[3]]) {
+    await page.setViewportSize(size);
+    const end = await measure(page.getByRole('button', { name: 'End combat' }));
+    expect(end.right, `End combat on screen at ${size.label}`).toBeLessThanOrEqual(end.viewport);
+  }
+  await page.getByRole('link', { name: longCampaign }).click();
+  await page.getByRole('link', { name: '+ Party member' }).click();
+  await page.getByRole('textbox', { name: 'Name' }).fill(longPc);
+  await page.getByRole('button', { name: 'Save' }).click();
+  const heading = page.getByRole('heading', { level: 1, name: longCampaign });
+  await expect(heading).toBeVisible();
+  for (const size of [SIZES[0], SIZES[3]]) {
+    await page.setViewportSize(size);
+    const h = await measure(heading);
+    expect(h.scrollWidth).toBeLessThanOrEqual(h.clientWidth);
+    expect(h.right).toBeLessThanOrEqual(h.viewport);
+    await page.screenshot({ path: `/tmp/glance-home-long-${size.label}.png`, fullPage: true });
+    // Each card on the campaign home keeps its text inside.
+    for (const card of await page.locator('.card').all()) {
+      const c = await measure(card);
+      expect(c.scrollWidth, 'a card keeps its text inside').toBeLessThanOrEqual(c.clientWidth + 1);
+    }
+  }
+});
+
+test('a 10,000-character paste into a name field says it was cut to the limit', async ({ page, context }) => {
+  const server = await gmw.start('paste.sqlite');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(server.launchUrl);
+  const field = page.getByRole('textbox', { name: 'Campaign name' });
+  await page.evaluate(() => navigator.clipboard.writeText('Z'.repeat(10_000)));
+  await field.focus();
+  await page.keyboard.press('Control+V');
+  await expect(field).toHaveValue('Z'.repeat(80));
+  await expect(page.getByRole('status').filter({ hasText: 'Cut to 80 characters' })).toHaveText('Cut to 80 characters: a name is at most 80 (the paste made 10,000).');
+  await page.screenshot({ path: '/tmp/glance-paste.png' });
+  // Shortened by the GM, the sentence goes.
+  await field.press('Backspace');
+  await expect(page.getByText('Cut to 80 characters')).toHaveCount(0);
+});
+
+test("a toast never covers the log's newest lines, and goes once its cause is gone", async ({ page, context }) => {
+  await prepareFight(page, await gmw.start('toasts.sqlite'), { campaign: 'Nexus Nights', ruleset: 'enigma', pc: 'Berrik', npc: 'Goblin', npcCount: 2, encounter: 'Dock' });
+  await page.getByRole('radio', { name: 'Fixed order' }).check();
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await expect(activeName(page)).toHaveText('Berrik');
+  // A second tab whose change notices are held back: its next press is refused as behind, with a notice.
+  const stale = await context.newPage();
+  await stale.route('**/api/changes', (route) => route.abort());
+  await stale.goto(page.url());
+  await stale.setViewportSize({ width: 1440, height: 900 });
+  await page.bringToFront();
+  await page.keyboard.press('n');
+  await expect(activeName(page)).toHaveText('Goblin 1');
+  await stale.bringToFront();
+  await stale.keyboard.press('n');
+  const toast = stale.getByRole('status').locator('.toast');
+  await expect(toast).toHaveCount(1);
+  await stale.screenshot({ path: '/tmp/glance-toast.png' });
+  const newest = encounterLog(stale).locator('li').last();
+  const [t, l, s] = await Promise.all([toast.boundingBox(), newest.boundingBox(), stale.getByRole('region', { name: 'Log', exact: true }).boundingBox()]);
+  const overlaps = (a: NonNullable<typeof t>, b: NonNullable<typeof t>) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  expect(overlaps(t!, s!), 'the toast is not over the log card').toBe(false);
+  expect(l!.y + l!.height).toBeLessThanOrEqual(s!.y + s!.height + 1);
+  // The GM's next press goes through: the notice about the refused one goes with it, well before its 4 s.
+  const shown = Date.now();
+  await stale.keyboard.press('n');
+  await expect(activeName(stale)).toHaveText('Goblin 2');
+  await expect(toast).toHaveCount(0, { timeout: 2000 });
+  expect(Date.now() - shown).toBeLessThan(3500);
+  await stale.close();
+});
