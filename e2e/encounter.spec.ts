@@ -3,7 +3,7 @@
 // stop and restart the server, and find the encounter at the same turn.
 import { expect, test, type Page } from '@playwright/test';
 import { useServer } from './fixtures.ts';
-import { expectEveryControlNamed } from './a11y.ts';
+import { expectAccessible } from './a11y.ts';
 
 const gmw = useServer('encounter');
 
@@ -26,7 +26,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   page.on('websocket', (socket) => socket.on('framesent', (frame) => framed.push(String(frame.payload))));
   await page.goto(server.launchUrl);
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
-  await expectEveryControlNamed(page, 'campaign list');
+  await expectAccessible(page, 'campaign list');
 
   // The name field states its limit and keeps to it; bad input gets a sentence, and nothing is created.
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('x'.repeat(10_000));
@@ -43,9 +43,9 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await page.getByRole('button', { name: 'Create campaign' }).click();
   await expect(page.getByRole('heading', { name: 'The Drowned Vault' })).toBeVisible();
 
-  await expectEveryControlNamed(page, 'campaign home');
+  await expectAccessible(page, 'campaign home');
   await page.getByRole('link', { name: '+ Party member' }).click();
-  await expectEveryControlNamed(page, 'character editor');
+  await expectAccessible(page, 'character editor');
   await page.getByRole('link', { name: 'Cancel' }).click();
   await createCharacter(page, '+ Party member', 'Berrik', '10');
   await createCharacter(page, '+ Party member', 'Lotty');
@@ -61,7 +61,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await expect(page.getByRole('list', { name: 'GM side' }).getByText('Goblin 3', { exact: true })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Party order' }).getByRole('listitem')).toHaveCount(2);
   await page.getByRole('radio', { name: 'Fixed order' }).check();
-  await expectEveryControlNamed(page, 'encounter prep');
+  await expectAccessible(page, 'encounter prep');
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
   // Round 1: Berrik, Goblin 1, Lotty, Goblin 2, Goblin 3 (the GM side runs on).
@@ -97,7 +97,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await expect(activeName(page)).toHaveText('Goblin 3');
   await expect(page.getByRole('button', { name: 'Redo: End turn' })).toHaveCount(0);
   await expect(page.getByText('Goblin 2 left the order of battle (defeated); everyone after slides up.')).toBeVisible();
-  await expectEveryControlNamed(page, 'encounter runner');
+  await expectAccessible(page, 'encounter runner');
   await page.screenshot({ path: 'e2e/screenshots/encounter-runner.png' });
   expect(framed.filter((frame) => frame.includes('"name":"encounters:append"')).length).toBeGreaterThanOrEqual(10);
   expect(framed.filter((frame) => frame.includes('"name":"encounters:undo"'))).toHaveLength(1);
