@@ -62,3 +62,33 @@ test('Enigma: an explosion on three by keyboard, each logged, one undo', async (
   await expect(page.getByTestId('selection-bar')).toHaveCount(0);
   await expect(row(page, 'Goblin 1').getByRole('checkbox')).not.toBeChecked();
 });
+
+test('Teams: a rockslide on three through the ruleset\'s own damage form, one undo', async ({ page }) => {
+  await prepareFight(page, await gmw.start('teams.sqlite'), { campaign: 'Iron Pact', ruleset: 'teams', pc: 'Kestrel', npc: 'Raider', npcCount: 2, encounter: 'Toll bridge' });
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await page.getByRole('button', { name: /^Send Kestrel/ }).click();
+  await expect(activeName(page)).toHaveText('Kestrel');
+  const everyone = ['Kestrel', 'Raider 1', 'Raider 2'];
+  const stats = (name: string) => row(page, name).locator('.stats');
+  const before = await Promise.all(everyone.map((name) => stats(name).textContent()));
+
+  for (const name of everyone) await row(page, name).getByRole('checkbox', { name: `Select ${name}` }).check();
+  const bar = page.getByRole('group', { name: '3 selected' });
+  await bar.getByRole('button', { name: 'Damage', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Damage for the selected' });
+  // The ruleset's own fields, less the target: amount, type, nonlethal, source.
+  await expect(form.getByRole('combobox', { name: 'Type' })).toBeVisible();
+  await form.getByRole('spinbutton', { name: 'Damage' }).fill('2');
+  await form.getByRole('textbox', { name: 'Source' }).fill('a rockslide');
+  await page.screenshot({ path: '/tmp/multi/teams-three-selected.png' });
+  await form.getByRole('button', { name: 'Damage all 3' }).click();
+  await expect(form).toBeHidden();
+  for (const [i, name] of everyone.entries()) {
+    await expect(encounterLog(page).getByText(new RegExp(`^${name} takes 2 damage from a rockslide`))).toBeVisible();
+    await expect(stats(name)).not.toHaveText(before[i]!);
+  }
+
+  await page.getByRole('button', { name: /^Undo/ }).click();
+  for (const [i, name] of everyone.entries()) await expect(stats(name)).toHaveText(before[i]!);
+  await expect(encounterLog(page).getByText(/takes 2 damage from a rockslide/)).toHaveCount(0);
+});
