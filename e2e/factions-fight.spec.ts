@@ -19,7 +19,7 @@ test('a Factions fight: first faction, a character put forward, an automatic hit
 
   // An attack on Bandit 1 hits automatically; the target may react, then the app rolls the damage.
   await page.keyboard.press('a');
-  await page.getByRole('checkbox', { name: 'Bandit 1' }).check();
+  await page.getByRole('checkbox', { name: 'Bandit 1', exact: true }).check();
   await page.getByRole('button', { name: 'Attack', exact: true }).last().click();
   // Bandit 1 may react with its turn; it does not, and the GM rolls the damage from the prompt.
   await expect(page.getByRole('region', { name: 'Sybilla attacks Bandit 1. React (it takes this round\'s turn), or not?' })).toBeVisible();
