@@ -122,3 +122,42 @@ test('the order of battle is reordered by dragging a row', async ({ page, reques
   await expect.poll(() => names(party)).toEqual(['Cato', 'Ash', 'Berrik']);
   await expect.poll(() => names(gm)).toEqual(['Ogre', 'Wolf', 'Goblin']);
 });
+
+// An NPC typed in place, without a template: its name, side and main pool (Cairn-Errant's HP here); an impossible
+// pool is refused with a sentence and adds nothing.
+test('an NPC typed in place joins with its name, side and pool', async ({ page, request }) => {
+  const server = await gmw.start('prepare-typed.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Barrow', rulesetId: 'cairn-errant' });
+  await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: {} });
+  await api<Row>('encounters:create', { campaignId: campaign.id, name: 'The barrow door' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Barrow' }).click();
+  await page.getByRole('link', { name: /The barrow door/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: The barrow door' })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'Or type one in place' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Barrow Wight');
+  await form.getByRole('spinbutton', { name: 'HP' }).fill('30');
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  await expect(page.getByText('Barrow Wight: 30 is not a possible HP: from 0 to 20.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'GM side' }).getByRole('listitem')).toHaveCount(0);
+
+  await form.getByRole('spinbutton', { name: 'HP' }).fill('9');
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  const gm = page.getByRole('list', { name: 'GM side' });
+  await expect(gm.getByRole('listitem')).toHaveCount(1);
+  await expect(gm.getByRole('listitem')).toContainText('Barrow Wight');
+  await expect(gm.getByRole('listitem')).toContainText('9 HP');
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('');
+  await page.screenshot({ path: '/tmp/prepare-typed.png' });
+
+  // On the party side too (a hireling), and the fight starts with both.
+  await form.getByRole('textbox', { name: 'Name' }).fill('Torchbearer');
+  await form.getByRole('combobox', { name: 'Side' }).selectOption({ index: 0 });
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  await expect(page.getByRole('list', { name: 'Party order' })).toContainText('Torchbearer');
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await expect(page.getByText('Barrow Wight').first()).toBeVisible();
+});
