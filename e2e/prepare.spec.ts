@@ -65,3 +65,99 @@ test('the whole party joins but the dead, who are named with why', async ({ page
   await expect(gm.getByText('Goblin 2', { exact: true })).toBeVisible();
   await expect(gm.getByText('Goblin 1', { exact: true })).toHaveCount(0);
 });
+
+// Drag to reorder: a row of the party order or of a fixed GM order dragged onto another takes its place, the same
+// SET_PARTY_ORDER / SET_GM_ORDER event the ▲▼ buttons send, so the order survives a reload.
+test('the order of battle is reordered by dragging a row', async ({ page, request }) => {
+  const server = await gmw.start('prepare-drag.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Salt Road', rulesetId: 'enigma' });
+  const pcIds: string[] = [];
+  for (const name of ['Ash', 'Berrik', 'Cato']) pcIds.push((await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name, sheet: {} })).id);
+  const npcs: { templateId: string; count: number }[] = [];
+  for (const name of ['Goblin', 'Ogre', 'Wolf']) npcs.push({ templateId: (await api<Row>('characters:create', { campaignId: campaign.id, role: 'npc', name, sheet: {} })).id, count: 1 });
+  const fight = await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Ambush at the well' });
+  await api('encounters:addFromCampaign', { id: fight.id, pcIds, npcs });
+
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Salt Road' }).click();
+  await page.getByRole('link', { name: /Ambush at the well/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: Ambush at the well' })).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  const party = page.getByRole('list', { name: 'Party order' });
+  const names = (list: typeof party) => list.locator('.name').allTextContents();
+  await expect.poll(() => names(party)).toEqual(['Ash', 'Berrik', 'Cato']);
+  // Cato dragged up onto Ash takes the first place; Ash dragged down onto Berrik takes his.
+  await party.getByRole('listitem').filter({ hasText: 'Cato' }).dragTo(party.getByRole('listitem').filter({ hasText: 'Ash' }));
+  await expect.poll(() => names(party)).toEqual(['Cato', 'Ash', 'Berrik']);
+  await party.getByRole('listitem').filter({ hasText: 'Ash' }).dragTo(party.getByRole('listitem').filter({ hasText: 'Berrik' }));
+  await expect.poll(() => names(party)).toEqual(['Cato', 'Berrik', 'Ash']);
+
+  const gm = page.getByRole('list', { name: 'GM side' });
+  await page.getByRole('radio', { name: 'Fixed order' }).check();
+  await expect.poll(() => names(gm)).toEqual(['Goblin', 'Ogre', 'Wolf']);
+  // While Goblin is dragged over Wolf, a line under Wolf shows where it will land.
+  await gm.getByRole('listitem').filter({ hasText: 'Goblin' }).hover();
+  await page.mouse.down();
+  const wolf = (await gm.getByRole('listitem').filter({ hasText: 'Wolf' }).boundingBox())!;
+  await page.mouse.move(wolf.x + wolf.width / 3, wolf.y + wolf.height / 2, { steps: 5 });
+  await page.mouse.move(wolf.x + wolf.width / 3 + 4, wolf.y + wolf.height / 2, { steps: 2 });
+  await expect(gm.getByRole('listitem').filter({ hasText: 'Wolf' })).toHaveClass(/drop-after/);
+  await page.screenshot({ path: '/tmp/prepare-dragging.png' });
+  await page.mouse.up();
+  await expect.poll(() => names(gm)).toEqual(['Ogre', 'Wolf', 'Goblin']);
+  // A party row dropped on the GM side changes nothing.
+  await party.getByRole('listitem').filter({ hasText: 'Cato' }).dragTo(gm.getByRole('listitem').filter({ hasText: 'Ogre' }));
+  await expect.poll(() => names(party)).toEqual(['Cato', 'Berrik', 'Ash']);
+  await expect.poll(() => names(gm)).toEqual(['Ogre', 'Wolf', 'Goblin']);
+  await page.screenshot({ path: '/tmp/prepare-drag.png' });
+
+  // The ▲▼ buttons still move a row, for the keyboard.
+  await party.getByRole('button', { name: 'Move Ash up' }).click();
+  await expect.poll(() => names(party)).toEqual(['Cato', 'Ash', 'Berrik']);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Prepare: Ambush at the well' })).toBeVisible();
+  await expect.poll(() => names(party)).toEqual(['Cato', 'Ash', 'Berrik']);
+  await expect.poll(() => names(gm)).toEqual(['Ogre', 'Wolf', 'Goblin']);
+});
+
+// An NPC typed in place, without a template: its name, side and main pool (Cairn-Errant's HP here); an impossible
+// pool is refused with a sentence and adds nothing.
+test('an NPC typed in place joins with its name, side and pool', async ({ page, request }) => {
+  const server = await gmw.start('prepare-typed.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Barrow', rulesetId: 'cairn-errant' });
+  await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: {} });
+  await api<Row>('encounters:create', { campaignId: campaign.id, name: 'The barrow door' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Barrow' }).click();
+  await page.getByRole('link', { name: /The barrow door/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: The barrow door' })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'Or type one in place' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Barrow Wight');
+  await form.getByRole('spinbutton', { name: 'HP' }).fill('30');
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  await expect(page.getByText('Barrow Wight: 30 is not a possible HP: from 0 to 20.')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'GM side' }).getByRole('listitem')).toHaveCount(0);
+
+  await form.getByRole('spinbutton', { name: 'HP' }).fill('9');
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  const gm = page.getByRole('list', { name: 'GM side' });
+  await expect(gm.getByRole('listitem')).toHaveCount(1);
+  await expect(gm.getByRole('listitem')).toContainText('Barrow Wight');
+  await expect(gm.getByRole('listitem')).toContainText('9 HP');
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveValue('');
+  await page.screenshot({ path: '/tmp/prepare-typed.png' });
+
+  // On the party side too (a hireling), and the fight starts with both.
+  await form.getByRole('textbox', { name: 'Name' }).fill('Torchbearer');
+  await form.getByRole('combobox', { name: 'Side' }).selectOption({ index: 0 });
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  await expect(page.getByRole('list', { name: 'Party order' })).toContainText('Torchbearer');
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await expect(page.getByText('Barrow Wight').first()).toBeVisible();
+});

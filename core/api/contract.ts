@@ -56,6 +56,12 @@ export const inputSchemas = {
     wholeParty: z.boolean().optional(),
     /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
     position: z.number().int().min(0).max(500).nullable().optional(),
+    /** NPCs typed in place without a template: a name, a side, the number of the sheet's main pool (mainPool). */
+    typed: z.array(z.strictObject({
+      name: z.string().max(80, { error: 'A name is at most 80 characters.' }),
+      side: z.string().max(32),
+      pool: z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' }),
+    })).max(20).optional(),
     npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
   }),
   'encounters:append': z.strictObject({

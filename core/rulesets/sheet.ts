@@ -56,6 +56,11 @@ export type SheetField = DieField | IntegerField | TextField | ChoiceField | Fla
 
 export interface SheetSchema {
   fields: readonly SheetField[];
+  /**
+   * The fields that make a combatant's main pool (the one its runner row shows as a bar), for an NPC typed in place
+   * on the prepare screen without a template: each is set to the number the GM types, the rest keep their defaults.
+   */
+  mainPool?: { label: string; keys: readonly string[] };
 }
 
 export type SheetValues = Record<string, string | number | boolean>;

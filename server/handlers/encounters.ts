@@ -4,7 +4,7 @@ import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type Encount
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { NAME_MAX } from '../../core/encounter/schemas.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
-import { normalizeSheet } from '../../core/rulesets/sheet.ts';
+import { DIE_SIZES, defaultSheet, normalizeSheet, sheetValidator } from '../../core/rulesets/sheet.ts';
 import { campaignName, getCampaign, getCharacter, listCharacters, noteCampaignActivity } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
@@ -241,7 +241,7 @@ export const encounterHandlers = {
    * Adds party members and copies of NPC templates. With `wholeParty`, every party member not yet in the fight joins
    * but the dead, who are skipped and named in `skipped` with why (one dead PC does not stop the others).
    */
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number }[] }): EncounterDetail => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
@@ -297,6 +297,28 @@ export const encounterHandlers = {
         seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet, ...(Object.keys(carried).length ? { carried } : {}) });
         inEncounter.add(name);
       }
+    }
+    // An NPC typed in place: no template (characterId null, so nothing is carried back to the campaign), the ruleset's
+    // default sheet with its main pool set to the number typed.
+    for (const typed of input.typed ?? []) {
+      const name = typed.name.trim();
+      if (!name) throw new GmError('Give the NPC a name.');
+      if (inEncounter.has(name)) throw new GmError(`${name} is already in this encounter: choose another name.`);
+      const side = rules.sides.find((s) => s.key === typed.side);
+      if (!side) throw new GmError('Choose the side the NPC fights on.');
+      const pool = ruleset.sheet.mainPool;
+      if (!pool) throw new GmError(`${ruleset.name} has no main pool to type: add the NPC from a template.`);
+      const sheet = { ...defaultSheet(ruleset.sheet), ...Object.fromEntries(pool.keys.map((k) => [k, typed.pool])) };
+      const checked = sheetValidator(ruleset.sheet).safeParse(sheet);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        const field = ruleset.sheet.fields.find((f) => f.key === issue.path[0]);
+        const sizes = field?.kind === 'die' ? (field.sizes ?? DIE_SIZES).map(String) : [];
+        const limits = field?.kind === 'integer' ? `: from ${field.min ?? 0} to ${field.max ?? 999}` : sizes.length ? `: one of ${sizes.slice(0, -1).join(', ')} or ${sizes.at(-1)}` : '';
+        throw new GmError(`${name}: ${typed.pool} is not a possible ${pool.label}${limits}.`);
+      }
+      seeds.push({ id: ctx.newId().slice(0, 12), name, side: side.key, characterId: null, sheet: checked.data });
+      inEncounter.add(name);
     }
     if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');
     if (view.phase === 'setup') {

@@ -73,3 +73,35 @@ describe('the names of NPC copies', () => {
     expect(await add(1)).toEqual(['Ogre Chief 1', 'Ogre Chief 2', 'Ogre Chief 3']);
   });
 });
+
+describe('an NPC typed in place, without a template', () => {
+  const pools: [string, number, string, number][] = [
+    // ruleset, pool typed, the runner's pool label, its maximum there
+    ['enigma', 10, 'LP', 10],
+    ['cairn-errant', 6, 'HP', 6],
+    ['teams', 20, 'Health', 20],
+    ['factions', 7, 'Health', 7],
+    ['thrum', 8, 'Fatigue', 8],
+  ];
+  it.each(pools)('%s: joins with its name, side and main pool, and belongs to no character', async (rulesetId, pool, label, max) => {
+    const campaign = await ok('campaigns:create', { name: 'Road', rulesetId });
+    const fight = await ok('encounters:create', { campaignId: campaign.id, name: 'Ambush' });
+    const gmSide = (await ok('encounters:get', { id: fight.id })).view.setup!.sides[1]!.key;
+    const reply = await ok('encounters:addFromCampaign', { id: fight.id, pcIds: [], npcs: [], typed: [{ name: '  Bandit Captain ', side: gmSide, pool }] });
+    const captain = reply.view.order.find((c) => c.name === 'Bandit Captain')!;
+    expect(captain.side).toBe(gmSide);
+    expect(captain.health).toMatchObject({ label, max });
+  });
+
+  it('is refused with a sentence for an empty name, a taken name or an impossible pool, and nothing is added', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Road', rulesetId: 'enigma' });
+    const fight = await ok('encounters:create', { campaignId: campaign.id, name: 'Ambush' });
+    const add = (name: string, pool: number) => t.refused('encounters:addFromCampaign', { id: fight.id, pcIds: [], npcs: [], typed: [{ name, side: 'gm', pool }] });
+    expect(await add('  ', 8)).toBe('Give the NPC a name.');
+    expect(await add('Bandit', 7)).toBe('Bandit: 7 is not a possible LP (Endure die): one of 4, 6, 8, 10 or 12.');
+    expect(await add('Bandit', 0)).toBe('Bandit: 0 is not a possible LP (Endure die): one of 4, 6, 8, 10 or 12.');
+    await ok('encounters:addFromCampaign', { id: fight.id, pcIds: [], npcs: [], typed: [{ name: 'Bandit', side: 'gm', pool: 8 }] });
+    expect(await add('Bandit', 8)).toBe('Bandit is already in this encounter: choose another name.');
+    expect((await ok('encounters:get', { id: fight.id })).view.order.map((c) => c.name)).toEqual(['Bandit']);
+  });
+});

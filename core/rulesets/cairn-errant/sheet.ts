@@ -5,6 +5,7 @@ import type { SheetSchema } from '../sheet.ts';
 const WEAPON_SIZES = [4, 6, 8, 10, 12] as const;
 
 export const cairnErrantSheet: SheetSchema = {
+  mainPool: { label: 'HP', keys: ['hpMax', 'hp'] },
   fields: [
     {
       kind: 'integer', key: 'hpMax', label: 'Maximum HP', group: 'Health', default: 4, min: 0, max: 20,

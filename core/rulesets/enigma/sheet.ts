@@ -17,6 +17,7 @@ const capacityHelp: Record<Capacity, string> = {
 const ENIGMA_SIZES = [4, 6, 8, 10, 12] as const;
 
 export const enigmaSheet: SheetSchema = {
+  mainPool: { label: 'LP (Endure die)', keys: ['endure'] },
   fields: [
     ...capacities.map((capacity) => ({
       kind: 'die' as const,

@@ -3,6 +3,7 @@
 import type { SheetSchema } from '../sheet.ts';
 
 export const factionsSheet: SheetSchema = {
+  mainPool: { label: 'Health', keys: ['str', 'healthMax', 'health'] },
   fields: [
     {
       kind: 'integer', key: 'str', label: 'STR', group: 'Attributes', default: 10, min: 0, max: 20,

@@ -5,6 +5,7 @@ import type { SheetSchema } from '../sheet.ts';
 const TRAIT_SIZES = [4, 6, 8, 10, 12] as const;
 
 export const teamsSheet: SheetSchema = {
+  mainPool: { label: 'Health', keys: ['healthMax', 'health'] },
   fields: [
     {
       kind: 'die', key: 'strength', label: 'Strength', group: 'Attributes', default: 6, sizes: TRAIT_SIZES,

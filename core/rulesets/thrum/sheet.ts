@@ -3,6 +3,7 @@
 import type { SheetSchema } from '../sheet.ts';
 
 export const thrumSheet: SheetSchema = {
+  mainPool: { label: 'Fatigue Tolerance', keys: ['baseFatigueTolerance', 'fatigueTolerance'] },
   fields: [
     {
       kind: 'integer', key: 'resilience', label: 'Resilience', group: 'Defences', default: 0, min: -5, max: 10,

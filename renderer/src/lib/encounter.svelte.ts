@@ -122,6 +122,12 @@ export class EncounterState {
     return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }));
   }
 
+  /** Adds an NPC typed in place, without a template: its name, side and the number of its main pool. */
+  addTyped(npc: { name: string; side: string; pool: number }): Promise<void> {
+    const since = this.#since();
+    return this.#write({ write: `add ${JSON.stringify(npc)}`, since }, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], npcs: [], typed: [npc] }));
+  }
+
   /**
    * Adds every party member not yet in the fight but the dead; `skipped` hears who was left out and why (an empty list
    * when nobody was). Refused (nobody to add) it is not called and the refusal is shown as any other.
