@@ -109,7 +109,7 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   server = await gmw.start('campaign.sqlite');
   await page.goto(server.launchUrl);
   await page.getByRole('link', { name: 'The Drowned Vault' }).click();
-  await page.getByRole('link', { name: 'Ambush at the ford' }).click();
+  await page.getByRole('link', { name: 'Ambush at the ford', exact: true }).click();
   expect(new URL(page.url()).hash).toBe(encounterHash);
   await expect(activeName(page)).toHaveText('Goblin 3');
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 2');
