@@ -346,7 +346,11 @@ test('Thrum by keys: initiative, stances, an attack on a ticked target, the defe
     await page.keyboard.type('Guarded');
     await page.keyboard.press('Enter');
     await expect(logLine(page, new RegExp(`^${name}.*Guarded`))).toBeVisible();
+    // N is a shortcut only outside a field: the stance form has closed and handed focus back before it is pressed.
+    await expect(page.getByRole('textbox', { name: 'Stance' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Next turn' })).toBeEnabled();
     await page.keyboard.press('n');
+    if (i === 0) await expect(activeName(page)).not.toHaveText(name);
   }
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
   const attacker = (await activeName(page).textContent())!;
