@@ -225,10 +225,7 @@ test('Enigma by keys: move, attack with a target by number, undo, next turns, se
   await page.keyboard.press('2');
   await page.keyboard.press('Enter');
   await expect(logLine(page, /Thug 2.*2/).first()).toBeVisible();
-  for (let turn = 0; turn < 6; turn += 1) {
-    await page.keyboard.press('n');
-    await page.waitForTimeout(150);
-  }
+  await playTo(page, 2);
   await expect(page.getByTestId('counter-round')).not.toHaveAccessibleName('Round 1');
   await endByKeys(page);
 });
