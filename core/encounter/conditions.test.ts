@@ -138,11 +138,12 @@ describe('Teams: a member picked at each go (nobody acts between turns)', () => 
 
 describe.each(RULESET_IDS)('%s: a generated fight with conditions put on mid-fight', (rulesetId) => {
   it('counts down and expires on its own; undo marks, resume and replay agree', { timeout: 60_000 }, () => {
-    // A seed whose fight lasts a few rounds past the conditions (a random GM ends some fights early).
+    // A fight that lasts a few rounds past the conditions: the random GM's choices are seeded but the app's dice are
+    // not, so a seed's fight may end early; seeds are tried until one lasts (a short one never stands in for it).
     let fight: ReturnType<typeof generateFight> | undefined;
-    for (const seed of [7, 3, 11, 5, 13, 17, 19, 23]) if ((fight = generateFight(rulesetId, 10, 200, seed)).view.round >= 5) break;
+    for (let seed = 1; seed <= 60; seed++) if ((fight = generateFight(rulesetId, 10, 300, seed)).view.round >= 5) break;
     if (!fight) throw new Error('no fight');
-    expect(fight).toBeDefined();
+    expect(fight.view.round, 'a generated fight of five rounds or more').toBeGreaterThanOrEqual(5);
     // Put the conditions on at the first event after which someone is acting.
     const probe = EncounterEngine.create(fight.rules, fight.input);
     let at = -1;
