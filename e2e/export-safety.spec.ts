@@ -2,9 +2,8 @@
 // through the real web-mode server, the export's own Content-Security-Policy is REMOVED, and the page is loaded in
 // Chromium. Nothing may run: no flag set by an onerror/onload/script payload, no dialog, no script or image element.
 // A control page with one unescaped payload proves the same checks do catch a script that runs.
-import { expect, test, type APIRequestContext, type BrowserContext } from '@playwright/test';
-import { useServer } from './fixtures.ts';
-import type { RunningServer } from './server.ts';
+import { expect, test, type BrowserContext } from '@playwright/test';
+import { apiOf, useServer } from './fixtures.ts';
 
 const gmw = useServer('export-safety');
 
@@ -20,15 +19,6 @@ const HOSTILE = {
   notes: '<body onload="window.pwned=\'notes\'">\n<script>alert("notes")</script>',
 };
 
-function apiOf(request: APIRequestContext, server: RunningServer) {
-  const token = new URL(server.launchUrl).searchParams.get('token')!;
-  return async <T = Record<string, unknown>>(name: string, input: unknown): Promise<T> => {
-    const response = await request.post(`${server.origin}/api/${name}`, { headers: { Authorization: `Bearer ${token}` }, data: input });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    expect(body.error?.message, name).toBeUndefined();
-    return body.result as T;
-  };
-}
 
 /** Loads the page without its CSP in a fresh tab (so nothing carries over from another page) and reports what ran. */
 async function openWithoutCsp(context: BrowserContext, html: string) {

@@ -9,17 +9,19 @@ import { startServer, type RunningServer } from './server.ts';
 /** Registers a temporary folder for the spec file; `start(file)` launches web mode on a database in it. */
 export function useServer(label: string) {
   let dir = '';
-  let server: RunningServer | undefined;
+  const servers: RunningServer[] = [];
   test.beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), `gmw-e2e-${label}-`));
   });
   test.afterAll(async () => {
-    await server?.stop();
+    // Every server the spec file started, not only the last: a spec with several databases starts several.
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
     rmSync(dir, { recursive: true, force: true });
   });
   return {
     async start(file: string): Promise<RunningServer> {
-      server = await startServer(join(dir, file));
+      const server = await startServer(join(dir, file));
+      servers.push(server);
       return server;
     },
   };

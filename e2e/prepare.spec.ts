@@ -1,21 +1,11 @@
 // Preparing a fight without friction: "Add the whole party" adds the living and says whom it skipped and why, a
 // dead party member shows why it cannot join instead of an Add button, and a single NPC copy is not numbered. The campaign (with Berrik dead after a first
 // fight) is made through the real API; the preparing is done in Chromium as a GM would.
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { useServer } from './fixtures.ts';
-import type { RunningServer } from './server.ts';
+import { expect, test } from '@playwright/test';
+import { apiOf, useServer } from './fixtures.ts';
 
 const gmw = useServer('prepare');
 
-function apiOf(request: APIRequestContext, server: RunningServer) {
-  const token = new URL(server.launchUrl).searchParams.get('token')!;
-  return async <T = Record<string, unknown>>(name: string, input: unknown): Promise<T> => {
-    const response = await request.post(`${server.origin}/api/${name}`, { headers: { Authorization: `Bearer ${token}` }, data: input });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    expect(body.error?.message, name).toBeUndefined();
-    return body.result as T;
-  };
-}
 
 type Row = { id: string; name: string };
 

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
-import { carryAnnotationSchema } from './schemas.ts';
+import { BATCH_MAX, carryAnnotationSchema } from './schemas.ts';
 import {
   NO_CONDITIONS, applyCondition, conditionEventSchema, conditionRefusal, follow, isConditionEvent, readStoredConditions, withChips,
   type ConditionEvent, type ConditionsState,
@@ -72,7 +72,6 @@ export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
  * with one undo. All are applied or none: a part the rules refuse refuses the whole, named by its target.
  */
 export const BATCH = 'BATCH';
-export const BATCH_MAX = 50;
 
 const batchSchema = z.strictObject({
   type: z.literal(BATCH),

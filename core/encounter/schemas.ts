@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 export const NAME_MAX = 80;
 
+/** The most parts one BATCH (several targets at once, core/encounter/kernel.ts) carries. */
+export const BATCH_MAX = 50;
+
 export const nameSchema = z
   .string({ error: 'A name must be text.' })
   .trim()

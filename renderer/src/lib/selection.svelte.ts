@@ -1,7 +1,6 @@
 // Several rows of the order of battle picked at once (issue 28 point 4): the runner's row checkboxes fill it, the
 // selection bar (components/SelectionBar.svelte) acts on every one of them in one event.
-/** The kernel's BATCH_MAX (core/encounter/kernel.ts, not imported: it would bring the engine into the renderer). */
-export const BATCH_MAX = 50;
+export { BATCH_MAX } from '../../../core/encounter/schemas.ts';
 
 export class Selection {
   #ids = $state<string[]>([]);
