@@ -3,6 +3,7 @@
 // ruleset's own engine: each candidate event is parsed by the ruleset's schema, its dice rolled as the app rolls
 // them, and applied only when the rules accept it, so the resulting list replays exactly like a stored encounter.
 import { fillRolls } from '../core/dice/fill-rolls.ts';
+import { seededEngine, type DiceEngine } from '../core/dice/dice.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
 import type { ActionField, ActionForm, CombatantSeed, CombatantView, EncounterInput, EncounterRules, EncounterView, GmEvent } from '../core/encounter/types.ts';
 import { resolveOptions } from '../core/rulesets/options.ts';
@@ -83,6 +84,8 @@ class RandomGm {
     private readonly rulesetId: RulesetId,
     private readonly engine: EncounterEngine,
     private readonly random: () => number,
+    /** Rolls the dice the events leave empty: seeded, so one seed gives one fight every time. */
+    private readonly dice: DiceEngine,
   ) {
     this.forms = new Map((engine.rules.actionForms ?? []).map((form) => [form.type, form]));
   }
@@ -109,7 +112,7 @@ class RandomGm {
       if (error instanceof RuleRefusal) return null;
       throw error;
     }
-    event = fillRolls(this.engine.rules.rollsFor?.(this.engine.snapshot, event) ?? [], event);
+    event = fillRolls(this.engine.rules.rollsFor?.(this.engine.snapshot, event) ?? [], event, this.dice);
     // The stored event must pass the schema again when it is written back (an import, or the benchmarks writing it
     // through EncounterStore): an Enigma roll of more than 12 dice does not (a finding reported with the benchmarks).
     if (!this.engine.rules.eventSchema.safeParse(event).success) return null;
@@ -263,7 +266,7 @@ class RandomGm {
 export function generateFight(rulesetId: RulesetId, combatants: number, events: number, seed = 1, characterIds: readonly (string | null)[] = [], endWith?: GmEvent, input = defaultInput(rulesetId)): GeneratedFight {
   const rules = rulesOf(rulesetId);
   const engine = EncounterEngine.create(rules, input);
-  const gm = new RandomGm(rulesetId, engine, seededRandom(seed));
+  const gm = new RandomGm(rulesetId, engine, seededRandom(seed), seededEngine(seed));
   // Added 100 at a time: the most some rulesets take in one event.
   const everyone = seeds(rulesetId, combatants, characterIds);
   for (let at = 0; at < everyone.length; at += 100) {

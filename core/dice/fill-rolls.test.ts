@@ -1,11 +1,19 @@
 // Filling an event's rolls (fill-rolls.ts): typed faces kept, empty rolls rolled, the given event never changed.
 import { describe, expect, it } from 'vitest';
 import type { GmEvent, RollRequest } from '../encounter/types.ts';
+import { seededEngine } from './dice.ts';
 import { fillRolls } from './fill-rolls.ts';
 
 const request = (path: (string | number)[], notation = '2d6'): RollRequest => ({ path, label: 'a roll', notation, count: 2, sides: 6 });
 
 describe('fillRolls', () => {
+  it('rolls with the engine it is given: one seed, the same faces', () => {
+    const event: GmEvent = { type: 'ATTACK', roll: { faces: [] } };
+    const faces = (seed: number) => (fillRolls([request(['roll'], '20d6')], event, seededEngine(seed))['roll'] as { faces: number[] }).faces;
+    expect(faces(7)).toEqual(faces(7));
+    expect(faces(7)).not.toEqual(faces(8));
+  });
+
   it('gives back the event itself when every roll came typed in', () => {
     const event: GmEvent = { type: 'ATTACK', roll: { faces: [3, 4] }, targets: [{ id: 'a', damage: { faces: [6] } }] };
     expect(fillRolls([request(['roll']), request(['targets', 0, 'damage'], '1d6')], event)).toBe(event);

@@ -1,7 +1,7 @@
 // Filling an event's rolls: a roll the GM typed in keeps its faces; an empty one is rolled by the app. Shared by
 // encounters and the campaign ledger, so every die ends up inside the stored event.
 import type { GmEvent, RollRequest } from '../encounter/types.ts';
-import { roll } from './dice.ts';
+import { roll, type DiceEngine } from './dice.ts';
 
 type Branch = Record<string | number, unknown>;
 
@@ -13,12 +13,13 @@ const missing = (value: unknown): boolean => {
 /**
  * The event with every empty roll rolled. The event given is left as it was: the objects and arrays on the way to
  * a filled roll are copied, the rest is shared, and an event whose rolls all came typed in comes back as it is.
+ * `engine` rolls them (a fresh random one by default; a seeded one makes a generated fight the same every time).
  */
-export function fillRolls(requests: readonly RollRequest[], event: GmEvent): GmEvent {
+export function fillRolls(requests: readonly RollRequest[], event: GmEvent, engine?: DiceEngine): GmEvent {
   let filled: Branch = event;
   for (const request of requests) {
     if (!missing(valueAt(filled, request.path))) continue;
-    filled = withValue(filled, request.path, { faces: roll(request.notation).faces, source: 'app' });
+    filled = withValue(filled, request.path, { faces: roll(request.notation, engine).faces, source: 'app' });
   }
   return filled as GmEvent;
 }

@@ -33,6 +33,14 @@ describe('EncounterEngine', () => {
     expect(at.view()).toEqual(EncounterEngine.resume(fight.rules, fight.input, undefined, fight.events.slice(0, 60)).view());
   });
 
+  it.each(RULESET_IDS)('%s: one seed gives one generated fight, dice included, every time', (rulesetId) => {
+    const once = generateFight(rulesetId, 8, 200, 3);
+    const again = generateFight(rulesetId, 8, 200, 3);
+    expect(again.events).toEqual(once.events);
+    expect(again.view).toEqual(once.view);
+    expect(generateFight(rulesetId, 8, 200, 4).events).not.toEqual(once.events);
+  });
+
   it.each(RULESET_IDS)('%s: a step refuses exactly what refusal() refuses, with the same sentence', (rulesetId) => {
     // Events of the same fight tried at other moments (before it starts, during it, after it ended): valid by
     // construction, and mostly out of place there.

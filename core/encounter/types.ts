@@ -61,6 +61,11 @@ export interface CombatantView {
   removedReason?: string;
   /** True for one who died; one who fled, escaped or surrendered is out of the fight but alive (issue 28, point 7). */
   dead?: boolean;
+  /**
+   * True for one taken out of the fight by harm but not dead (defeated at 0 LP, out after critical damage, out of
+   * action by three Wounds): the round summary says it went down. Absent with `dead`, and for one who fled.
+   */
+  defeated?: boolean;
   /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
   details?: Record<string, unknown>;
   /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */

@@ -7,7 +7,7 @@ import { defaultOptions } from '../rulesets/options.ts';
 import { findRuleset } from '../rulesets/registry.ts';
 import { defaultSheet } from '../rulesets/sheet.ts';
 import { RULESET_IDS, generateFight } from '../../bench/fight.ts';
-import { SummaryFold, replayEncounter, summarize, totalsOf, type ReplayStep } from './summary.ts';
+import { SummaryFold, replayEncounter, rosterChange, summarize, totalsOf, type ReplayStep } from './summary.ts';
 import type { RoundSummary } from './types.ts';
 
 /** Applies events one by one, as the store does, keeping each event with the lines it wrote. */
@@ -69,7 +69,7 @@ describe('the per-round summary', () => {
     expect(totalsOf(summary).find((t) => t.id === 'berrik')).toMatchObject({ taken: 4, healed: 2, downInRounds: [] });
   });
 
-  it('marks who went down in the round it happened only: health at 0, or removed from the fight', () => {
+  it('marks who went down in the round it happened only (health at 0, defeated), and one who fled as leaving, not down', () => {
     const { rules, input, steps } = enigmaFight([
       { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 20, source: 'ogre' },
       { type: 'END_TURN' },
@@ -79,8 +79,46 @@ describe('the per-round summary', () => {
     expect(figures(summary, 1, 'goblin')).toMatchObject({ down: true });
     expect(figures(summary, 1, 'berrik')).toMatchObject({ down: false });
     expect(figures(summary, 2, 'goblin')).toMatchObject({ down: false });
-    expect(figures(summary, 2, 'berrik')).toMatchObject({ down: true });
-    expect(totalsOf(summary).map((t) => [t.id, t.downInRounds])).toEqual(expect.arrayContaining([['goblin', [1]], ['berrik', [2]]]));
+    expect(figures(summary, 2, 'berrik')).toMatchObject({ down: false, statuses: expect.arrayContaining(['left the fight (flees)']) });
+    expect(figures(summary, 1, 'berrik').statuses).not.toContain('left the fight (flees)');
+    expect(totalsOf(summary).map((t) => [t.id, t.downInRounds])).toEqual(expect.arrayContaining([['goblin', [1]], ['berrik', []]]));
+  });
+
+  it('Cairn-Errant: one the GM takes out of the fight alive left it; the stored roster changes say the same as a replay', () => {
+    const events: GmEvent[] = [
+      { type: 'ADD_COMBATANTS', combatants: [seed('cairn-errant', 'wren', 'party'), seed('cairn-errant', 'bandit', 'enemies')] },
+      { type: 'START' },
+      { type: 'REMOVE_COMBATANT', id: 'bandit', reason: 'runs off into the woods' },
+    ];
+    const { rules, input, steps } = record('cairn-errant', events);
+    const replayed = replayEncounter(rules, 'cairn-errant', input, steps);
+    const bandit = replayed.summary.flatMap((r) => r.combatants).filter((c) => c.id === 'bandit');
+    expect(bandit.some((c) => c.down)).toBe(false);
+    expect(bandit.some((c) => c.statuses.includes('left the fight (runs off into the woods)'))).toBe(true);
+
+    // The app adds up the roster changes stored with each event; they carry why a row left.
+    const engine = EncounterEngine.create(rules, input);
+    const fold = new SummaryFold(rules, 'cairn-errant', input, true);
+    for (const step of steps) {
+      const before = engine.view();
+      engine.step(step.event);
+      fold.add({ ...step, roster: rosterChange('cairn-errant', before, engine.view()) });
+    }
+    expect(fold.result(engine.view())).toEqual(replayed);
+  });
+
+  it('a roster change stored before rows said why they left still counts a removal as going down', () => {
+    const { rules, input, steps } = enigmaFight([{ type: 'REMOVE_COMBATANT', id: 'goblin', reason: 'flees' }]);
+    const engine = EncounterEngine.create(rules, input);
+    const fold = new SummaryFold(rules, 'enigma', input, true);
+    for (const step of steps) {
+      const before = engine.view();
+      engine.step(step.event);
+      const roster = rosterChange('enigma', before, engine.view());
+      for (const row of roster.rows) delete row.out;
+      fold.add({ ...step, roster });
+    }
+    expect(figures(fold.result(engine.view()).summary, 1, 'goblin')).toMatchObject({ down: true });
   });
 
   it("gives the same summary and final view from a ruleset's roster as from its full view", () => {
@@ -169,6 +207,27 @@ describe('the per-round summary', () => {
     expect(summary.map((s) => [s.round, s.measure])).toEqual([[0, 'loads'], [1, 'loads']]);
     expect(figures(summary, 1, 'orc')).toMatchObject({ taken: 3, healed: 0, down: false });
     expect(engine.view().order.find((c) => c.id === 'orc')!.health!.current).toBe(0);
+  });
+});
+
+describe('who went down and who left', () => {
+  it.each(RULESET_IDS)('%s: of those out of the fight at the end, the dead and defeated went down, the rest left and are said to', (rulesetId) => {
+    let out = 0;
+    for (let fightSeed = 1; fightSeed <= 4; fightSeed++) {
+      const fight = generateFight(rulesetId, 8, 400, fightSeed, [], { type: 'END_COMBAT', outcome: 'over' });
+      const { summary, view } = replayEncounter(fight.rules, rulesetId, fight.input, fight.events.map((event) => ({ event })));
+      const totals = new Map(totalsOf(summary).map((t) => [t.id, t]));
+      for (const c of view.order.filter((row) => row.status === 'removed')) {
+        out += 1;
+        const rounds = summary.flatMap((r) => r.combatants.filter((f) => f.id === c.id));
+        const said = rounds.some((f) => f.statuses.some((status) => status.startsWith('left the fight')));
+        if (c.dead || c.defeated) {
+          expect(totals.get(c.id)!.downInRounds, `${c.name}: ${c.removedReason}`).not.toEqual([]);
+          expect(said).toBe(false);
+        } else if (totals.get(c.id)!.downInRounds.length === 0) expect(said, `${c.name}: ${c.removedReason}`).toBe(true);
+      }
+    }
+    if (rulesetId !== 'enigma') expect(out).toBeGreaterThan(0);
   });
 });
 

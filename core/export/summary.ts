@@ -38,6 +38,11 @@ export interface RosterRow {
   health?: number;
   /** The ruleset's pools (TRACKS) among the row's stats, as [label, value]. */
   pools?: [string, string][];
+  /**
+   * For a row out of the fight: whether harm took it out (dead or defeated) and why the runner says it left. Rows
+   * stored before this was kept have none and count as down, as the summary counted them then.
+   */
+  out?: { down: boolean; reason?: string };
 }
 
 /**
@@ -68,6 +73,7 @@ function rosterRow(c: CombatantView, pools: readonly string[]): RosterRow {
   if (c.health) row.health = c.health.current;
   const kept = pools.length ? (c.stats ?? []).filter((s) => pools.includes(s.label)).map((s): [string, string] => [s.label, s.value]) : [];
   if (kept.length) row.pools = kept;
+  if (c.status === 'removed') row.out = { down: Boolean(c.dead || c.defeated), ...(c.removedReason ? { reason: c.removedReason } : {}) };
   return row;
 }
 
@@ -77,6 +83,7 @@ const statValue = (c: CombatantView, label: string): string | undefined => c.sta
 function sameParts(a: CombatantView, b: CombatantView, pools: readonly string[]): boolean {
   if (a.name !== b.name || a.sideLabel !== b.sideLabel || a.status !== b.status || a.health?.current !== b.health?.current) return false;
   if ((a.health === undefined) !== (b.health === undefined) || a.tags.length !== b.tags.length) return false;
+  if (a.dead !== b.dead || a.defeated !== b.defeated || a.removedReason !== b.removedReason) return false;
   for (let i = 0; i < a.tags.length; i++) if (a.tags[i] !== b.tags[i]) return false;
   for (const label of pools) if (statValue(a, label) !== statValue(b, label)) return false;
   return true;
@@ -106,6 +113,7 @@ function rowView(row: RosterRow): CombatantView {
     id: row.id, name: row.name, side: '', sideLabel: row.sideLabel, status: row.status, slot: null, tags: row.tags,
     ...(row.health !== undefined ? { health: { label: '', current: row.health, max: 0 } } : {}),
     ...(row.pools ? { stats: row.pools.map(([label, value]) => ({ label, value })) } : {}),
+    ...(row.status === 'removed' ? { defeated: row.out?.down ?? true, ...(row.out?.reason ? { removedReason: row.out.reason } : {}) } : {}),
   };
 }
 
@@ -139,8 +147,15 @@ function trackValue(c: CombatantView, track: Track): number | null {
   return total;
 }
 
+/** Out of the fight by harm: dead, defeated, dying, unconscious, or at 0 health. One who fled or escaped is not. */
 const isDown = (c: CombatantView, measure: Track['measure']): boolean =>
-  c.status === 'removed' || c.tags.some((tag) => DOWN_TAG.test(tag)) || (measure === 'damage' && c.health !== undefined && c.health.current <= 0);
+  (c.status === 'removed' && Boolean(c.dead || c.defeated)) || c.tags.some((tag) => DOWN_TAG.test(tag)) || (measure === 'damage' && c.health !== undefined && c.health.current <= 0);
+
+/** What the summary says of one who left the fight alive in a round: "left the fight (fled)". */
+function leftWords(c: CombatantView): string {
+  const reason = c.removedReason?.trim();
+  return !reason || /^left the fight$/i.test(reason) ? 'left the fight' : `left the fight (${reason})`;
+}
 
 /** An event payload's own word for who acts: the attacker, or whoever a GM's damage is credited to. */
 function namedActor(event: GmEvent): string | null {
@@ -215,6 +230,8 @@ export class SummaryFold {
   private view: EncounterRoster;
   private readonly rounds = new Map<number, Map<string, RoundFigures>>();
   private readonly finals = new Map<number, EncounterRoster>();
+  /** Per round, who left the fight alive in it and the words for it (see leftWords). */
+  private readonly left = new Map<number, Map<string, string>>();
   /** The actor of every log line so far with the round the line is in, newest last. */
   private readonly recentActors: { round: number; id: string }[] = [];
   /** The roster last counted into a round's tally: the next event's `before` is this event's roster. */
@@ -281,6 +298,11 @@ export class SummaryFold {
       if (!was || was === now) continue;
       const figures = tally.get(now.id)!;
       if (!isDown(was, track.measure) && isDown(now, track.measure)) figures.down = true;
+      else if (was.status !== 'removed' && now.status === 'removed' && !isDown(now, track.measure)) {
+        const leavers = this.left.get(round) ?? new Map<string, string>();
+        leavers.set(now.id, leftWords(now));
+        this.left.set(round, leavers);
+      }
       const from = trackValue(was, track);
       const to = trackValue(now, track);
       if (from === null || to === null || from === to) continue;
@@ -318,7 +340,10 @@ export class SummaryFold {
         for (const id of ordered) {
           const figures = tally.get(id)!;
           const shown = atEnd!.order.find((c) => c.id === id);
-          combatants.push(shown ? { ...figures, name: shown.name, side: shown.sideLabel, statuses: [...shown.tags] } : { ...figures, statuses: [...figures.statuses] });
+          const leaving = this.left.get(round)?.get(id);
+          const statuses = shown ? [...shown.tags] : [...figures.statuses];
+          if (leaving && !statuses.includes(leaving)) statuses.push(leaving);
+          combatants.push(shown ? { ...figures, name: shown.name, side: shown.sideLabel, statuses } : { ...figures, statuses });
         }
         summary.push({ round, measure: this.track.measure, combatants });
       }

@@ -605,7 +605,7 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
       items: running, intent: intent ? { ...intent } : null, tier: intent?.tier ?? null, deathClock: c.deathClock, band: c.band,
       legHits: rules.legHits(c),
     },
-    ...(c.out ? { removedReason: c.out.reason, ...(c.out.kind === 'dead' ? { dead: true } : {}) } : {}),
+    ...(c.out ? { removedReason: c.out.reason, ...(c.out.kind === 'dead' ? { dead: true } : c.out.kind === 'defeated' ? { defeated: true } : {}) } : {}),
   };
 }
 

@@ -383,7 +383,7 @@ interface RowParts {
   health: NonNullable<CombatantView['health']>;
   tags: string[];
   details: Record<string, unknown>;
-  removed: { removedReason?: string; dead?: boolean };
+  removed: { removedReason?: string; dead?: boolean; defeated?: boolean };
   row: CombatantView | null;
   /** The last row made for it while unplaced in round 1, with the slot it is planned for. */
   unplaced: CombatantView | null;
@@ -438,7 +438,7 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
       injuries: running.map((i) => ({ id: i.id, name: i.name, category: i.category, restsRemaining: i.restsRemaining, permanent: i.permanent, gainedHere: Boolean(i.gainedHere) })),
       survivals: c.survivals,
     },
-    removed: c.removed ? (c.removed.kind === 'dead' ? { removedReason: `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}`, dead: true } : { removedReason: c.removed.reason }) : {},
+    removed: c.removed ? (c.removed.kind === 'dead' ? { removedReason: `died (Sacrifice)${c.legacy ? `: ${c.legacy}` : ''}`, dead: true } : { removedReason: c.removed.reason, ...(c.removed.kind === 'defeated' ? { defeated: true } : {}) }) : {},
     row: null,
     unplaced: null,
   };

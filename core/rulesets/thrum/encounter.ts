@@ -674,7 +674,7 @@ function combatantView(ctx: ThrumContext, id: string, status: CombatantView['sta
       resolve: c.resolve,
       highestArt: c.highestArt,
     },
-    ...(c.removed ? { removedReason: c.removed.kind === 'wounds' ? 'three Wounds: out of action' : c.removed.reason } : {}),
+    ...(c.removed ? (c.removed.kind === 'wounds' ? { removedReason: 'three Wounds: out of action', defeated: true } : { removedReason: c.removed.reason }) : {}),
   };
 }
 
