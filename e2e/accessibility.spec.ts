@@ -1,10 +1,12 @@
 // Every screen of every ruleset, in both themes, through axe-core (e2e/a11y.ts): no serious or critical violation.
 // The demo campaigns give each ruleset a party, NPC templates, a finished fight with its log, recovery and a
 // timeline; a new encounter in each is prepared and started, so the runner is checked with a live fight, an action
-// form open. Focus stays visible: the focused control draws an outline or a ring.
+// form open. Focus stays visible: the focused control draws an outline or a ring. Each screen is also checked to fit
+// at 1280×800, 1920×1080 and 720×450 (200 % zoom): e2e/layout.ts.
 import { expect, test, type Page } from '@playwright/test';
 import { useServer } from './fixtures.ts';
 import { expectAccessible, seriousViolations } from './a11y.ts';
+import { expectFitsAtEverySize, layoutFindings, SIZES } from './layout.ts';
 
 const gmw = useServer('accessibility');
 const THEMES = ['dark', 'light'] as const;
@@ -27,6 +29,16 @@ async function check(page: Page, screen: string): Promise<void> {
     else for (const line of await seriousViolations(page, rules)) found.push(`${at}: ${line}`);
   }
   await page.evaluate(() => (document.documentElement.dataset['theme'] = 'dark'));
+  // The same visit checks the layout at the three sizes a GM uses.
+  if (!SURVEY) await expectFitsAtEverySize(page, screen);
+  else {
+    const before = page.viewportSize();
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      for (const line of await layoutFindings(page)) found.push(`${size.label} ${screen}: ${line}`);
+    }
+    if (before) await page.setViewportSize(before);
+  }
 }
 
 /** The focused element draws a visible outline or box-shadow ring. */
