@@ -3,6 +3,7 @@
 // fight) is made through the real API; the preparing is done in Chromium as a GM would.
 import { expect, test } from '@playwright/test';
 import { apiOf, useServer } from './fixtures.ts';
+import { expectAccessible } from './a11y.ts';
 
 const gmw = useServer('prepare');
 
@@ -190,6 +191,7 @@ test('each copy of a template gets its own name and pool before the fight', asyn
   await expect(hp(3)).toHaveAccessibleDescription(sentence);
   await expect(gm.getByRole('listitem')).toHaveCount(0);
   await page.screenshot({ path: '/tmp/prepare-copies-refused.png' });
+  await expectAccessible(page, 'prepare, a copy refused');
 
   await name(2).fill('Snaga');
   await hp(3).fill('2');
@@ -235,6 +237,7 @@ test('a typed NPC refused for its pool says so under the pool field', async ({ p
   await expect(page.locator('.toast')).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'GM side' }).getByRole('listitem')).toHaveCount(0);
   await page.screenshot({ path: '/tmp/prepare-typed-refused.png' });
+  await expectAccessible(page, 'prepare, a typed NPC refused');
 
   // Changing the pool takes the sentence away; a die size is added.
   await pool.fill('10');
