@@ -3,6 +3,7 @@
 // fight) is made through the real API; the preparing is done in Chromium as a GM would.
 import { expect, test } from '@playwright/test';
 import { apiOf, useServer } from './fixtures.ts';
+import { expectAccessible } from './a11y.ts';
 
 const gmw = useServer('prepare');
 
@@ -150,4 +151,138 @@ test('an NPC typed in place joins with its name, side and pool', async ({ page, 
   await expect(page.getByRole('list', { name: 'Party order' })).toContainText('Torchbearer');
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   await expect(page.getByText('Barrow Wight').first()).toBeVisible();
+});
+
+// Each copy of a template with its own name and pool, before the fight: the GM opens "Names and HP" under the
+// template, renames one copy and lowers another's HP, and adds them with Enter. An impossible HP is refused under
+// the row, on that copy's field, and adds nothing. The runner then shows the names and pools.
+test('each copy of a template gets its own name and pool before the fight', async ({ page, request }) => {
+  const server = await gmw.start('prepare-copies.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Marsh', rulesetId: 'cairn-errant' });
+  const wren = await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: {} });
+  await api<Row>('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { hpMax: 5, hp: 5 } });
+  const fight = await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Reeds' });
+  await api('encounters:addFromCampaign', { id: fight.id, pcIds: [wren.id], npcs: [] });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Marsh' }).click();
+  await page.getByRole('link', { name: /Reeds/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: Reeds' })).toBeVisible();
+
+  const goblins = page.getByRole('form', { name: 'Add copies of Goblin' });
+  const gm = page.getByRole('list', { name: 'GM side' });
+  await goblins.getByRole('spinbutton', { name: 'How many Goblin' }).fill('3');
+  // By keyboard: the summary opens with Enter, the fields show the defaults the app would give.
+  await goblins.getByText('Names and HP').focus();
+  await page.keyboard.press('Enter');
+  const name = (i: number) => goblins.getByRole('textbox', { name: `Name of Goblin copy ${i}` });
+  const hp = (i: number) => goblins.getByRole('spinbutton', { name: `HP of Goblin copy ${i}` });
+  await expect(name(1)).toHaveValue('Goblin 1');
+  await expect(name(3)).toHaveValue('Goblin 3');
+  await expect(hp(2)).toHaveValue('5');
+
+  // 30 HP is more than Cairn-Errant allows: the sentence sits under the row, on that copy's field; nothing is added.
+  await hp(3).fill('30');
+  await hp(3).press('Enter');
+  const sentence = 'Goblin 3: 30 is not a possible HP: from 0 to 20.';
+  await expect(goblins.getByRole('alert')).toHaveText(sentence);
+  await expect(hp(3)).toHaveAttribute('aria-invalid', 'true');
+  await expect(hp(3)).toHaveAccessibleDescription(sentence);
+  await expect(gm.getByRole('listitem')).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/prepare-copies-refused.png' });
+  await expectAccessible(page, 'prepare, a copy refused');
+
+  await name(2).fill('Snaga');
+  await hp(3).fill('2');
+  await expect(goblins.getByRole('alert')).toHaveCount(0);
+  await hp(3).press('Enter');
+  await expect.poll(() => gm.locator('.name').allTextContents()).toEqual(['Goblin 1', 'Snaga', 'Goblin 3']);
+  await expect(gm.getByRole('listitem').filter({ hasText: 'Snaga' })).toContainText('5 HP');
+  await expect(gm.getByRole('listitem').filter({ hasText: 'Goblin 3' })).toContainText('2 HP');
+  // The fields go back to the next copies' defaults.
+  await expect(name(1)).toHaveValue('Goblin 2');
+  await page.screenshot({ path: '/tmp/prepare-copies.png' });
+
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  const pool = (who: string) => page.getByRole('listitem', { name: new RegExp(`^(\\d+\\. )?${who},`) }).locator('.pool .figures');
+  await expect(pool('Goblin 1')).toHaveText('HP 5/5');
+  await expect(pool('Snaga')).toHaveText('HP 5/5');
+  await expect(pool('Goblin 3')).toHaveText('HP 2/2');
+  await page.screenshot({ path: '/tmp/prepare-copies-runner.png' });
+});
+
+// A typed NPC's refusal sits under the field it concerns (Enigma's LP is a die: 30 is none), not in a toast.
+test('a typed NPC refused for its pool says so under the pool field', async ({ page, request }) => {
+  const server = await gmw.start('prepare-typed-refusal.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Fen', rulesetId: 'enigma' });
+  await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Mist' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Fen' }).click();
+  await page.getByRole('link', { name: /Mist/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: Mist' })).toBeVisible();
+
+  const form = page.getByRole('form', { name: 'Or type one in place' });
+  const pool = form.getByRole('spinbutton', { name: 'LP (Endure die)' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Fen Hag');
+  await pool.fill('30');
+  await pool.press('Enter');
+  const sentence = 'Fen Hag: 30 is not a possible LP (Endure die): one of 4, 6, 8, 10 or 12.';
+  await expect(form.getByRole('alert')).toHaveText(sentence);
+  await expect(pool).toHaveAttribute('aria-invalid', 'true');
+  await expect(pool).toHaveAccessibleDescription(sentence);
+  await expect(form.getByRole('textbox', { name: 'Name' })).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.locator('.toast')).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'GM side' }).getByRole('listitem')).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/prepare-typed-refused.png' });
+  await expectAccessible(page, 'prepare, a typed NPC refused');
+
+  // Changing the pool takes the sentence away; a die size is added.
+  await pool.fill('10');
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await expect(pool).not.toHaveAttribute('aria-invalid', 'true');
+  await pool.press('Enter');
+  await expect(page.getByRole('list', { name: 'GM side' })).toContainText('Fen Hag');
+
+  // A name already in the fight: the sentence goes under the name instead.
+  await form.getByRole('textbox', { name: 'Name' }).fill('Fen Hag');
+  await form.getByRole('button', { name: 'Add NPC' }).click();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription('Fen Hag is already in this encounter: choose another name.');
+  await expect(pool).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+// `?` on the prepare screen opens the sheet of its keys; Esc closes it and focus goes back.
+test('? opens the prepare screen\'s shortcut sheet', async ({ page, request }) => {
+  const server = await gmw.start('prepare-sheet.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'The Moor', rulesetId: 'teams' });
+  await api<Row>('encounters:create', { campaignId: campaign.id, name: 'Standing stones' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.launchUrl);
+  await page.getByRole('link', { name: 'The Moor' }).click();
+  await page.getByRole('link', { name: /Standing stones/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Prepare: Standing stones' })).toBeVisible();
+
+  // A ? typed into a field is typed, not a shortcut.
+  const name = page.getByRole('form', { name: 'Or type one in place' }).getByRole('textbox', { name: 'Name' });
+  await name.fill('Who');
+  await name.press('?');
+  await expect(name).toHaveValue('Who?');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  const start = page.getByRole('button', { name: 'Start combat ▸' });
+  await page.getByRole('link', { name: 'The Moor' }).focus();
+  await page.keyboard.press('?');
+  const sheet = page.getByRole('dialog', { name: /^Keyboard shortcuts — / });
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByRole('region', { name: 'Adding' }).getByRole('term').filter({ hasText: /^Enter$/ })).toHaveCount(1);
+  await expect(sheet.getByRole('definition').filter({ hasText: 'Undo the last change to the roster' })).toBeVisible();
+  await expect(sheet.getByRole('button', { name: /Close/ })).toBeFocused();
+  await page.screenshot({ path: '/tmp/prepare-sheet.png' });
+  await page.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  await expect(page.getByRole('link', { name: 'The Moor' })).toBeFocused();
+  await expect(start).toBeVisible();
 });

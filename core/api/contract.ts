@@ -28,6 +28,8 @@ const carryAdjustSchema = z.array(z.strictObject({
   key: z.string().min(1).max(64),
   value: z.number({ error: 'A carried value must be a number.' }).int({ error: 'A carried value must be a whole number.' }).min(-999).max(9999),
 })).max(500);
+/** A main pool's number typed on the prepare screen (an NPC typed in place, a copy of a template). */
+const poolSchema = z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' });
 const carryReasonSchema = z.string().trim().max(200, { error: 'A reason has at most 200 characters.' });
 
 export const inputSchemas = {
@@ -60,9 +62,16 @@ export const inputSchemas = {
     typed: z.array(z.strictObject({
       name: z.string().max(80, { error: 'A name is at most 80 characters.' }),
       side: z.string().max(32),
-      pool: z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' }),
+      pool: poolSchema,
     })).max(20).optional(),
-    npcs: z.array(z.strictObject({ templateId: idSchema, count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }) })).max(50),
+    npcs: z.array(z.strictObject({
+      templateId: idSchema,
+      count: z.number({ error: 'A count must be a number.' }).int({ error: 'A count must be a whole number.' }).min(1, { error: 'A count is at least 1.' }).max(50, { error: 'Add at most 50 copies of a template at once.' }),
+      /** Each copy's name, one per copy; a blank one keeps its numbered default ("Goblin 2"). */
+      names: z.array(z.string().max(80, { error: 'A name is at most 80 characters.' })).max(50).optional(),
+      /** The copies' main pool (mainPool): one number for all, or one per copy (null keeps the template's). */
+      pool: z.union([poolSchema, z.array(poolSchema.nullable()).max(50)], { error: 'A pool is a whole number, or one whole number per copy.' }).optional(),
+    })).max(50),
   }),
   'encounters:append': z.strictObject({
     id: idSchema,

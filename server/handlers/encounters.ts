@@ -2,9 +2,10 @@
 import type { HandlerContext } from '../app.ts';
 import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail, type EncounterLog } from '../../core/api/contract.ts';
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
-import { NAME_MAX } from '../../core/encounter/schemas.ts';
+import { numberedNames } from '../../core/encounter/copy-names.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
-import { DIE_SIZES, defaultSheet, normalizeSheet, sheetValidator } from '../../core/rulesets/sheet.ts';
+import { defaultSheet, normalizeSheet } from '../../core/rulesets/sheet.ts';
+import { withMainPool } from '../../core/rulesets/main-pool.ts';
 import { campaignName, getCampaign, getCharacter, listCharacters, noteCampaignActivity } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
@@ -144,28 +145,8 @@ function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince 
   return detail(ctx, announced(ctx, written), logAfter === undefined ? undefined : logAfter - removes, shown);
 }
 
-/**
- * The names of `count` new copies of a template. A single copy, with no other of its name in the fight, keeps the
- * template's name ("Ogre Chief"); otherwise copies are numbered "Goblin 1", "Goblin 2"… taking the first numbers not
- * in use, where a copy already there under the bare name counts as number 1 (so a second Ogre Chief added later is
- * "Ogre Chief 2"; the first keeps its name, as the log already calls it).
- */
-export function numberedNames(base: string, count: number, taken: ReadonlySet<string>): string[] {
-  const stem = base.slice(0, NAME_MAX - 4);
-  const used = new Set<number>();
-  for (const name of taken) {
-    if (name === base) used.add(1);
-    const number = name.startsWith(`${stem} `) ? name.slice(stem.length + 1) : '';
-    if (/^[1-9]\d*$/.test(number)) used.add(Number(number));
-  }
-  if (count === 1 && used.size === 0 && !taken.has(base)) return [base];
-  const names: string[] = [];
-  for (let n = 1; names.length < count; n += 1) {
-    const name = `${stem} ${n}`;
-    if (!used.has(n) && !taken.has(name)) names.push(name);
-  }
-  return names;
-}
+/** Re-exported: the names copies of a template take (see core/encounter/copy-names.ts). */
+export { numberedNames };
 
 /**
  * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
@@ -241,7 +222,7 @@ export const encounterHandlers = {
    * Adds party members and copies of NPC templates. With `wholeParty`, every party member not yet in the fight joins
    * but the dead, who are skipped and named in `skipped` with why (one dead PC does not stop the others).
    */
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number; names?: string[] | undefined; pool?: number | (number | null)[] | undefined }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
@@ -291,12 +272,29 @@ export const encounterHandlers = {
       seeds.push({ id: ctx.newId().slice(0, 12), name: character.name, side: partySide!.key, characterId: id, sheet, ...(Object.keys(carried).length ? { carried } : {}) });
       inEncounter.add(character.name);
     }
-    for (const { templateId, count } of input.npcs) {
+    // Copies of a template: each may have its own name (blank: the numbered default) and its own main pool (null or
+    // absent: the template's), checked as a typed NPC's is.
+    for (const { templateId, count, names, pool } of input.npcs) {
       const { character, sheet, carried } = load(templateId, 'npc');
-      for (const name of numberedNames(character.name, count, inEncounter)) {
-        seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet, ...(Object.keys(carried).length ? { carried } : {}) });
-        inEncounter.add(name);
-      }
+      if (names && names.length !== count) throw new GmError(`${character.name}: ${names.length} name${names.length === 1 ? '' : 's'} for ${count} cop${count === 1 ? 'y' : 'ies'}; give one for each (a blank one keeps its number).`);
+      if (Array.isArray(pool) && pool.length !== count) throw new GmError(`${character.name}: ${pool.length} pool${pool.length === 1 ? '' : 's'} for ${count} cop${count === 1 ? 'y' : 'ies'}; give one for each.`);
+      const numbered = numberedNames(character.name, count, inEncounter);
+      const chosen = numbered.map((name, i) => names?.[i]?.trim() || name);
+      chosen.forEach((name, i) => {
+        if (inEncounter.has(name)) throw new GmError(`${name} is already in this encounter: choose another name.`);
+        if (chosen.indexOf(name) !== i) throw new GmError(`Two copies are named ${name}: choose another name.`);
+      });
+      chosen.forEach((name, i) => {
+        const own = Array.isArray(pool) ? pool[i] : pool;
+        let copySheet = sheet;
+        if (own !== null && own !== undefined) {
+          const set = withMainPool(ruleset.sheet, ruleset.name, sheet, name, own);
+          if ('refusal' in set) throw new GmError(set.refusal);
+          copySheet = set.sheet as CombatantSeed['sheet'];
+        }
+        seeds.push({ id: ctx.newId().slice(0, 12), name, side: gmSide!.key, characterId: templateId, sheet: copySheet, ...(Object.keys(carried).length ? { carried } : {}) });
+      });
+      chosen.forEach((name) => inEncounter.add(name));
     }
     // An NPC typed in place: no template (characterId null, so nothing is carried back to the campaign), the ruleset's
     // default sheet with its main pool set to the number typed.
@@ -306,18 +304,9 @@ export const encounterHandlers = {
       if (inEncounter.has(name)) throw new GmError(`${name} is already in this encounter: choose another name.`);
       const side = rules.sides.find((s) => s.key === typed.side);
       if (!side) throw new GmError('Choose the side the NPC fights on.');
-      const pool = ruleset.sheet.mainPool;
-      if (!pool) throw new GmError(`${ruleset.name} has no main pool to type: add the NPC from a template.`);
-      const sheet = { ...defaultSheet(ruleset.sheet), ...Object.fromEntries(pool.keys.map((k) => [k, typed.pool])) };
-      const checked = sheetValidator(ruleset.sheet).safeParse(sheet);
-      if (!checked.success) {
-        const issue = checked.error.issues[0]!;
-        const field = ruleset.sheet.fields.find((f) => f.key === issue.path[0]);
-        const sizes = field?.kind === 'die' ? (field.sizes ?? DIE_SIZES).map(String) : [];
-        const limits = field?.kind === 'integer' ? `: from ${field.min ?? 0} to ${field.max ?? 999}` : sizes.length ? `: one of ${sizes.slice(0, -1).join(', ')} or ${sizes.at(-1)}` : '';
-        throw new GmError(`${name}: ${typed.pool} is not a possible ${pool.label}${limits}.`);
-      }
-      seeds.push({ id: ctx.newId().slice(0, 12), name, side: side.key, characterId: null, sheet: checked.data });
+      const set = withMainPool(ruleset.sheet, ruleset.name, defaultSheet(ruleset.sheet), name, typed.pool);
+      if ('refusal' in set) throw new GmError(set.refusal);
+      seeds.push({ id: ctx.newId().slice(0, 12), name, side: side.key, characterId: null, sheet: set.sheet as CombatantSeed['sheet'] });
       inEncounter.add(name);
     }
     if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');

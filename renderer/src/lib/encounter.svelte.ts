@@ -116,16 +116,20 @@ export class EncounterState {
     });
   }
 
-  addFromCampaign(pcIds: string[], npcs: { templateId: string; count: number }[], position: number | null = null): Promise<void> {
+  /**
+   * Adds party members and copies of NPC templates (each copy may carry its own name and main pool). With `refused`,
+   * a refusal is handed to it (the prepare screen shows it next to the field it concerns) instead of a toast.
+   */
+  addFromCampaign(pcIds: string[], npcs: NpcCopies[], position: number | null = null, refused?: (sentence: string) => void): Promise<void> {
     const since = this.#since();
     const press = { write: `add ${JSON.stringify({ pcIds, npcs, position })}`, since };
-    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }));
+    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }), refused);
   }
 
-  /** Adds an NPC typed in place, without a template: its name, side and the number of its main pool. */
-  addTyped(npc: { name: string; side: string; pool: number }): Promise<void> {
+  /** Adds an NPC typed in place, without a template: its name, side and the number of its main pool (see `refused` above). */
+  addTyped(npc: { name: string; side: string; pool: number }, refused?: (sentence: string) => void): Promise<void> {
     const since = this.#since();
-    return this.#write({ write: `add ${JSON.stringify(npc)}`, since }, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], npcs: [], typed: [npc] }));
+    return this.#write({ write: `add ${JSON.stringify(npc)}`, since }, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], npcs: [], typed: [npc] }), refused);
   }
 
   /**
@@ -191,7 +195,7 @@ export class EncounterState {
    * screen reads the encounter again and says so in a short notice, unless this was the same press again (a
    * double-click or a key pressed twice before the first came back), which the screen already shows done.
    */
-  #write(press: Press, request: () => Promise<EncounterDetail>): Promise<void> {
+  #write(press: Press, request: () => Promise<EncounterDetail>, refused?: (sentence: string) => void): Promise<void> {
     this.#writing += 1;
     return this.#run(async () => {
       try {
@@ -201,6 +205,11 @@ export class EncounterState {
         toasts.clear(this.toastCause);
         return reply;
       } catch (error) {
+        // A refusal the screen shows beside its field: nothing was written, the screen stays as it is.
+        if (refused && error instanceof GmError && (error.kind === 'refused' || error.kind === 'invalid') && this.#detail) {
+          refused(error.message);
+          return this.#detail;
+        }
         if (!(error instanceof GmError) || error.kind !== 'stale') throw error;
         const again = this.#committed?.write === press.write && sameShown(this.#committed.since, press.since);
         if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info', this.toastCause);
@@ -228,6 +237,9 @@ export class EncounterState {
     return next;
   }
 }
+
+/** Copies of one NPC template to add: how many, and optionally each one's name ('' keeps its number) and main pool. */
+export interface NpcCopies { templateId: string; count: number; names?: string[]; pool?: number | (number | null)[] }
 
 const sameShown = (a: Shown, b: Shown): boolean => a?.eventCount === b?.eventCount && a?.version === b?.version;
 

@@ -58,3 +58,32 @@ export const BOARD_LINES: KeyLine[] = [
 /** A ruleset's action forms with a key, as sheet lines: `{ key, label }` from the forms themselves. */
 export const formKeyLines = (forms: readonly { shortcut?: string; label: string }[]): PlainKey[] =>
   forms.filter((f) => f.shortcut).map((f) => ({ key: f.shortcut!.toLowerCase(), keys: f.shortcut!.toUpperCase(), does: f.label }));
+
+/** The prepare screen's keys (`?` shows them): undo and redo as in the runner, the rest is Tab and Enter. */
+export function prepLines(): { title: string; lines: KeyLine[] }[] {
+  return [
+    {
+      title: 'Prepare',
+      lines: [
+        { keys: `${modKey}+Z`, does: 'Undo the last change to the roster' },
+        { keys: `${modKey}+Shift+Z · ${modKey}+Y`, does: 'Redo' },
+        RUNNER_KEYS.sheet,
+      ],
+    },
+    {
+      title: 'Adding',
+      lines: [
+        { keys: 'Enter', does: 'Add: from a template\'s row (its count, a copy\'s name or pool) its copies; from "Or type one in place" the NPC' },
+        { keys: 'Enter · Space', does: 'On "Names and …": show or hide a line for each copy' },
+      ],
+    },
+    {
+      title: 'Order of battle',
+      lines: [
+        { keys: 'Tab · Shift+Tab', does: 'Next or previous button or field' },
+        { keys: 'Enter on ▲ ▼', does: 'Move the row up or down (dragging a row does the same)' },
+        { keys: 'Enter on ✕', does: 'Take the row off the roster' },
+      ],
+    },
+  ];
+}
