@@ -144,6 +144,10 @@ test('Teams: a rockslide on three through the ruleset\'s own damage form, one un
   const form = page.getByRole('form', { name: 'Damage for the selected' });
   // The ruleset's own fields, less the target: amount, type, nonlethal, source.
   await expect(form.getByRole('combobox', { name: 'Type' })).toBeVisible();
+  // A yes/no field has its box beside its words, on one line (not under a label of its own).
+  const flag = (await form.getByRole('checkbox', { name: 'Nonlethal source' }).boundingBox())!;
+  const words = (await form.getByText('Nonlethal source', { exact: true }).boundingBox())!;
+  expect(Math.abs(flag.y + flag.height / 2 - (words.y + words.height / 2))).toBeLessThan(6);
   await form.getByRole('spinbutton', { name: 'Damage' }).fill('2');
   await form.getByRole('textbox', { name: 'Source' }).fill('a rockslide');
   await page.screenshot({ path: '/tmp/multi/teams-three-selected.png' });
