@@ -2,7 +2,7 @@
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
 import { z } from 'zod';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
-import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest } from '../encounter/types.ts';
+import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest, SeveralTargets } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
 import type { RulingOption } from '../rulesets/options.ts';
 import type { LedgerForm, RecoveryCard } from '../ledger/types.ts';
@@ -152,6 +152,8 @@ export interface RulesetInfo {
   playable: boolean;
   /** The runner's action forms for this ruleset's GM events. */
   actionForms: readonly ActionForm[];
+  /** Harm and healing for one target, for the selection bar (several targets at once); null when not playable. */
+  severalTargets: SeveralTargets | null;
   /** The ruleset's own condition names, suggested when the GM puts a condition on. */
   conditionNames: readonly string[];
   /** The recovery screen's forms (empty when the ruleset has no recovery rules). */

@@ -174,6 +174,8 @@ export interface EncounterRules {
   consequences?(snapshot: EncounterSnapshot): Consequences;
   /** Forms for the runner's action panel, one per GM event a person enters by hand. */
   actionForms?: readonly ActionForm[];
+  /** The ruleset's harm and healing for one target, for several targets at once (see SeveralTargets). */
+  severalTargets?: SeveralTargets;
   /** The ruleset's own condition names, offered as suggestions when the GM puts a condition on (free text too). */
   conditionNames?: readonly string[];
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
@@ -243,4 +245,15 @@ export interface EncounterSnapshot {
   status: string;
   matches(value: unknown): boolean;
   can(event: GmEvent): boolean;
+}
+
+/**
+ * Several targets at once (issue 28 point 4): the ruleset's harm (damage; Thrum's Load) and healing for one target,
+ * each a form whose combatant field is the target. The runner's selection bar shows the other fields once and sends
+ * the form's event for each selected combatant, as one BATCH. `heal` is left out by a ruleset with no healing in the
+ * fight.
+ */
+export interface SeveralTargets {
+  harm: ActionForm;
+  heal?: ActionForm;
 }

@@ -1,4 +1,5 @@
 import type { RulesetDefinition } from '../types.ts';
+import { severalTargetsOf } from '../../encounter/several-targets.ts';
 import { cairnErrantEncounter } from './encounter.ts';
 import { cairnErrantActionForms } from './forms.ts';
 import { cairnErrantRecovery } from './ledger.ts';
@@ -11,6 +12,7 @@ export const cairnErrant: RulesetDefinition = {
   summary: 'Block, Dodge & Parry: declared intents, quick and full turns, fatigue, critical damage and wounds.',
   sheet: cairnErrantSheet,
   options: cairnErrantOptions,
-  encounter: { ...cairnErrantEncounter, actionForms: cairnErrantActionForms },
+  // No healing by an amount among its action forms: the selection bar offers Damage only.
+  encounter: { ...cairnErrantEncounter, actionForms: cairnErrantActionForms, severalTargets: severalTargetsOf(cairnErrantActionForms, 'APPLY_DAMAGE') },
   recovery: cairnErrantRecovery,
 };

@@ -1,5 +1,7 @@
 import type { RulesetDefinition } from '../types.ts';
+import { severalTargetsOf } from '../../encounter/several-targets.ts';
 import { factionsEncounter } from './encounter.ts';
+import { factionsActionForms } from './forms.ts';
 import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { factionsSheet } from './sheet.ts';
@@ -10,6 +12,6 @@ export const factions: RulesetDefinition = {
   summary: 'Murdham: factions alternate or pass, zones, reactions that take the turn, morale.',
   sheet: factionsSheet,
   options: factionsOptions,
-  encounter: factionsEncounter,
+  encounter: { ...factionsEncounter, severalTargets: severalTargetsOf(factionsActionForms, 'APPLY_DAMAGE', 'HEAL') },
   recovery: factionsRecovery,
 };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULESETS } from '../../../core/rulesets/registry.ts';
 import { ENIGMA_KEY_LINES } from '../rulesets/enigma/action-keys.ts';
-import { formKeyLines } from './shortcuts.ts';
+import { formKeyLines, RUNNER_KEYS } from './shortcuts.ts';
 
 const readme = readFileSync(join(import.meta.dirname, '../../../README.md'), 'utf8');
 
@@ -35,5 +35,14 @@ describe('the README shortcut table', () => {
       const lines = ruleset.id === 'enigma' ? ENIGMA_KEY_LINES : formKeyLines(ruleset.encounter?.actionForms ?? []);
       expect(Object.fromEntries(table.get(ruleset.name)!), ruleset.name).toEqual(Object.fromEntries(lines.map((line) => [line.key, line.does])));
     }
+  });
+
+  it('lists every key the runner has whatever the ruleset, with the others every ruleset shares', () => {
+    const lines = readme.split('\n');
+    const head = lines.findIndex((line) => line.startsWith('| key | every ruleset |'));
+    expect(head).toBeGreaterThan(-1);
+    const end = lines.findIndex((line, i) => i > head && !line.startsWith('|'));
+    const keys = lines.slice(head + 2, end).map((line) => line.split('|')[1]!.trim().replaceAll('`', ''));
+    for (const shortcut of Object.values(RUNNER_KEYS)) expect(keys, shortcut.does).toContain(shortcut.keys);
   });
 });

@@ -18,6 +18,8 @@ export interface PlainKey extends KeyLine {
 export const RUNNER_KEYS = {
   nextTurn: { key: 'n', keys: 'N', does: 'Next turn' },
   addCondition: { key: 'x', keys: 'X', does: 'Put a condition on one or several combatants' },
+  // V: a letter no ruleset's actions use (README's table), for the selection bar (components/SelectionBar.svelte).
+  tickActing: { key: 'v', keys: 'V', does: 'Tick or untick the acting combatant\'s row, for several targets at once' },
   sheet: { key: '?', keys: '?', does: 'This sheet of shortcuts (Esc closes it)' },
 } as const satisfies Record<string, PlainKey>;
 
@@ -34,6 +36,8 @@ export function commonLines(): KeyLine[] {
     { keys: '1 … 9', does: 'Answer a prompt: the choice of that number' },
     { keys: '1 then 2', does: `Past nine choices: type 12 quickly; a digit alone picks after ${wait}` },
     RUNNER_KEYS.addCondition,
+    RUNNER_KEYS.tickActing,
+    { keys: 'Shift+click', does: 'On a row\'s box: every row from the last one ticked' },
     RUNNER_KEYS.sheet,
   ];
 }
