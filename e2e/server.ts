@@ -27,8 +27,10 @@ export function startServer(databasePath: string): Promise<RunningServer> {
       resolve({
         launchUrl: match[0],
         origin: match[1]!,
+        // Stopping twice (a spec that restarts its server, then the fixture's afterAll) resolves at once.
         stop: () =>
           new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
