@@ -1,8 +1,10 @@
 // Issue 28, point 2: the runner read at a glance from across the table, at any size. The "Now acting" card keeps the
 // active name whole in large type at 1280×800, 1440×900, 1920×1080 and 200 % zoom (720×450 CSS pixels) — Factions
-// with its seven counters, and Enigma; each row's main pool is a bar with its maximum and a word when bloodied or
-// down; long names wrap or ellipsize; a paste past a field's limit says it was cut; toasts never cover the log and
-// go once their cause is gone. Screenshots go to /tmp/glance-*.png.
+// with its seven counters, Enigma, and Teams, Cairn-Errant and Thrum with an action form open; each row's main pool
+// is a bar with its maximum and a word when bloodied or down; the log's newest line stays in view beside a long form
+// (Factions at 1280×800 keeps five lines); a question waiting for the GM (Teams' defence, point 9) is brought into
+// view and focused; long names wrap or ellipsize; a paste past a field's limit says it was cut; toasts never cover the
+// log and go once their cause is gone. Screenshots go to /tmp/glance-*.png.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { activeName, chooseCombatant, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
@@ -83,7 +85,7 @@ async function poolsWithMaximum(page: Page) {
 
 /** Answers each question with its first choice (key 1) until a turn is open (the name on the Now card). */
 async function answerUntilActive(page: Page, tries = 8) {
-  const prompt = page.getByTestId('prompt');
+  const prompt = page.locator('section.prompt');
   const shown = async () => (await prompt.allTextContents()).join('|');
   for (let i = 0; i < tries; i += 1) {
     await expect(prompt.or(activeName(page)).first()).toBeVisible();
@@ -93,6 +95,20 @@ async function answerUntilActive(page: Page, tries = 8) {
     await expect.poll(async () => (await activeName(page).isVisible()) || (await shown()) !== question).toBe(true);
   }
 }
+
+
+test('the Now acting card: a Factions fight with its seven counters, at every size', async ({ page }) => {
+  await prepareFight(page, await gmw.start('factions.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Sybilla' }).click();
+  await nowCardReadable(page, 'Sybilla', 'factions');
+  // Every row's main pool: its value and maximum, with a bar.
+  const bandit = page.getByRole('listitem', { name: /Bandit 1/ }).locator('.pool');
+  await expect(bandit).toHaveText(/^Health \d+\/\d+$/);
+  await expect(bandit.locator('.bar')).toBeVisible();
+});
 
 // Teams, Cairn-Errant and Thrum, each mid-fight with an action form open and a condition on a row: the Now card at
 // every size, each row's pool with its maximum, and the log's newest line in view.
@@ -108,6 +124,7 @@ const RULESETS = [
     ruleset: 'cairn-errant', npc: 'Ghoul', name: 'Wren', form: 'd',
     async begin(page: Page) {
       // Both declare something other than an attack; locked, the round is ordered and Wren's moment opens.
+      await expect(encounterLog(page).getByText('Round 1: declare intents.')).toBeVisible();
       for (const [key, who] of [['i', 'Wren'], ['e', 'Ghoul 1']] as const) {
         await page.keyboard.press(key);
         const form = page.getByRole('form', { name: /intent form/ });
@@ -151,6 +168,73 @@ for (const plan of RULESETS) {
     await nowCardReadable(page, name, plan.ruleset, (size) => newestLineSeen(page, `${plan.ruleset} at ${size.label}`, size.width < 960));
   });
 }
+
+test('Teams: the defence prompt after an attack typed from physical dice is in view, focused and reachable, at 1280×800 and 200 %', async ({ page }) => {
+  await prepareFight(page, await gmw.start('teams-defence.sqlite'), { campaign: 'Iron Pact', ruleset: 'teams', pc: 'Kestrel', npc: 'Raider', npcCount: 2, encounter: 'Toll bridge' });
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await page.getByRole('button', { name: /^Send Kestrel/ }).click();
+  await expect(activeName(page)).toHaveText('Kestrel');
+  for (const size of [SIZES[0], SIZES[3]]) {
+    await page.setViewportSize(size);
+    // The long attack form, its dice typed in: the field last typed in (at the form's foot) holds the scroll.
+    await page.keyboard.press('a');
+    const form = page.getByRole('form', { name: 'Attack form' });
+    await form.getByRole('radio', { name: 'I rolled physical dice' }).check();
+    await form.getByRole('textbox', { name: /attack test.*faces/ }).fill('6 6');
+    const luck = form.getByRole('textbox', { name: /luck die.*faces/ });
+    await luck.fill('10');
+    await luck.press('Enter');
+    await expect(encounterLog(page).getByText(/^Kestrel attacks Raider 1 .*\(typed in\).*: hit/)).toBeVisible();
+    const prompt = page.getByTestId('prompt');
+    await expect(prompt.getByRole('button', { name: 'Send Take the hit' })).toBeVisible();
+    await page.screenshot({ path: `/tmp/glance-teams-defence-${size.label}.png` });
+    // The question takes focus (Tab goes on to its answers; its number keys answer it) ...
+    await expect(prompt).toBeFocused();
+    // ... and every answer is seen whole where the GM looks, not scrolled away above or below the fold.
+    for (const answer of await prompt.getByRole('button').all()) {
+      const seen = await visibleBox(answer);
+      expect(seen.height, `${size.label}: ${await answer.textContent()} is in view`).toBeGreaterThanOrEqual(seen.full - 1);
+      const hit = await answer.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return el.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+      });
+      expect(hit, `${size.label}: nothing covers ${await answer.textContent()}`).toBe(true);
+    }
+    // Undone, the attack leaves no question behind: the next size starts from the same turn.
+    await page.keyboard.press('Control+z');
+    await expect(prompt).toHaveCount(0);
+  }
+});
+
+test('Factions at 1280×800 with the attack form open: the log keeps five lines in view, the form scrolls in its card', async ({ page }) => {
+  await prepareFight(page, await gmw.start('factions-log.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Party' }).click();
+  await page.getByRole('button', { name: 'Send Sybilla' }).click();
+  await expect(activeName(page)).toHaveText('Sybilla');
+  await page.setViewportSize(SIZES[0]);
+  await page.keyboard.press('a');
+  const form = page.getByRole('form', { name: 'Attack form' });
+  await expect(form).toBeVisible();
+  await page.screenshot({ path: '/tmp/glance-factions-form-1280x800.png' });
+  // Five lines of the log's height in view (a one-line entry is the measure), the newest one whole.
+  const lines = encounterLog(page).locator('li');
+  expect(await lines.count()).toBeGreaterThanOrEqual(5);
+  const oneLine = Math.min(...(await lines.evaluateAll((items) => items.map((li) => li.getBoundingClientRect().height))));
+  const log = await visibleBox(page.getByTestId('log-scroller'));
+  expect(log.height, 'the log shows five lines or more').toBeGreaterThanOrEqual(5 * oneLine);
+  await newestLineSeen(page, 'factions at 1280x800 with a form open', false);
+  // The form stays usable: its first field in view with focus, its button reached by scrolling its card (or Enter).
+  const first = form.getByRole('combobox').first();
+  await expect(first).toBeFocused();
+  expect((await visibleBox(first)).height).toBeGreaterThan(0);
+  const send = form.getByRole('button', { name: 'Attack', exact: true });
+  await send.scrollIntoViewIfNeeded();
+  const seen = await visibleBox(send);
+  expect(seen.height).toBeGreaterThanOrEqual(seen.full - 1);
+  await newestLineSeen(page, 'factions at 1280x800, the form scrolled to its button', false);
+});
 
 test('Enigma: the Now card at every size, pool bars bloodied and down in words, long names kept inside', async ({ page }) => {
   const server = await gmw.start('enigma.sqlite');
