@@ -33,9 +33,25 @@ export async function layoutFindings(page: Page): Promise<string[]> {
       // A label wrapping its own field stacks them by design; its text alone is what could be squeezed.
       if (!text || text.length > 20 || el.querySelector('input, select, textarea')) continue;
       // The lines its text takes (a table cell is as tall as its row: its text is what counts).
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const lines = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top))).size;
+      // Boxes of its text, top to bottom; a box that does not overlap the line above starts a new line (a badge in a
+      // heading sits on the heading's line, a little lower).
+      const boxes: DOMRect[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        boxes.push(...[...range.getClientRects()].filter((box) => box.width > 0));
+      }
+      boxes.sort((a, b) => a.top - b.top);
+      let lines = 0;
+      let bottom = -Infinity;
+      for (const box of boxes) {
+        if (box.top >= bottom - 2) {
+          lines += 1;
+          bottom = box.bottom;
+        } else bottom = Math.max(bottom, box.bottom);
+      }
       if (lines >= 3) found.push(`${what(el)} squeezed to ${lines} lines in ${Math.round(r.width)} px`);
     }
     return [...new Set(found)];
