@@ -24,11 +24,16 @@ test('Survive with an empty cost asks once; the review shows what changes in wor
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   await toPeril(page, 'Mira');
 
-  // The first press with no cost written says so next to the field and sends nothing; the second goes on.
-  await page.getByRole('button', { name: 'Mira survives' }).click();
+  // By keyboard: the question has focus when it appears, and 2 goes to Survive's cost.
+  await expect(page.getByRole('alertdialog', { name: /Mortal Peril/ })).toBeFocused();
+  await page.keyboard.press('2');
+  await expect(page.getByRole('textbox', { name: 'Cost of surviving' })).toBeFocused();
+  // The first Enter with no cost written says so next to the field and sends nothing; the second goes on.
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('alert').filter({ hasText: 'The cost is empty' })).toContainText('write what Mira gives up, or press again to survive with no cost written.');
+  await expect(page.getByRole('button', { name: 'Mira survives with no cost' })).toBeVisible();
   await expect(encounterLog(page)).not.toContainText('chooses Survive');
-  await page.getByRole('button', { name: 'Mira survives with no cost' }).click();
+  await page.keyboard.press('Enter');
   await expect(encounterLog(page)).toContainText('Mortal Peril: Mira chooses Survive');
 
   await page.getByRole('button', { name: 'End combat' }).click();
@@ -72,6 +77,10 @@ test('Sacrifice with an empty legacy asks once, then goes on', async ({ page }) 
   await prepareFight(page, server, { campaign: 'Last Stand', ruleset: 'enigma', pc: 'Ash', npc: 'Brute', encounter: 'Gate' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   await toPeril(page, 'Ash');
+  await expect(page.getByRole('alertdialog', { name: /Mortal Peril/ })).toBeFocused();
+  await page.keyboard.press('1');
+  await expect(page.getByRole('textbox', { name: 'Legacy' })).toBeFocused();
+  await expect(page.getByRole('textbox', { name: 'Legacy' })).toHaveValue('');
   await page.getByRole('button', { name: 'Sacrifice Ash' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'The legacy is empty' })).toContainText('press again to sacrifice Ash with none written.');
   await page.screenshot({ path: '/tmp/ending-sacrifice.png' });
