@@ -229,6 +229,9 @@ test('Factions at 1280×800 with the attack form open: the log keeps five lines 
   const first = form.getByRole('combobox').first();
   await expect(first).toBeFocused();
   expect((await visibleBox(first)).height).toBeGreaterThan(0);
+  // The Conditions card steps aside while the form is open, so the form shows more than a line of itself.
+  await expect(page.getByRole('heading', { name: 'Conditions' })).toBeHidden();
+  expect((await visibleBox(form)).height, 'the open form shows at least 200 px of itself').toBeGreaterThanOrEqual(200);
   const send = form.getByRole('button', { name: 'Attack', exact: true });
   await send.scrollIntoViewIfNeeded();
   const seen = await visibleBox(send);
