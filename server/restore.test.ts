@@ -168,12 +168,13 @@ describe('a restore killed at any moment', () => {
     dir = tempDir('gmw-restore-kill-');
     const script = await buildRestoreChild();
     const db = dir.file();
-    // Tens of MB of random blobs in a real app database, so the copy takes long enough for kills to land inside it.
+    // 40 MB of random blobs in a real app database, so the copy takes long enough for kills to land inside it (10 MB
+    // copied in 4 ms on an idle machine, faster than a kill could follow the first look at it).
     const app = start(db);
     await ok(app, 'campaigns:create', { name: 'In the backup', rulesetId: 'enigma' });
     stop(app);
     const raw = new Database(db);
-    raw.exec('CREATE TABLE ballast (filler BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500) INSERT INTO ballast SELECT randomblob(4000) FROM n');
+    raw.exec('CREATE TABLE ballast (filler BLOB); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) INSERT INTO ballast SELECT randomblob(4000) FROM n');
     raw.close();
     const again = start(db);
     const backup = await ok<{ name: string }>(again, 'backups:create');
