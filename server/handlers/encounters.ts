@@ -145,9 +145,6 @@ function runnerWrite(ctx: HandlerContext, input: { id: string; since?: LogSince 
   return detail(ctx, announced(ctx, written), logAfter === undefined ? undefined : logAfter - removes, shown);
 }
 
-/** Re-exported: the names copies of a template take (see core/encounter/copy-names.ts). */
-export { numberedNames };
-
 /**
  * Tries the event without committing it: the event with its dice rolled (send exactly that to append, so the
  * dice are rolled once), and what it would carry onto the campaign if it ends the fight (null when it does not).
