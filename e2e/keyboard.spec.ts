@@ -93,7 +93,8 @@ test('? opens the shortcut sheet of the ruleset: focus inside, Esc closes it, fo
 /** Tab (forwards) until `target` holds focus: how a GM reaches a button with no shortcut. */
 async function tabTo(page: Page, target: Locator) {
   for (let i = 0; i < 80; i += 1) {
-    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+    // A target not on the page fails here in seconds instead of waiting out the test.
+    if (await target.evaluate((el) => el === document.activeElement, undefined, { timeout: 5000 }).catch(() => false)) return;
     await page.keyboard.press('Tab');
   }
   throw new Error('Tab never reached the element');
@@ -149,7 +150,10 @@ async function tickTarget(page: Page, group: Locator, name: string) {
 async function startByKeys(page: Page) {
   await tabTo(page, page.getByRole('button', { name: 'Start combat ▸' }));
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('region', { name: 'Order of battle' })).toBeVisible();
+  // The prepare screen has an "Order of battle" too: the runner is there once Start combat is gone and its log card
+  // (with the link to the full log) shows.
+  await expect(page.getByRole('button', { name: 'Start combat ▸' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Full log, summary and export ›' })).toBeVisible();
 }
 
 /** Ends the fight by keys: End combat, Enter on the outcome, the carry-over check written. */
