@@ -118,9 +118,11 @@ export function lastLogText(db: Db, encounterId: string, seq: number): string | 
  * Stores the machine's state after event `seq`. `covers` is the digest of the events that state is the replay of
  * (server/encounter-store.ts, `digestOf`): a resume uses the snapshot only while the stored events still give it.
  * Without it (an import's, or one stored before snapshots carried it) the snapshot is checked by a replay.
+ * `rulesVersion` is the ruleset's context version the state was made under (EncounterRules.rulesVersion): a resume
+ * under another version replays the events instead.
  */
-export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown, covers?: string): void {
-  const json = JSON.stringify(covers === undefined ? snapshot : { covers, machine: snapshot });
+export function saveSnapshot(db: Db, encounterId: string, seq: number, snapshot: unknown, covers?: string, rulesVersion = 1): void {
+  const json = JSON.stringify(covers === undefined ? snapshot : { covers, machine: snapshot, rulesVersion });
   prepared(db, 'INSERT OR REPLACE INTO encounter_snapshots (encounter_id, seq, snapshot_json) VALUES (?, ?, ?)').run(encounterId, seq, json);
 }
 
@@ -129,15 +131,20 @@ export interface StoredSnapshot {
   snapshot: unknown;
   /** The digest of the events it was made from, or null for a snapshot stored without one. */
   covers: string | null;
+  /** The ruleset's context version it was saved under: 1 for one saved before snapshots carried it. */
+  rulesVersion: number;
 }
 
 export function latestSnapshot(db: Db, encounterId: string, atOrBefore: number): StoredSnapshot | null {
   const row = prepared(db, 'SELECT seq, snapshot_json FROM encounter_snapshots WHERE encounter_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1').get(encounterId, atOrBefore) as { seq: number; snapshot_json: string } | undefined;
   if (!row) return null;
-  const stored = JSON.parse(row.snapshot_json) as { covers?: unknown; machine?: unknown };
+  const stored = JSON.parse(row.snapshot_json) as { covers?: unknown; machine?: unknown; rulesVersion?: unknown };
   // A machine's own persisted state never has these two keys side by side.
-  if (typeof stored.covers === 'string' && 'machine' in stored) return { seq: row.seq, snapshot: stored.machine, covers: stored.covers };
-  return { seq: row.seq, snapshot: stored, covers: null };
+  if (typeof stored.covers === 'string' && 'machine' in stored) {
+    const rulesVersion = typeof stored.rulesVersion === 'number' ? stored.rulesVersion : 1;
+    return { seq: row.seq, snapshot: stored.machine, covers: stored.covers, rulesVersion };
+  }
+  return { seq: row.seq, snapshot: stored, covers: null, rulesVersion: 1 };
 }
 
 // ---- redo stack ----

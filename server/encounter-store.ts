@@ -2,7 +2,7 @@
 // caller's write transaction, so an event is committed before its result is returned (GUIDE §2).
 import { createHash, randomUUID, type Hash } from 'node:crypto';
 import { GmError, cutText } from '../core/api/contract.ts';
-import { EncounterEngine, RuleRefusal, parseEvent, type EngineState, type ParsedEvent } from '../core/encounter/kernel.ts';
+import { EncounterEngine, RuleRefusal, parseEvent, rulesVersionOf, type EngineState, type ParsedEvent } from '../core/encounter/kernel.ts';
 import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
@@ -71,6 +71,14 @@ class EventDigest {
 }
 
 type Built = { engine: EncounterEngine; covered: EventDigest };
+
+/**
+ * The stored snapshot as a resume may use it: one saved under another version of the ruleset's context shape
+ * (EncounterRules.rulesVersion) is read as carrying no digest, so it is checked by a replay of the events and replaced.
+ */
+function usable(rules: EncounterRules, stored: store.StoredSnapshot | null): store.StoredSnapshot | null {
+  return stored && stored.covers !== null && stored.rulesVersion !== rulesVersionOf(rules) ? { ...stored, covers: null } : stored;
+}
 
 export function rulesFor(rulesetId: string) {
   const rules = findRuleset(rulesetId)?.encounter;
@@ -224,7 +232,7 @@ export class EncounterStore {
     // An encounter's input never changes once it is stored: an engine of the same encounter can hand its own on.
     const input = knownInput ?? store.readInput(this.db, row.id);
     const mark = this.newestMark(row.id, row.event_count);
-    const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : store.latestSnapshot(this.db, row.id, row.event_count);
+    const stored = mark && mark.seq >= Math.floor(row.event_count / store.SNAPSHOT_EVERY) * store.SNAPSHOT_EVERY ? null : usable(rules, store.latestSnapshot(this.db, row.id, row.event_count));
     let built: Built;
     if (mark && (!stored || mark.seq >= stored.seq)) {
       built = { engine: EncounterEngine.at(rules, input, mark.state), covered: mark.covered.copy() };
@@ -273,14 +281,16 @@ export class EncounterStore {
     const state = replayed.persisted();
     // A snapshot saved before they carried a digest, and right, is only given one.
     const agreed = stored.covers === null && JSON.stringify(state) === JSON.stringify(stored.snapshot);
+    const version = rulesVersionOf(replayed.rules);
     try {
-      store.saveSnapshot(this.db, id, stored.seq, state, covers);
+      store.saveSnapshot(this.db, id, stored.seq, state, covers, version);
     } catch (error) {
       // A read-only file: the engine in memory is right all the same, and the next start checks again.
       console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} could not be replaced:`, error);
       return;
     }
-    if (!agreed) console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} did not match its events: it was rebuilt from the events and replaced.`);
+    if (stored.rulesVersion !== version) console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} was saved under version ${stored.rulesVersion} of the ruleset's state (now ${version}): it was rebuilt from the events and replaced.`);
+    else if (!agreed) console.error(`[gmw] the snapshot of encounter ${id} after event ${stored.seq} did not match its events: it was rebuilt from the events and replaced.`);
   }
 
   private newestMark(id: string, atOrBefore: number): ({ seq: number } & Mark) | null {
@@ -551,7 +561,7 @@ export class EncounterStore {
     const payload = JSON.stringify(event);
     store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
     const digest = covered.add(payload, seq);
-    if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest);
+    if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest, rulesVersionOf(engine.rules));
     return this.writeHead(row, engine, covered, seq, now, after, stored);
   }
 

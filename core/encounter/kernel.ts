@@ -37,6 +37,11 @@ function parsedFor(rules: EncounterRules, event: unknown): event is ParsedEvent 
   return schema !== undefined && schema === rules.eventSchema;
 }
 
+/** The version of the ruleset's context shape its snapshots are stored under (EncounterRules.rulesVersion). */
+export function rulesVersionOf(rules: EncounterRules): number {
+  return rules.rulesVersion ?? 1;
+}
+
 /** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
 export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
   if (raw !== null && typeof raw === 'object' && isConditionEvent(raw as GmEvent)) return markParsed(rules, parseConditionEvent(raw));

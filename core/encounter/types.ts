@@ -186,6 +186,12 @@ export interface EncounterRules {
    * whose template passed a morale check start immune "for the remainder of the stretch" (R-F8).
    */
   npcCarriedIn?(party: Record<string, unknown>, templateId: string): Record<string, unknown>;
+  /**
+   * The version of the machine's context shape (absent: 1). Stored snapshots carry the version they were saved
+   * under; one saved under another is not resumed from but replayed from the events and replaced. Raise it with
+   * every change to what the machine's context holds (docs/rulesets/adding-a-ruleset.md).
+   */
+  rulesVersion?: number;
 }
 
 /**
