@@ -42,8 +42,28 @@ export function rulesVersionOf(rules: EncounterRules): number {
   return rules.rulesVersion ?? 1;
 }
 
-/** Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. */
-export function parseEvent(rules: EncounterRules, raw: unknown): ParsedEvent {
+/**
+ * A stored or imported event in today's shape: the ruleset's `upcast` applied (an event of an older shape rewritten;
+ * anything else as it was). For reading a field of a stored event without parsing it; `parseEvent` does this itself.
+ */
+export function upcastStored(rules: EncounterRules, stored: GmEvent): GmEvent {
+  if (!rules.upcast) return stored;
+  const event = rules.upcast(stored);
+  return isGmEvent(event) ? event : stored;
+}
+
+function isGmEvent(value: unknown): value is GmEvent {
+  return value !== null && typeof value === 'object' && 'type' in value && typeof value.type === 'string';
+}
+
+/**
+ * Parses an untrusted payload into one of the ruleset's events, or explains what is wrong with it. A stored or
+ * imported event of an older shape is first rewritten by the ruleset's `upcast` (applied here, not as a
+ * `z.preprocess` in the schema, which would hide the schema's union from `schemaAt`), so every reader of stored
+ * events (a resume, an undo, an export, an import) reads today's shape.
+ */
+export function parseEvent(rules: EncounterRules, stored: unknown): ParsedEvent {
+  const raw = rules.upcast ? rules.upcast(stored) : stored;
   if (raw !== null && typeof raw === 'object' && isConditionEvent(raw as GmEvent)) return markParsed(rules, parseConditionEvent(raw));
   if (raw !== null && typeof raw === 'object' && (raw as GmEvent).type === BATCH) return markParsed(rules, parseBatch(rules, raw));
   const parsed = rules.eventSchema.safeParse(raw);

@@ -192,6 +192,12 @@ export interface EncounterRules {
    * every change to what the machine's context holds (docs/rulesets/adding-a-ruleset.md).
    */
   rulesVersion?: number;
+  /**
+   * Optional: a stored or imported event of an older shape, rewritten into today's before `eventSchema` reads it
+   * (a renamed field, a packed choice unpacked). It gets the raw JSON, never trusts it, and returns anything else
+   * unchanged; new events are stored in today's shape only.
+   */
+  upcast?(stored: unknown): unknown;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The per-round summary of an encounter, computed for every ruleset the same way: replay the stored events through
 // the kernel and compare each combatant's health track between consecutive states. Nothing ruleset-specific is
 // read except which numbers of the view make up the track (TRACKS) and which tags mean "down" (DOWN_TAG).
-import { EncounterEngine, RuleRefusal } from '../encounter/kernel.ts';
+import { EncounterEngine, RuleRefusal, upcastStored } from '../encounter/kernel.ts';
 import type { CombatantView, EncounterInput, EncounterRoster, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
 import type { RoundFigures, RoundSummary } from './types.ts';
 
@@ -286,8 +286,10 @@ export class SummaryFold {
     let previous: Map<string, CombatantView> | undefined;
     const byId = () => (previous ??= new Map(before.order.map((c) => [c.id, c])));
     const lineActor = lines.find((line) => line.actorId)?.actorId ?? null;
-    const actor = namedActor(step.event) ?? lineActor;
-    const answersPrompt = before.awaiting === step.event.type;
+    // The payload as today's schema names its fields (a stored event of an older shape, upcast).
+    const event = upcastStored(engine.rules, step.event);
+    const actor = namedActor(event) ?? lineActor;
+    const answersPrompt = before.awaiting === event.type;
     const ending = before.phase !== 'ended' && view.phase === 'ended';
 
     for (let slot = 0; slot < view.order.length; slot++) {
