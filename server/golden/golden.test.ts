@@ -2,8 +2,9 @@
 // files beside this test were written. A refactor of a ruleset must keep every log sentence, every refusal, the
 // final view and the export summary word for word; this test says which fight and which part moved.
 //
-// Each ruleset's file holds its demo fight (played through the real handlers on a real SQLite file, as the demo
-// button plays it) and three fights of the benchmarks' random GM (bench/fight.ts, seeds 1 to 3).
+// Each ruleset's file holds what app:info says of it (sheet, options, forms; compared member by member, in order),
+// its demo fight (played through the real handlers on a real SQLite file, as the demo button plays it) and three
+// fights of the benchmarks' random GM (bench/fight.ts, seeds 1 to 3).
 //
 // A deliberate change of output: `GOLDEN_UPDATE=1 npx vitest run server/golden` writes the files again; review
 // their diff before committing it (docs/rulesets/adding-a-ruleset.md).
@@ -20,6 +21,7 @@ import { openDatabase, writeTransaction, type Db } from '../../db/connection.ts'
 import { tempDir } from '../../db/testing/temp-db.ts';
 import { generateFight } from '../../bench/fight.ts';
 import type { HandlerContext } from '../app.ts';
+import { handlers } from '../app.ts';
 import { EncounterStore } from '../encounter-store.ts';
 // The demo campaigns, one per ruleset: this one import is all the test knows of where they live.
 import { demoCampaigns } from '../demo/index.ts';
@@ -44,6 +46,8 @@ interface GoldenFight {
 
 interface GoldenFile {
   rulesetId: RulesetId;
+  /** What app:info tells the renderer of the ruleset: sheet, options, forms, conditions, recovery forms. */
+  info: unknown;
   demo: GoldenFight;
   generated: Record<string, GoldenFight>;
 }
@@ -107,6 +111,22 @@ function demoFight(rulesetId: RulesetId): GoldenFight {
   }
 }
 
+/** The ruleset's entry of app:info, as the renderer receives it. */
+async function infoOf(rulesetId: RulesetId): Promise<unknown> {
+  const dir = tempDir('gmw-golden-');
+  const ctx = goldenContext(openDatabase(dir.file()));
+  try {
+    const info = await handlers['app:info'](ctx, {});
+    return plain(info.rulesets.find((r) => r.id === rulesetId));
+  } finally {
+    ctx.db.close();
+    dir.remove();
+  }
+}
+
+/** JSON lines, members in their order: a reordered or reworded member shows as a changed line. */
+const jsonLines = (value: unknown): string[] => JSON.stringify(value, null, 1).split('\n');
+
 function playedDemo(ctx: HandlerContext, demo: DemoCampaign): GoldenFight {
   const rulesetId = demo.rulesetId;
   const { result: campaign, refusals } = refusalsDuring(() => writeTransaction(ctx.db, () => playDemo(ctx, demo)));
@@ -138,9 +158,10 @@ const fileOf = (rulesetId: string) => join(HERE, `${rulesetId}.json`);
 
 describe('golden replays', () => {
   for (const { id: rulesetId } of RULESETS) {
-    it(`${rulesetId}: its demo fight and three generated fights replay word for word`, () => {
+    it(`${rulesetId}: its demo fight and three generated fights replay word for word, and app:info describes it as before`, async () => {
       const actual: GoldenFile = {
         rulesetId,
+        info: await infoOf(rulesetId),
         demo: demoFight(rulesetId),
         generated: Object.fromEntries(SEEDS.map((seed) => [`seed ${seed}`, generatedFight(rulesetId, seed)])),
       };
@@ -152,6 +173,7 @@ describe('golden replays', () => {
       }
       expect(existsSync(file), `${file} is missing: write it with GOLDEN_UPDATE=1 npx vitest run server/golden`).toBe(true);
       const expected = JSON.parse(readFileSync(file, 'utf8')) as GoldenFile;
+      expect(jsonLines(actual.info), `${rulesetId}: app:info`).toEqual(jsonLines(expected.info));
       // Part by part, so a failure names the fight and what moved in it (a log line, a refusal, the view, the summary).
       const fights: [string, GoldenFight, GoldenFight | undefined][] = [
         ['demo', actual.demo, expected.demo],
