@@ -382,6 +382,8 @@ interface RowParts {
   options: EnigmaContext['options'];
   health: NonNullable<CombatantView['health']>;
   tags: string[];
+  /** Running injuries as chips, and Mortal Peril as an alert (absent when none). */
+  shown: Pick<CombatantView, 'marks' | 'alertTags'>;
   details: Record<string, unknown>;
   removed: { removedReason?: string; dead?: boolean; defeated?: boolean };
   row: CombatantView | null;
@@ -402,7 +404,7 @@ function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['st
   const parts = partsFor(ctx, id);
   if (parts.row && parts.row.status === status && parts.row.slot === slot) return parts.row;
   const c = ctx.combatants[id]!;
-  parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, details: parts.details, ...parts.removed };
+  parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, ...parts.shown, details: parts.details, ...parts.removed };
   return parts.row;
 }
 
@@ -429,6 +431,10 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
     options: ctx.options,
     health: { label: 'LP', current: c.lp, max: rules.lpMaxOf(c, ctx.options) },
     tags,
+    shown: {
+      ...(running.length ? { marks: running.map((i) => ({ id: i.id, text: `${i.name} · ${i.permanent ? 'permanent' : counted(i.restsRemaining, 'rest')}`, title: `${i.category} injury` })) } : {}),
+      ...(peril ? { alertTags: ['Mortal Peril'] } : {}),
+    },
     details: {
       speed: combat.speedOf(c, ctx),
       reactionDebt: c.reactionDebt,

@@ -41,14 +41,15 @@ describe('encounter runner', () => {
     expect(screen.getByRole('button', { name: 'Undo: Berrik ends the turn.' })).toBeTruthy();
   });
 
-  it('counts an injury’s rests and the actions left in words: one rest, one action', () => {
-    const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), details: { injuries: [
-      { id: 'i1', name: 'Sprained Ankle', category: 'speed', restsRemaining: 1, permanent: false },
-      { id: 'i2', name: 'Cracked Ribs', category: 'endure', restsRemaining: 3, permanent: false },
-    ] } };
+  it('draws a row’s marks as chips with their tooltips, its alert tags as alerts, and the actions left in words', () => {
+    const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), tags: ['Mortal Peril', 'cannot act'], alertTags: ['Mortal Peril'], marks: [
+      { id: 'i1', text: 'Sprained Ankle · 1 rest', title: 'speed injury' },
+      { id: 'i2', text: 'Cracked Ribs · 3 rests', title: 'endure injury' },
+    ] };
     render(EncounterRunner, { encounter: fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })) });
-    const tags = [...document.querySelectorAll('.tag.injury')].map((t) => t.textContent);
-    expect(tags).toEqual(['Sprained Ankle · 1 rest', 'Cracked Ribs · 3 rests']);
+    const marks = [...document.querySelectorAll('.tag.mark')].map((t) => [t.textContent, t.getAttribute('title')]);
+    expect(marks).toEqual([['Sprained Ankle · 1 rest', 'speed injury'], ['Cracked Ribs · 3 rests', 'endure injury']]);
+    expect([...document.querySelectorAll('.tag.alert')].map((t) => t.textContent)).toEqual(['Mortal Peril']);
     expect(screen.getByTestId('counter-actions').getAttribute('aria-label')).toBe('1 action left');
   });
 
