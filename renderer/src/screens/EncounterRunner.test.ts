@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EncounterDetail } from '../../../core/api/contract.ts';
 import type { EncounterView } from '../../../core/encounter/types.ts';
+import type { RulesetId } from '../../../core/rulesets/types.ts';
 import type { EncounterState } from '../lib/encounter.svelte.ts';
 import EncounterRunner from './EncounterRunner.svelte';
 
@@ -13,9 +14,9 @@ const combatant = (id: string, name: string, side: 'party' | 'gm', slot: number 
   id, name, side, sideLabel: side === 'party' ? 'Party' : 'GM', status, slot, health: { label: 'LP', current: 8, max: 8 }, tags: [],
 });
 
-function detail(view: Partial<EncounterView>): EncounterDetail {
+function detail(view: Partial<EncounterView>, rulesetId: RulesetId = 'enigma'): EncounterDetail {
   return {
-    encounter: { id: 'e1', campaignId: 'c1', campaignName: 'Vault', name: 'Ford', phase: 'running', round: 2, eventCount: 9, updatedAt: '', rulesetId: 'enigma' },
+    encounter: { id: 'e1', campaignId: 'c1', campaignName: 'Vault', name: 'Ford', phase: 'running', round: 2, eventCount: 9, updatedAt: '', rulesetId },
     view: {
       phase: 'running', round: 2, counters: [{ key: 'escalation', label: 'Escalation', value: 2 }],
       order: [combatant('a', 'Berrik', 'party', 1, 'acted'), combatant('g', 'Goblin 1', 'gm', 2, 'active'), combatant('l', 'Lotty', 'party', 3, 'waiting')],
@@ -74,6 +75,37 @@ describe('encounter runner', () => {
     expect(encounter.act).toHaveBeenCalledWith({ type: 'CHOOSE_NPC', id: 'g2' });
     await fireEvent.click(screen.getByRole('button', { name: 'Send Goblin 1' }));
     expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', id: 'g1' });
+  });
+
+  it('draws what the ruleset adds: Enigma’s unplaced wording, ? mark and ± on each row; the generic ones without', () => {
+    const unplaced = { ...combatant('u', 'Mira', 'party', null, 'unplaced'), plannedSlot: null };
+    const view = { order: [combatant('g', 'Goblin 1', 'gm', 1, 'active'), unplaced], allowed: ['END_TURN', 'APPLY_DAMAGE'] };
+    render(EncounterRunner, { encounter: fakeEncounter(detail(view)) });
+    expect(screen.getByRole('heading', { name: 'Still to place this round — ? = the GM picks at a GM slot' })).toBeTruthy();
+    expect(screen.getByTitle('The GM picks when a GM slot comes up').textContent).toBe('?');
+    expect(screen.getByRole('button', { name: 'Damage or heal Mira' }).textContent).toBe('±');
+    cleanup();
+    render(EncounterRunner, { encounter: fakeEncounter(detail(view, 'teams')) });
+    expect(screen.getByRole('heading', { name: 'Yet to act this round' })).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: /^Mira/ }).querySelector('.num')!.textContent).toBe('·');
+    expect(screen.queryByRole('button', { name: 'Damage or heal Mira' })).toBeNull();
+  });
+
+  it('leaves the keys to a prompt that owns them (Mortal Peril), but not to a generic prompt', async () => {
+    const peril = { kind: 'mortalPeril', text: 'Berrik is at 0 LP: Mortal Peril. Sacrifice or Survive?', answer: 'RESOLVE_PERIL', subjectId: 'a', choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }], details: { npc: false, survivalNumber: 1, extendable: [] } };
+    const allowed = ['END_TURN', 'RESOLVE_PERIL'];
+    const encounter = fakeEncounter(detail({ prompt: peril, allowed }));
+    render(EncounterRunner, { encounter });
+    expect(screen.getByRole('alertdialog', { name: peril.text })).toBeTruthy();
+    await fireEvent.keyDown(window, { key: 'n' });
+    await fireEvent.keyDown(window, { key: '2' });
+    expect(encounter.act).not.toHaveBeenCalled();
+    cleanup();
+    const generic = fakeEncounter(detail({ prompt: peril, allowed }, 'teams'));
+    render(EncounterRunner, { encounter: generic });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await fireEvent.keyDown(window, { key: '2' });
+    expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', id: 'survive' });
   });
 
   it('gives every control an accessible name', () => {
