@@ -1,5 +1,5 @@
 // What a ruleset may add to the encounter screens (issue 29). The runner and the prepare screen never name a ruleset:
-// they ask `rulesetUi(id)` (registry.ts) and draw the generic screen wherever the ruleset adds nothing. A ruleset that
+// get what `loadRulesetUi(id)` (registry.ts) gives and draw the generic screen wherever the ruleset adds nothing. A ruleset that
 // adds something has a folder `renderer/src/rulesets/<id>/` whose `index.ts` exports `ui: RulesetUi`; a ruleset with
 // no folder gets the generic screens, without a line here or in the registry.
 import type { Component } from 'svelte';

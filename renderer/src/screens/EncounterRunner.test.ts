@@ -6,6 +6,7 @@ import type { EncounterDetail } from '../../../core/api/contract.ts';
 import type { EncounterView } from '../../../core/encounter/types.ts';
 import type { RulesetId } from '../../../core/rulesets/types.ts';
 import type { EncounterState } from '../lib/encounter.svelte.ts';
+import { loadRulesetUi } from '../rulesets/registry.ts';
 import EncounterRunner from './EncounterRunner.svelte';
 
 afterEach(cleanup);
@@ -32,9 +33,14 @@ function fakeEncounter(d: EncounterDetail) {
   return { id: 'e1', detail: d, busy: false, act: vi.fn(async () => {}), undo: vi.fn(async () => {}), redo: vi.fn(async () => {}) } as unknown as EncounterState & { act: ReturnType<typeof vi.fn> };
 }
 
+/** The runner as the encounter screen draws it: with what the encounter's ruleset adds. */
+async function showRunner(encounter: EncounterState) {
+  return render(EncounterRunner, { encounter, ui: await loadRulesetUi(encounter.detail!.encounter.rulesetId) });
+}
+
 describe('encounter runner', () => {
-  it('shows the round, Escalation and the active combatant in the header', () => {
-    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+  it('shows the round, Escalation and the active combatant in the header', async () => {
+    await showRunner(fakeEncounter(detail({})));
     expect(screen.getByTestId('counter-round').getAttribute('aria-label')).toBe('Round 2');
     expect(screen.getByTestId('counter-escalation').getAttribute('aria-label')).toBe('Escalation 2');
     expect(screen.getByTestId('active-name').textContent).toBe('Goblin 1');
@@ -42,12 +48,12 @@ describe('encounter runner', () => {
     expect(screen.getByRole('button', { name: 'Undo: Berrik ends the turn.' })).toBeTruthy();
   });
 
-  it('draws a row’s marks as chips with their tooltips, its alert tags as alerts, and the actions left in words', () => {
+  it('draws a row’s marks as chips with their tooltips, its alert tags as alerts, and the actions left in words', async () => {
     const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), tags: ['Mortal Peril', 'cannot act'], alertTags: ['Mortal Peril'], marks: [
       { id: 'i1', text: 'Sprained Ankle · 1 rest', title: 'speed injury' },
       { id: 'i2', text: 'Cracked Ribs · 3 rests', title: 'endure injury' },
     ] };
-    render(EncounterRunner, { encounter: fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })) });
+    await showRunner(fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })));
     const marks = [...document.querySelectorAll('.tag.mark')].map((t) => [t.textContent, t.getAttribute('title')]);
     expect(marks).toEqual([['Sprained Ankle · 1 rest', 'speed injury'], ['Cracked Ribs · 3 rests', 'endure injury']]);
     expect([...document.querySelectorAll('.tag.alert')].map((t) => t.textContent)).toEqual(['Mortal Peril']);
@@ -56,7 +62,7 @@ describe('encounter runner', () => {
 
   it('ends the turn with N, but not while typing in a field', async () => {
     const encounter = fakeEncounter(detail({}));
-    render(EncounterRunner, { encounter });
+    await showRunner(encounter);
     await fireEvent.keyDown(window, { key: 'n' });
     expect(encounter.act).toHaveBeenCalledWith({ type: 'END_TURN' });
     const input = document.body.appendChild(document.createElement('input'));
@@ -67,7 +73,7 @@ describe('encounter runner', () => {
   it('answers a GM-slot prompt with a number key, and offers no next turn meanwhile', async () => {
     const prompt = { kind: 'chooseNpc', text: 'GM slot 2: which enemy acts next?', answer: 'CHOOSE_NPC', choices: [{ id: 'g1', label: 'Goblin 1' }, { id: 'g2', label: 'Goblin 2' }] };
     const encounter = fakeEncounter(detail({ prompt, activeId: null, allowed: ['CHOOSE_NPC', 'REMOVE_COMBATANT'] }));
-    render(EncounterRunner, { encounter });
+    await showRunner(encounter);
     expect(screen.queryByRole('button', { name: 'Next turn' })).toBeNull();
     await fireEvent.keyDown(window, { key: 'n' });
     expect(encounter.act).not.toHaveBeenCalled();
@@ -77,15 +83,15 @@ describe('encounter runner', () => {
     expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', id: 'g1' });
   });
 
-  it('draws what the ruleset adds: Enigma’s unplaced wording, ? mark and ± on each row; the generic ones without', () => {
+  it('draws what the ruleset adds: Enigma’s unplaced wording, ? mark and ± on each row; the generic ones without', async () => {
     const unplaced = { ...combatant('u', 'Mira', 'party', null, 'unplaced'), plannedSlot: null };
     const view = { order: [combatant('g', 'Goblin 1', 'gm', 1, 'active'), unplaced], allowed: ['END_TURN', 'APPLY_DAMAGE'] };
-    render(EncounterRunner, { encounter: fakeEncounter(detail(view)) });
+    await showRunner(fakeEncounter(detail(view)));
     expect(screen.getByRole('heading', { name: 'Still to place this round — ? = the GM picks at a GM slot' })).toBeTruthy();
     expect(screen.getByTitle('The GM picks when a GM slot comes up').textContent).toBe('?');
     expect(screen.getByRole('button', { name: 'Damage or heal Mira' }).textContent).toBe('±');
     cleanup();
-    render(EncounterRunner, { encounter: fakeEncounter(detail(view, 'teams')) });
+    await showRunner(fakeEncounter(detail(view, 'teams')));
     expect(screen.getByRole('heading', { name: 'Yet to act this round' })).toBeTruthy();
     expect(screen.getByRole('listitem', { name: /^Mira/ }).querySelector('.num')!.textContent).toBe('·');
     expect(screen.queryByRole('button', { name: 'Damage or heal Mira' })).toBeNull();
@@ -95,21 +101,21 @@ describe('encounter runner', () => {
     const peril = { kind: 'mortalPeril', text: 'Berrik is at 0 LP: Mortal Peril. Sacrifice or Survive?', answer: 'RESOLVE_PERIL', subjectId: 'a', choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }], details: { npc: false, survivalNumber: 1, extendable: [] } };
     const allowed = ['END_TURN', 'RESOLVE_PERIL'];
     const encounter = fakeEncounter(detail({ prompt: peril, allowed }));
-    render(EncounterRunner, { encounter });
+    await showRunner(encounter);
     expect(screen.getByRole('alertdialog', { name: peril.text })).toBeTruthy();
     await fireEvent.keyDown(window, { key: 'n' });
     await fireEvent.keyDown(window, { key: '2' });
     expect(encounter.act).not.toHaveBeenCalled();
     cleanup();
     const generic = fakeEncounter(detail({ prompt: peril, allowed }, 'teams'));
-    render(EncounterRunner, { encounter: generic });
+    await showRunner(generic);
     expect(screen.queryByRole('alertdialog')).toBeNull();
     await fireEvent.keyDown(window, { key: '2' });
     expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', id: 'survive' });
   });
 
-  it('gives every control an accessible name', () => {
-    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+  it('gives every control an accessible name', async () => {
+    await showRunner(fakeEncounter(detail({})));
     for (const button of screen.getAllByRole('button')) {
       expect((button.getAttribute('aria-label') ?? button.textContent ?? '').trim().length, button.outerHTML).toBeGreaterThan(0);
     }
