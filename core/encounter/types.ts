@@ -66,6 +66,10 @@ export interface CombatantView {
    * action by three Wounds): the round summary says it went down. Absent with `dead`, and for one who fled.
    */
   defeated?: boolean;
+  /** Lasting marks the runner draws as chips on the row (Enigma's running injuries): each one's words and tooltip. */
+  marks?: { id: string; text: string; title: string }[];
+  /** The tags drawn as an alert: a question waits about this combatant (Enigma's 'Mortal Peril'). */
+  alertTags?: string[];
   /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
   details?: Record<string, unknown>;
   /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */

@@ -30,8 +30,6 @@ const ALLOWED: Record<string, number> = {
   'renderer/src/screens/CampaignHome.svelte': 1, // Enigma's Escalation badge
   'renderer/src/screens/CampaignList.svelte': 2, // the default ruleset of a new campaign
   'renderer/src/screens/CharacterHistory.svelte': 2, // Enigma's injury categories as record labels
-  'renderer/src/screens/EncounterPrep.svelte': 1, // Thrum's board
-  'renderer/src/screens/EncounterRunner.svelte': 5, // Enigma's action panel and Mortal Peril, Thrum's board
 };
 
 function isProduct(path: string): boolean {

@@ -369,6 +369,28 @@ function describe(raw: GmEvent, before: EncounterSnapshot, after: EncounterSnaps
 
 // ---- the runner's view ----
 
+/** What Enigma's own components (renderer/src/rulesets/enigma) read of a row: `CombatantView.details`. */
+export type EnigmaRowDetails = {
+  speed: number;
+  reactionDebt: number;
+  hiddenFrom: string[];
+  dice: Record<Capacity, number>;
+  disadvantage: Record<Capacity, number>;
+  injuries: { id: string; name: string; category: string; restsRemaining: number; permanent: boolean; gainedHere: boolean }[];
+  survivals: number;
+};
+
+/** What the Mortal Peril prompt's form needs: `EncounterPrompt.details` of the prompt of kind 'mortalPeril'. */
+export type PerilDetails = {
+  npc: boolean;
+  /** This Survive's number in the fight: it multiplies a new injury's rests (RULES.md §1.6). */
+  survivalNumber: number;
+  /** R-E27: what a 10 on the Manifest list of names does. */
+  manifestRollOfTen: string;
+  /** This fight's injuries a Survive may extend instead of taking a new one. */
+  extendable: { id: string; label: string }[];
+};
+
 /**
  * What a combatant's row shows besides its place (health, tags, details, why it left), kept per combatant record
  * with the last row made from it. These depend only on the record (replaced whenever it changes, never changed in
@@ -382,7 +404,9 @@ interface RowParts {
   options: EnigmaContext['options'];
   health: NonNullable<CombatantView['health']>;
   tags: string[];
-  details: Record<string, unknown>;
+  /** Running injuries as chips, and Mortal Peril as an alert (absent when none). */
+  shown: Pick<CombatantView, 'marks' | 'alertTags'>;
+  details: EnigmaRowDetails;
   removed: { removedReason?: string; dead?: boolean; defeated?: boolean };
   row: CombatantView | null;
   /** The last row made for it while unplaced in round 1, with the slot it is planned for. */
@@ -402,7 +426,7 @@ function combatantView(ctx: EnigmaContext, id: string, status: CombatantView['st
   const parts = partsFor(ctx, id);
   if (parts.row && parts.row.status === status && parts.row.slot === slot) return parts.row;
   const c = ctx.combatants[id]!;
-  parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, details: parts.details, ...parts.removed };
+  parts.row = { id, name: c.name, side: c.side, sideLabel: sideLabel(c.side), status, slot, health: parts.health, tags: parts.tags, ...parts.shown, details: parts.details, ...parts.removed };
   return parts.row;
 }
 
@@ -429,6 +453,10 @@ function partsOf(ctx: EnigmaContext, c: EnigmaCombatant, peril: boolean): RowPar
     options: ctx.options,
     health: { label: 'LP', current: c.lp, max: rules.lpMaxOf(c, ctx.options) },
     tags,
+    shown: {
+      ...(running.length ? { marks: running.map((i) => ({ id: i.id, text: `${i.name} · ${i.permanent ? 'permanent' : counted(i.restsRemaining, 'rest')}`, title: `${i.category} injury` })) } : {}),
+      ...(peril ? { alertTags: ['Mortal Peril'] } : {}),
+    },
     details: {
       speed: combat.speedOf(c, ctx),
       reactionDebt: c.reactionDebt,
@@ -519,7 +547,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
       // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
-      details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: ctx.options['manifestRollOfTen'] ?? 'reroll', extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) },
+      details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: String(ctx.options['manifestRollOfTen'] ?? 'reroll'), extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) } satisfies PerilDetails,
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {

@@ -4,7 +4,9 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EncounterDetail } from '../../../core/api/contract.ts';
 import type { EncounterView } from '../../../core/encounter/types.ts';
+import type { RulesetId } from '../../../core/rulesets/types.ts';
 import type { EncounterState } from '../lib/encounter.svelte.ts';
+import { loadRulesetUi } from '../rulesets/registry.ts';
 import EncounterRunner from './EncounterRunner.svelte';
 
 afterEach(cleanup);
@@ -13,9 +15,9 @@ const combatant = (id: string, name: string, side: 'party' | 'gm', slot: number 
   id, name, side, sideLabel: side === 'party' ? 'Party' : 'GM', status, slot, health: { label: 'LP', current: 8, max: 8 }, tags: [],
 });
 
-function detail(view: Partial<EncounterView>): EncounterDetail {
+function detail(view: Partial<EncounterView>, rulesetId: RulesetId = 'enigma'): EncounterDetail {
   return {
-    encounter: { id: 'e1', campaignId: 'c1', campaignName: 'Vault', name: 'Ford', phase: 'running', round: 2, eventCount: 9, updatedAt: '', rulesetId: 'enigma' },
+    encounter: { id: 'e1', campaignId: 'c1', campaignName: 'Vault', name: 'Ford', phase: 'running', round: 2, eventCount: 9, updatedAt: '', rulesetId },
     view: {
       phase: 'running', round: 2, counters: [{ key: 'escalation', label: 'Escalation', value: 2 }],
       order: [combatant('a', 'Berrik', 'party', 1, 'acted'), combatant('g', 'Goblin 1', 'gm', 2, 'active'), combatant('l', 'Lotty', 'party', 3, 'waiting')],
@@ -31,9 +33,14 @@ function fakeEncounter(d: EncounterDetail) {
   return { id: 'e1', detail: d, busy: false, act: vi.fn(async () => {}), undo: vi.fn(async () => {}), redo: vi.fn(async () => {}) } as unknown as EncounterState & { act: ReturnType<typeof vi.fn> };
 }
 
+/** The runner as the encounter screen draws it: with what the encounter's ruleset adds. */
+async function showRunner(encounter: EncounterState) {
+  return render(EncounterRunner, { encounter, ui: await loadRulesetUi(encounter.detail!.encounter.rulesetId) });
+}
+
 describe('encounter runner', () => {
-  it('shows the round, Escalation and the active combatant in the header', () => {
-    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+  it('shows the round, Escalation and the active combatant in the header', async () => {
+    await showRunner(fakeEncounter(detail({})));
     expect(screen.getByTestId('counter-round').getAttribute('aria-label')).toBe('Round 2');
     expect(screen.getByTestId('counter-escalation').getAttribute('aria-label')).toBe('Escalation 2');
     expect(screen.getByTestId('active-name').textContent).toBe('Goblin 1');
@@ -41,20 +48,21 @@ describe('encounter runner', () => {
     expect(screen.getByRole('button', { name: 'Undo: Berrik ends the turn.' })).toBeTruthy();
   });
 
-  it('counts an injury’s rests and the actions left in words: one rest, one action', () => {
-    const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), details: { injuries: [
-      { id: 'i1', name: 'Sprained Ankle', category: 'speed', restsRemaining: 1, permanent: false },
-      { id: 'i2', name: 'Cracked Ribs', category: 'endure', restsRemaining: 3, permanent: false },
-    ] } };
-    render(EncounterRunner, { encounter: fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })) });
-    const tags = [...document.querySelectorAll('.tag.injury')].map((t) => t.textContent);
-    expect(tags).toEqual(['Sprained Ankle · 1 rest', 'Cracked Ribs · 3 rests']);
+  it('draws a row’s marks as chips with their tooltips, its alert tags as alerts, and the actions left in words', async () => {
+    const injured = { ...combatant('a', 'Berrik', 'party', 1, 'active'), tags: ['Mortal Peril', 'cannot act'], alertTags: ['Mortal Peril'], marks: [
+      { id: 'i1', text: 'Sprained Ankle · 1 rest', title: 'speed injury' },
+      { id: 'i2', text: 'Cracked Ribs · 3 rests', title: 'endure injury' },
+    ] };
+    await showRunner(fakeEncounter(detail({ order: [injured], activeId: 'a', turn: { actionsLeft: 1, actionsPerTurn: 2 } })));
+    const marks = [...document.querySelectorAll('.tag.mark')].map((t) => [t.textContent, t.getAttribute('title')]);
+    expect(marks).toEqual([['Sprained Ankle · 1 rest', 'speed injury'], ['Cracked Ribs · 3 rests', 'endure injury']]);
+    expect([...document.querySelectorAll('.tag.alert')].map((t) => t.textContent)).toEqual(['Mortal Peril']);
     expect(screen.getByTestId('counter-actions').getAttribute('aria-label')).toBe('1 action left');
   });
 
   it('ends the turn with N, but not while typing in a field', async () => {
     const encounter = fakeEncounter(detail({}));
-    render(EncounterRunner, { encounter });
+    await showRunner(encounter);
     await fireEvent.keyDown(window, { key: 'n' });
     expect(encounter.act).toHaveBeenCalledWith({ type: 'END_TURN' });
     const input = document.body.appendChild(document.createElement('input'));
@@ -65,7 +73,7 @@ describe('encounter runner', () => {
   it('answers a GM-slot prompt with a number key, and offers no next turn meanwhile', async () => {
     const prompt = { kind: 'chooseNpc', text: 'GM slot 2: which enemy acts next?', answer: 'CHOOSE_NPC', choices: [{ id: 'g1', label: 'Goblin 1' }, { id: 'g2', label: 'Goblin 2' }] };
     const encounter = fakeEncounter(detail({ prompt, activeId: null, allowed: ['CHOOSE_NPC', 'REMOVE_COMBATANT'] }));
-    render(EncounterRunner, { encounter });
+    await showRunner(encounter);
     expect(screen.queryByRole('button', { name: 'Next turn' })).toBeNull();
     await fireEvent.keyDown(window, { key: 'n' });
     expect(encounter.act).not.toHaveBeenCalled();
@@ -75,8 +83,39 @@ describe('encounter runner', () => {
     expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', id: 'g1' });
   });
 
-  it('gives every control an accessible name', () => {
-    render(EncounterRunner, { encounter: fakeEncounter(detail({})) });
+  it('draws what the ruleset adds: Enigma’s unplaced wording, ? mark and ± on each row; the generic ones without', async () => {
+    const unplaced = { ...combatant('u', 'Mira', 'party', null, 'unplaced'), plannedSlot: null };
+    const view = { order: [combatant('g', 'Goblin 1', 'gm', 1, 'active'), unplaced], allowed: ['END_TURN', 'APPLY_DAMAGE'] };
+    await showRunner(fakeEncounter(detail(view)));
+    expect(screen.getByRole('heading', { name: 'Still to place this round — ? = the GM picks at a GM slot' })).toBeTruthy();
+    expect(screen.getByTitle('The GM picks when a GM slot comes up').textContent).toBe('?');
+    expect(screen.getByRole('button', { name: 'Damage or heal Mira' }).textContent).toBe('±');
+    cleanup();
+    await showRunner(fakeEncounter(detail(view, 'teams')));
+    expect(screen.getByRole('heading', { name: 'Yet to act this round' })).toBeTruthy();
+    expect(screen.getByRole('listitem', { name: /^Mira/ }).querySelector('.num')!.textContent).toBe('·');
+    expect(screen.queryByRole('button', { name: 'Damage or heal Mira' })).toBeNull();
+  });
+
+  it('leaves the keys to a prompt that owns them (Mortal Peril), but not to a generic prompt', async () => {
+    const peril = { kind: 'mortalPeril', text: 'Berrik is at 0 LP: Mortal Peril. Sacrifice or Survive?', answer: 'RESOLVE_PERIL', subjectId: 'a', choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }], details: { npc: false, survivalNumber: 1, extendable: [] } };
+    const allowed = ['END_TURN', 'RESOLVE_PERIL'];
+    const encounter = fakeEncounter(detail({ prompt: peril, allowed }));
+    await showRunner(encounter);
+    expect(screen.getByRole('alertdialog', { name: peril.text })).toBeTruthy();
+    await fireEvent.keyDown(window, { key: 'n' });
+    await fireEvent.keyDown(window, { key: '2' });
+    expect(encounter.act).not.toHaveBeenCalled();
+    cleanup();
+    const generic = fakeEncounter(detail({ prompt: peril, allowed }, 'teams'));
+    await showRunner(generic);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await fireEvent.keyDown(window, { key: '2' });
+    expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', id: 'survive' });
+  });
+
+  it('gives every control an accessible name', async () => {
+    await showRunner(fakeEncounter(detail({})));
     for (const button of screen.getAllByRole('button')) {
       expect((button.getAttribute('aria-label') ?? button.textContent ?? '').trim().length, button.outerHTML).toBeGreaterThan(0);
     }
