@@ -8,6 +8,9 @@ import type { CombatEvent } from './combat.ts';
 import * as events from './events.ts';
 import type { CairnEvent } from './events.ts';
 import * as rules from './rules.ts';
+import * as declarations from './declarations.ts';
+import * as order from './order.ts';
+import * as roster from './roster.ts';
 import type { CairnContext } from './rules.ts';
 
 /** Events answering a blocking question, and events the GM may send at any time of a running fight. */
@@ -25,13 +28,13 @@ export const cairnErrantMachine = setup({
   guards: {
     canAdd: ({ context, event }) => {
       assertEvent(event, 'ADD_COMBATANTS');
-      return rules.checkAddCombatants(context, event.combatants) === null;
+      return roster.checkAddCombatants(context, event.combatants) === null;
     },
     canRemove: ({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
       return events.eventRefusal(context, event) === null;
     },
-    canStart: ({ context }) => rules.checkStart(context) === null,
+    canStart: ({ context }) => roster.checkStart(context) === null,
     canDeclare: ({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
       return events.eventRefusal(context, event) === null;
@@ -44,12 +47,12 @@ export const cairnErrantMachine = setup({
       assertEvent(event, 'CONFIRM_TIER');
       return events.eventRefusal(context, event) === null;
     },
-    canLock: ({ context }) => rules.checkLock(context) === null,
+    canLock: ({ context }) => declarations.checkLock(context) === null,
     canDexSave: ({ context, event }) => {
       assertEvent(event, 'DEX_SAVE');
       return events.eventRefusal(context, event) === null;
     },
-    savesDone: ({ context }) => rules.pendingDexSaves(context).length === 0,
+    savesDone: ({ context }) => order.pendingDexSaves(context).length === 0,
     combatAllowed,
     canCloseMoment: ({ context }) => combat.closeMomentRefusal(context) === null,
     canAddLate: ({ context, event }) => {
@@ -61,25 +64,25 @@ export const cairnErrantMachine = setup({
     questionWaiting: ({ context }) => combat.nextStep(context) !== null,
     roundDone: ({ context }) => context.cursor >= context.moments.length,
     momentSettled: ({ context }) => combat.momentSettled(context),
-    fightOver: ({ context }) => rules.fightOver(context) !== null && context.moment.pending.length === 0,
+    fightOver: ({ context }) => roster.fightOver(context) !== null && context.moment.pending.length === 0,
   },
   actions: {
     addCombatants: assign(({ context, event }) => {
       assertEvent(event, 'ADD_COMBATANTS');
-      return rules.addCombatants(context, event.combatants);
+      return roster.addCombatants(context, event.combatants);
     }),
     dropFromRoster: assign(({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.dropFromRoster(context, event.id);
+      return roster.dropFromRoster(context, event.id);
     }),
     removeCombatant: assign(({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
-      return combat.settle(rules.takeOut(context, event.id, 'removed', event.reason || 'left the fight'));
+      return combat.settle(roster.takeOut(context, event.id, 'removed', event.reason || 'left the fight'));
     }),
-    openRound: assign(({ context }) => rules.openRound(context)),
+    openRound: assign(({ context }) => order.openRound(context)),
     declare: assign(({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
-      return rules.declare(context, event);
+      return declarations.declare(context, event);
     }),
     telegraph: assign(({ context, event }) => {
       assertEvent(event, 'TELEGRAPH');
@@ -89,24 +92,24 @@ export const cairnErrantMachine = setup({
       assertEvent(event, 'CONFIRM_TIER');
       return { intents: { ...context.intents, [event.id]: { ...context.intents[event.id]!, tier: event.tier, tierConfirmed: true } } };
     }),
-    beginOrder: assign(({ context }) => rules.beginOrder(context)),
+    beginOrder: assign(({ context }) => order.beginOrder(context)),
     dexSave: assign(({ context, event }) => {
       assertEvent(event, 'DEX_SAVE');
-      return rules.recordDexSave(context, event.id, event.roll!);
+      return order.recordDexSave(context, event.id, event.roll!);
     }),
-    buildMoments: assign(({ context }) => rules.buildMoments(context)),
+    buildMoments: assign(({ context }) => order.buildMoments(context)),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),
     advanceMoment: assign(({ context }) => combat.advanceMoment(context)),
     closeMoment: assign(({ context }) => combat.advanceMoment(context)),
     addLate: assign(({ context, event }) => {
       assertEvent(event, 'ADD_LATE_COMBATANT');
-      return rules.addCombatants(context, [event.combatant]);
+      return roster.addCombatants(context, [event.combatant]);
     }),
     recordOutcome: assign(({ event }) => {
       assertEvent(event, 'END_COMBAT');
       return { outcome: event.outcome || 'The GM ends the fight.' };
     }),
-    autoEnd: assign(({ context }) => ({ outcome: rules.fightOver(context) })),
+    autoEnd: assign(({ context }) => ({ outcome: roster.fightOver(context) })),
   },
 }).createMachine({
   id: 'cairnErrant',
