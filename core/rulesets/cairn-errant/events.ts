@@ -1,6 +1,7 @@
 // Cairn-Errant's GM events and the checks for those outside the fight's moments (setup, declarations, order).
 // The combat events and their checks live in combat.ts.
-import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
+import type { AddCombatantsEvent, AddLateCombatantEvent, EndCombatEvent, RemoveCombatantEvent } from '../../encounter/roster-machine.ts';
+import type { GmEvent } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
 import * as rules from './rules.ts';
@@ -12,8 +13,8 @@ import type { IntentInput } from './declarations.ts';
 
 export type CairnEvent =
   | CombatEvent
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'START' }
   | ({ type: 'DECLARE_INTENT' } & IntentInput)
   | ({ type: 'SET_NPC_INTENT' } & IntentInput)
@@ -22,8 +23,8 @@ export type CairnEvent =
   | { type: 'LOCK_INTENTS' }
   | { type: 'DEX_SAVE'; id: string; roll?: Roll | null }
   | { type: 'END_TURN' }
-  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | AddLateCombatantEvent
+  | EndCombatEvent;
 
 /** Every check for a non-combat event; the machine's guards use the same answers. */
 export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & CairnEvent)): string | null {

@@ -2,6 +2,7 @@
 // ordering → resolving (moment | question)) → ended. Every guard is the matching check and every assignment a pure
 // reducer from rules.ts or combat.ts, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
+import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -11,11 +12,20 @@ import * as rules from './rules.ts';
 import * as declarations from './declarations.ts';
 import * as order from './order.ts';
 import * as roster from './roster.ts';
-import type { CairnContext } from './rules.ts';
+import type { CairnCombatant, CairnContext } from './rules.ts';
 
 /** Events answering a blocking question, and events the GM may send at any time of a running fight. */
 export const STEP_TYPES = ['REDIRECT', 'GAMBIT', 'ATTACK_BACK', 'DEFENSE', 'STRIKE', 'TIE_BREAK', 'STR_SAVE', 'CRIT_D6', 'HIT_LOCATION', 'NPC_CRITICAL', 'HEAD_RESULT', 'FIGHT_BACK'] as const;
 export const ANYTIME_TYPES = ['APPLY_DAMAGE', 'SET_AWARE', 'SET_BAND', 'TREAT', 'GAIN_WOUND', 'OVERRIDE'] as const;
+
+/** The shared roster guards and actions (core/encounter/roster-machine.ts) with what Cairn-Errant adds. */
+const ROSTER_MACHINE: RosterMachineSpec<CairnContext, CairnCombatant> = {
+  ...roster.ROSTER,
+  // A follow-up question (a save, a critical roll...) blocks everything but its answer and OVERRIDE.
+  blocked: (ctx) => ctx.phase !== 'setup' && ctx.moment.pending.length > 0,
+  takeOut: (ctx, id, reason) => combat.settle(roster.takeOut(ctx, id, 'removed', reason || 'left the fight')),
+  close: (ctx, outcome) => ({ ...ctx, outcome: outcome || 'The GM ends the fight.' }),
+};
 
 const combatAllowed = ({ context, event }: { context: CairnContext; event: CairnEvent }) => combat.combatRefusal(context, event as CombatEvent) === null;
 
@@ -26,14 +36,7 @@ export const cairnErrantMachine = setup({
     input: {} as EncounterInput,
   },
   guards: {
-    canAdd: ({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return roster.checkAddCombatants(context, event.combatants) === null;
-    },
-    canRemove: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return events.eventRefusal(context, event) === null;
-    },
+    ...rosterGuards(ROSTER_MACHINE),
     canStart: ({ context }) => roster.checkStart(context) === null,
     canDeclare: ({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
@@ -55,11 +58,6 @@ export const cairnErrantMachine = setup({
     savesDone: ({ context }) => order.pendingDexSaves(context).length === 0,
     combatAllowed,
     canCloseMoment: ({ context }) => combat.closeMomentRefusal(context) === null,
-    canAddLate: ({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return events.eventRefusal(context, event) === null;
-    },
-    noFollowUp: ({ context }) => context.moment.pending.length === 0,
     noQuestion: ({ context }) => combat.nextStep(context) === null || context.phase !== 'resolve',
     questionWaiting: ({ context }) => combat.nextStep(context) !== null,
     roundDone: ({ context }) => context.cursor >= context.moments.length,
@@ -67,18 +65,7 @@ export const cairnErrantMachine = setup({
     fightOver: ({ context }) => roster.fightOver(context) !== null && context.moment.pending.length === 0,
   },
   actions: {
-    addCombatants: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return roster.addCombatants(context, event.combatants);
-    }),
-    dropFromRoster: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return roster.dropFromRoster(context, event.id);
-    }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return combat.settle(roster.takeOut(context, event.id, 'removed', event.reason || 'left the fight'));
-    }),
+    ...rosterActions<CairnContext, CairnCombatant, CairnEvent>(ROSTER_MACHINE),
     openRound: assign(({ context }) => order.openRound(context)),
     declare: assign(({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
@@ -101,14 +88,6 @@ export const cairnErrantMachine = setup({
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),
     advanceMoment: assign(({ context }) => combat.advanceMoment(context)),
     closeMoment: assign(({ context }) => combat.advanceMoment(context)),
-    addLate: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return roster.addCombatants(context, [event.combatant]);
-    }),
-    recordOutcome: assign(({ event }) => {
-      assertEvent(event, 'END_COMBAT');
-      return { outcome: event.outcome || 'The GM ends the fight.' };
-    }),
     autoEnd: assign(({ context }) => ({ outcome: roster.fightOver(context) })),
   },
 }).createMachine({
@@ -119,7 +98,7 @@ export const cairnErrantMachine = setup({
     setup: {
       on: {
         ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'dropFromRoster' },
+        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
         START: { guard: 'canStart', target: 'running' },
       },
     },
@@ -130,7 +109,7 @@ export const cairnErrantMachine = setup({
       on: {
         REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
         ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'noFollowUp', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
         // Answers to questions are accepted in any phase: a save can follow damage dealt between moments.
         ...Object.fromEntries([...ANYTIME_TYPES, ...STEP_TYPES].map((type) => [type, { guard: 'combatAllowed', actions: 'applyCombat' }])),
       },

@@ -3,6 +3,7 @@
 // Each round: declare intents (declarations.ts) → classify quick or full (intents.ts, bands.ts) → DEX saves where a
 // tier holds both sides → moments (buckets) (order.ts) → resolve (combat.ts); who joins and leaves is roster.ts.
 // The machine calls these; refusal sentences come from the same checks.
+import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 
@@ -271,7 +272,7 @@ export function combatantFromSeed(seed: CombatantSeed): CairnCombatant {
 // ---- derived numbers and statuses (computed, never stored) ----
 
 export const SLOTS = 10;
-export const nameOf = (ctx: CairnContext, id: string | null | undefined): string => (id && ctx.combatants[id]?.name) || 'someone';
+export const nameOf: (ctx: CairnContext, id: string | null | undefined) => string = roster.nameOf;
 
 /** Inventory slots in use: gear, Fatigue, hit-location Injuries and wounds (§4.3, §4.6). */
 export const slotsUsed = (c: CairnCombatant) => c.gearSlots + c.fatigue + c.injuries.length + c.wounds.length;
@@ -365,11 +366,5 @@ export function weaponDice(c: CairnCombatant, intent: Pick<Intent, 'weapon' | 'd
 
 // ---- one combatant changed ----
 
-/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
-const holds = (c: CairnCombatant | undefined, change: Partial<CairnCombatant>): boolean =>
-  c !== undefined && Object.keys(change).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof CairnCombatant], change[key as keyof CairnCombatant]));
-
-export function update(ctx: CairnContext, id: string, change: Partial<CairnCombatant>): CairnContext {
-  if (holds(ctx.combatants[id], change)) return ctx;
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
-}
+/** One combatant changed (the shared update: the same context when it already holds the change). */
+export const update = (ctx: CairnContext, id: string, change: Partial<CairnCombatant>): CairnContext => roster.update<CairnContext, CairnCombatant>(ctx, id, change);
