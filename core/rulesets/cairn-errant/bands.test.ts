@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultOptions } from '../options.ts';
 import { cairnErrantOptions } from './options.ts';
 import * as rules from './rules.ts';
-import type { Band, CairnContext, IntentInput } from './rules.ts';
+import * as bands from './bands.ts';
+import * as declarations from './declarations.ts';
+import * as order from './order.ts';
+import * as roster from './roster.ts';
+import type { Band, CairnContext } from './rules.ts';
+import type { IntentInput } from './declarations.ts';
 import { seed } from './testing.ts';
 
 /** A small seeded generator (mulberry32), so a failure replays the same layout. */
@@ -39,8 +44,8 @@ function nearestByRule(ctx: CairnContext, id: string): Band | null {
 
 function declaring(count: number): CairnContext {
   const seeds = Array.from({ length: count }, (_, i) => seed(`c${i}`, i % 3 === 0 ? 'party' : 'enemies'));
-  const ctx = rules.addCombatants(rules.initialContext({ options: defaultOptions(cairnErrantOptions), carried: {} }), seeds);
-  return rules.openRound(ctx);
+  const ctx = roster.addCombatants(rules.initialContext({ options: defaultOptions(cairnErrantOptions), carried: {} }), seeds);
+  return order.openRound(ctx);
 }
 
 describe('the nearest foe (source "Retreat")', () => {
@@ -51,17 +56,17 @@ describe('the nearest foe (source "Retreat")', () => {
       const id = ctx.roster[Math.floor(random() * ctx.roster.length)]!;
       if (random() < 0.15) ctx = rules.update(ctx, id, { out: random() < 0.5 ? null : { kind: 'dead', reason: 'test', round: 1 } });
       else ctx = rules.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! });
-      for (const other of ctx.roster) expect(rules.nearestFoe(ctx, other), `${other} after step ${step}`).toBe(nearestByRule(ctx, other));
+      for (const other of ctx.roster) expect(bands.nearestFoe(ctx, other), `${other} after step ${step}`).toBe(nearestByRule(ctx, other));
     }
   });
 
   it('is null with no foe left, and with no band set on either side', () => {
     let ctx = declaring(4);
-    expect(ctx.roster.map((id) => rules.nearestFoe(ctx, id))).toEqual([null, null, null, null]);
+    expect(ctx.roster.map((id) => bands.nearestFoe(ctx, id))).toEqual([null, null, null, null]);
     ctx = rules.update(ctx, 'c0', { band: 'far' });
-    expect(rules.nearestFoe(ctx, 'c0')).toBe('far');
+    expect(bands.nearestFoe(ctx, 'c0')).toBe('far');
     for (const id of ['c1', 'c2']) ctx = rules.update(ctx, id, { out: { kind: 'retreated', reason: 'test', round: 1 } });
-    expect(rules.nearestFoe(ctx, 'c0')).toBeNull();
+    expect(bands.nearestFoe(ctx, 'c0')).toBeNull();
   });
 });
 
@@ -82,14 +87,14 @@ describe('intents follow the bands while they are declared (source "Range Bands"
         ...(action === 'melee' && random() < 0.3 ? { move: 'after' as const } : {}),
       };
       inputs.set(id, input);
-      ctx = rules.declare(ctx, input);
+      ctx = declarations.declare(ctx, input);
     }
     for (let step = 0; step < 150; step += 1) {
       const id = ctx.roster[Math.floor(random() * ctx.roster.length)]!;
       const before = ctx.intents;
-      ctx = rules.rederiveIntents(rules.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! }));
+      ctx = bands.rederiveIntents(rules.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! }));
       for (const [intentOf, input] of inputs) {
-        const fresh = rules.declare(ctx, input).intents[intentOf]!;
+        const fresh = declarations.declare(ctx, input).intents[intentOf]!;
         // The same values in the same order: the intents are stored and exported as they are.
         expect(JSON.stringify(ctx.intents[intentOf]), `${intentOf} after step ${step}`).toBe(JSON.stringify(fresh));
       }
@@ -100,12 +105,12 @@ describe('intents follow the bands while they are declared (source "Range Bands"
   it('a tier the GM confirmed stays through band changes; the band note still follows', () => {
     let ctx = declaring(3);
     ctx = rules.update(ctx, 'c1', { band: 'close' });
-    ctx = rules.declare(ctx, { id: 'c0', action: 'melee', targetId: 'c1' });
+    ctx = declarations.declare(ctx, { id: 'c0', action: 'melee', targetId: 'c1' });
     expect([ctx.intents['c0']!.tier, ctx.intents['c0']!.bandNote]).toEqual(['quick', null]);
     ctx = { ...ctx, intents: { ...ctx.intents, c0: { ...ctx.intents['c0']!, tier: 'quick', tierConfirmed: true } } };
-    ctx = rules.rederiveIntents(rules.update(ctx, 'c1', { band: 'far' }));
+    ctx = bands.rederiveIntents(rules.update(ctx, 'c1', { band: 'far' }));
     expect(ctx.intents['c0']).toMatchObject({ tier: 'quick', tierConfirmed: true, move: 'before', bandNote: 'from Far' });
-    ctx = rules.rederiveIntents(rules.update(ctx, 'c1', { band: 'close' }));
+    ctx = bands.rederiveIntents(rules.update(ctx, 'c1', { band: 'close' }));
     expect(ctx.intents['c0']).toMatchObject({ tier: 'quick', tierConfirmed: true, move: 'none', bandNote: null });
   });
 });

@@ -4,11 +4,15 @@
 import { lastAnswer } from '../../encounter/last-answer.ts';
 import type { OptionValues } from '../options.ts';
 import {
-  anyArmLost, canAct, checkBand, damages, emptyMoment, improvisedBroken, meleeCloses, nameOf, netPosition, overburdened,
-  bandLabel, blockGear, disarmedNow, distanceBetween, dodgeHampered, present, rangedWeapon, rederiveIntents, saveResult, slotsUsed, SLOTS, takeOut, update, useImprovised, weaponClass, weaponDice, weaponNow,
+  anyArmLost, canAct, emptyMoment, improvisedBroken, nameOf, overburdened,
+  bandLabel, blockGear, disarmedNow, dodgeHampered, present, rangedWeapon, slotsUsed, SLOTS, update, useImprovised, weaponClass, weaponDice, weaponNow,
   type Attribute, type Band, type CairnCombatant, type CairnContext, type Defence, type HitInjury, type InjuryLocation, type Intent,
   type Severity, type Step, type Wound, type WoundType,
 } from './rules.ts';
+import { checkBand, distanceBetween, meleeCloses, rederiveIntents } from './bands.ts';
+import { damages } from './intents.ts';
+import { netPosition, saveResult } from './order.ts';
+import { takeOut } from './roster.ts';
 import { counted } from '../../words.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */

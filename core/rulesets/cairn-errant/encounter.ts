@@ -10,6 +10,8 @@ import * as events from './events.ts';
 import type { CairnEvent } from './events.ts';
 import { ANYTIME_TYPES, STEP_TYPES, cairnErrantMachine } from './machine.ts';
 import * as rules from './rules.ts';
+import * as intents from './intents.ts';
+import * as order from './order.ts';
 import type { CairnCombatant, CairnContext, HitInjury, Wound } from './rules.ts';
 import { counted } from '../../words.ts';
 
@@ -138,8 +140,8 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
     switch (event.type) {
       case 'DEX_SAVE': {
         const c = ctx.combatants[event.id];
-        if (!c || !rules.pendingDexSaves(ctx).includes(event.id)) return [];
-        const dice = rules.dexSaveDice(c);
+        if (!c || !order.pendingDexSaves(ctx).includes(event.id)) return [];
+        const dice = order.dexSaveDice(c);
         return [request(['roll'], `${c.name}: DEX save (d20 ≤ ${c.dex}${dice.length === 2 ? ', disadvantage' : ''})`, dice, dice.length === 2)];
       }
       case 'STR_SAVE':
@@ -197,7 +199,7 @@ function momentLabel(ctx: CairnContext, index: number): string {
 
 function intentLine(ctx: CairnContext, id: string): string {
   const intent = ctx.intents[id]!;
-  return `${rules.describeIntent(ctx, intent)} — ${intent.tier} turn${intent.tierConfirmed ? ' (confirmed by the GM)' : ''}`;
+  return `${intents.describeIntent(ctx, intent)} — ${intent.tier} turn${intent.tierConfirmed ? ' (confirmed by the GM)' : ''}`;
 }
 
 function damageLine(before: CairnContext, after: CairnContext, id: string): string {
@@ -331,7 +333,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     case 'STR_SAVE': {
       if (step?.kind !== 'critSave') return null;
       const c = before.combatants[step.id]!;
-      const { kept, passed } = rules.saveResult(event.roll!.faces, c.str);
+      const { kept, passed } = order.saveResult(event.roll!.faces, c.str);
       const outcome = passed ? 'passes' : step.nonLethal ? `fails: ${c.name} is knocked unconscious (non-lethal)` : c.side === 'party' ? 'fails: critical damage' : `fails${before.options['npcCriticalDamage'] === 'fightsOnImpaired' ? `: ${c.name} fights on, impaired (R-C23)` : ''}`;
       return { round, kind: 'decision', actorId: step.id, text: `${c.name}'s STR save against Critical Damage: d20 ${faces(event.roll)} → ${kept} against STR ${c.str}: ${outcome}.` };
     }
@@ -381,7 +383,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     case 'RETREAT': {
       const c = before.combatants[event.id]!;
       if (event.safePlace === false) return { round, kind: 'decision', actorId: event.id, text: `${c.name} has no safe place to run to: the retreat cannot succeed, and the action is lost.` };
-      const { kept, passed } = rules.saveResult(event.roll!.faces, c.dex);
+      const { kept, passed } = order.saveResult(event.roll!.faces, c.dex);
       return { round, kind: 'decision', actorId: event.id, rulings: passed ? [] : ['R-C10'], text: `${c.name} tries to retreat: DEX save ${faces(event.roll)} → ${kept} against DEX ${c.dex}: ${passed ? `${c.name} gets away` : `fails; the action is wasted and ${c.name} stays in place`}.` };
     }
     case 'APPLY_DAMAGE': {
@@ -453,8 +455,8 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
     case 'CONFIRM_TIER':
       return { round, kind: 'order', actorId: event.id, text: `The GM classifies ${rules.nameOf(after, event.id)}'s intent as a ${event.tier} turn.` };
     case 'LOCK_INTENTS': {
-      const needed = rules.pendingDexSaves(after);
-      const auto = rules.autoLosers(after);
+      const needed = order.pendingDexSaves(after);
+      const auto = order.autoLosers(after);
       const text = [`Intents locked for round ${round}.`];
       if (needed.length) text.push(`DEX saves needed from ${names(after, needed)}.`);
       if (auto.length) text.push(`${names(after, auto)} ${auto.length === 1 ? 'loses' : 'lose'} the initiative without a roll (a leg hit twice).`);
@@ -528,7 +530,7 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot, e
   if (opened && b.moments[b.cursor]) {
     const m = b.moments[b.cursor]!;
     const lost = m.ids.filter((id) => !rules.canAct(b.combatants[id], b.options));
-    lines.push({ round, kind: 'turn', actorId: m.ids[0] ?? null, rulings: m.ids.length > 1 ? ['R-C1', 'R-C5'] : [], text: `Moment ${b.cursor + 1} of ${b.moments.length} (${momentLabel(b, b.cursor)}): ${m.ids.map((id) => `${rules.nameOf(b, id)} ${rules.describeIntent(b, b.intents[id]!)}`).join('; ')}.${lost.length ? ` ${names(b, lost)} can no longer act.` : ''}` });
+    lines.push({ round, kind: 'turn', actorId: m.ids[0] ?? null, rulings: m.ids.length > 1 ? ['R-C1', 'R-C5'] : [], text: `Moment ${b.cursor + 1} of ${b.moments.length} (${momentLabel(b, b.cursor)}): ${m.ids.map((id) => `${rules.nameOf(b, id)} ${intents.describeIntent(b, b.intents[id]!)}`).join('; ')}.${lost.length ? ` ${names(b, lost)} can no longer act.` : ''}` });
   }
   return lines;
 }
@@ -568,7 +570,7 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   const c = ctx.combatants[id]!;
   const intent = ctx.intents[id];
   const tags: string[] = [];
-  if (intent) tags.push(`${intent.tier}: ${rules.describeIntent(ctx, intent)}`);
+  if (intent) tags.push(`${intent.tier}: ${intents.describeIntent(ctx, intent)}`);
   if (ctx.telegraphs[id]) tags.push(`telegraphed: “${ctx.telegraphs[id]}”`);
   const clash = ctx.clashes.find((x) => x.a === id || x.b === id);
   if (clash) tags.push(`clash with ${rules.nameOf(ctx, clash.a === id ? clash.b : clash.a)}: strikes ${clash.first === id ? 'first' : 'second'}`);
@@ -627,7 +629,7 @@ function activeOf(snapshot: EncounterSnapshot): string | null {
 
 function prompt(ctx: CairnContext): EncounterView['prompt'] {
   if (ctx.phase === 'order' && !ctx.moment.pending.length) {
-    const pending = rules.pendingDexSaves(ctx);
+    const pending = order.pendingDexSaves(ctx);
     if (!pending.length) return null;
     return {
       kind: 'dexSaves',
@@ -716,7 +718,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
   const stepLabel = { setup: 'Setup', declare: 'Declare', order: 'DEX saves', resolve: 'Resolve' }[ctx.phase];
   const board = ctx.roster.filter((id) => ctx.intents[id] || ctx.telegraphs[id]).map((id) => {
     const i = ctx.intents[id];
-    return `${rules.nameOf(ctx, id)} — ${i ? `${i.tier}: ${rules.describeIntent(ctx, i)}` : 'no intent yet'}${ctx.telegraphs[id] ? ` (telegraphed: “${ctx.telegraphs[id]}”)` : ''}`;
+    return `${rules.nameOf(ctx, id)} — ${i ? `${i.tier}: ${intents.describeIntent(ctx, i)}` : 'no intent yet'}${ctx.telegraphs[id] ? ` (telegraphed: “${ctx.telegraphs[id]}”)` : ''}`;
   });
   const aside: { title: string; text: string }[] = [];
   if (phase === 'running') {

@@ -1,15 +1,20 @@
 // Cairn-Errant's GM events and the checks for those outside the fight's moments (setup, declarations, order).
 // The combat events and their checks live in combat.ts.
-import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
+import type { AddCombatantsEvent, AddLateCombatantEvent, EndCombatEvent, RemoveCombatantEvent } from '../../encounter/roster-machine.ts';
+import type { GmEvent } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
 import * as rules from './rules.ts';
-import type { CairnContext, IntentInput, Tier } from './rules.ts';
+import * as declarations from './declarations.ts';
+import * as order from './order.ts';
+import * as roster from './roster.ts';
+import type { CairnContext, Tier } from './rules.ts';
+import type { IntentInput } from './declarations.ts';
 
 export type CairnEvent =
   | CombatEvent
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'START' }
   | ({ type: 'DECLARE_INTENT' } & IntentInput)
   | ({ type: 'SET_NPC_INTENT' } & IntentInput)
@@ -18,19 +23,19 @@ export type CairnEvent =
   | { type: 'LOCK_INTENTS' }
   | { type: 'DEX_SAVE'; id: string; roll?: Roll | null }
   | { type: 'END_TURN' }
-  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | AddLateCombatantEvent
+  | EndCombatEvent;
 
 /** Every check for a non-combat event; the machine's guards use the same answers. */
 export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & CairnEvent)): string | null {
   // A follow-up question (a save, a critical roll...) blocks everything but its answer and OVERRIDE.
   if (ctx.phase !== 'setup' && ctx.moment.pending.length) return combat.stepQuestion(ctx, ctx.moment.pending[0]!);
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
-    case 'START': return rules.checkStart(ctx);
-    case 'DECLARE_INTENT': return rules.checkIntent(ctx, event, 'pc');
-    case 'SET_NPC_INTENT': return rules.checkIntent(ctx, event, 'npc');
+    case 'ADD_COMBATANTS': return roster.checkAddCombatants(ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return roster.checkRemove(ctx, event.id);
+    case 'START': return roster.checkStart(ctx);
+    case 'DECLARE_INTENT': return declarations.checkIntent(ctx, event, 'pc');
+    case 'SET_NPC_INTENT': return declarations.checkIntent(ctx, event, 'npc');
     case 'TELEGRAPH': {
       if (ctx.phase !== 'declare') return 'The Warden telegraphs while intents are being declared.';
       const c = ctx.combatants[event.id];
@@ -41,9 +46,9 @@ export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & C
       if (ctx.phase !== 'declare') return 'Turns are classified before the intents are locked.';
       return ctx.intents[event.id] ? null : `${rules.nameOf(ctx, event.id)} has not declared an intent yet.`;
     }
-    case 'LOCK_INTENTS': return rules.checkLock(ctx);
-    case 'DEX_SAVE': return rules.checkDexSave(ctx, event.id, event.roll?.faces ?? null);
-    case 'ADD_LATE_COMBATANT': return rules.checkAddCombatants(ctx, [event.combatant]);
+    case 'LOCK_INTENTS': return declarations.checkLock(ctx);
+    case 'DEX_SAVE': return order.checkDexSave(ctx, event.id, event.roll?.faces ?? null);
+    case 'ADD_LATE_COMBATANT': return roster.checkAddCombatants(ctx, [event.combatant]);
     default: return null;
   }
 }

@@ -2,17 +2,30 @@
 // ordering → resolving (moment | question)) → ended. Every guard is the matching check and every assignment a pure
 // reducer from rules.ts or combat.ts, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
+import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as events from './events.ts';
 import type { CairnEvent } from './events.ts';
 import * as rules from './rules.ts';
-import type { CairnContext } from './rules.ts';
+import * as declarations from './declarations.ts';
+import * as order from './order.ts';
+import * as roster from './roster.ts';
+import type { CairnCombatant, CairnContext } from './rules.ts';
 
 /** Events answering a blocking question, and events the GM may send at any time of a running fight. */
 export const STEP_TYPES = ['REDIRECT', 'GAMBIT', 'ATTACK_BACK', 'DEFENSE', 'STRIKE', 'TIE_BREAK', 'STR_SAVE', 'CRIT_D6', 'HIT_LOCATION', 'NPC_CRITICAL', 'HEAD_RESULT', 'FIGHT_BACK'] as const;
 export const ANYTIME_TYPES = ['APPLY_DAMAGE', 'SET_AWARE', 'SET_BAND', 'TREAT', 'GAIN_WOUND', 'OVERRIDE'] as const;
+
+/** The shared roster guards and actions (core/encounter/roster-machine.ts) with what Cairn-Errant adds. */
+const ROSTER_MACHINE: RosterMachineSpec<CairnContext, CairnCombatant> = {
+  ...roster.ROSTER,
+  // A follow-up question (a save, a critical roll...) blocks everything but its answer and OVERRIDE.
+  blocked: (ctx) => ctx.phase !== 'setup' && ctx.moment.pending.length > 0,
+  takeOut: (ctx, id, reason) => combat.settle(roster.takeOut(ctx, id, 'removed', reason || 'left the fight')),
+  close: (ctx, outcome) => ({ ...ctx, outcome: outcome || 'The GM ends the fight.' }),
+};
 
 const combatAllowed = ({ context, event }: { context: CairnContext; event: CairnEvent }) => combat.combatRefusal(context, event as CombatEvent) === null;
 
@@ -23,15 +36,8 @@ export const cairnErrantMachine = setup({
     input: {} as EncounterInput,
   },
   guards: {
-    canAdd: ({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.checkAddCombatants(context, event.combatants) === null;
-    },
-    canRemove: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return events.eventRefusal(context, event) === null;
-    },
-    canStart: ({ context }) => rules.checkStart(context) === null,
+    ...rosterGuards(ROSTER_MACHINE),
+    canStart: ({ context }) => roster.checkStart(context) === null,
     canDeclare: ({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
       return events.eventRefusal(context, event) === null;
@@ -44,42 +50,26 @@ export const cairnErrantMachine = setup({
       assertEvent(event, 'CONFIRM_TIER');
       return events.eventRefusal(context, event) === null;
     },
-    canLock: ({ context }) => rules.checkLock(context) === null,
+    canLock: ({ context }) => declarations.checkLock(context) === null,
     canDexSave: ({ context, event }) => {
       assertEvent(event, 'DEX_SAVE');
       return events.eventRefusal(context, event) === null;
     },
-    savesDone: ({ context }) => rules.pendingDexSaves(context).length === 0,
+    savesDone: ({ context }) => order.pendingDexSaves(context).length === 0,
     combatAllowed,
     canCloseMoment: ({ context }) => combat.closeMomentRefusal(context) === null,
-    canAddLate: ({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return events.eventRefusal(context, event) === null;
-    },
-    noFollowUp: ({ context }) => context.moment.pending.length === 0,
     noQuestion: ({ context }) => combat.nextStep(context) === null || context.phase !== 'resolve',
     questionWaiting: ({ context }) => combat.nextStep(context) !== null,
     roundDone: ({ context }) => context.cursor >= context.moments.length,
     momentSettled: ({ context }) => combat.momentSettled(context),
-    fightOver: ({ context }) => rules.fightOver(context) !== null && context.moment.pending.length === 0,
+    fightOver: ({ context }) => roster.fightOver(context) !== null && context.moment.pending.length === 0,
   },
   actions: {
-    addCombatants: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.addCombatants(context, event.combatants);
-    }),
-    dropFromRoster: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.dropFromRoster(context, event.id);
-    }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return combat.settle(rules.takeOut(context, event.id, 'removed', event.reason || 'left the fight'));
-    }),
-    openRound: assign(({ context }) => rules.openRound(context)),
+    ...rosterActions<CairnContext, CairnCombatant, CairnEvent>(ROSTER_MACHINE),
+    openRound: assign(({ context }) => order.openRound(context)),
     declare: assign(({ context, event }) => {
       assertEvent(event, ['DECLARE_INTENT', 'SET_NPC_INTENT']);
-      return rules.declare(context, event);
+      return declarations.declare(context, event);
     }),
     telegraph: assign(({ context, event }) => {
       assertEvent(event, 'TELEGRAPH');
@@ -89,24 +79,16 @@ export const cairnErrantMachine = setup({
       assertEvent(event, 'CONFIRM_TIER');
       return { intents: { ...context.intents, [event.id]: { ...context.intents[event.id]!, tier: event.tier, tierConfirmed: true } } };
     }),
-    beginOrder: assign(({ context }) => rules.beginOrder(context)),
+    beginOrder: assign(({ context }) => order.beginOrder(context)),
     dexSave: assign(({ context, event }) => {
       assertEvent(event, 'DEX_SAVE');
-      return rules.recordDexSave(context, event.id, event.roll!);
+      return order.recordDexSave(context, event.id, event.roll!);
     }),
-    buildMoments: assign(({ context }) => rules.buildMoments(context)),
+    buildMoments: assign(({ context }) => order.buildMoments(context)),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),
     advanceMoment: assign(({ context }) => combat.advanceMoment(context)),
     closeMoment: assign(({ context }) => combat.advanceMoment(context)),
-    addLate: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return rules.addCombatants(context, [event.combatant]);
-    }),
-    recordOutcome: assign(({ event }) => {
-      assertEvent(event, 'END_COMBAT');
-      return { outcome: event.outcome || 'The GM ends the fight.' };
-    }),
-    autoEnd: assign(({ context }) => ({ outcome: rules.fightOver(context) })),
+    autoEnd: assign(({ context }) => ({ outcome: roster.fightOver(context) })),
   },
 }).createMachine({
   id: 'cairnErrant',
@@ -116,7 +98,7 @@ export const cairnErrantMachine = setup({
     setup: {
       on: {
         ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'dropFromRoster' },
+        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
         START: { guard: 'canStart', target: 'running' },
       },
     },
@@ -127,7 +109,7 @@ export const cairnErrantMachine = setup({
       on: {
         REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
         ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'noFollowUp', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
         // Answers to questions are accepted in any phase: a save can follow damage dealt between moments.
         ...Object.fromEntries([...ANYTIME_TYPES, ...STEP_TYPES].map((type) => [type, { guard: 'combatAllowed', actions: 'applyCombat' }])),
       },

@@ -5,7 +5,8 @@ import { defaultOptions } from '../options.ts';
 import { defaultSheet } from '../sheet.ts';
 import { cairnErrantEncounter } from './encounter.ts';
 import { cairnErrantOptions } from './options.ts';
-import type { CairnContext, IntentInput } from './rules.ts';
+import type { CairnContext } from './rules.ts';
+import type { IntentInput } from './declarations.ts';
 import { cairnErrantSheet } from './sheet.ts';
 
 export type Options = Record<string, string | number | boolean>;

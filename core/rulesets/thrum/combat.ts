@@ -3,6 +3,7 @@
 // defender's choice before the roll and the outcome tiers; loads against tolerances; Incapacity Rolls; buffs, terrain
 // effects and the trigger stack. The machine applies these; the refusal sentences come from the same checks.
 import { lastAnswer } from '../../encounter/last-answer.ts';
+import { plural } from '../../encounter/roster.ts';
 import {
   coverBetween, currentSpeed, distance, inStartingArea, isAdjacent, keyOf, onBoard, placementProblem, sameSquare, squareLabel, stepCost,
   type Square,
@@ -111,7 +112,6 @@ const floor = (n: number): number => Math.max(0, n); // R-H8: loads and toleranc
 
 const isFoe = (a: ThrumCombatant, b: ThrumCombatant): boolean => a.side !== b.side;
 const possessive = (name: string) => `${name}'${name.endsWith('s') ? '' : 's'}`;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const sumFaces = (roll: Roll): number => roll.faces.reduce((a, b) => a + b, 0);
 
 /** Who stands where, for occupancy and cover. */

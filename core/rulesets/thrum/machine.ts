@@ -3,17 +3,18 @@
 // pure function from rules.ts or combat.ts; every guard is the matching check, so a stored event the rules refuse
 // can never change the state on replay. The end condition is checked after every event in the rounds (THRUM-22).
 import { assertEvent, assign, setup } from 'xstate';
+import { rosterActions, rosterGuards, type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Stage } from './combat.ts';
 import type { Board, Square } from './grid.ts';
 import * as rules from './rules.ts';
-import type { Roll, Side, ThrumContext } from './rules.ts';
+import type { Roll, Side, ThrumCombatant, ThrumContext } from './rules.ts';
 
 export type ThrumEvent =
   | CombatEvent
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'SET_SIDE'; id: string; side: Side }
   | { type: 'SET_MAP'; map: Board | null }
   | { type: 'PLACE_NPC'; id: string; square: Square | null }
@@ -23,7 +24,7 @@ export type ThrumEvent =
   | { type: 'DELAY'; id: string; afterId: string | null }
   | { type: 'END_TURN' }
   | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null; initiativeRoll?: Roll | null }
-  | { type: 'END_COMBAT'; outcome: string }
+  | EndCombatEvent
   | { type: 'SET_CONDITION'; kind: 'win' | 'defeat'; text: string }
   | { type: 'CONDITION_MET'; n: number };
 
@@ -100,6 +101,17 @@ export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | nul
   }
 }
 
+/**
+ * The shared roster guards and actions (core/encounter/roster-machine.ts). Thrum keeps its own late arrival
+ * (canAddLate, addLate: the initiative roll and its place in the order) and canRemoveActive.
+ */
+const ROSTER_MACHINE: RosterMachineSpec<ThrumContext, ThrumCombatant> = {
+  ...rules.ROSTER,
+  blocked: (ctx) => ctx.stack.length > 0,
+  takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
+  close: (ctx, outcome) => combat.closeCombat(ctx, outcome),
+};
+
 /** Removing the combatant whose turn it is passes the turn on (R-H4). */
 const removesActive = (ctx: ThrumContext, id: string) => rules.activeId(ctx) === id;
 
@@ -117,6 +129,7 @@ export const thrumMachine = setup({
     input: {} as EncounterInput,
   },
   guards: {
+    ...rosterGuards(ROSTER_MACHINE),
     canSetup: ({ context, event }) => setupRefusal(context, event) === null,
     canStart: ({ context }) => rules.checkStart(context) === null,
     canMarkCondition: ({ context, event }) => {
@@ -132,10 +145,6 @@ export const thrumMachine = setup({
       return tieRefusal(context, event.id) === null;
     },
     initiativeSettled: ({ context }) => rules.initiativeSettled(context),
-    canRemove: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return removeRefusal(context, event.id) === null;
-    },
     canRemoveActive: ({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
       return removeRefusal(context, event.id) === null && removesActive(context, event.id);
@@ -161,18 +170,7 @@ export const thrumMachine = setup({
     combatOver: ({ context }) => combat.combatOver(context),
   },
   actions: {
-    addCombatants: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.addCombatants(context, event.combatants);
-    }),
-    dropFromRoster: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.dropFromRoster(context, event.id);
-    }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.removeCombatant(context, event.id, event.reason);
-    }),
+    ...rosterActions<ThrumContext, ThrumCombatant, ThrumEvent>(ROSTER_MACHINE),
     setSide: assign(({ context, event }) => {
       assertEvent(event, 'SET_SIDE');
       return rules.setSide(context, event.id, event.side);
@@ -223,10 +221,6 @@ export const thrumMachine = setup({
     openRound: assign(({ context }) => rules.openRound(context)),
     applyCombat: assign(({ context, event }) => (isCombat(event) ? combat.applyCombat(context, event) : context)),
     autoEnd: assign(({ context }) => combat.closeCombat(context, rules.endCondition(context) ?? 'The fight is over.')),
-    recordOutcome: assign(({ context, event }) => {
-      assertEvent(event, 'END_COMBAT');
-      return combat.closeCombat(context, event.outcome);
-    }),
   },
 }).createMachine({
   id: 'thrum',
@@ -236,8 +230,8 @@ export const thrumMachine = setup({
     /** The roster, the map and NPC placement (§5.2 rule 1). */
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canSetup', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canSetup', actions: 'dropFromRoster' },
+        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
+        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
         SET_SIDE: { guard: 'canSetup', actions: 'setSide' },
         SET_CONDITION: { guard: 'canSetup', actions: 'setCondition' },
         SET_MAP: { guard: 'canSetup', actions: 'setMap' },
@@ -265,7 +259,7 @@ export const thrumMachine = setup({
           { guard: 'canRemove', actions: 'removeCombatant' },
         ],
         ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'nothingPending', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
       },
       states: {
         selecting: {
@@ -288,7 +282,7 @@ export const thrumMachine = setup({
           { guard: 'canRemove', actions: 'removeCombatant' },
         ],
         ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'nothingPending', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
         // Marked at any moment; the fight ends once the triggers and the action under way resolve (combatOver).
         CONDITION_MET: { guard: 'canMarkCondition', actions: 'markCondition' },
         ...combatTransitions('rounds'),

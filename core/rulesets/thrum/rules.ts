@@ -1,6 +1,8 @@
 // Thrum's encounter bookkeeping as pure functions (RULES.md §5.2): combatants and their loads, initiative (2d6 +
 // modifier, descending, ties by R-H1), Round Zero, Delay (once per round, permanent, R-H3), removals (R-H4), late
 // arrivals and the end condition. The machine calls these; refusal sentences come from the same checks.
+import * as roster from '../../encounter/roster.ts';
+import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
@@ -223,7 +225,7 @@ export function combatantFromSeed(seed: CombatantSeed): ThrumCombatant {
   };
 }
 
-export const nameOf = (ctx: ThrumContext, id: string | null | undefined): string => (id && ctx.combatants[id]?.name) || 'someone';
+export const nameOf: (ctx: ThrumContext, id: string | null | undefined) => string = roster.nameOf;
 export const activeId = (ctx: ThrumContext): string | null => ctx.order[ctx.cursor] ?? null;
 export const inFight = (c: ThrumCombatant | undefined): c is ThrumCombatant => c !== undefined && c.removed === null;
 
@@ -416,16 +418,9 @@ export function removeCombatant(ctx: ThrumContext, id: string, reason: string, k
 }
 
 /** Setup only: taken off the roster, leaving no trace. */
-export function dropFromRoster(ctx: ThrumContext, id: string): ThrumContext {
-  const { [id]: _dropped, ...combatants } = ctx.combatants;
-  return { ...ctx, combatants, roster: ctx.roster.filter((x) => x !== id) };
-}
+export const dropFromRoster = (ctx: ThrumContext, id: string): ThrumContext => roster.dropFromRoster(ROSTER, ctx, id);
 
-export function addCombatants(ctx: ThrumContext, seeds: CombatantSeed[]): ThrumContext {
-  const combatants = { ...ctx.combatants };
-  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed);
-  return { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((s) => s.id)] };
-}
+export const addCombatants = (ctx: ThrumContext, seeds: CombatantSeed[]): ThrumContext => roster.addSeeds(ROSTER, ctx, seeds);
 
 /**
  * A late arrival rolls initiative as it joins and takes its place in the order by that roll (or where the GM puts
@@ -504,47 +499,31 @@ export function checkConditionMet(ctx: ThrumContext, n: number): string | null {
 
 // ---- checks: a sentence when the rules refuse, null when allowed ----
 
-const MAX_COMBATANTS = 300;
-
-export function checkAddCombatants(ctx: ThrumContext, seeds: CombatantSeed[]): string | null {
-  if (seeds.length === 0) return 'Choose at least one combatant to add.';
-  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
-  const seen = new Set(ctx.roster);
-  for (const seed of seeds) {
-    if (seed.side !== 'party' && seed.side !== 'foes') return `${seed.name} must join the party or the foes.`;
-    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
-    seen.add(seed.id);
+/** The shared roster rules (core/encounter/roster.ts) with Thrum's sides and the seeds it refuses. */
+export const ROSTER: RosterSpec<ThrumContext, ThrumCombatant> = {
+  max: 300,
+  sideProblem: (_ctx, seed) => (seed.side === 'party' || seed.side === 'foes' ? null : `${seed.name} must join the party or the foes.`),
+  seedProblem: (_ctx, seed) => {
     const carried = (seed.carried ?? {}) as ThrumCarried;
     const wounds = carried.wounds ?? Number(seed.sheet['wounds'] ?? 0);
     if (carried.outOfAction || wounds >= 3) return `${seed.name} has three Wounds and cannot take part in normal campaign activity (§5.5).`;
     if (carried.stillIncapacitated || seed.sheet['stillIncapacitated'] === true) {
       return `${seed.name} is still Incapacitated from an earlier fight (Fatigue Tolerance 0) until Downtime restores some (R-H9).`;
     }
-  }
-  return null;
-}
+    return null;
+  },
+  fromSeed: (_ctx, seed) => combatantFromSeed(seed),
+  hasLeft: (c) => c.removed !== null,
+};
 
-export function checkRemove(ctx: ThrumContext, id: string): string | null {
-  const combatant = ctx.combatants[id];
-  if (!combatant) return 'That combatant is not in this encounter.';
-  if (combatant.removed) return `${combatant.name} has already left the fight.`;
-  return null;
-}
+export const checkAddCombatants = (ctx: ThrumContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
 
-export function checkStart(ctx: ThrumContext): string | null {
-  const sides = new Set(ctx.roster.map((id) => ctx.combatants[id]?.side));
-  if (!sides.has('party')) return 'Add at least one party member before starting.';
-  if (!sides.has('foes')) return 'Add at least one foe before starting.';
-  return null;
-}
+export const checkRemove = (ctx: ThrumContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 
-/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
-const holds = (c: ThrumCombatant | undefined, change: Partial<ThrumCombatant>): boolean =>
-  c !== undefined && Object.keys(change).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof ThrumCombatant], change[key as keyof ThrumCombatant]));
+export const checkStart = (ctx: ThrumContext): string | null =>
+  roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'foes', noun: 'foe' }]);
 
-export function update(ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext {
-  if (holds(ctx.combatants[id], change)) return ctx;
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
-}
+/** One combatant changed (the shared update: the same context when it already holds the change). */
+export const update = (ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext => roster.update<ThrumContext, ThrumCombatant>(ctx, id, change);
 
 export { emptyBoard };

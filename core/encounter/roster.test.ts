@@ -1,0 +1,109 @@
+// The shared roster rules (core/encounter/roster.ts) on a tiny ruleset of two sides, 'us' and 'them'.
+import { describe, expect, it } from 'vitest';
+import { addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
+import type { CombatantSeed } from './types.ts';
+
+interface Piece { name: string; side: string; hp: number; gone: boolean }
+interface Ctx { roster: string[]; combatants: Record<string, Piece>; log: string[] }
+
+const spec: RosterSpec<Ctx, Piece> = {
+  max: 3,
+  sideProblem: (_ctx, seed) => (seed.side === 'us' || seed.side === 'them' ? null : `${seed.name} must join us or them.`),
+  seedProblem: (_ctx, seed) => (seed.sheet['hp'] === 0 ? `${seed.name} has no HP left.` : null),
+  fromSeed: (_ctx, seed) => ({ name: seed.name, side: seed.side, hp: Number(seed.sheet['hp'] ?? 1), gone: false }),
+  hasLeft: (piece) => piece.gone,
+};
+
+const seed = (id: string, side = 'us', hp = 1): CombatantSeed => ({ id, name: id.toUpperCase(), side, characterId: null, sheet: { hp } });
+const empty = (): Ctx => ({ roster: [], combatants: {}, log: [] });
+
+describe('checkAdd: the refusals of adding combatants', () => {
+  it('asks for at least one combatant', () => {
+    expect(checkAdd(spec, empty(), [])).toBe('Choose at least one combatant to add.');
+  });
+  it('holds at most the spec\'s maximum', () => {
+    const ctx = addSeeds(spec, empty(), [seed('a'), seed('b')]);
+    expect(checkAdd(spec, ctx, [seed('c')])).toBeNull();
+    expect(checkAdd(spec, ctx, [seed('c'), seed('d')])).toBe('An encounter holds at most 3 combatants.');
+  });
+  it('refuses a side the ruleset does not have, with its sentence', () => {
+    expect(checkAdd(spec, empty(), [seed('a', 'nobody')])).toBe('A must join us or them.');
+  });
+  it('refuses a combatant already there, or twice in one batch', () => {
+    const ctx = addSeeds(spec, empty(), [seed('a')]);
+    expect(checkAdd(spec, ctx, [seed('a')])).toBe('A is already in this encounter.');
+    expect(checkAdd(spec, empty(), [seed('b'), seed('b')])).toBe('B is already in this encounter.');
+  });
+  it('asks the spec about each seed after its side and its id, in the order given', () => {
+    expect(checkAdd(spec, empty(), [seed('a', 'us', 0)])).toBe('A has no HP left.');
+    expect(checkAdd(spec, empty(), [seed('a', 'nobody', 0)])).toBe('A must join us or them.');
+    expect(checkAdd(spec, empty(), [seed('a', 'us', 0), seed('b', 'nobody')])).toBe('A has no HP left.');
+  });
+});
+
+describe('addSeeds and dropFromRoster', () => {
+  it('adds each seed as the spec makes it, in order, without changing the context it was given', () => {
+    const before = empty();
+    const ctx = addSeeds(spec, before, [seed('a'), seed('b', 'them', 4)]);
+    expect(ctx.roster).toEqual(['a', 'b']);
+    expect(ctx.combatants['b']).toEqual({ name: 'B', side: 'them', hp: 4, gone: false });
+    expect(before).toEqual(empty());
+  });
+  it('runs the spec\'s afterAdd and afterDrop', () => {
+    const withLog: RosterSpec<Ctx, Piece> = {
+      ...spec,
+      afterAdd: (ctx, seeds) => ({ ...ctx, log: [...ctx.log, `+${seeds.map((s) => s.id).join('')}`] }),
+      afterDrop: (ctx, id) => ({ ...ctx, log: [...ctx.log, `-${id}`] }),
+    };
+    const ctx = dropFromRoster(withLog, addSeeds(withLog, empty(), [seed('a'), seed('b')]), 'a');
+    expect(ctx.log).toEqual(['+ab', '-a']);
+  });
+  it('drops a combatant without a trace', () => {
+    const ctx = dropFromRoster(spec, addSeeds(spec, empty(), [seed('a'), seed('b')]), 'a');
+    expect(ctx.roster).toEqual(['b']);
+    expect(Object.keys(ctx.combatants)).toEqual(['b']);
+  });
+});
+
+describe('checkRemove', () => {
+  const ctx = addSeeds(spec, empty(), [seed('a')]);
+  it('refuses one who is not there', () => {
+    expect(checkRemove(spec, ctx, 'zz')).toBe('That combatant is not in this encounter.');
+  });
+  it('refuses one who has already left the fight (or what the spec names)', () => {
+    const gone = update<Ctx, Piece>(ctx, 'a', { gone: true });
+    expect(checkRemove(spec, ctx, 'a')).toBeNull();
+    expect(checkRemove(spec, gone, 'a')).toBe('A has already left the fight.');
+    expect(checkRemove({ ...spec, leftWhat: 'order' }, gone, 'a')).toBe('A has already left the order.');
+  });
+});
+
+describe('checkSidesPresent', () => {
+  const sides = [{ key: 'us', noun: 'friend' }, { key: 'them', noun: 'enemy' }];
+  it('names the first side with nobody on it', () => {
+    expect(checkSidesPresent(empty(), sides)).toBe('Add at least one friend before starting.');
+    expect(checkSidesPresent(addSeeds(spec, empty(), [seed('a')]), sides)).toBe('Add at least one enemy before starting.');
+    expect(checkSidesPresent(addSeeds(spec, empty(), [seed('a'), seed('b', 'them')]), sides)).toBeNull();
+  });
+});
+
+describe('update and the small helpers', () => {
+  const ctx = addSeeds(spec, empty(), [seed('a'), seed('b')]);
+  it('changes one combatant and keeps the same context when nothing would change', () => {
+    const hurt = update<Ctx, Piece>(ctx, 'a', { hp: 0 });
+    expect(hurt.combatants['a']!.hp).toBe(0);
+    expect(hurt.combatants['b']).toBe(ctx.combatants['b']);
+    expect(update<Ctx, Piece>(ctx, 'a', { hp: 1 })).toBe(ctx);
+  });
+  it('names a combatant, several, or someone', () => {
+    expect(nameOf(ctx, 'a')).toBe('A');
+    expect(nameOf(ctx, null)).toBe('someone');
+    expect(nameOf(ctx, 'zz')).toBe('someone');
+    expect(names(ctx, ['a', 'b'])).toBe('A, B');
+  });
+  it('counts in words', () => {
+    expect(plural(1, 'action')).toBe('1 action');
+    expect(plural(0, 'action')).toBe('0 actions');
+    expect(plural(2, 'action')).toBe('2 actions');
+  });
+});
