@@ -8,6 +8,6 @@ import type { RecordCategory } from '../rulesets/types.ts';
  */
 export const isHarm = (categories: readonly RecordCategory[], category: string): boolean => categories.find((c) => c.key === category)?.harm ?? true;
 
-/** What the character's history calls a category: the ruleset's label, else the key in words ("maxLp" → "Max lp"). */
+/** What the character's history calls a category: the ruleset's label, else the key in words ("cheatDeath" → "Cheat Death"). */
 export const recordLabel = (categories: readonly RecordCategory[], category: string): string =>
   categories.find((c) => c.key === category)?.label ?? category.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (first) => first.toUpperCase());
