@@ -1,7 +1,6 @@
 // Row shapes as stored, and their mapping to the API's types.
 import type { CampaignSummary, Character, EncounterSummary, InjuryRecord } from '../core/api/contract.ts';
 import type { InjuryRow } from './consequences.ts';
-import type { RulesetId } from '../core/rulesets/types.ts';
 
 export interface CampaignRow {
   id: string;
@@ -48,7 +47,7 @@ export interface EncounterRow {
 export const toCampaignSummary = (row: CampaignRow): CampaignSummary => ({
   id: row.id,
   name: row.name,
-  rulesetId: row.ruleset_id as RulesetId,
+  rulesetId: row.ruleset_id,
   archived: row.archived_at !== null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,

@@ -1,20 +1,35 @@
 // The new-user check (.ci/run): the README's commands exactly, as someone trying the app for the first time runs
 // them: a fresh empty HOME, no XDG_DATA_HOME, no GMW_DB, no --db, no npm settings. `npm start` (here it falls back
 // to web mode: Electron's binary cannot be downloaded) must print an address that answers with the page; after
-// Ctrl+C, `npm run gmw -- demo` and `npm run gmw -- list` must show the five demo campaigns in the default place.
+// Ctrl+C, `npm run gmw -- demo` and `npm run gmw -- list` must show the demo campaigns, one per registered ruleset,
+// in the default place.
 // Each step prints ✓ or ✗; the last line is `new-user check: N passed, N failed`, which .ci/run adds to its own.
+import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeBundle } from './node-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Electron's download gives up after 180 s at most (scripts/start.mjs); the build and start come on top. */
 const START_TIMEOUT_MS = 240_000;
 const STOP_TIMEOUT_MS = 20_000;
 const GMW_TIMEOUT_MS = 180_000;
-const DEMO_NAMES = ['Demo — Enigma', 'Demo — Teams', 'Demo — Factions', 'Demo — Cairn-Errant', 'Demo — Thrum'];
+/** The demo campaigns to expect: one per ruleset of the registry (core/rulesets/registry.ts), named by its demo. */
+async function registeredDemoNames() {
+  const folder = mkdtempSync(join(tmpdir(), 'gmw-registry-'));
+  try {
+    const outfile = join(folder, 'registry.mjs');
+    await build({ ...nodeBundle({ version: 'check' }), entryPoints: [join(root, 'core/rulesets/registry.ts')], outfile });
+    const { RULESETS } = await import(pathToFileURL(outfile).href);
+    return RULESETS.map((ruleset) => ruleset.demo.name);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+const DEMO_NAMES = await registeredDemoNames();
 
 const home = mkdtempSync(join(tmpdir(), 'gmw-new-user-'));
 const dataFolder = join(home, '.local', 'share', 'gm-workstation');
@@ -122,9 +137,9 @@ if (started) {
 }
 // Whatever happened above, nothing of it keeps running.
 app.interrupt('SIGKILL');
-await step('npm run gmw -- demo creates the five demo campaigns', () => {
+await step(`npm run gmw -- demo creates the ${DEMO_NAMES.length} demo campaigns, one per ruleset`, () => {
   const { stderr } = npmRun(['gmw', '--', 'demo']);
-  if (!stderr.includes('Created 5 demo campaigns.')) throw new Error(`it said: ${stderr}`);
+  if (!stderr.includes(`Created ${DEMO_NAMES.length} demo campaigns.`)) throw new Error(`it said: ${stderr}`);
 });
 await step('npm run gmw -- list shows them, from the same database', () => {
   const { stdout } = npmRun(['gmw', '--', 'list']);

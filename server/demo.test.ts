@@ -2,8 +2,8 @@
 // real events to its end with typed dice, carried onto the campaign, followed by a recovery entry; all in one
 // transaction, never overwriting, and the same every time.
 import { describe, expect, it, vi } from 'vitest';
-import { RULESET_IDS } from '../core/rulesets/types.ts';
-import { thrumDemo } from './demo/thrum.ts';
+import { RULESETS } from '../core/rulesets/registry.ts';
+import { thrumDemo } from '../core/rulesets/thrum/demo.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
@@ -14,7 +14,7 @@ const CLOCK = ['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS'];
 describe('campaigns:demo', () => {
   it('creates one demo campaign per ruleset, each with a party, NPC templates and a finished session-1 fight', async () => {
     const created = await ok('campaigns:demo', {});
-    expect(created.map((c) => c.rulesetId)).toEqual([...RULESET_IDS]);
+    expect(created.map((c) => c.rulesetId)).toEqual(RULESETS.map((r) => r.id));
     expect(created.map((c) => c.name)).toEqual([
       'Demo — Enigma: Nexus Nights', 'Demo — Teams: The Iron Pact', 'Demo — Factions: Murdham Nights',
       'Demo — Cairn-Errant: The Blackwood Barrow', 'Demo — Thrum: Hollow Roads',

@@ -368,7 +368,7 @@ export class EncounterStore {
       fold = undefined;
       steps = read(0);
     }
-    fold ??= new SummaryFold(rulesFor(row.ruleset_id), row.ruleset_id, stored?.input ?? store.readInput(this.db, row.id), recordable);
+    fold ??= new SummaryFold(rulesFor(row.ruleset_id), stored?.input ?? store.readInput(this.db, row.id), recordable);
     for (const step of steps) {
       if (step.seq !== fold.count + 1) throw new Error(`Event ${fold.count + 1} of encounter ${row.id} is missing.`);
       fold.add(fold.recorded ? { ...step, roster: JSON.parse(step.rosterJson!) as RosterChange } : step);
@@ -556,7 +556,7 @@ export class EncounterStore {
     const seq = row.event_count + 1;
     // What the event changed in the roster, from the views the write builds anyway (before: the head's, kept since
     // the write that made it; after: the one the new head and the reply use).
-    const roster = rosterChange(row.ruleset_id, before, engine.view());
+    const roster = rosterChange(engine.rules, before, engine.view());
     const stored = [...lines, ...this.overrideLines(row, engine, event)];
     const payload = JSON.stringify(event);
     store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });

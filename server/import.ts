@@ -105,7 +105,7 @@ interface Replayed {
  * refused if the rules refuse it at that point, applied, and its log lines written anew (with the GM's carry-over
  * overrides, as server/encounter-store.ts writes them). An import never rolls: a missing die is a refusal.
  */
-function replay(rules: EncounterRules, rulesetId: string, name: string, input: EncounterInput, events: { payload: Record<string, unknown>; recordedAt: string }[], characterNames: ReadonlyMap<string, string>): Replayed {
+function replay(rules: EncounterRules, name: string, input: EncounterInput, events: { payload: Record<string, unknown>; recordedAt: string }[], characterNames: ReadonlyMap<string, string>): Replayed {
   const label = `Encounter “${name}”`;
   let engine: EncounterEngine;
   try {
@@ -144,7 +144,7 @@ function replay(rules: EncounterRules, rulesetId: string, name: string, input: E
       const before = engine.view();
       const lines = engine.apply(applied);
       if (extras) lines.push(...overrideLines(engine, extras, characterNames, at));
-      const roster = rosterChange(rulesetId, before, engine.view());
+      const roster = rosterChange(rules, before, engine.view());
       // The file's own payload is kept when it is what the ruleset reads it as, so a file imports to itself.
       const stored = sameJson(action, parsed) ? payload : applied;
       out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster) });
@@ -222,7 +222,7 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
   const replayed = rows.encounters.map((e, i) => {
     const input = file.encounters[i]!.input;
     checkInput(ruleset, input, `Encounter “${e.name}”`);
-    return replay(rules, ruleset.id, e.name, input, e.events.map((event) => ({ payload: JSON.parse(event.payload_json) as Record<string, unknown>, recordedAt: event.recorded_at })), names);
+    return replay(rules, e.name, input, e.events.map((event) => ({ payload: JSON.parse(event.payload_json) as Record<string, unknown>, recordedAt: event.recorded_at })), names);
   });
   for (const entry of rows.ledger) {
     const payload = JSON.parse(entry.payload_json) as Record<string, unknown>;
@@ -295,7 +295,7 @@ export function importEncounter(ctx: HandlerContext, campaign: CampaignRow, cont
   const { name, input } = file.encounter;
   checkInput(ruleset, input, `Encounter “${name}”`);
   const now = ctx.now();
-  const replayed = replay(rules, ruleset.id, name, input, file.events.map((event) => ({ payload: unlinkEvent(event), recordedAt: now })), new Map());
+  const replayed = replay(rules, name, input, file.events.map((event) => ({ payload: unlinkEvent(event), recordedAt: now })), new Map());
   if (replayed.head.phase !== file.encounter.phase || replayed.head.round !== file.encounter.round) {
     const state = (phase: string, round: number) => (phase === 'setup' ? 'in preparation' : `${phase === 'ended' ? 'ended' : 'running'} in round ${round}`);
     refuse(`The file says “${name}” is ${state(file.encounter.phase, file.encounter.round)}, but its events replay to ${state(replayed.head.phase, replayed.head.round)}: the file has been changed.`);

@@ -24,7 +24,6 @@ const PAGE = 64;
 
 interface Job {
   encounterId: string;
-  rulesetId: string;
   engine: EncounterEngine;
   /** The last event read and stepped. */
   seq: number;
@@ -77,7 +76,7 @@ export class RosterBackfill {
         const before = job.engine.view();
         job.engine.step(JSON.parse(step.payload) as GmEvent);
         job.seq = step.seq;
-        if (step.missing) changes.push([JSON.stringify(rosterChange(job.rulesetId, before, job.engine.view())), job.encounterId, step.seq]);
+        if (step.missing) changes.push([JSON.stringify(rosterChange(job.engine.rules, before, job.engine.view())), job.encounterId, step.seq]);
       } catch {
         this.skipped.push(job.encounterId);
         this.finish(job);
@@ -109,7 +108,7 @@ export class RosterBackfill {
       try {
         if (!head) throw new Error('events without an encounter');
         const engine = EncounterEngine.create(rulesFor(head.rulesetId), readInput(db, next.id));
-        return { encounterId: next.id, rulesetId: head.rulesetId, engine, seq: 0, last: head.last, queue: [] };
+        return { encounterId: next.id, engine, seq: 0, last: head.last, queue: [] };
       } catch {
         // Rules this version cannot run, or an input it cannot read: left as it is, like a fight that no longer replays.
         this.skipped.push(next.id);

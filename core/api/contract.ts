@@ -8,10 +8,15 @@ import type { RulingOption } from '../rulesets/options.ts';
 import type { LedgerForm, RecoveryCard } from '../ledger/types.ts';
 import type { ExportFile, RoundSummary } from '../export/types.ts';
 import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
-import { RULESET_IDS, type RulesetId } from '../rulesets/types.ts';
+import type { RecordCategory, RulesetId } from '../rulesets/types.ts';
+import type { PartyBadge } from '../ledger/types.ts';
 import type { HandlerName } from './names.ts';
 
-const rulesetIdSchema = z.enum(RULESET_IDS, { error: `The ruleset must be one of: ${RULESET_IDS.join(', ')}.` });
+/**
+ * A ruleset's id. Which ids exist is the registry's to say, and this module (read by the renderer too) never imports
+ * the registry: `campaigns:create` refuses an unknown one in its handler, naming the rulesets.
+ */
+const rulesetIdSchema = z.string().max(64);
 const optionValuesSchema = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]));
 const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]));
 /**
@@ -158,6 +163,8 @@ export interface RulesetInfo {
   conditionNames: readonly string[];
   /** The recovery screen's forms (empty when the ruleset has no recovery rules). */
   recoveryForms: readonly LedgerForm[];
+  /** The kinds of lasting record its characters carry: their labels, and which are harm (the character's history). */
+  records: readonly RecordCategory[];
 }
 
 export interface AppInfo {
@@ -220,6 +227,8 @@ export interface CampaignDetail extends CampaignSummary {
   options: OptionValues;
   /** Party-level values kept between fights (Enigma: escalation; null after a reset). */
   party: Record<string, unknown>;
+  /** The party-level figures the ruleset shows on the campaign home (Enigma: Escalation). */
+  partyBadges: PartyBadge[];
   characters: Character[];
   encounters: EncounterSummary[];
   /**

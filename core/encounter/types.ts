@@ -202,6 +202,20 @@ export interface EncounterRules {
    * unchanged; new events are stored in today's shape only.
    */
   upcast?(stored: unknown): unknown;
+  /** What the export's per-round summary counts as this ruleset's health track (default: damage to health alone). */
+  summary?: SummaryTrack;
+}
+
+/**
+ * A ruleset's health track for the export summary. `health.current` always counts; `pools` are stats of the view
+ * that take the same harm (Teams' damage comes off Endurance before health). `loads`: the track rises with harm
+ * (Thrum's Fatigue and Stress Loads). `down`: the tags that mean out of the fight, when the ruleset's words are not
+ * the common ones (dead, dying, unconscious, incapacitated, defeated, out of action).
+ */
+export interface SummaryTrack {
+  measure: 'damage' | 'loads';
+  pools: readonly string[];
+  down?: RegExp;
 }
 
 /**

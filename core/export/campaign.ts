@@ -5,17 +5,14 @@
 import { z } from 'zod';
 import { GmError } from '../api/contract.ts';
 import { nameSchema } from '../encounter/schemas.ts';
-import { RULESET_IDS } from '../rulesets/types.ts';
-import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION } from './types.ts';
+import { RULESETS, findRuleset } from '../rulesets/registry.ts';
+import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION, IMPORT_MAX_MB } from './types.ts';
 import { counted } from '../words.ts';
 
 // ---- limits ----
 
-/**
- * The largest file the importer reads (UTF-8 bytes). A campaign file takes about 130 bytes per stored event, so
- * 100 MB holds some 750,000 events; an encounter file with its log and round table about 640 bytes per event.
- */
-export const IMPORT_MAX_MB = 100;
+export { IMPORT_MAX_MB };
+/** The largest file the importer reads (UTF-8 bytes): IMPORT_MAX_MB. */
 export const IMPORT_MAX_BYTES = IMPORT_MAX_MB * 1024 * 1024;
 /** No export nests deeper than about a dozen levels; a deeper file is refused before it is parsed. */
 export const IMPORT_MAX_DEPTH = 64;
@@ -292,13 +289,17 @@ const entrySchema = z.strictObject({
   recordedAt: timestamp,
 });
 
+/** A registered ruleset's id (core/rulesets/registry.ts), or a sentence naming them. */
+const unknownRuleset = () => `The ruleset must be one of: ${RULESETS.map((r) => r.id).join(', ')}.`;
+const rulesetIdSchema = z.string({ error: unknownRuleset }).refine((id) => findRuleset(id) !== undefined, { error: unknownRuleset });
+
 export const campaignFileSchema = z.strictObject({
   format: z.literal(CAMPAIGN_FORMAT),
   version: z.literal(EXPORT_VERSION),
   exportedAt: timestamp,
   campaign: z.strictObject({
     name: nameSchema,
-    rulesetId: z.enum(RULESET_IDS, { error: `The ruleset must be one of: ${RULESET_IDS.join(', ')}.` }),
+    rulesetId: rulesetIdSchema,
     options: optionValues,
     party: jsonObject,
     day: dayNumber,
@@ -740,7 +741,7 @@ export const encounterFileSchema = z.strictObject({
   format: z.literal(ENCOUNTER_FORMAT),
   version: z.literal(EXPORT_VERSION),
   exportedAt: timestamp,
-  rulesetId: z.enum(RULESET_IDS, { error: `The ruleset must be one of: ${RULESET_IDS.join(', ')}.` }),
+  rulesetId: rulesetIdSchema,
   encounter: z.strictObject({
     id: z.string().max(200),
     name: nameSchema,

@@ -43,7 +43,7 @@ describe('the encounter export', () => {
     expect(file.events).toEqual(FIGHT);
     expect(file.log).toEqual(encounter.events.flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))));
     expect(file.log.filter((l) => l.seq === 2).map((l) => l.text)).toEqual(encounter.events[1]!.lines.map((l) => l.text));
-    expect(file.summary).toEqual(summarize(enigma.encounter!, 'enigma', encounter.input, encounter.events));
+    expect(file.summary).toEqual(summarize(enigma.encounter!, encounter.input, encounter.events));
     expect(view).toEqual(engine.view());
     expect(view.outcome).toBe('Victory');
     // What the file says is enough to rebuild the fight: JSON round trip, then replay.

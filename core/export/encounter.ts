@@ -39,7 +39,7 @@ export interface EncounterDocument {
  * passes the replay it keeps of the same events (`replayed`), which is the one this would compute.
  */
 export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRules, exportedAt: string, replayed?: EncounterReplay): EncounterDocument {
-  const { summary, view } = replayed ?? replayEncounter(rules, stored.rulesetId, stored.input, stored.events);
+  const { summary, view } = replayed ?? replayEncounter(rules, stored.input, stored.events);
   return {
     view,
     export: {

@@ -39,7 +39,7 @@ describe('the per-round summary', () => {
     ]);
     const attack = steps.at(-1)!.lines!.map((l) => l.text).join(' ');
     expect(attack).toMatch(/hit/);
-    const summary = summarize(rules, 'enigma', input, steps);
+    const summary = summarize(rules, input, steps);
     expect(summary.map((s) => [s.round, s.measure])).toEqual([[1, 'damage']]);
     const goblin = figures(summary, 1, 'goblin');
     const berrik = figures(summary, 1, 'berrik');
@@ -60,7 +60,7 @@ describe('the per-round summary', () => {
       { type: 'HEAL', targetId: 'berrik', amount: 2, kind: 'magic', source: 'potion' },
       { type: 'APPLY_DAMAGE', targetId: 'berrik', amount: 1, source: 'trap' },
     ]);
-    const summary = summarize(rules, 'enigma', input, steps);
+    const summary = summarize(rules, input, steps);
     expect(summary.map((s) => s.round)).toEqual([1, 2]);
     expect(figures(summary, 1, 'berrik')).toMatchObject({ taken: 3, healed: 0 });
     expect(figures(summary, 2, 'berrik')).toMatchObject({ taken: 1, healed: 2 });
@@ -75,7 +75,7 @@ describe('the per-round summary', () => {
       { type: 'END_TURN' },
       { type: 'REMOVE_COMBATANT', id: 'berrik', reason: 'flees' },
     ]);
-    const summary = summarize(rules, 'enigma', input, steps);
+    const summary = summarize(rules, input, steps);
     expect(figures(summary, 1, 'goblin')).toMatchObject({ down: true });
     expect(figures(summary, 1, 'berrik')).toMatchObject({ down: false });
     expect(figures(summary, 2, 'goblin')).toMatchObject({ down: false });
@@ -91,18 +91,18 @@ describe('the per-round summary', () => {
       { type: 'REMOVE_COMBATANT', id: 'bandit', reason: 'runs off into the woods' },
     ];
     const { rules, input, steps } = record('cairn-errant', events);
-    const replayed = replayEncounter(rules, 'cairn-errant', input, steps);
+    const replayed = replayEncounter(rules, input, steps);
     const bandit = replayed.summary.flatMap((r) => r.combatants).filter((c) => c.id === 'bandit');
     expect(bandit.some((c) => c.down)).toBe(false);
     expect(bandit.some((c) => c.statuses.includes('left the fight (runs off into the woods)'))).toBe(true);
 
     // The app adds up the roster changes stored with each event; they carry why a row left.
     const engine = EncounterEngine.create(rules, input);
-    const fold = new SummaryFold(rules, 'cairn-errant', input, true);
+    const fold = new SummaryFold(rules, input, true);
     for (const step of steps) {
       const before = engine.view();
       engine.step(step.event);
-      fold.add({ ...step, roster: rosterChange('cairn-errant', before, engine.view()) });
+      fold.add({ ...step, roster: rosterChange(rules, before, engine.view()) });
     }
     expect(fold.result(engine.view())).toEqual(replayed);
   });
@@ -110,11 +110,11 @@ describe('the per-round summary', () => {
   it('a roster change stored before rows said why they left still counts a removal as going down', () => {
     const { rules, input, steps } = enigmaFight([{ type: 'REMOVE_COMBATANT', id: 'goblin', reason: 'flees' }]);
     const engine = EncounterEngine.create(rules, input);
-    const fold = new SummaryFold(rules, 'enigma', input, true);
+    const fold = new SummaryFold(rules, input, true);
     for (const step of steps) {
       const before = engine.view();
       engine.step(step.event);
-      const roster = rosterChange('enigma', before, engine.view());
+      const roster = rosterChange(rules, before, engine.view());
       for (const row of roster.rows) delete row.out;
       fold.add({ ...step, roster });
     }
@@ -139,8 +139,8 @@ describe('the per-round summary', () => {
       { type: 'END_COMBAT', outcome: 'the boss yields' },
     ]);
     expect(rules.roster).toBeDefined();
-    const withRoster = replayEncounter(rules, 'enigma', input, steps);
-    const withView = replayEncounter({ ...rules, roster: undefined }, 'enigma', input, steps);
+    const withRoster = replayEncounter(rules, input, steps);
+    const withView = replayEncounter({ ...rules, roster: undefined }, input, steps);
     expect(withRoster.summary.length).toBeGreaterThan(1);
     expect(withRoster.summary.flatMap((r) => r.combatants).some((c) => c.taken > 0 && c.healed > 0)).toBe(true);
     expect(withRoster).toEqual(withView);
@@ -148,14 +148,14 @@ describe('the per-round summary', () => {
 
   it('has no rounds while the encounter is still being prepared', () => {
     const { rules, input, steps } = record('enigma', [{ type: 'ADD_COMBATANTS', combatants: [seed('enigma', 'berrik', 'party')] }]);
-    expect(summarize(rules, 'enigma', input, steps)).toEqual([]);
+    expect(summarize(rules, input, steps)).toEqual([]);
   });
 
   it('uses the stored log lines to find the actor, not lines written anew', () => {
     const { rules, input, steps } = enigmaFight([{ type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 2, source: 'a rock' }]);
     const stored: ReplayStep[] = steps.map((s, i) => (i === steps.length - 1 ? { event: s.event, lines: [{ round: 1, kind: 'damage', text: 'Berrik threw it.', actorId: 'berrik' } satisfies LogLine] } : s));
-    expect(figures(summarize(rules, 'enigma', input, stored), 1, 'berrik').dealt).toBe(2);
-    expect(figures(summarize(rules, 'enigma', input, steps), 1, 'berrik').dealt).toBe(0);
+    expect(figures(summarize(rules, input, stored), 1, 'berrik').dealt).toBe(2);
+    expect(figures(summarize(rules, input, steps), 1, 'berrik').dealt).toBe(0);
   });
 
   it('Teams: damage comes off endurance and then health, and all of it counts', () => {
@@ -165,7 +165,7 @@ describe('the per-round summary', () => {
       { type: 'SELECT_MEMBER', id: 'kestrel' },
       { type: 'APPLY_DAMAGE', targetId: 'raider', amount: 15, source: 'a fall' },
     ]);
-    const { summary, view } = replayEncounter(rules, 'teams', input, steps);
+    const { summary, view } = replayEncounter(rules, input, steps);
     const raider = view.order.find((c) => c.id === 'raider')!;
     expect(raider.stats!.find((s) => s.label === 'Endurance')!.value).toBe('0/12');
     expect(raider.health!.current).toBe(9);
@@ -182,7 +182,7 @@ describe('the per-round summary', () => {
     expect(engine.view().prompt).toMatchObject({ answer: 'DEFEND', subjectId: 'raider' });
     const event: GmEvent = { type: 'DEFEND', id: 'none' };
     steps.push({ event, lines: engine.apply(event) });
-    const summary = summarize(rules, 'teams', input, steps);
+    const summary = summarize(rules, input, steps);
     const raider = figures(summary, 1, 'raider');
     expect(raider.taken).toBeGreaterThan(0);
     expect(figures(summary, 1, 'kestrel')).toMatchObject({ dealt: raider.taken, taken: 0 });
@@ -203,10 +203,35 @@ describe('the per-round summary', () => {
       { type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 1, source: 'the cold' },
       { type: 'END_COMBAT', outcome: 'The orc flees' },
     ] as GmEvent[]) steps.push({ event, lines: engine.apply(event) });
-    const summary = summarize(rules, 'thrum', input, steps);
+    const summary = summarize(rules, input, steps);
     expect(summary.map((s) => [s.round, s.measure])).toEqual([[0, 'loads'], [1, 'loads']]);
     expect(figures(summary, 1, 'orc')).toMatchObject({ taken: 3, healed: 0, down: false });
     expect(engine.view().order.find((c) => c.id === 'orc')!.health!.current).toBe(0);
+  });
+});
+
+describe('the ruleset\'s summary track', () => {
+  it('a ruleset\'s own words for down count a combatant down; without them the common words do', () => {
+    const { rules, input, steps } = record('enigma', [
+      { type: 'ADD_COMBATANTS', combatants: [seed('enigma', 'berrik', 'party'), seed('enigma', 'goblin', 'gm')] },
+      { type: 'START' },
+      { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 1, source: 'a falling rock' },
+    ]);
+    // The stored roster changes, the last one saying the goblin is routed (a tag in a ruleset's own words).
+    const engine = EncounterEngine.create(rules, input);
+    const stored = steps.map((step) => {
+      const before = engine.view();
+      engine.step(step.event);
+      return { ...step, roster: rosterChange(rules, before, engine.view()) };
+    });
+    stored.at(-1)!.roster.rows.find((row) => row.id === 'goblin')!.tags.push('Routed');
+    const down = (track: typeof rules) => {
+      const fold = new SummaryFold(track, input, true);
+      for (const step of stored) fold.add(step);
+      return figures(fold.result(engine.view()).summary, 1, 'goblin').down;
+    };
+    expect(down(rules)).toBe(false);
+    expect(down({ ...rules, summary: { measure: 'damage', pools: [], down: /^routed\b/i } })).toBe(true);
   });
 });
 
@@ -215,7 +240,7 @@ describe('who went down and who left', () => {
     let out = 0;
     for (let fightSeed = 1; fightSeed <= 4; fightSeed++) {
       const fight = generateFight(rulesetId, 8, 400, fightSeed, [], { type: 'END_COMBAT', outcome: 'over' });
-      const { summary, view } = replayEncounter(fight.rules, rulesetId, fight.input, fight.events.map((event) => ({ event })));
+      const { summary, view } = replayEncounter(fight.rules, fight.input, fight.events.map((event) => ({ event })));
       const totals = new Map(totalsOf(summary).map((t) => [t.id, t]));
       for (const c of view.order.filter((row) => row.status === 'removed')) {
         out += 1;
@@ -235,8 +260,8 @@ describe('the summary fold', () => {
   it.each(RULESET_IDS)('%s: events given a few at a time, asked between, end as one replay of them all', (rulesetId) => {
     const fight = generateFight(rulesetId, 8, 400, 7, [], { type: 'END_COMBAT', outcome: 'over' });
     const steps: ReplayStep[] = fight.events.map((event) => ({ event }));
-    const whole = replayEncounter(fight.rules, rulesetId, fight.input, steps);
-    const fold = new SummaryFold(fight.rules, rulesetId, fight.input);
+    const whole = replayEncounter(fight.rules, fight.input, steps);
+    const fold = new SummaryFold(fight.rules, fight.input);
     const asked: ReturnType<SummaryFold['result']>[] = [];
     for (const [index, step] of steps.entries()) {
       fold.add(step);
@@ -246,7 +271,7 @@ describe('the summary fold', () => {
     expect(fold.count).toBe(steps.length);
     expect(fold.result()).toEqual(whole);
     // A result is a copy: what the fold did afterwards left the earlier answers as they were.
-    const partial = replayEncounter(fight.rules, rulesetId, fight.input, steps.slice(0, 4));
+    const partial = replayEncounter(fight.rules, fight.input, steps.slice(0, 4));
     expect(asked[0]).toEqual(partial);
   });
 });

@@ -1,8 +1,9 @@
 // The per-round summary of an encounter, computed for every ruleset the same way: replay the stored events through
 // the kernel and compare each combatant's health track between consecutive states. Nothing ruleset-specific is
-// read except which numbers of the view make up the track (TRACKS) and which tags mean "down" (DOWN_TAG).
+// read except what the ruleset's rules declare of the track (`EncounterRules.summary`: which numbers of the view make
+// it up, and which tags mean "down").
 import { EncounterEngine, RuleRefusal, upcastStored } from '../encounter/kernel.ts';
-import type { CombatantView, EncounterInput, EncounterRoster, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
+import type { CombatantView, EncounterInput, EncounterRoster, EncounterRules, EncounterView, GmEvent, LogLine, SummaryTrack } from '../encounter/types.ts';
 import type { RoundFigures, RoundSummary } from './types.ts';
 
 /** One stored event with the log lines written when it was applied (replayed lines are used when absent). */
@@ -36,7 +37,7 @@ export interface RosterRow {
   status: CombatantView['status'];
   tags: string[];
   health?: number;
-  /** The ruleset's pools (TRACKS) among the row's stats, as [label, value]. */
+  /** The ruleset's pools (its summary track's) among the row's stats, as [label, value]. */
   pools?: [string, string][];
   /**
    * For a row out of the fight: whether harm took it out (dead or defeated) and why the runner says it left. Rows
@@ -45,25 +46,10 @@ export interface RosterRow {
   out?: { down: boolean; reason?: string };
 }
 
-/**
- * What a ruleset's health track is made of. `health.current` always counts; `pools` are stats of the view that
- * take the same harm: Teams' damage comes off endurance before health, Cairn-Errant's off HP and then STR. Thrum
- * has no damage: its track is the Fatigue Load (the view's health) plus the Stress Load, and a rise is what the
- * combatant took.
- */
-interface Track {
-  measure: RoundSummary['measure'];
-  pools: readonly string[];
-}
+/** A ruleset without a summary track of its own: damage to health alone, down by the common words. */
+const DEFAULT_TRACK: SummaryTrack = { measure: 'damage', pools: [] };
 
-const TRACKS: Record<string, Track> = {
-  teams: { measure: 'damage', pools: ['Endurance'] },
-  'cairn-errant': { measure: 'damage', pools: ['STR'] },
-  thrum: { measure: 'loads', pools: ['Stress'] },
-};
-const DEFAULT_TRACK: Track = { measure: 'damage', pools: [] };
-
-const trackOf = (rulesetId: string): Track => TRACKS[rulesetId] ?? DEFAULT_TRACK;
+const trackOf = (rules: EncounterRules): SummaryTrack => rules.summary ?? DEFAULT_TRACK;
 
 /** The roster the summary follows, from a view. */
 const rosterOfView = (view: EncounterView): EncounterRoster => ({ phase: view.phase, round: view.round, order: view.order, awaiting: view.prompt?.answer ?? null });
@@ -90,8 +76,8 @@ function sameParts(a: CombatantView, b: CombatantView, pools: readonly string[])
 }
 
 /** What the step from the view `beforeView` to `afterView` changed, for storing with the event (see RosterChange). */
-export function rosterChange(rulesetId: string, beforeView: EncounterView, afterView: EncounterView): RosterChange {
-  const { pools } = trackOf(rulesetId);
+export function rosterChange(rules: EncounterRules, beforeView: EncounterView, afterView: EncounterView): RosterChange {
+  const { pools } = trackOf(rules);
   const before = rosterOfView(beforeView);
   const after = rosterOfView(afterView);
   const change: RosterChange = { phase: after.phase, round: after.round, awaiting: after.awaiting, rows: [] };
@@ -128,7 +114,7 @@ function applyChange(before: EncounterRoster, change: RosterChange): EncounterRo
   return { phase: change.phase, round: change.round, order, awaiting: change.awaiting };
 }
 
-/** Tags that mean a combatant is out of the fight, whatever the ruleset calls it. */
+/** Tags that mean a combatant is out of the fight, in the common words (a ruleset's track may say its own). */
 const DOWN_TAG = /^(dead|dying|unconscious|incapacitated|defeated|out of action)\b/i;
 
 /** The leading whole number of a stat's value: "7/12" → 7, "9" → 9; null when it does not start with one. */
@@ -137,7 +123,7 @@ function leadingNumber(value: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-function trackValue(c: CombatantView, track: Track): number | null {
+function trackValue(c: CombatantView, track: SummaryTrack): number | null {
   let total: number | null = c.health ? c.health.current : null;
   for (const label of track.pools) {
     const stat = statValue(c, label);
@@ -148,8 +134,8 @@ function trackValue(c: CombatantView, track: Track): number | null {
 }
 
 /** Out of the fight by harm: dead, defeated, dying, unconscious, or at 0 health. One who fled or escaped is not. */
-const isDown = (c: CombatantView, measure: Track['measure']): boolean =>
-  (c.status === 'removed' && Boolean(c.dead || c.defeated)) || c.tags.some((tag) => DOWN_TAG.test(tag)) || (measure === 'damage' && c.health !== undefined && c.health.current <= 0);
+const isDown = (c: CombatantView, { measure, down = DOWN_TAG }: SummaryTrack): boolean =>
+  (c.status === 'removed' && Boolean(c.dead || c.defeated)) || c.tags.some((tag) => down.test(tag)) || (measure === 'damage' && c.health !== undefined && c.health.current <= 0);
 
 /** What the summary says of one who left the fight alive in a round: "left the fight (fled)". */
 function leftWords(c: CombatantView): string {
@@ -205,8 +191,8 @@ export interface EncounterReplay {
  * answers a question the rules asked (a defence, a damage roll), the harm came from whoever acted last before it in
  * that round. Pools that the end of combat resets (Thrum's loads) are not counted as healing.
  */
-export function replayEncounter(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): EncounterReplay {
-  const fold = new SummaryFold(rules, rulesetId, input);
+export function replayEncounter(rules: EncounterRules, input: EncounterInput, steps: readonly ReplayStep[]): EncounterReplay {
+  const fold = new SummaryFold(rules, input);
   for (const step of steps) fold.add(step);
   return fold.result();
 }
@@ -225,7 +211,7 @@ function addMissing(tally: Map<string, RoundFigures>, at: EncounterRoster): Map<
  * changes nothing: more events can follow it, and the fold ends as one replay of all of them would.
  */
 export class SummaryFold {
-  private readonly track: Track;
+  private readonly track: SummaryTrack;
   private readonly engine: EncounterEngine;
   private view: EncounterRoster;
   private readonly rounds = new Map<number, Map<string, RoundFigures>>();
@@ -243,8 +229,8 @@ export class SummaryFold {
    * `recorded`: the fold adds up the roster changes stored with the events (every step must carry one, with its
    * lines) instead of stepping the machine; its `result` then needs the final view from the caller.
    */
-  constructor(rules: EncounterRules, rulesetId: string, input: EncounterInput, readonly recorded = false) {
-    this.track = trackOf(rulesetId);
+  constructor(rules: EncounterRules, input: EncounterInput, readonly recorded = false) {
+    this.track = trackOf(rules);
     this.engine = EncounterEngine.create(rules, input);
     this.view = rosterOf(this.engine);
   }
@@ -299,8 +285,8 @@ export class SummaryFold {
       const was = byId().get(now.id);
       if (!was || was === now) continue;
       const figures = tally.get(now.id)!;
-      if (!isDown(was, track.measure) && isDown(now, track.measure)) figures.down = true;
-      else if (was.status !== 'removed' && now.status === 'removed' && !isDown(now, track.measure)) {
+      if (!isDown(was, track) && isDown(now, track)) figures.down = true;
+      else if (was.status !== 'removed' && now.status === 'removed' && !isDown(now, track)) {
         const leavers = this.left.get(round) ?? new Map<string, string>();
         leavers.set(now.id, leftWords(now));
         this.left.set(round, leavers);
@@ -355,8 +341,8 @@ export class SummaryFold {
 }
 
 /** The per-round summary alone. */
-export function summarize(rules: EncounterRules, rulesetId: string, input: EncounterInput, steps: readonly ReplayStep[]): RoundSummary[] {
-  return replayEncounter(rules, rulesetId, input, steps).summary;
+export function summarize(rules: EncounterRules, input: EncounterInput, steps: readonly ReplayStep[]): RoundSummary[] {
+  return replayEncounter(rules, input, steps).summary;
 }
 
 /** Column headings of a summary table, in the words of its measure. */

@@ -7,6 +7,11 @@ export const ENCOUNTER_FORMAT = 'gm-workstation/encounter';
 export const CAMPAIGN_FORMAT = 'gm-workstation/campaign';
 /** Bump when the shape changes; an import refuses versions newer than this. */
 export const EXPORT_VERSION = 1;
+/**
+ * The largest file the importer reads, in MB. A campaign file takes about 130 bytes per stored event, so 100 MB holds
+ * some 750,000 events; an encounter file with its log and round table about 640 bytes per event.
+ */
+export const IMPORT_MAX_MB = 100;
 
 /** One combatant's figures for one round. `dealt`/`taken`: damage (or, for Thrum, loads) in that round. */
 export interface RoundFigures {

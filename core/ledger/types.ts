@@ -130,4 +130,13 @@ export interface RecoveryRules {
   card(world: CampaignWorld, characterId: string): RecoveryCard;
   /** Party-level figures (Enigma: Escalation). */
   partyStats?(world: CampaignWorld): { label: string; value: string }[];
+  /** Party-level figures the campaign home shows beside the ruleset's name, from the campaign's party values. */
+  partyBadges?(party: Record<string, unknown>): PartyBadge[];
+}
+
+/** One party-level figure on the campaign home: "{label} {value}", with `title` as its tooltip. */
+export interface PartyBadge {
+  label: string;
+  value: string;
+  title: string;
 }

@@ -1,10 +1,6 @@
 // A ruleset is its own folders plus one registry line (issue 29): product code outside `core/rulesets/<id>/` and
 // `renderer/src/rulesets/<id>/` must not name a ruleset id, nor import from one ruleset's folder. Tests, fixtures, the
 // end-to-end specs, benchmarks and scripts may. The ids come from the registry, so this file names none.
-//
-// Today's offenders are listed in ALLOWED with how many times each names an id: the list may only shrink. A file not
-// in it that names an id fails, and so does a listed file that names one fewer than allowed (lower its allowance, or
-// remove it once it reaches zero).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,21 +12,6 @@ const ids = RULESETS.map((r) => r.id as string);
 const folders = [...ids.map((id) => `core/rulesets/${id}/`), ...ids.map((id) => `renderer/src/rulesets/${id}/`)];
 /** The registry is the one place that names every ruleset. */
 const REGISTRY = ['core/rulesets/registry.ts'];
-
-/** Files that still name a ruleset id outside its folder, with how many times (issue 29 brings each to zero). */
-const ALLOWED: Record<string, number> = {
-  'core/rulesets/types.ts': 5, // the id list itself: RULESET_IDS
-  'core/export/summary.ts': 3, // TRACKS: the summary's health track per ruleset
-  'server/demo/index.ts': 5, // the demo campaigns, one per ruleset
-  'server/demo/enigma.ts': 1, // a demo campaign outside its ruleset's folder
-  'server/demo/teams.ts': 1, // a demo campaign outside its ruleset's folder
-  'server/demo/factions.ts': 1, // a demo campaign outside its ruleset's folder
-  'server/demo/cairn-errant.ts': 1, // a demo campaign outside its ruleset's folder
-  'server/demo/thrum.ts': 1, // a demo campaign outside its ruleset's folder
-  'renderer/src/screens/CampaignHome.svelte': 1, // Enigma's Escalation badge
-  'renderer/src/screens/CampaignList.svelte': 2, // the default ruleset of a new campaign
-  'renderer/src/screens/CharacterHistory.svelte': 2, // Enigma's injury categories as record labels
-};
 
 function isProduct(path: string): boolean {
   if (!/\.(ts|svelte)$/.test(path) || /\.test\.ts$/.test(path) || path.endsWith('.d.ts')) return false;
@@ -76,12 +57,8 @@ function offenders(): Record<string, number> {
 }
 
 describe('a ruleset is its own folders', () => {
-  it('product code outside the ruleset folders names no ruleset id, but for the offenders still listed, never more', () => {
-    const found = offenders();
-    const grown = Object.entries(found).filter(([path, count]) => count > (ALLOWED[path] ?? 0)).map(([path, count]) => `${path}: ${count} (allowed ${ALLOWED[path] ?? 0})`);
-    expect(grown, 'files that name a ruleset id outside its folder: ask the ruleset instead').toEqual([]);
-    const shrunk = Object.entries(ALLOWED).filter(([path, count]) => (found[path] ?? 0) < count).map(([path, count]) => `${path}: ${found[path] ?? 0} (allowed ${count})`);
-    expect(shrunk, 'files that name fewer ids than allowed: lower their allowance in ALLOWED').toEqual([]);
+  it('product code outside the ruleset folders names no ruleset id and imports nothing from one', () => {
+    expect(offenders(), 'files that name a ruleset id outside its folder: ask the ruleset instead').toEqual({});
   });
 
   it('finds what it looks for', () => {

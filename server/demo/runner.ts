@@ -3,9 +3,8 @@
 // with their log lines, carry-over and ledger entries. Every die is typed in, so the demo is the same every time.
 import { inputSchemas, type CampaignSummary, type EncounterDetail, type HandlerInput, type HandlerName, type HandlerResults } from '../../core/api/contract.ts';
 import type { GmEvent, RollRequest } from '../../core/encounter/types.ts';
-import type { OptionValues } from '../../core/rulesets/options.ts';
+import type { DemoFight as PlayedFight, RulesetDemo } from '../../core/rulesets/demo.ts';
 import type { RulesetId } from '../../core/rulesets/types.ts';
-import type { SheetValues } from '../../core/rulesets/sheet.ts';
 import { getCampaign, listCampaigns } from '../../db/campaigns.ts';
 import { toCampaignSummary } from '../../db/rows.ts';
 // The table itself, read at call time (app.ts and the handler modules import each other).
@@ -27,8 +26,7 @@ export function call<N extends DemoRequest>(ctx: HandlerContext, name: N, input:
   return handler(ctx, parsed.data);
 }
 
-/** Dice the GM typed in (the demo never leaves a roll to the app). */
-export const typed = (...faces: number[]) => ({ faces, source: 'manual' as const });
+export { typed } from '../../core/rulesets/demo.ts';
 
 /** The rolls of `requests` the event does not carry faces for. */
 function untyped(event: GmEvent, requests: readonly RollRequest[]): RollRequest[] {
@@ -46,7 +44,7 @@ function requireTyped(event: GmEvent, requests: readonly RollRequest[]): void {
 }
 
 /** One demo encounter being played: combatants by name, events appended through `encounters:append`. */
-export class DemoFight {
+export class DemoFight implements PlayedFight {
   constructor(
     private readonly ctx: HandlerContext,
     readonly encounterId: string,
@@ -71,26 +69,8 @@ export class DemoFight {
   }
 }
 
-export interface DemoCharacter {
-  name: string;
-  sheet: SheetValues;
-}
-
-/** One sample campaign: who is in it, the fight of its first session, and what recovery follows. */
-export interface DemoCampaign {
-  rulesetId: RulesetId;
-  /** Says it is a demo: "Demo — Enigma: Nexus Nights". */
-  name: string;
-  options?: OptionValues;
-  party: DemoCharacter[];
-  npcs: (DemoCharacter & { count: number })[];
-  session: { title: string; recap: string };
-  encounter: string;
-  /** Plays the encounter to its end. */
-  fight(fight: DemoFight): void;
-  /** Ledger actions after the fight, given the party's character ids by name. */
-  recovery(party: Record<string, string>): GmEvent[];
-}
+/** A ruleset's demo with the ruleset it is played under (from the ruleset's definition). */
+export type DemoCampaign = RulesetDemo & { rulesetId: RulesetId };
 
 /** "Name", or "Name (2)", "Name (3)"… when the demo was loaded before: a demo never overwrites a campaign. */
 function freeName(ctx: HandlerContext, name: string): string {

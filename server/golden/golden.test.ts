@@ -151,7 +151,7 @@ function generatedFight(rulesetId: RulesetId, seed: number): GoldenFight {
     for (const line of lines) log.push(lineText(i + 1, line));
     return { event, lines };
   });
-  return plain({ log, refusals, view: engine.view(), summary: summarize(fight.rules, rulesetId, fight.input, steps) });
+  return plain({ log, refusals, view: engine.view(), summary: summarize(fight.rules, fight.input, steps) });
 }
 
 const fileOf = (rulesetId: string) => join(HERE, `${rulesetId}.json`);

@@ -2,7 +2,7 @@
 import type { HandlerContext } from '../app.ts';
 import { GmError, type CampaignDetail, type CampaignSummary, type Character } from '../../core/api/contract.ts';
 import { optionsValidator, type OptionValues } from '../../core/rulesets/options.ts';
-import { findRuleset } from '../../core/rulesets/registry.ts';
+import { RULESETS, findRuleset } from '../../core/rulesets/registry.ts';
 import { normalizeSheet, sheetValidator, type SheetValues } from '../../core/rulesets/sheet.ts';
 import type { RulesetDefinition } from '../../core/rulesets/types.ts';
 import * as campaigns from '../../db/campaigns.ts';
@@ -30,6 +30,13 @@ export function rulesetOf(row: { ruleset_id: string }): RulesetDefinition {
   return ruleset;
 }
 
+/** The ruleset a new campaign names, or a sentence listing the registered ones (nothing is written). */
+export function requireKnownRuleset(id: string): RulesetDefinition {
+  const ruleset = findRuleset(id);
+  if (!ruleset) throw new GmError(`The ruleset must be one of: ${RULESETS.map((r) => r.id).join(', ')}.`, 'invalid');
+  return ruleset;
+}
+
 function validOptions(ruleset: RulesetDefinition, options: OptionValues): OptionValues {
   const parsed = optionsValidator(ruleset.options).safeParse(options);
   if (!parsed.success) throw new GmError(describeInvalid(parsed.error), 'invalid');
@@ -51,10 +58,12 @@ export const OPEN_INJURIES_SENT = 8;
 function detail(ctx: HandlerContext, id: string): CampaignDetail {
   const row = requireCampaign(ctx, id);
   const open = openInjuries(ctx.db, id, OPEN_INJURIES_SENT);
+  const party = JSON.parse(row.party_json) as Record<string, unknown>;
   return {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
-    party: JSON.parse(row.party_json),
+    party,
+    partyBadges: findRuleset(row.ruleset_id)?.recovery?.partyBadges?.(party) ?? [],
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map((row) => ({ ...toEncounterSummary(row), sessionId: row.session_id ?? null, day: row.day ?? null })),
     injuries: open.rows.map(toInjuryRecord),
@@ -70,7 +79,7 @@ export const campaignHandlers = {
     campaigns.listCampaigns(ctx.db, input.includeArchived ?? false).map(toCampaignSummary),
 
   'campaigns:create': (ctx: HandlerContext, input: { name: string; rulesetId: string; options?: OptionValues | undefined }) => {
-    const ruleset = findRuleset(input.rulesetId)!;
+    const ruleset = requireKnownRuleset(input.rulesetId);
     const options = validOptions(ruleset, input.options ?? {});
     const id = ctx.newId();
     const now = ctx.now();

@@ -10,7 +10,6 @@ import { encounterHtml } from '../../core/export/html.ts';
 import { encounterMarkdown } from '../../core/export/markdown.ts';
 import { sessionHtml, sessionMarkdown, type SessionRecap } from '../../core/export/recap.ts';
 import type { ExportFile, ExportFormat, RoundSummary } from '../../core/export/types.ts';
-import type { RulesetId } from '../../core/rulesets/types.ts';
 import { campaignName, getCampaign } from '../../db/campaigns.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
 import * as store from '../../db/encounters.ts';
@@ -25,7 +24,7 @@ function documentOf(ctx: HandlerContext, row: store.EncounterListRow): Encounter
     id: row.id,
     name: row.name,
     campaignName: campaignName(ctx.db, row.campaign_id) ?? '',
-    rulesetId: row.ruleset_id as RulesetId,
+    rulesetId: row.ruleset_id,
     createdAt: row.created_at,
     phase: row.phase,
     round: row.round,

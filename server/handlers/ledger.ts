@@ -2,7 +2,8 @@
 // timeline.
 import type { HandlerContext } from '../app.ts';
 import { ENTRY_TEXT_SENT, GmError, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
-import { isHarm, isPermanentRecord } from '../../core/ledger/records.ts';
+import { isHarm } from '../../core/ledger/records.ts';
+import { findRuleset } from '../../core/rulesets/registry.ts';
 import * as ledger from '../../db/ledger.ts';
 import type { InjuryRow } from '../../db/consequences.ts';
 import type { EncounterListRow } from '../../db/encounters.ts';
@@ -102,6 +103,7 @@ export const ledgerHandlers = {
     const character = requireCharacter(ctx, input.id);
     const campaign = requireCampaign(ctx, character.campaign_id);
     const facts = campaignFacts(ctx, campaign, character.id);
+    const kinds = rulesetOf(campaign).records;
     // Each record's treatments: the done entries that touched it, in entry order. An entry is sent once however many
     // records it touched (a rest counts every open record down in one line). Only the character's own entries (the
     // done ones naming it, in `facts`) can treat its records: the records each of them touched (ledger_records, read
@@ -122,7 +124,7 @@ export const ledgerHandlers = {
     }
     // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
     // newest healed ones the screen shows first, unless the GM asked for all of them.
-    const harm = facts.records.filter((r) => isHarm(r.category));
+    const harm = facts.records.filter((r) => isHarm(kinds.categories, r.category));
     const open = harm.filter((r) => r.healed_at === null);
     const healed = harm.filter((r) => r.healed_at !== null);
     const oldest = (list: typeof harm, kept: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - kept)));
@@ -136,7 +138,7 @@ export const ledgerHandlers = {
       records: sent.map((r) => {
         const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
         return {
-          id: r.id, name: r.name, category: r.category, permanent: isPermanentRecord(JSON.parse(r.data_json)),
+          id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
           source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
           dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
           healed: r.healed_at !== null,
@@ -158,7 +160,9 @@ export const ledgerHandlers = {
     const groups: CampaignTimeline['groups'] = sessions.map((s) => ({ session: toSession(s), ...newestItems(facts.items.filter((i) => i.sessionNumber === s.number), input.allItems) }));
     const outside = facts.items.filter((i) => i.sessionNumber === null);
     if (outside.length) groups.push({ session: null, ...newestItems(outside, input.allItems) });
-    const harm = facts.records.filter((r) => isHarm(r.category));
+    // A campaign of a ruleset this version does not know still shows its timeline: its records count as harm.
+    const categories = findRuleset(campaign.ruleset_id)?.records.categories ?? [];
+    const harm = facts.records.filter((r) => isHarm(categories, r.category));
     const chart = sessions.map((s) => {
       // Everything up to the session's end: gained before it and not healed by then.
       const end = s.ended_at ?? '\uffff';

@@ -11,6 +11,7 @@ import {
   type LedgerField,
   type LedgerForm,
   type LedgerRecord,
+  type PartyBadge,
   type RecoveryCard,
   type RecoveryChange,
   type RecoveryOutcome,
@@ -505,6 +506,12 @@ function card(world: CampaignWorld, characterId: string): RecoveryCard {
 }
 
 /** The party's Escalation and what the next fight opens at under the campaign's escalationAtStart (R-E20). */
+/** The campaign home's Escalation badge: what the party carries into its next fight (R-E20). */
+function partyBadges(party: Record<string, unknown>): PartyBadge[] {
+  const escalation = party['escalation'];
+  return [{ label: 'Escalation', value: typeof escalation === 'number' ? String(escalation) : '1 (reset)', title: 'Party Escalation: carried into the next fight until a Breather or Rest (R-E20)' }];
+}
+
 function partyStats(world: CampaignWorld): { label: string; value: string }[] {
   const stored = storedEscalation(world);
   const mode = world.options['escalationAtStart'];
@@ -522,4 +529,5 @@ export const enigmaRecovery: RecoveryRules = {
   daysPassed,
   card,
   partyStats,
+  partyBadges,
 };

@@ -67,4 +67,12 @@ describe('campaign home', () => {
     expect(within(party).queryByRole('link', { name: /more open/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /earlier encounters/ })).toBeNull();
   });
+
+  it('draws the party figures the campaign carries, whatever its ruleset, each with its tooltip', async () => {
+    api.campaign = { ...campaign(1, 0, 0), rulesetId: 'any', partyBadges: [{ label: 'Doom', value: '4', title: 'The doom track' }, { label: 'Supply', value: '2 days', title: 'Food left' }] };
+    render(CampaignHome, { id: 'c1' });
+    const doom = await screen.findByText('Doom 4');
+    expect(doom.getAttribute('title')).toBe('The doom track');
+    expect(screen.getByText('Supply 2 days').getAttribute('title')).toBe('Food left');
+  });
 });

@@ -5,12 +5,21 @@ import { cleanup, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CharacterHistory as History } from '../../../core/api/contract.ts';
 import { isHarm } from '../../../core/ledger/records.ts';
+import type { RecordCategory } from '../../../core/rulesets/types.ts';
 import CharacterHistory from './CharacterHistory.svelte';
 
+/** The record kinds app:info sends for the character's ruleset: labels, and which are harm. */
+const KINDS: RecordCategory[] = vi.hoisted(() => [
+  { key: 'endure', label: 'Endure', harm: true },
+  { key: 'glean', label: 'Glean', harm: true },
+  { key: 'maxLp', label: 'Temporary LP reduction', harm: true },
+  { key: 'cheatDeath', label: 'Cheated death', harm: false },
+]);
 const api = vi.hoisted(() => ({ history: null as unknown, asked: [] as unknown[] }));
 vi.mock('../lib/api.ts', () => ({
   // A function answers as the app does: by what was asked.
-  send: vi.fn(async (_name: string, input: unknown) => {
+  send: vi.fn(async (name: string, input: unknown) => {
+    if (name === 'app:info') return { rulesets: [{ id: 'enigma', records: KINDS }] };
     api.asked.push(input);
     return typeof api.history === 'function' ? (api.history as (input: unknown) => unknown)(input) : api.history;
   }),
@@ -27,7 +36,7 @@ const record = (id: string, extra: Partial<History['records'][number]>): History
 
 /** Records with their counts, as the app sends them when it sends all of them. */
 const counted = (records: History['records']): Pick<History, 'records' | 'recordCounts'> => {
-  const harm = records.filter((r) => isHarm(r.category));
+  const harm = records.filter((r) => isHarm(KINDS, r.category));
   return { records, recordCounts: { open: harm.filter((r) => !r.healed).length, healed: harm.filter((r) => r.healed).length } };
 };
 

@@ -1,9 +1,8 @@
 // The Cairn-Errant demo: two errants against a ghoul in a barrow. Shows a range band, a wound from a trap, intents
 // declared and locked, DEX saves ordering the round, a Block, the Critical Damage save, and a night's rest.
-import { typed, type DemoCampaign } from './runner.ts';
+import { typed, type RulesetDemo } from '../demo.ts';
 
-export const cairnErrantDemo: DemoCampaign = {
-  rulesetId: 'cairn-errant',
+export const cairnErrantDemo: RulesetDemo = {
   name: 'Demo — Cairn-Errant: The Blackwood Barrow',
   party: [
     {

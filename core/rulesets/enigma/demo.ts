@@ -1,8 +1,8 @@
 // The Enigma demo: two investigators against two goblins in a flooded archive. Shows alternating slots with the
 // GM choosing an enemy, Escalation rising in round 2, a power, Mortal Peril answered with Survive and an injury,
 // and a Rest that counts the injury down.
-import type { GmEvent } from '../../core/encounter/types.ts';
-import { typed, type DemoCampaign, type DemoFight } from './runner.ts';
+import type { GmEvent } from '../../encounter/types.ts';
+import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
 
 function attack(f: DemoFight, attacker: string, target: string, attackFace: number, defenceFace: number, ranged?: { distance: number }): GmEvent {
   return {
@@ -11,8 +11,7 @@ function attack(f: DemoFight, attacker: string, target: string, attackFace: numb
   };
 }
 
-export const enigmaDemo: DemoCampaign = {
-  rulesetId: 'enigma',
+export const enigmaDemo: RulesetDemo = {
   name: 'Demo — Enigma: Nexus Nights',
   party: [
     { name: 'Berrik', sheet: { endure: 10, navigate: 8, glean: 6, attack: 10, influence: 6, manifest: 4, armoured: true, notes: 'Former dock warden. Carries a boat hook and a grudge.' } },

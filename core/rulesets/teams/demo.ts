@@ -1,14 +1,13 @@
 // The Teams demo: two caravan guards against raiders at a toll bridge. Shows teams sending a member in turn, attack
 // tests with the luck die, the defence window (a parry, taking the hit), a death-risk luck test, and a Rest.
-import type { GmEvent } from '../../core/encounter/types.ts';
-import { typed, type DemoCampaign, type DemoFight } from './runner.ts';
+import type { GmEvent } from '../../encounter/types.ts';
+import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
 
 function attack(f: DemoFight, attacker: string, target: string, attribute: 'strength' | 'dexterity', proficiency: 'martial' | 'finesse', test: [number, number], luck: number): GmEvent {
   return { type: 'ATTACK', attackerId: f.id(attacker), targetId: f.id(target), attribute, proficiency, testRoll: typed(...test), luckRoll: typed(luck) };
 }
 
-export const teamsDemo: DemoCampaign = {
-  rulesetId: 'teams',
+export const teamsDemo: RulesetDemo = {
   name: 'Demo — Teams: The Iron Pact',
   party: [
     {

@@ -1,8 +1,8 @@
 // The Thrum demo: two wanderers against husks on a ruined road. Shows initiative, Round Zero stances, attacks whose
 // defence the GM reports and whose contested rolls are typed from physical dice, Frayed and failed Panic Rolls lowering a Stress Tolerance, and a Downtime
 // that restores it.
-import type { GmEvent } from '../../core/encounter/types.ts';
-import { typed, type DemoCampaign, type DemoFight } from './runner.ts';
+import type { GmEvent } from '../../encounter/types.ts';
+import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
 
 function attack(f: DemoFight, attacker: string, target: string, ability: string, load: { fatigue: number } | { stress: number }): GmEvent {
   const physical = 'fatigue' in load;
@@ -23,8 +23,7 @@ function defend(f: DemoFight, defence: 'resilience' | 'evasion' | 'resolve', att
   f.act({ type: 'DEFENSE_RESULT', attackRoll: sized(attackFaces, details['attackDice']), defenceRoll: sized(defenceFaces, details['defenceDice']) });
 }
 
-export const thrumDemo: DemoCampaign = {
-  rulesetId: 'thrum',
+export const thrumDemo: RulesetDemo = {
   name: 'Demo — Thrum: Hollow Roads',
   party: [
     {

@@ -1,13 +1,12 @@
 // The Factions (Murdham) demo: two travellers against bandits at a crossroads. Shows the initiative holder choosing
 // the first faction, automatic hits with rolled damage, a counter resolved in order, the fight ending when one
 // faction is left, the durability rolls after it, and the damaged shield repaired between sessions.
-import type { GmEvent } from '../../core/encounter/types.ts';
-import { typed, type DemoCampaign, type DemoFight } from './runner.ts';
+import type { GmEvent } from '../../encounter/types.ts';
+import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
 
 const melee = (f: DemoFight, attacker: string, target: string): GmEvent => ({ type: 'ATTACK', attackerId: f.id(attacker), targetIds: [f.id(target)], kind: 'melee' });
 
-export const factionsDemo: DemoCampaign = {
-  rulesetId: 'factions',
+export const factionsDemo: RulesetDemo = {
   name: 'Demo — Factions: Murdham Nights',
   party: [
     { name: 'Sybilla', sheet: { str: 12, healthMax: 12, health: 12, agi: 13, wit: 11, armour: 1, weaponDie: 8, hasShield: true, notes: 'Hedge knight with a dented shield.' } },
