@@ -2,7 +2,9 @@
 // types and its members in the order app:info has always sent them; defineOptions() registers retired keys;
 // readOptions() reads stored values as typed values, falling back to each default.
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { enigmaOptions } from './enigma/options.ts';
 import { choice, defineOptions, flag, number, optionsValidator, readOptions, resolveOptions, retiredOptionsOf, type OptionValuesOf } from './options.ts';
+import { thrumOptions } from './thrum/options.ts';
 
 const ties = choice('contestTies', {
   ruling: 'R-H11', default: 'defenceHolds', label: 'Tied attack and defence', description: 'Who wins a tie.',
@@ -74,5 +76,16 @@ describe('readOptions()', () => {
     expectTypeOf<keyof OptionValuesOf<typeof options>>().toEqualTypeOf<'contestTies' | 'areasHitAllies' | 'criticalMargin' | 'farMelee'>();
     // @ts-expect-error: not an option of this ruleset
     void values.loadFloor;
+  });
+});
+
+describe('the rulesets declared with the builders', () => {
+  // Their app:info entries are held word for word, in member order, by the golden files (server/golden).
+  it('give typed values: Thrum\'s Stunned and Enigma\'s Opposed ties are the unions of their choices', () => {
+    expectTypeOf(readOptions(thrumOptions, {}).stunned).toEqualTypeOf<'skipNextAction' | 'gmAdjudicates'>();
+    expectTypeOf(readOptions(enigmaOptions, {}).opposedTies).toEqualTypeOf<'defender' | 'attacker'>();
+    expect(readOptions(thrumOptions, { stunned: 'gmAdjudicates', panicOrder: 'x' })).toMatchObject({ stunned: 'gmAdjudicates', criticalMargin: 5 });
+    expect(retiredOptionsOf(thrumOptions).map((o) => o.key)).toContain('panicOrder');
+    expect(retiredOptionsOf(enigmaOptions).map((o) => o.key)).toContain('removalCursor');
   });
 });
