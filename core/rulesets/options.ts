@@ -53,9 +53,89 @@ export interface RetiredOption {
 
 const retired = new WeakMap<readonly RulingOption[], readonly RetiredOption[]>();
 
+/** Registers the keys a ruleset has retired (see RetiredOption). Kept for declarations not yet on `defineOptions`. */
 export function retireOptions<T extends readonly RulingOption[]>(options: T, retiredOptions: readonly RetiredOption[]): T {
   retired.set(options, retiredOptions);
   return options;
+}
+
+// ---- declaring options: builders that keep each option's key and values as types ----
+
+/** What every builder takes besides the key: the ruling, its words, and (for an app ruling) its origin. */
+interface Described {
+  ruling: string;
+  label: string;
+  description: string;
+  origin?: 'app';
+}
+
+/** The members every option starts with, in the order the declarations have always listed them. */
+function head<K extends string>(key: K, spec: Described): { key: K; ruling: string; origin?: 'app' } {
+  return spec.origin ? { key, ruling: spec.ruling, origin: spec.origin } : { key, ruling: spec.ruling };
+}
+
+/** An on/off ruling. */
+export function flag<const K extends string>(key: K, spec: Described & { default: boolean }): FlagOption & { key: K } {
+  return { ...head(key, spec), kind: 'flag', default: spec.default, label: spec.label, description: spec.description };
+}
+
+/** A ruling with named readings; the default must be one of them (checked by the type, and on load). */
+export function choice<const K extends string, const V extends string>(
+  key: K,
+  spec: Described & { default: NoInfer<V>; choices: readonly { value: V; label: string }[] },
+): ChoiceOption & { key: K; default: V; choices: readonly { value: V; label: string }[] } {
+  if (!spec.choices.some((c) => c.value === spec.default)) throw new Error(`The option ${key} defaults to ${spec.default}, which is not one of its choices.`);
+  return { ...head(key, spec), kind: 'choice', default: spec.default, label: spec.label, description: spec.description, choices: spec.choices };
+}
+
+/** A whole number between `min` and `max`; the default must lie between them (checked on load). */
+export function number<const K extends string>(key: K, spec: Described & { default: number; min: number; max: number }): NumberOption & { key: K } {
+  if (!(Number.isInteger(spec.default) && spec.min <= spec.default && spec.default <= spec.max)) throw new Error(`The option ${key} defaults to ${spec.default}, outside ${spec.min}–${spec.max}.`);
+  return { ...head(key, spec), kind: 'number', default: spec.default, min: spec.min, max: spec.max, label: spec.label, description: spec.description };
+}
+
+/** The value type of one declared option: its choices' values, a boolean, or a number. */
+export type OptionValueOf<O extends RulingOption> = O extends { kind: 'choice'; choices: readonly { value: infer V }[] } ? V : O extends { kind: 'flag' } ? boolean : number;
+
+/** The typed values of a ruleset's declared options, by key: `values.stunned` is `'skipNextAction' | 'gmAdjudicates'`. */
+export type OptionValuesOf<T extends readonly RulingOption[]> = { readonly [O in T[number] as O['key']]: OptionValueOf<O> };
+
+/**
+ * A ruleset's options, declared once: the list (as the registry, the validator and app:info read it) with the
+ * keys it has retired registered beside it, and its literal types kept, so `readOptions` gives typed values.
+ * Two options with one key are a mistake in the declaration and throw on load.
+ */
+export function defineOptions<const T extends readonly RulingOption[]>(options: T, { retired: retiredOptions = [] }: { retired?: readonly RetiredOption[] } = {}): T {
+  const keys = new Set<string>();
+  for (const option of options) {
+    if (keys.has(option.key)) throw new Error(`The option ${option.key} is declared twice.`);
+    keys.add(option.key);
+  }
+  return retiredOptions.length ? retireOptions(options, retiredOptions) : options;
+}
+
+/** One stored value as its option reads it; a value of the wrong kind or out of bounds reads as the default. */
+function valueFor(option: RulingOption, value: unknown): string | number | boolean {
+  switch (option.kind) {
+    case 'flag':
+      return typeof value === 'boolean' ? value : option.default;
+    case 'number':
+      return typeof value === 'number' && Number.isInteger(value) && value >= option.min && value <= option.max ? value : option.default;
+    case 'choice':
+      return typeof value === 'string' && option.choices.some((c) => c.value === value) ? value : option.default;
+  }
+}
+
+/**
+ * The values of `options` (a `defineOptions` list) in `chosen` (an encounter's frozen options, a campaign's
+ * choices), typed by key: each option's stored value, or its default where none is stored or the stored one is
+ * not one it takes. Retired and unknown keys are left out.
+ */
+export function readOptions<const T extends readonly RulingOption[]>(options: T, chosen: Readonly<Record<string, unknown>>): OptionValuesOf<T> {
+  const values: Record<string, string | number | boolean> = {};
+  for (const option of options) values[option.key] = valueFor(option, chosen[option.key]);
+  // Built key by key from the list T is: each value is read by its own option above.
+  return values as OptionValuesOf<T>;
 }
 
 /** The rulings a ruleset applies as constants (former options), e.g. `{ key: 'removalCursor', ruling: 'R-E3' }`. */

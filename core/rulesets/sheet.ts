@@ -158,3 +158,48 @@ export function sheetSummary(schema: SheetSchema, values: Record<string, unknown
   }
   return stats;
 }
+
+/** The bounds of a pool: its current value's, the start of both, and the maximum's own lower bound (`maxMin`). */
+export interface PoolRange {
+  default: number;
+  min: number;
+  max: number;
+  /** The lowest maximum (Health maximum 1 where health may be 0); `min` when absent. */
+  maxMin?: number;
+}
+
+/** The words of a pool beside its key and label, for the current value and (`max…`) the maximum. */
+export interface PoolWords {
+  group?: string;
+  help?: string;
+  short?: string;
+  /** The maximum's label: "<label> maximum" when absent ("Maximum HP" where the rules say so). */
+  maxLabel?: string;
+  maxHelp?: string;
+  maxShort?: string;
+}
+
+function integerField(key: string, label: string, words: { short?: string | undefined; group?: string | undefined; help?: string | undefined }, range: { default: number; min: number; max: number }, atMost?: string): IntegerField {
+  // Members in the order the sheets have always listed them (app:info sends them as they are).
+  return {
+    kind: 'integer', key, label,
+    ...(words.short === undefined ? {} : { short: words.short }),
+    ...(words.group === undefined ? {} : { group: words.group }),
+    default: range.default, min: range.min, max: range.max,
+    ...(atMost === undefined ? {} : { atMost }),
+    ...(words.help === undefined ? {} : { help: words.help }),
+  };
+}
+
+/**
+ * A pool: its maximum (`<key>Max`) and its current value (`<key>`, never above the maximum: `atMost`), in that
+ * order, both starting at `range.default`. Spread into a sheet's fields: `...pool('hp', 'HP', { default: 4, min: 0,
+ * max: 20 }, { group: 'Health', maxLabel: 'Maximum HP' })`. The one-line summary shows the pair as "HP 4/4".
+ */
+export function pool(key: string, label: string, range: PoolRange, words: PoolWords = {}): [IntegerField, IntegerField] {
+  const maxKey = `${key}Max`;
+  return [
+    integerField(maxKey, words.maxLabel ?? `${label} maximum`, { short: words.maxShort, group: words.group, help: words.maxHelp }, { ...range, min: range.maxMin ?? range.min }),
+    integerField(key, label, { short: words.short, group: words.group, help: words.help }, range, maxKey),
+  ];
+}
