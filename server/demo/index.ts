@@ -5,7 +5,7 @@ import { RULESETS } from '../../core/rulesets/registry.ts';
 import type { HandlerContext } from '../app.ts';
 import { DemoScriptError, playDemo, type DemoCampaign } from './runner.ts';
 
-/** One demo per registered ruleset. Read when called, not at load time: the handler table and the demos import each other. */
+/** One demo per registered ruleset, in the registry's order, each with the id it is played under. */
 export function demoCampaigns(): DemoCampaign[] {
   return RULESETS.map((ruleset) => ({ ...ruleset.demo, rulesetId: ruleset.id }));
 }
