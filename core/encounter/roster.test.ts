@@ -9,6 +9,7 @@ interface Ctx { roster: string[]; combatants: Record<string, Piece>; log: string
 const spec: RosterSpec<Ctx, Piece> = {
   max: 3,
   sideProblem: (_ctx, seed) => (seed.side === 'us' || seed.side === 'them' ? null : `${seed.name} must join us or them.`),
+  idProblem: (seed) => (seed.id === 'pass' ? '"pass" cannot be a combatant\'s id.' : null),
   seedProblem: (_ctx, seed) => (seed.sheet['hp'] === 0 ? `${seed.name} has no HP left.` : null),
   fromSeed: (_ctx, seed) => ({ name: seed.name, side: seed.side, hp: Number(seed.sheet['hp'] ?? 1), gone: false }),
   hasLeft: (piece) => piece.gone,
@@ -39,6 +40,11 @@ describe('checkAdd: the refusals of adding combatants', () => {
     expect(checkAdd(spec, empty(), [seed('a', 'nobody', 0)])).toBe('A must join us or them.');
     expect(checkAdd(spec, empty(), [seed('a', 'us', 0), seed('b', 'nobody')])).toBe('A has no HP left.');
   });
+  it('asks the spec about an id it cannot take after the side and before the duplicate', () => {
+    expect(checkAdd(spec, empty(), [seed('pass')])).toBe('"pass" cannot be a combatant\'s id.');
+    expect(checkAdd(spec, empty(), [seed('pass', 'nobody')])).toBe('PASS must join us or them.');
+    expect(checkAdd(spec, empty(), [seed('pass'), seed('pass')])).toBe('"pass" cannot be a combatant\'s id.');
+  });
 });
 
 describe('addSeeds and dropFromRoster', () => {
@@ -53,10 +59,10 @@ describe('addSeeds and dropFromRoster', () => {
     const withLog: RosterSpec<Ctx, Piece> = {
       ...spec,
       afterAdd: (ctx, seeds) => ({ ...ctx, log: [...ctx.log, `+${seeds.map((s) => s.id).join('')}`] }),
-      afterDrop: (ctx, id) => ({ ...ctx, log: [...ctx.log, `-${id}`] }),
+      afterDrop: (ctx, id, dropped) => ({ ...ctx, log: [...ctx.log, `-${id}:${dropped.name}`] }),
     };
     const ctx = dropFromRoster(withLog, addSeeds(withLog, empty(), [seed('a'), seed('b')]), 'a');
-    expect(ctx.log).toEqual(['+ab', '-a']);
+    expect(ctx.log).toEqual(['+ab', '-a:A']);
   });
   it('drops a combatant without a trace', () => {
     const ctx = dropFromRoster(spec, addSeeds(spec, empty(), [seed('a'), seed('b')]), 'a');

@@ -20,6 +20,8 @@ export interface RosterSpec<Ctx extends RosterContext<C>, C extends Named> {
   max: number;
   /** The sentence when a seed's side is not one of the ruleset's sides, else null. */
   sideProblem(ctx: Ctx, seed: CombatantSeed): string | null;
+  /** An id this ruleset cannot take, checked after the side and before the duplicate (Factions' reserved words). */
+  idProblem?(seed: CombatantSeed): string | null;
   /** Further refusals of one seed, checked after its side and its id (Thrum: three Wounds, still Incapacitated). */
   seedProblem?(ctx: Ctx, seed: CombatantSeed): string | null;
   /** The combatant a seed becomes. */
@@ -30,8 +32,8 @@ export interface RosterSpec<Ctx extends RosterContext<C>, C extends Named> {
   leftWhat?: string;
   /** What else changes once seeds joined (Enigma's side orders, Factions' groups). */
   afterAdd?(ctx: Ctx, seeds: readonly CombatantSeed[]): Ctx;
-  /** What else changes once a combatant is dropped in setup (Teams' instigator). */
-  afterDrop?(ctx: Ctx, id: string): Ctx;
+  /** What else changes once a combatant is dropped in setup (Teams' instigator, Factions' groups); `dropped` as it was. */
+  afterDrop?(ctx: Ctx, id: string, dropped: C): Ctx;
 }
 
 /** Why these seeds cannot join (in setup or as a late arrival), or null. */
@@ -42,6 +44,8 @@ export function checkAdd<Ctx extends RosterContext<C>, C extends Named>(spec: Ro
   for (const seed of seeds) {
     const side = spec.sideProblem(ctx, seed);
     if (side) return side;
+    const id = spec.idProblem?.(seed) ?? null;
+    if (id) return id;
     if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
     seen.add(seed.id);
     const problem = spec.seedProblem?.(ctx, seed) ?? null;
@@ -60,9 +64,9 @@ export function addSeeds<Ctx extends RosterContext<C>, C extends Named>(spec: Ro
 
 /** Setup only: taken off the roster, leaving no trace. */
 export function dropFromRoster<Ctx extends RosterContext<C>, C extends Named>(spec: RosterSpec<Ctx, C>, ctx: Ctx, id: string): Ctx {
-  const { [id]: _dropped, ...combatants } = ctx.combatants;
+  const { [id]: dropped, ...combatants } = ctx.combatants;
   const next: Ctx = { ...ctx, combatants, roster: ctx.roster.filter((x) => x !== id) };
-  return spec.afterDrop ? spec.afterDrop(next, id) : next;
+  return spec.afterDrop && dropped ? spec.afterDrop(next, id, dropped) : next;
 }
 
 /** Why this combatant cannot be removed (or dropped in setup), or null. */

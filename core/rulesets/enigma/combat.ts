@@ -3,6 +3,7 @@
 // Escalation, damage and Life Points, Mortal Peril and injuries. The machine applies these; the refusal
 // sentences come from the same checks.
 import { lastAnswer } from '../../encounter/last-answer.ts';
+import * as roster from '../../encounter/roster.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type InjuryCategory } from './injuries.ts';
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
@@ -427,9 +428,8 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
 
 // ---- reducers: the new context after an accepted event ----
 
-function update(ctx: EnigmaContext, id: string, change: Partial<EnigmaCombatant>): EnigmaContext {
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
-}
+/** One combatant changed (the shared update: the same context when it already holds the change). */
+const update = (ctx: EnigmaContext, id: string, change: Partial<EnigmaCombatant>): EnigmaContext => roster.update<EnigmaContext, EnigmaCombatant>(ctx, id, change);
 
 /** PCs (and named NPCs) at 0 LP enter Mortal Peril; other NPCs are defeated and leave the order (§1.5, R-E8, R-E9). */
 export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number): EnigmaContext {

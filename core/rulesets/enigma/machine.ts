@@ -2,15 +2,29 @@
 // turn | choosingNpc | stalled) → ended. Every assignment is a pure function from rules.ts or combat.ts; every
 // guard is the matching check, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
+import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
-import type { EnigmaContext, EnigmaEvent } from './rules.ts';
+import type { EnigmaCombatant, EnigmaContext, EnigmaEvent } from './rules.ts';
 
 type Combat<T extends CombatEvent['type']> = Extract<CombatEvent, { type: T }>;
 const COMBAT_TYPES = ['MOVE', 'ATTACK', 'HIDE', 'NOTICE', 'USE_ITEM', 'USE_POWER', 'USE_REACTION', 'CHECK', 'APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE'] as const;
 const isCombat = (event: EnigmaEvent): event is CombatEvent => (COMBAT_TYPES as readonly string[]).includes(event.type);
+
+/**
+ * The shared roster guards and actions (core/encounter/roster-machine.ts): a Mortal Peril waiting for its answer holds
+ * removals, late arrivals and the end; a late arrival takes its place in the order by R-E4 (rules.ts).
+ */
+const ROSTER_MACHINE: RosterMachineSpec<EnigmaContext, EnigmaCombatant> = {
+  ...rules.ROSTER,
+  blocked: (ctx) => ctx.pendingPeril.length > 0,
+  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant, event.position),
+  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant, event.position),
+  takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
+  close: (ctx, outcome) => ({ ...combat.closeCombat(ctx), outcome }),
+};
 
 /** The combat event is allowed in this state (the turn is open or not). */
 const allowed = (context: EnigmaContext, event: EnigmaEvent, turnOpen: boolean) =>
@@ -31,14 +45,7 @@ export const enigmaMachine = setup({
     input: {} as EncounterInput,
   },
   guards: {
-    canAdd: ({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.checkAddCombatants(context, event.combatants) === null;
-    },
-    canRemove: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return context.pendingPeril.length === 0 && rules.checkRemove(context, event.id) === null;
-    },
+    ...rosterGuards(ROSTER_MACHINE),
     partyOrderValid: ({ context, event }) => {
       assertEvent(event, 'SET_PARTY_ORDER');
       return rules.checkPartyOrder(context, event.ids) === null;
@@ -60,10 +67,6 @@ export const enigmaMachine = setup({
       assertEvent(event, 'RAISE_ESCALATION');
       return context.pendingPeril.length === 0 && rules.checkRaiseEscalation(event.by) === null;
     },
-    canAddLate: ({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return context.pendingPeril.length === 0 && rules.checkLateCombatant(context, event.combatant, event.position) === null;
-    },
     noPendingPeril: ({ context }) => context.pendingPeril.length === 0,
     combatInTurn: ({ context, event }) => allowed(context, event, true),
     combatOutOfTurn: ({ context, event }) => allowed(context, event, false),
@@ -77,18 +80,7 @@ export const enigmaMachine = setup({
     nobodyLeft: ({ context }) => rules.nobodyLeft(context),
   },
   actions: {
-    addCombatants: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.addCombatants(context, event.combatants);
-    }),
-    dropFromRoster: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.dropFromRoster(context, event.id);
-    }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.removeCombatant(context, event.id, event.reason);
-    }),
+    ...rosterActions<EnigmaContext, EnigmaCombatant, EnigmaEvent>(ROSTER_MACHINE),
     setPartyOrder: assign(({ event }) => {
       assertEvent(event, 'SET_PARTY_ORDER');
       return { partyOrder: event.ids };
@@ -113,15 +105,7 @@ export const enigmaMachine = setup({
       assertEvent(event, 'RAISE_ESCALATION');
       return { escalation: context.escalation + event.by };
     }),
-    addLate: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return rules.addLateCombatant(context, event.combatant, event.position);
-    }),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as Combat<CombatEvent['type']>)),
-    recordOutcome: assign(({ context, event }) => {
-      assertEvent(event, 'END_COMBAT');
-      return { ...combat.closeCombat(context), outcome: event.outcome };
-    }),
   },
 }).createMachine({
   id: 'enigma',
@@ -131,7 +115,7 @@ export const enigmaMachine = setup({
     setup: {
       on: {
         ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'dropFromRoster' },
+        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
         SET_PARTY_ORDER: { guard: 'partyOrderValid', actions: 'setPartyOrder' },
         SET_GM_ORDER: { guard: 'gmOrderValid', actions: 'setGmOrder' },
         SET_FIRST_SIDE: { guard: 'firstSideAllowed', actions: 'setFirstSide' },
@@ -147,7 +131,7 @@ export const enigmaMachine = setup({
           { guard: 'canRemove', actions: 'removeCombatant' },
         ],
         RAISE_ESCALATION: { guard: 'canRaise', actions: 'raiseEscalation' },
-        END_COMBAT: { guard: 'noPendingPeril', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
         // Events that may come outside a turn: damage, healing, the peril answer, statuses and overrides.
         ...Object.fromEntries(
           (['APPLY_DAMAGE', 'AREA_DAMAGE', 'HEAL', 'RESOLVE_PERIL', 'SET_CAN_ACT', 'OVERRIDE'] as const).map((type) => [

@@ -1,5 +1,8 @@
 // Enigma's order of battle and encounter bookkeeping as pure functions (RULES.md §1.2).
 // The machine calls these; the refusal sentences come from the same checks so the UI and the rules never disagree.
+import * as roster from '../../encounter/roster.ts';
+import type { RosterSpec } from '../../encounter/roster.ts';
+import type { AddCombatantsEvent, AddLateCombatantEvent, EndCombatEvent, RemoveCombatantEvent } from '../../encounter/roster-machine.ts';
 import type { CombatantSeed, EncounterInput, GmEvent } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { injuryEffects, maxLp, type Injury } from './injuries.ts';
@@ -82,8 +85,8 @@ export interface EnigmaContext {
 
 export type EnigmaEvent =
   | CombatEvent
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'SET_PARTY_ORDER'; ids: string[] }
   | { type: 'SET_GM_ORDER'; ids: string[] | null }
   | { type: 'SET_FIRST_SIDE'; side: Side }
@@ -91,8 +94,8 @@ export type EnigmaEvent =
   | { type: 'CHOOSE_NPC'; id: string }
   | { type: 'END_TURN' }
   | { type: 'RAISE_ESCALATION'; by: number; source: string }
-  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | AddLateCombatantEvent
+  | EndCombatEvent;
 
 export const other = (side: Side): Side => (side === 'party' ? 'gm' : 'party');
 
@@ -157,8 +160,7 @@ const living = (ctx: EnigmaContext, id: string): boolean => {
   return c !== undefined && c.removed === null;
 };
 
-export const nameOf = (ctx: EnigmaContext, id: string | null | undefined): string =>
-  (id && ctx.combatants[id]?.name) || 'someone';
+export const nameOf: (ctx: EnigmaContext, id: string | null | undefined) => string = roster.nameOf;
 
 /** The NPC order used for placement: the up-front order, else the order they were added (R-E1). */
 function gmSequence(ctx: EnigmaContext): string[] {
@@ -281,32 +283,32 @@ export function removeCombatant(ctx: EnigmaContext, id: string, reason: string, 
   };
 }
 
-/** Setup only: a combatant taken off the roster before combat leaves no trace in the order. */
-export function dropFromRoster(ctx: EnigmaContext, id: string): EnigmaContext {
-  const { [id]: _dropped, ...combatants } = ctx.combatants;
-  return {
+/**
+ * The shared roster rules (core/encounter/roster.ts): the party and the GM side; a newcomer joins its side's order
+ * (the GM order only once the GM set one up front); one taken off the roster in setup leaves no trace in them.
+ */
+export const ROSTER: RosterSpec<EnigmaContext, EnigmaCombatant> = {
+  max: 500,
+  sideProblem: (_ctx, seed) => (seed.side === 'party' || seed.side === 'gm' ? null : `${seed.name} must join the party or the GM side.`),
+  fromSeed: (ctx, seed) => combatantFromSeed(seed, ctx),
+  hasLeft: (c) => c.removed !== null,
+  leftWhat: 'order',
+  afterAdd: (ctx, seeds) => {
+    const partyIds = seeds.filter((s) => s.side === 'party').map((s) => s.id);
+    const gmIds = seeds.filter((s) => s.side === 'gm').map((s) => s.id);
+    return { ...ctx, partyOrder: [...ctx.partyOrder, ...partyIds], gmOrder: ctx.gmOrder === null ? null : [...ctx.gmOrder, ...gmIds] };
+  },
+  afterDrop: (ctx, id) => ({
     ...ctx,
-    combatants,
-    roster: ctx.roster.filter((x) => x !== id),
     partyOrder: ctx.partyOrder.filter((x) => x !== id),
     gmOrder: ctx.gmOrder === null ? null : ctx.gmOrder.filter((x) => x !== id),
-  };
-}
+  }),
+};
 
-export function addCombatants(ctx: EnigmaContext, seeds: CombatantSeed[]): EnigmaContext {
-  const combatants = { ...ctx.combatants };
-  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed, ctx);
-  const ids = seeds.map((s) => s.id);
-  const partyIds = seeds.filter((s) => s.side === 'party').map((s) => s.id);
-  const gmIds = seeds.filter((s) => s.side === 'gm').map((s) => s.id);
-  return {
-    ...ctx,
-    combatants,
-    roster: [...ctx.roster, ...ids],
-    partyOrder: [...ctx.partyOrder, ...partyIds],
-    gmOrder: ctx.gmOrder === null ? null : [...ctx.gmOrder, ...gmIds],
-  };
-}
+/** Setup only: a combatant taken off the roster before combat leaves no trace in the order. */
+export const dropFromRoster = (ctx: EnigmaContext, id: string): EnigmaContext => roster.dropFromRoster(ROSTER, ctx, id);
+
+export const addCombatants = (ctx: EnigmaContext, seeds: CombatantSeed[]): EnigmaContext => roster.addSeeds(ROSTER, ctx, seeds);
 
 /**
  * R-E4: before the order is frozen a newcomer joins its side's pool for round 1; afterwards it is appended
@@ -323,26 +325,9 @@ export function addLateCombatant(ctx: EnigmaContext, seed: CombatantSeed, positi
 
 // ---- checks: a sentence when the rules refuse, null when allowed ----
 
-const MAX_COMBATANTS = 500;
+export const checkAddCombatants = (ctx: EnigmaContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
 
-export function checkAddCombatants(ctx: EnigmaContext, seeds: CombatantSeed[]): string | null {
-  if (seeds.length === 0) return 'Choose at least one combatant to add.';
-  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
-  const seen = new Set(ctx.roster);
-  for (const seed of seeds) {
-    if (seed.side !== 'party' && seed.side !== 'gm') return `${seed.name} must join the party or the GM side.`;
-    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
-    seen.add(seed.id);
-  }
-  return null;
-}
-
-export function checkRemove(ctx: EnigmaContext, id: string): string | null {
-  const combatant = ctx.combatants[id];
-  if (!combatant) return 'That combatant is not in this encounter.';
-  if (combatant.removed) return `${combatant.name} has already left the order.`;
-  return null;
-}
+export const checkRemove = (ctx: EnigmaContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 
 export function checkPartyOrder(ctx: EnigmaContext, ids: string[]): string | null {
   const pcs = ctx.roster.filter((id) => ctx.combatants[id]?.side === 'party');
@@ -358,12 +343,8 @@ export function checkGmOrder(ctx: EnigmaContext, ids: string[] | null): string |
   return isPermutation ? null : 'The GM order must list every GM creature exactly once.';
 }
 
-export function checkStart(ctx: EnigmaContext): string | null {
-  const sides = new Set(ctx.roster.map((id) => ctx.combatants[id]?.side));
-  if (!sides.has('party')) return 'Add at least one party member before starting.';
-  if (!sides.has('gm')) return 'Add at least one GM creature before starting.';
-  return null;
-}
+export const checkStart = (ctx: EnigmaContext): string | null =>
+  roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'gm', noun: 'GM creature' }]);
 
 export function checkChooseNpc(ctx: EnigmaContext, id: string): string | null {
   if (!unplaced(ctx, 'gm').includes(id)) return `${nameOf(ctx, id)} is not an enemy waiting for a slot this round.`;

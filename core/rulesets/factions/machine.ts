@@ -5,16 +5,17 @@
 // override) simply goes back through it. Every assignment is a pure function from rules.ts or combat.ts; every
 // guard is the matching check, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
-import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
+import { rosterActions, rosterGuards, type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
-import type { FactionsContext, Roll } from './rules.ts';
+import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
 
 export type FactionsEvent =
   | CombatEvent
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'ADD_FACTION'; key: string; label: string }
   | { type: 'RENAME_FACTION'; key: string; label: string }
   | { type: 'SET_FACTION'; id: string; faction: string }
@@ -32,8 +33,8 @@ export type FactionsEvent =
   | { type: 'MORALE_ROLL'; id?: 'roll'; roll?: Roll | null }
   | { type: 'MORALE_OUTCOME'; id: 'surrender' | 'retreat' }
   | { type: 'DURABILITY_RESULT'; id: 'ok' | 'damaged' }
-  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | AddLateCombatantEvent
+  | EndCombatEvent;
 
 type Args = { context: FactionsContext; event: FactionsEvent };
 type Of<T extends FactionsEvent['type']> = Extract<FactionsEvent, { type: T }>;
@@ -42,6 +43,19 @@ type Of<T extends FactionsEvent['type']> = Extract<FactionsEvent, { type: T }>;
 const ANYTIME = ['APPLY_DAMAGE', 'HEAL', 'SET_STATUS', 'SET_ZONE', 'CHASE'] as const;
 /** Events of the active character's turn (an opportunity attack is an ATTACK from someone else). */
 const TURN_ACTIONS = ['ATTACK', 'FINAL_BLOW', 'MOVE_ZONE', 'BONUS_ACTION', 'MAIN_ACTION', 'SHOVE'] as const;
+
+/**
+ * The shared roster guards and actions (core/encounter/roster-machine.ts): a blocking question (RULES.md §6.8) holds
+ * removals, late arrivals and the end; a late arrival joins its faction's group, counted (rules.ts).
+ */
+const ROSTER_MACHINE: RosterMachineSpec<FactionsContext, FactionsCombatant> = {
+  ...rules.ROSTER,
+  blocked: (ctx) => rules.blockingReason(ctx) !== null,
+  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant),
+  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant),
+  takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
+  close: (ctx, outcome) => combat.closeFight(ctx, outcome),
+};
 
 const combatOk = (context: FactionsContext, event: FactionsEvent, turnOpen: boolean) =>
   combat.combatRefusal(context, event as CombatEvent, turnOpen) === null;
@@ -54,8 +68,7 @@ export const factionsMachine = setup({
   },
   guards: {
     // setup
-    canAdd: ({ context, event }) => rules.checkAddCombatants(context, (event as Of<'ADD_COMBATANTS'>).combatants) === null,
-    canRemove: ({ context, event }) => rules.checkRemove(context, (event as Of<'REMOVE_COMBATANT'>).id) === null,
+    ...rosterGuards(ROSTER_MACHINE),
     canAddFaction: ({ context, event }) => rules.checkAddFaction(context, (event as Of<'ADD_FACTION'>).key, (event as Of<'ADD_FACTION'>).label) === null,
     canRenameFaction: ({ context, event }) => rules.checkRenameFaction(context, (event as Of<'RENAME_FACTION'>).key, (event as Of<'RENAME_FACTION'>).label) === null,
     canSetFaction: ({ context, event }) => rules.checkSetFaction(context, (event as Of<'SET_FACTION'>).id, (event as Of<'SET_FACTION'>).faction) === null,
@@ -66,7 +79,6 @@ export const factionsMachine = setup({
     canConceal: ({ context, event }) => rules.checkConcealed(context, (event as Of<'SET_CONCEALED'>).id) === null,
     canStart: ({ context }) => rules.checkStart(context) === null,
     // flow
-    notBlocked: ({ context }) => rules.blockingReason(context) === null,
     initiativeUnset: ({ context }) => context.initiative === null,
     ambushDue: ({ context }) => context.phase === null && context.round === 0 && rules.hasAmbushers(context),
     betweenRounds: ({ context }) => context.phase === null && context.morale === null,
@@ -95,14 +107,11 @@ export const factionsMachine = setup({
     moraleChecksDue: ({ context }) => Boolean(context.morale?.checks.length),
     moraleFailuresDue: ({ context }) => Boolean(context.morale?.failures.length),
     moraleRollOk: ({ context, event }) => combat.moraleRollProblem(context, (event as Of<'MORALE_ROLL'>).roll) === null,
-    canAddLate: ({ context, event }) => rules.blockingReason(context) === null && rules.checkLateCombatant(context, (event as Of<'ADD_LATE_COMBATANT'>).combatant) === null,
-    canRemoveRunning: ({ context, event }) => rules.blockingReason(context) === null && rules.checkRemove(context, (event as Of<'REMOVE_COMBATANT'>).id) === null,
     durabilityDue: ({ context }) => Boolean(context.durability?.length),
     chaseOk: ({ context, event }) => combatOk(context, event, false),
   },
   actions: {
-    addCombatants: assign(({ context, event }) => rules.addCombatants(context, (event as Of<'ADD_COMBATANTS'>).combatants)),
-    dropFromRoster: assign(({ context, event }) => rules.dropFromRoster(context, (event as Of<'REMOVE_COMBATANT'>).id)),
+    ...rosterActions<FactionsContext, FactionsCombatant, FactionsEvent>(ROSTER_MACHINE),
     addFaction: assign(({ context, event }) => {
       assertEvent(event, 'ADD_FACTION');
       return rules.addFaction(context, event.key, event.label);
@@ -184,15 +193,9 @@ export const factionsMachine = setup({
         default: return context;
       }
     }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.removeCombatant(context, event.id, event.reason);
-    }),
-    addLate: assign(({ context, event }) => rules.addLateCombatant(context, (event as Of<'ADD_LATE_COMBATANT'>).combatant)),
     moraleRoll: assign(({ context, event }) => combat.moraleRoll(context, (event as Of<'MORALE_ROLL'>).roll!)),
     moraleOutcome: assign(({ context, event }) => combat.moraleOutcome(context, (event as Of<'MORALE_OUTCOME'>).id)),
     closeRound: assign(({ context }) => ({ ...context, morale: null, phase: null })),
-    closeFight: assign(({ context, event }) => combat.closeFight(context, (event as Of<'END_COMBAT'>).outcome)),
     openDurability: assign(({ context }) => combat.openDurability(context)),
     durabilityResult: assign(({ context, event }) => combat.durabilityResult(context, (event as Of<'DURABILITY_RESULT'>).id)),
   },
@@ -204,7 +207,7 @@ export const factionsMachine = setup({
     setup: {
       on: {
         ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'dropFromRoster' },
+        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
         ADD_FACTION: { guard: 'canAddFaction', actions: 'addFaction' },
         RENAME_FACTION: { guard: 'canRenameFaction', actions: 'renameFaction' },
         SET_FACTION: { guard: 'canSetFaction', actions: 'setFaction' },
@@ -223,9 +226,9 @@ export const factionsMachine = setup({
         ...Object.fromEntries(ANYTIME.map((type) => [type, { guard: 'outOfTurn', target: '.resume', actions: 'anytime' }])),
         // The GM's way out of any blocking question (RULES.md §6.8).
         OVERRIDE: { guard: 'overrideOk', target: '.resume', actions: 'anytime' },
-        REMOVE_COMBATANT: { guard: 'canRemoveRunning', target: '.resume', actions: 'removeCombatant' },
+        REMOVE_COMBATANT: { guard: 'canRemove', target: '.resume', actions: 'removeCombatant' },
         ADD_LATE_COMBATANT: { guard: 'canAddLate', target: '.resume', actions: 'addLate' },
-        END_COMBAT: { guard: 'notBlocked', target: 'aftermath', actions: 'closeFight' },
+        END_COMBAT: { guard: 'notBlocked', target: 'aftermath', actions: 'recordOutcome' },
       },
       states: {
         resume: {

@@ -2,6 +2,8 @@
 // factions, morale groups, the initiative holder, the take-a-turn-or-pass loop with its pass streak, fast and slow
 // phases, the ambush bonus turn and the end of the fight. The machine calls these; the refusal sentences come from
 // the same checks so the runner and the rules never disagree.
+import * as roster from '../../encounter/roster.ts';
+import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { agrees, isPluralName, possessive } from '../../words.ts';
@@ -238,9 +240,9 @@ export const defaultGroupId = (faction: string) => `faction:${faction}`;
 
 // ---- small helpers ----
 
-export const nameOf = (ctx: FactionsContext, id: string | null | undefined): string => (id && ctx.combatants[id]?.name) || 'someone';
+export const nameOf: (ctx: FactionsContext, id: string | null | undefined) => string = roster.nameOf;
 export const factionLabel = (ctx: FactionsContext, key: string | null | undefined): string => (key && ctx.factions[key]?.label) || 'nobody';
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural: (n: number, word: string) => string = roster.plural;
 
 export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: string[] = [], actorId: string | null = null): FactionsContext {
   const line: LogLine = { round: ctx.round, kind, text, ...(actorId ? { actorId } : {}), ...(rulings.length ? { rulings } : {}) };
@@ -248,14 +250,8 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   return { ...ctx, log: ctx.log.concat([line]) };
 }
 
-/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
-const holds = (c: FactionsCombatant | undefined, patch: Partial<FactionsCombatant>): boolean =>
-  c !== undefined && Object.keys(patch).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof FactionsCombatant], patch[key as keyof FactionsCombatant]));
-
-export function update(ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext {
-  if (holds(ctx.combatants[id], patch)) return ctx;
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...patch } } };
-}
+/** One combatant changed (the shared update: the same context when it already holds the change). */
+export const update = (ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext => roster.update<FactionsContext, FactionsCombatant>(ctx, id, patch);
 
 /** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
 export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
@@ -362,21 +358,37 @@ export function combatantFromSeed(seed: CombatantSeed, faction: string, options:
 
 // ---- setup ----
 
-const MAX_COMBATANTS = 500;
 const RESERVED_IDS = new Set(['pass', 'none', 'roll', 'random']);
 
-export function checkAddCombatants(ctx: FactionsContext, seeds: CombatantSeed[]): string | null {
-  if (seeds.length === 0) return 'Choose at least one combatant to add.';
-  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
-  const seen = new Set(ctx.roster);
-  for (const seed of seeds) {
-    if (!ctx.factions[seed.side]) return `${seed.name} must join one of the factions: ${ctx.cycle.map((k) => factionLabel(ctx, k)).join(', ')}.`;
-    if (RESERVED_IDS.has(seed.id) || seed.id.includes(':')) return `"${seed.id}" cannot be a combatant's id.`;
-    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
-    seen.add(seed.id);
-  }
-  return null;
-}
+/**
+ * The shared roster rules (core/encounter/roster.ts): a seed joins one of the factions, in its faction's default
+ * group; ids that answer a question ('pass', 'roll'...) or hold a ':' are reserved. Adding and dropping say so in the log.
+ */
+export const ROSTER: RosterSpec<FactionsContext, FactionsCombatant> = {
+  max: 500,
+  sideProblem: (ctx, seed) => (ctx.factions[seed.side] ? null : `${seed.name} must join one of the factions: ${ctx.cycle.map((k) => factionLabel(ctx, k)).join(', ')}.`),
+  idProblem: (seed) => (RESERVED_IDS.has(seed.id) || seed.id.includes(':') ? `"${seed.id}" cannot be a combatant's id.` : null),
+  fromSeed: (ctx, seed) => ({ ...combatantFromSeed(seed, seed.side, ctx.options), group: defaultGroupId(seed.side) }),
+  hasLeft: (c) => c.removed !== null,
+  afterAdd: (ctx, seeds) => {
+    // One copy of the groups for the whole batch (joinGroup, seed by seed, without counting them).
+    const groups = { ...ctx.groups };
+    for (const seed of seeds) {
+      const groupId = defaultGroupId(seed.side);
+      const group = groups[groupId]!;
+      groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
+    }
+    const next: FactionsContext = { ...ctx, groups };
+    const byFaction = next.cycle
+      .map((key) => [key, seeds.filter((s) => s.side === key).map((s) => s.name)] as const)
+      .filter(([, names]) => names.length)
+      .map(([key, names]) => `${names.join(', ')} to ${factionLabel(next, key)}`);
+    return say(next, 'setup', `Added ${byFaction.join('; ')}.`);
+  },
+  afterDrop: (ctx, id, dropped) => say(leaveGroup(ctx, id, dropped.group), 'setup', `${dropped.name} was taken off the roster.`),
+};
+
+export const checkAddCombatants = (ctx: FactionsContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
 
 function joinGroup(ctx: FactionsContext, id: string, groupId: string, countIt: boolean): FactionsContext {
   const group = ctx.groups[groupId]!;
@@ -384,45 +396,18 @@ function joinGroup(ctx: FactionsContext, id: string, groupId: string, countIt: b
   return update({ ...ctx, groups }, id, { group: groupId });
 }
 
-function leaveGroup(ctx: FactionsContext, id: string): FactionsContext {
-  const groupId = ctx.combatants[id]!.group;
+function leaveGroup(ctx: FactionsContext, id: string, groupId = ctx.combatants[id]!.group): FactionsContext {
   const group = ctx.groups[groupId];
   if (!group) return ctx;
   return { ...ctx, groups: { ...ctx.groups, [groupId]: { ...group, members: group.members.filter((m) => m !== id) } } };
 }
 
-export function addCombatants(ctx: FactionsContext, seeds: CombatantSeed[]): FactionsContext {
-  // One copy of the combatants and groups for the whole batch (joinGroup, seed by seed, without counting them).
-  const combatants = { ...ctx.combatants };
-  const groups = { ...ctx.groups };
-  for (const seed of seeds) {
-    const groupId = defaultGroupId(seed.side);
-    const group = groups[groupId]!;
-    groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
-    combatants[seed.id] = { ...combatantFromSeed(seed, seed.side, ctx.options), group: groupId };
-  }
-  const next: FactionsContext = { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((seed) => seed.id)], groups };
-  const byFaction = next.cycle
-    .map((key) => [key, seeds.filter((s) => s.side === key).map((s) => s.name)] as const)
-    .filter(([, names]) => names.length)
-    .map(([key, names]) => `${names.join(', ')} to ${factionLabel(next, key)}`);
-  return say(next, 'setup', `Added ${byFaction.join('; ')}.`);
-}
+export const addCombatants = (ctx: FactionsContext, seeds: CombatantSeed[]): FactionsContext => roster.addSeeds(ROSTER, ctx, seeds);
 
-export function checkRemove(ctx: FactionsContext, id: string): string | null {
-  const c = ctx.combatants[id];
-  if (!c) return 'That combatant is not in this encounter.';
-  if (c.removed) return `${c.name} has already left the fight.`;
-  return null;
-}
+export const checkRemove = (ctx: FactionsContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 
 /** Setup only: taken off the roster, no trace left. */
-export function dropFromRoster(ctx: FactionsContext, id: string): FactionsContext {
-  const name = nameOf(ctx, id);
-  const left = leaveGroup(ctx, id);
-  const { [id]: _dropped, ...combatants } = left.combatants;
-  return say({ ...left, combatants, roster: left.roster.filter((x) => x !== id) }, 'setup', `${name} was taken off the roster.`);
-}
+export const dropFromRoster = (ctx: FactionsContext, id: string): FactionsContext => roster.dropFromRoster(ROSTER, ctx, id);
 
 const FACTION_KEY = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 

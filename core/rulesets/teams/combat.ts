@@ -4,6 +4,7 @@
 // health, the consciousness check, the death risk and the killing strike. The machine applies these; the refusal
 // sentences come from the same checks.
 import { lastAnswer } from '../../encounter/last-answer.ts';
+import { plural } from '../../encounter/roster.ts';
 import {
   ACTIONS_PER_TURN, CHEAT_DEATH_STEP, damageClass, endTurn, inFight, isSurprised, nameOf, update,
   type Attribute, type DamageType, type Extended, type Item, type ItemSlot, type PendingAttack, type Proficiency, type Roll,
@@ -84,7 +85,6 @@ const LUCKY_FACE = 20;
 const LUCKY_BONUS = 4;
 
 export const costOfAction = (e: { kind: ActionKind; cost?: number }): number => (e.kind === 'other' ? e.cost ?? 1 : ACTION_COSTS[e.kind]);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // ---- tests: which dice a test rolls, and its total (R-T17) ----
 

@@ -5,15 +5,16 @@
 // event the rules refuse can never change the state on replay. After each gameplay event the machine passes
 // through `route`, which opens a blocking decision, ends a turn whose owner went down (R-T3), or goes back.
 import { assertEvent, assign, setup } from 'xstate';
-import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
+import { rosterActions, rosterGuards, type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
-import type { TeamsContext } from './rules.ts';
+import type { TeamsCombatant, TeamsContext } from './rules.ts';
 
 export type SetupEvent =
-  | { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-  | { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+  | AddCombatantsEvent
+  | RemoveCombatantEvent
   | { type: 'ADD_TEAM'; key: string; label: string }
   | { type: 'SET_TEAM'; id: string; team: string }
   | { type: 'SET_INSTIGATOR'; combatantId: string | null; attackedTeam?: string | null }
@@ -24,8 +25,8 @@ export type SetupEvent =
   | { type: 'START' }
   | { type: 'SELECT_MEMBER'; id: string }
   | { type: 'END_TURN' }
-  | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
-  | { type: 'END_COMBAT'; outcome: string };
+  | AddLateCombatantEvent
+  | EndCombatEvent;
 
 export type TeamsEvent = SetupEvent | CombatEvent;
 
@@ -34,6 +35,16 @@ export const COMBAT_TYPES = ['ATTACK', 'ACTION', 'KILLING_STRIKE', 'FREE_ACTION'
 export const ANSWER_TYPES = ['DEFEND', 'CONSCIOUSNESS', 'LUCK_TEST'] as const;
 const ALL_COMBAT: readonly string[] = [...COMBAT_TYPES, ...ANSWER_TYPES];
 export const isCombat = (event: TeamsEvent): event is CombatEvent => ALL_COMBAT.includes(event.type);
+
+/** The shared roster guards and actions (core/encounter/roster-machine.ts): a pending decision blocks removals, late arrivals and the end. */
+const ROSTER_MACHINE: RosterMachineSpec<TeamsContext, TeamsCombatant> = {
+  ...rules.ROSTER,
+  blocked: (ctx) => ctx.pending.length > 0,
+  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant),
+  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant),
+  takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
+  close: (ctx, outcome) => ({ ...combat.closeCombat(ctx), outcome }),
+};
 
 const combatAllowed = (context: TeamsContext, event: TeamsEvent) => isCombat(event) && combat.combatRefusal(context, event) === null;
 const head = (context: TeamsContext) => context.pending[0]?.kind ?? null;
@@ -45,18 +56,7 @@ export const teamsMachine = setup({
     input: {} as EncounterInput,
   },
   guards: {
-    canAdd: ({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.checkAddCombatants(context, event.combatants) === null;
-    },
-    canDrop: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.checkRemove(context, event.id) === null;
-    },
-    canRemove: ({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return context.pending.length === 0 && rules.checkRemove(context, event.id) === null;
-    },
+    ...rosterGuards(ROSTER_MACHINE),
     canAddTeam: ({ context, event }) => {
       assertEvent(event, 'ADD_TEAM');
       return rules.checkAddTeam(context, event.key, event.label) === null;
@@ -90,11 +90,6 @@ export const teamsMachine = setup({
       assertEvent(event, 'SELECT_MEMBER');
       return context.pending.length === 0 && rules.checkSelectMember(context, event.id) === null;
     },
-    canAddLate: ({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return context.pending.length === 0 && rules.checkLateCombatant(context, event.combatant) === null;
-    },
-    noPending: ({ context }) => context.pending.length === 0,
     canEndTurn: ({ context }) => context.pending.length === 0 && context.turn !== null && context.turn.extendedDecided && !context.turn.openingAttack,
     combatAllowed: ({ context, event }) => combatAllowed(context, event),
     hasPending: ({ context }) => context.pending.length > 0,
@@ -108,18 +103,7 @@ export const teamsMachine = setup({
     roundOver: ({ context }) => rules.nextTeamIndex(context) === null,
   },
   actions: {
-    addCombatants: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_COMBATANTS');
-      return rules.addCombatants(context, event.combatants);
-    }),
-    dropFromRoster: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.dropFromRoster(context, event.id);
-    }),
-    removeCombatant: assign(({ context, event }) => {
-      assertEvent(event, 'REMOVE_COMBATANT');
-      return rules.removeCombatant(context, event.id, event.reason);
-    }),
+    ...rosterActions<TeamsContext, TeamsCombatant, TeamsEvent>(ROSTER_MACHINE),
     addTeam: assign(({ context, event }) => {
       assertEvent(event, 'ADD_TEAM');
       return rules.addTeam(context, event.key, event.label);
@@ -155,15 +139,7 @@ export const teamsMachine = setup({
       return rules.beginTurn(context, event.id);
     }),
     endTurn: assign(({ context }) => rules.endTurn(context)),
-    addLate: assign(({ context, event }) => {
-      assertEvent(event, 'ADD_LATE_COMBATANT');
-      return rules.addLateCombatant(context, event.combatant);
-    }),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),
-    recordOutcome: assign(({ context, event }) => {
-      assertEvent(event, 'END_COMBAT');
-      return { ...combat.closeCombat(context), outcome: event.outcome };
-    }),
   },
 }).createMachine({
   id: 'teams',
@@ -190,7 +166,7 @@ export const teamsMachine = setup({
         REMOVE_COMBATANT: { guard: 'canRemove', target: '.route', actions: 'removeCombatant' },
         ADD_LATE_COMBATANT: { guard: 'canAddLate', target: '.route', actions: 'addLate' },
         SET_OBJECTIVE: { guard: 'knownTeam', actions: 'setObjective' }, // R-T11: objectives may change between rounds
-        END_COMBAT: { guard: 'noPending', target: 'ended', actions: 'recordOutcome' },
+        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
         ...Object.fromEntries(COMBAT_TYPES.map((type) => [type, { guard: 'combatAllowed', target: '.route', actions: 'applyCombat' }])),
       },
       states: {

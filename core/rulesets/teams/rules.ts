@@ -1,6 +1,8 @@
 // Teams' encounter state and its order policy as pure functions (RULES.md §2.2): teams in initiative order, each
 // putting forward one eligible member per go, skipped when it has none; the surprise round; setup checks.
 // The machine calls these; the refusal sentences come from the same checks so the UI and the rules never disagree.
+import * as roster from '../../encounter/roster.ts';
+import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { agrees, possessive } from '../../words.ts';
@@ -336,20 +338,14 @@ export function combatantFromSeed(seed: CombatantSeed): TeamsCombatant {
 
 // ---- small helpers ----
 
-export const nameOf = (ctx: TeamsContext, id: string | null | undefined): string => (id && ctx.combatants[id]?.name) || 'someone';
+export const nameOf: (ctx: TeamsContext, id: string | null | undefined) => string = roster.nameOf;
 export const teamLabel = (ctx: TeamsContext, key: string | null | undefined): string => ctx.teams.find((t) => t.key === key)?.label ?? String(key ?? '');
 
 /** In the fight: neither dead nor removed. */
 export const inFight = (c: TeamsCombatant | undefined): c is TeamsCombatant => c !== undefined && !c.dead && c.removed === null;
 
-/** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
-const holds = (c: TeamsCombatant | undefined, change: Partial<TeamsCombatant>): boolean =>
-  c !== undefined && Object.keys(change).every((key) => Object.hasOwn(c, key) && Object.is(c[key as keyof TeamsCombatant], change[key as keyof TeamsCombatant]));
-
-export function update(ctx: TeamsContext, id: string, change: Partial<TeamsCombatant>): TeamsContext {
-  if (holds(ctx.combatants[id], change)) return ctx;
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...ctx.combatants[id]!, ...change } } };
-}
+/** One combatant changed (the shared update: the same context when it already holds the change). */
+export const update = (ctx: TeamsContext, id: string, change: Partial<TeamsCombatant>): TeamsContext => roster.update<TeamsContext, TeamsCombatant>(ctx, id, change);
 
 export const membersOf = (ctx: TeamsContext, team: string): string[] => ctx.roster.filter((id) => ctx.combatants[id]?.team === team);
 
@@ -451,25 +447,22 @@ export function endTurn(ctx: TeamsContext): TeamsContext {
 
 // ---- setup ----
 
-const MAX_COMBATANTS = 500;
 const MAX_TEAMS = 12;
 
-export function addCombatants(ctx: TeamsContext, seeds: CombatantSeed[]): TeamsContext {
-  const combatants = { ...ctx.combatants };
-  for (const seed of seeds) combatants[seed.id] = combatantFromSeed(seed);
-  return { ...ctx, combatants, roster: [...ctx.roster, ...seeds.map((s) => s.id)] };
-}
+/** The shared roster rules (core/encounter/roster.ts): a seed's side is one of the encounter's teams. */
+export const ROSTER: RosterSpec<TeamsContext, TeamsCombatant> = {
+  max: 500,
+  sideProblem: (ctx, seed) => (ctx.teams.some((t) => t.key === seed.side) ? null : `${seed.name} must join one of the teams: ${ctx.teams.map((t) => t.label).join(', ')}.`),
+  fromSeed: (_ctx, seed) => combatantFromSeed(seed),
+  hasLeft: (c) => c.removed !== null,
+  // Dropping the instigator clears the instigator.
+  afterDrop: (ctx, id) => ({ ...ctx, instigator: ctx.instigator?.combatantId === id ? null : ctx.instigator }),
+};
+
+export const addCombatants = (ctx: TeamsContext, seeds: CombatantSeed[]): TeamsContext => roster.addSeeds(ROSTER, ctx, seeds);
 
 /** Setup only: a combatant taken off the roster leaves no trace. */
-export function dropFromRoster(ctx: TeamsContext, id: string): TeamsContext {
-  const { [id]: _dropped, ...combatants } = ctx.combatants;
-  return {
-    ...ctx,
-    combatants,
-    roster: ctx.roster.filter((x) => x !== id),
-    instigator: ctx.instigator?.combatantId === id ? null : ctx.instigator,
-  };
-}
+export const dropFromRoster = (ctx: TeamsContext, id: string): TeamsContext => roster.dropFromRoster(ROSTER, ctx, id);
 
 export function addTeam(ctx: TeamsContext, key: string, label: string): TeamsContext {
   return { ...ctx, teams: [...ctx.teams, { key, label }], teamOrder: [...ctx.teamOrder, key] };
@@ -491,24 +484,9 @@ export function setTeam(ctx: TeamsContext, id: string, team: string): TeamsConte
   return next;
 }
 
-export function checkAddCombatants(ctx: TeamsContext, seeds: CombatantSeed[]): string | null {
-  if (seeds.length === 0) return 'Choose at least one combatant to add.';
-  if (ctx.roster.length + seeds.length > MAX_COMBATANTS) return `An encounter holds at most ${MAX_COMBATANTS} combatants.`;
-  const seen = new Set(ctx.roster);
-  for (const seed of seeds) {
-    if (!ctx.teams.some((t) => t.key === seed.side)) return `${seed.name} must join one of the teams: ${ctx.teams.map((t) => t.label).join(', ')}.`;
-    if (seen.has(seed.id)) return `${seed.name} is already in this encounter.`;
-    seen.add(seed.id);
-  }
-  return null;
-}
+export const checkAddCombatants = (ctx: TeamsContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
 
-export function checkRemove(ctx: TeamsContext, id: string): string | null {
-  const c = ctx.combatants[id];
-  if (!c) return 'That combatant is not in this encounter.';
-  if (c.removed) return `${c.name} has already left the fight.`;
-  return null;
-}
+export const checkRemove = (ctx: TeamsContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 
 export function checkAddTeam(ctx: TeamsContext, key: string, label: string): string | null {
   if (ctx.teams.length >= MAX_TEAMS) return `An encounter has at most ${MAX_TEAMS} teams.`;
