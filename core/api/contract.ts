@@ -126,6 +126,12 @@ export const inputSchemas = {
   /** The file's text; the importer checks its size, nesting and content itself so every rejection is a sentence. */
   'imports:campaign': z.strictObject({ content: z.string({ error: 'Choose a file to import.' }) }),
   'imports:encounter': z.strictObject({ campaignId: idSchema, content: z.string({ error: 'Choose a file to import.' }) }),
+  /** Another tracker's file: the party, templates and encounters it holds, read by one of the ruleset's readers. */
+  'imports:table': z.strictObject({
+    campaignId: idSchema,
+    reader: z.string({ error: 'Choose what kind of file it is.' }).min(1, { error: 'Choose what kind of file it is.' }).max(64),
+    content: z.string({ error: 'Choose a file to import.' }),
+  }),
   'campaigns:demo': z.strictObject({}),
   'backups:list': z.strictObject({}),
   'backups:create': z.strictObject({}),
@@ -165,6 +171,22 @@ export interface RulesetInfo {
   recoveryForms: readonly LedgerForm[];
   /** The kinds of lasting record its characters carry: their labels, and which are harm (the character's history). */
   records: readonly RecordCategory[];
+  /** The other trackers' files its campaigns read (`imports:table`), for the campaign screen's import. */
+  readers: readonly { key: string; label: string; extensions: readonly string[] }[];
+}
+
+/** What another tracker's file added to a campaign (`imports:table`). */
+export interface TableImportResult {
+  /** The tool the file came from, in words. */
+  source: string;
+  /** Names of the party members added, and of those already in the campaign (matched by name, kept as they were). */
+  party: { added: string[]; kept: string[] };
+  /** The same for NPC templates. */
+  templates: { added: string[]; kept: string[] };
+  /** The encounters created, each in setup with its combatants added. */
+  encounters: EncounterSummary[];
+  /** What was read but not kept as it was (a rolled count taken as 1, notes cut): one sentence each. */
+  warnings: string[];
 }
 
 export interface AppInfo {
@@ -461,6 +483,7 @@ export interface HandlerResults {
   'exports:campaign': ExportFile;
   'imports:campaign': CampaignSummary;
   'imports:encounter': EncounterSummary;
+  'imports:table': TableImportResult;
   'campaigns:demo': CampaignSummary[];
   'backups:list': BackupSummary[];
   'backups:create': BackupSummary;
@@ -538,5 +561,5 @@ export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
   'ledger:append', 'ledger:undo', 'ledger:redo', 'sessions:update',
-  'imports:campaign', 'imports:encounter', 'campaigns:demo',
+  'imports:campaign', 'imports:encounter', 'imports:table', 'campaigns:demo',
 ]);

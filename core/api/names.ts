@@ -7,7 +7,7 @@ export const HANDLER_NAMES = [
   'encounters:carryPreview',
   'ledger:get', 'ledger:append', 'ledger:preview', 'ledger:undo', 'ledger:redo', 'sessions:update',
   'campaigns:timeline', 'characters:history',
-  'encounters:summary', 'exports:encounter', 'exports:session', 'exports:campaign', 'imports:campaign', 'imports:encounter', 'campaigns:demo',
+  'encounters:summary', 'exports:encounter', 'exports:session', 'exports:campaign', 'imports:campaign', 'imports:encounter', 'imports:table', 'campaigns:demo',
   'backups:list', 'backups:create', 'backups:restore',
   'recovery:status', 'recovery:restore', 'recovery:startEmpty', 'recovery:keep',
 ] as const;

@@ -4,6 +4,7 @@
 import type { EncounterRules } from '../encounter/types.ts';
 import type { RecoveryRules } from '../ledger/types.ts';
 import type { RulesetDemo } from './demo.ts';
+import type { RulesetImports } from './importers.ts';
 import type { RulingOption } from './options.ts';
 import type { SheetSchema } from './sheet.ts';
 
@@ -42,6 +43,8 @@ export interface RulesetDefinition {
   records: RecordKinds;
   /** The sample campaign "Load the demo campaigns" creates for it. */
   demo: RulesetDemo;
+  /** Files of other trackers its campaigns read (the party, templates, encounters), when it offers any. */
+  imports?: RulesetImports;
 }
 
 /** A ruleset's definition, checked against the contract where it is written (its folder's index.ts). */

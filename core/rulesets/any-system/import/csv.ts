@@ -4,7 +4,7 @@
 // column) become the party; the others become templates.
 import Papa from 'papaparse';
 import { checkedText, countAt, finished, nameAt, notesOf, refuse, statsAt } from './read.ts';
-import type { ImportedCombatant, ImportedTable, TableImporter } from './types.ts';
+import type { ImportedCombatant, ImportedTable, TableImporter } from '../../importers.ts';
 
 const SOURCE = 'a CSV roster';
 

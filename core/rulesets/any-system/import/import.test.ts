@@ -9,8 +9,7 @@ import { readCsvRoster } from './csv.ts';
 import { TABLE_IMPORTERS } from './index.ts';
 import { readImprovedInitiative } from './improved-initiative.ts';
 import { readObsidianEncounters } from './obsidian.ts';
-import { ImportRefusal } from './read.ts';
-import type { ImportedCombatant } from './types.ts';
+import { ImportRefusal, type ImportedCombatant } from '../../importers.ts';
 
 const sample = (name: string) => readFileSync(join(import.meta.dirname, 'samples', name), 'utf8');
 const line = (name: string, count: number, initiativeModifier: number | null, hp: number | null, maxHp: number | null, ac: number | null, extra: Partial<ImportedCombatant> = {}): ImportedCombatant => ({
@@ -39,7 +38,7 @@ describe('Improved Initiative', () => {
     ]);
     expect(table.encounters).toEqual([{
       name: 'Ambush at the ford',
-      combatants: [line('Wolf', 2, 2, 11, 11, 13, { tempHp: 0 }), line('Grikk', 1, 2, 21, 21, 17, { tempHp: 5 })],
+      combatants: [line('Wolf', 2, 2, 11, 11, 13, { tempHp: 0 }), line('Grikk', 1, 2, 21, 21, 17, { tempHp: 5, template: 'Goblin Boss' })],
     }]);
     expect(table.warnings).toEqual([]);
   });

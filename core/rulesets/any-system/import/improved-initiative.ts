@@ -5,7 +5,7 @@
 // not combatants and are skipped.
 import { IMPORT_MAX_DEPTH, nestingDepth } from '../../../export/campaign.ts';
 import { checkedText, finished, merged, nameAt, notesOf, quote, refuse, statsAt } from './read.ts';
-import type { ImportedCombatant, ImportedTable, TableImporter } from './types.ts';
+import type { ImportedCombatant, ImportedTable, TableImporter } from '../../importers.ts';
 
 const SOURCE = 'Improved Initiative';
 const LEGACY = 'ImprovedInitiative.';
@@ -48,7 +48,10 @@ function fromEncounter(saved: unknown, where: string, warnings: string[]): { nam
     const at = `${where}, combatant ${i + 1}`;
     if (!isObject(c)) refuse(`${at} is not an Improved Initiative combatant.`);
     const alias = typeof c.Alias === 'string' && c.Alias.trim() !== '' ? c.Alias : undefined;
-    return fromStatBlock(c.StatBlock, at, warnings, { Name: alias, MaxHP: c.MaxHP, CurrentHP: c.CurrentHP, TemporaryHP: c.TemporaryHP, InitiativeBonus: c.InitiativeBonus, CurrentNotes: c.CurrentNotes, PersistentCharacterId: c.PersistentCharacterId });
+    const combatant = fromStatBlock(c.StatBlock, at, warnings, { Name: alias, MaxHP: c.MaxHP, CurrentHP: c.CurrentHP, TemporaryHP: c.TemporaryHP, InitiativeBonus: c.InitiativeBonus, CurrentNotes: c.CurrentNotes, PersistentCharacterId: c.PersistentCharacterId });
+    const creature = isObject(c.StatBlock) && typeof c.StatBlock.Name === 'string' ? c.StatBlock.Name.trim() : '';
+    // A creature the GM renamed in the fight ("Grikk") stays a copy of its stat block ("Goblin Boss").
+    return alias !== undefined && !combatant.player && creature !== '' && creature !== combatant.name ? { ...combatant, template: nameAt(creature, at) } : combatant;
   });
   return { name, combatants: merged(combatants) };
 }

@@ -3,6 +3,6 @@
 import { csvRoster } from './csv.ts';
 import { improvedInitiative } from './improved-initiative.ts';
 import { obsidianInitiativeTracker } from './obsidian.ts';
-import type { TableImporter } from './types.ts';
+import type { TableImporter } from '../../importers.ts';
 
 export const TABLE_IMPORTERS: readonly TableImporter[] = [improvedInitiative, obsidianInitiativeTracker, csvRoster];

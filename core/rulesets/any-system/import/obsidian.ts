@@ -6,7 +6,7 @@
 // party, with no numbers.
 import { parseAllDocuments } from 'yaml';
 import { checkedText, countAt, finished, merged, nameAt, quote, refuse, statsAt } from './read.ts';
-import type { ImportedCombatant, ImportedEncounter, ImportedTable, TableImporter } from './types.ts';
+import type { ImportedCombatant, ImportedEncounter, ImportedTable, TableImporter } from '../../importers.ts';
 
 const SOURCE = 'Obsidian Initiative Tracker';
 const FENCE = /^(`{3,}|~{3,})[ \t]*encounter(?:-table)?[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/gm;

@@ -1,6 +1,6 @@
 // What every importer checks the same way: the file's size, names, counts and numbers, each refused with a
 // sentence that says where in the file the problem is.
-import type { ImportedCombatant, ImportedTable } from './types.ts';
+import { ImportRefusal, type ImportedCombatant, type ImportedTable } from '../../importers.ts';
 
 export const FILE_MAX_MB = 10;
 export const NAME_MAX = 80;
@@ -11,11 +11,6 @@ export const COMBATANTS_MAX = 1000;
 export const HP_MAX = 99_999;
 export const AC_MAX = 99;
 export const MODIFIER_MAX = 99;
-
-/** A file the importer will not read; its message is the sentence the GM sees. Nothing was written. */
-export class ImportRefusal extends Error {
-  override name = 'ImportRefusal';
-}
 
 export function refuse(sentence: string): never {
   throw new ImportRefusal(sentence);
@@ -94,7 +89,7 @@ export function statsAt(raw: { initiativeModifier?: unknown; hp?: unknown; maxHp
 /** Copies of the same creature (same name and numbers) as one line with a count, in the order first met. */
 export function merged(combatants: readonly ImportedCombatant[]): ImportedCombatant[] {
   const lines: ImportedCombatant[] = [];
-  const key = (c: ImportedCombatant) => JSON.stringify([c.name, c.initiativeModifier, c.hp, c.maxHp, c.tempHp, c.ac, c.notes, c.player]);
+  const key = (c: ImportedCombatant) => JSON.stringify([c.name, c.template, c.initiativeModifier, c.hp, c.maxHp, c.tempHp, c.ac, c.notes, c.player]);
   const byKey = new Map<string, ImportedCombatant>();
   for (const c of combatants) {
     const same = byKey.get(key(c));

@@ -1,6 +1,13 @@
-// What the importers read out of another tracker's file, before anything is written: plain values in the shape of
-// "Any system"'s sheet (HP, maximum and temporary HP, armour class, initiative modifier, notes). Every importer
-// returns this or refuses the file with a sentence (ImportRefusal); none writes.
+// Reading other trackers' files into a campaign (issue 29 point 4). A ruleset that offers it declares `imports`: the
+// readers of each kind of file, and how one imported line becomes its sheet. A reader turns a file into plain values
+// (the party, creature templates, encounters) or refuses it with a sentence (ImportRefusal); it writes nothing. The
+// `imports:table` handler writes what it read, in one transaction, through the same checks as a GM's own entries.
+import type { SheetValues } from './sheet.ts';
+
+/** A file a reader will not read; its message is the sentence the GM sees. Nothing was written. */
+export class ImportRefusal extends Error {
+  override name = 'ImportRefusal';
+}
 
 /** One line of a roster: a creature or a character, `count` copies of it (an encounter's "3 goblins"). */
 export interface ImportedCombatant {
@@ -18,6 +25,8 @@ export interface ImportedCombatant {
   notes: string;
   /** A player character (the party) rather than a creature the GM runs. */
   player: boolean;
+  /** In an encounter: the creature this one is a copy of, when the file gave the copy a name of its own ("Grikk", a Goblin Boss). */
+  template?: string;
 }
 
 export interface ImportedEncounter {
@@ -45,4 +54,11 @@ export interface TableImporter {
   extensions: readonly string[];
   /** The file's contents, or an ImportRefusal with a sentence. */
   read(content: string): ImportedTable;
+}
+
+/** What a ruleset reads from other trackers' files, and how one line of them becomes its sheet. */
+export interface RulesetImports {
+  readers: readonly TableImporter[];
+  /** The sheet of one imported line: what the file says, the sheet's defaults for what it does not. */
+  sheetOf(line: ImportedCombatant): SheetValues;
 }
