@@ -1,6 +1,6 @@
 // The shared roster rules (core/encounter/roster.ts) on a tiny ruleset of two sides, 'us' and 'them'.
 import { describe, expect, it } from 'vitest';
-import { addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
+import { addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, leaveOrder, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
 import type { CombatantSeed } from './types.ts';
 
 interface Piece { name: string; side: string; hp: number; gone: boolean }
@@ -90,6 +90,18 @@ describe('checkSidesPresent', () => {
     expect(checkSidesPresent(empty(), sides)).toBe('Add at least one friend before starting.');
     expect(checkSidesPresent(addSeeds(spec, empty(), [seed('a')]), sides)).toBe('Add at least one enemy before starting.');
     expect(checkSidesPresent(addSeeds(spec, empty(), [seed('a'), seed('b', 'them')]), sides)).toBeNull();
+  });
+});
+
+describe('leaveOrder (R-E3, R-H4)', () => {
+  it('slides everyone after up and keeps the cursor on the same turn position', () => {
+    expect(leaveOrder(['a', 'b', 'c', 'd'], 2, 'a')).toEqual({ order: ['b', 'c', 'd'], cursor: 1, index: 0 });
+    expect(leaveOrder(['a', 'b', 'c', 'd'], 2, 'c')).toEqual({ order: ['a', 'b', 'd'], cursor: 2, index: 2 });
+    expect(leaveOrder(['a', 'b', 'c', 'd'], 2, 'd')).toEqual({ order: ['a', 'b', 'c'], cursor: 2, index: 3 });
+  });
+  it('leaves the order itself alone for one not placed', () => {
+    const order = ['a', 'b'];
+    expect(leaveOrder(order, 1, 'z').order).toBe(order);
   });
 });
 

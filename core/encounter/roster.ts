@@ -84,6 +84,16 @@ export function checkSidesPresent(ctx: { roster: string[]; combatants: Record<st
   return missing ? `Add at least one ${missing.noun} before starting.` : null;
 }
 
+/**
+ * A combatant leaves an order of battle (Enigma R-E3, Thrum R-H4): everyone after it slides up and the cursor keeps
+ * its turn position. `index` is where it stood (-1 when it was not placed; the order is then the same array).
+ */
+export function leaveOrder(order: string[], cursor: number, id: string): { order: string[]; cursor: number; index: number } {
+  const index = order.indexOf(id);
+  if (index === -1) return { order, cursor, index };
+  return { order: order.filter((x) => x !== id), cursor: index < cursor ? cursor - 1 : cursor, index };
+}
+
 /** The combatant already holds every value of the change: applying it would copy the roster for nothing. */
 function holds<C extends object>(combatant: C | undefined, change: Partial<C>): boolean {
   if (combatant === undefined) return false;

@@ -271,9 +271,7 @@ export const activeId = (ctx: EnigmaContext): string | null => ctx.order[ctx.cur
 /** R-E3: delete from the order, slide everyone after it up, keep the cursor on the same turn position. */
 export function removeCombatant(ctx: EnigmaContext, id: string, reason: string, kind: 'removed' | 'dead' | 'defeated' = 'removed'): EnigmaContext {
   const combatant = ctx.combatants[id]!;
-  const index = ctx.order.indexOf(id);
-  const order = index === -1 ? ctx.order : ctx.order.filter((x) => x !== id);
-  const cursor = index !== -1 && index < ctx.cursor ? ctx.cursor - 1 : ctx.cursor;
+  const { order, cursor } = roster.leaveOrder(ctx.order, ctx.cursor, id);
   return {
     ...ctx,
     order,

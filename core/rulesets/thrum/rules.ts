@@ -402,9 +402,7 @@ export function delay(ctx: ThrumContext, id: string, afterId: string | null): Th
 /** R-H4: a removed combatant leaves the order; everyone after it slides up and the cursor keeps its turn position. */
 export function removeCombatant(ctx: ThrumContext, id: string, reason: string, kind: 'removed' | 'wounds' = 'removed'): ThrumContext {
   const combatant = ctx.combatants[id]!;
-  const index = ctx.order.indexOf(id);
-  const order = index === -1 ? ctx.order : ctx.order.filter((x) => x !== id);
-  const cursor = index !== -1 && index < ctx.cursor ? ctx.cursor - 1 : ctx.cursor;
+  const { order, cursor, index } = roster.leaveOrder(ctx.order, ctx.cursor, id);
   const stack = ctx.stack.filter((f) => !(f.kind === 'roll' && f.id === id) && !(f.kind === 'buff' && f.targetId === id) && !(f.kind === 'trigger' && f.ownerId === id));
   const turn = index === ctx.cursor ? freshTurn() : ctx.turn;
   return {
