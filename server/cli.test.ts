@@ -11,6 +11,7 @@ import { IMPORT_MAX_BYTES, IMPORT_MAX_MB } from '../core/export/campaign.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp } from './app.ts';
 import { main } from './cli/main.ts';
+import { RULESETS } from '../core/rulesets/registry.ts';
 
 let dir: TempDir;
 let db: string;
@@ -290,16 +291,17 @@ describe('gmw demo and gmw list', () => {
   it('creates the demo (creating the database) and lists campaigns, sessions and encounters in columns', async () => {
     const demo = await gmw(['demo']);
     expect(demo.code).toBe(0);
-    expect(demo.lines).toEqual([`Created a new database at ${db}.`, 'Created 5 demo campaigns.']);
+    expect(demo.lines).toEqual([`Created a new database at ${db}.`, `Created ${RULESETS.length} demo campaigns.`]);
     const demoRows = demo.stdout.trimEnd().split('\n');
     expect(demoRows[0]).toMatch(/^ID +NAME +RULESET$/);
-    expect(demoRows.slice(1).map((r) => r.split(/ {2,}/).slice(1))).toEqual([
+    expect(demoRows).toHaveLength(1 + RULESETS.length);
+    expect(demoRows.slice(1, 6).map((r) => r.split(/ {2,}/).slice(1))).toEqual([
       ['Demo — Enigma: Nexus Nights', 'Enigma'], ['Demo — Teams: The Iron Pact', 'Teams'], ['Demo — Factions: Murdham Nights', 'Factions'],
       ['Demo — Cairn-Errant: The Blackwood Barrow', 'Cairn-Errant'], ['Demo — Thrum: Hollow Roads', 'Thrum'],
     ]);
 
     const campaigns = await listed();
-    expect(campaigns).toHaveLength(5);
+    expect(campaigns).toHaveLength(RULESETS.length);
     const run = await gmw(['list']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const rows = run.stdout.trimEnd().split('\n');
@@ -314,10 +316,10 @@ describe('gmw demo and gmw list', () => {
     expect(rows[at + 2]).toMatch(new RegExp(`^${enigma.encounters[0]!.id} +Ambush in the stacks +ended +2$`));
     expect(rows.slice(1).map((r) => r.slice(0, 36))).toEqual(campaigns.flatMap((c) => [c.id, ...c.sessions.map((s) => s.id), ...c.encounters.map((e) => e.id)]));
 
-    // Again: five more, never overwriting.
+    // Again: as many more, never overwriting.
     const again = JSON.parse((await gmw(['demo', '--json'])).stdout) as { name: string }[];
     expect(again.map((c) => c.name)).toContain('Demo — Thrum: Hollow Roads (2)');
-    expect(await listed()).toHaveLength(10);
+    expect(await listed()).toHaveLength(2 * RULESETS.length);
   });
 
   it('lists archived campaigns only when asked', async () => {
@@ -398,9 +400,9 @@ describe('gmw backup', () => {
 describe('progress on long work', () => {
   it('goes to stderr only with --progress or on a terminal, never to stdout', async () => {
     const quiet = await gmw(['demo']);
-    expect(quiet.lines).toEqual([`Created a new database at ${db}.`, 'Created 5 demo campaigns.']);
+    expect(quiet.lines).toEqual([`Created a new database at ${db}.`, `Created ${RULESETS.length} demo campaigns.`]);
     const asked = await gmw(['demo', '--progress']);
-    expect(asked.lines).toEqual(['Creating the demo campaigns: playing five fights through their events…', 'Created 5 demo campaigns.']);
+    expect(asked.lines).toEqual([`Creating the demo campaigns: playing ${RULESETS.length} fights through their events…`, `Created ${RULESETS.length} demo campaigns.`]);
     expect(asked.stdout).not.toContain('playing');
     const terminal = await gmw(['backup', 'copy.sqlite'], { tty: true });
     expect(terminal.lines).toEqual([...terminal.lines.slice(0, -3), 'Backing up… 100%', 'Checking the copy…', expect.stringMatching(/^Backed up /)]);
@@ -530,7 +532,7 @@ describe('the built CLI (dist/cli/gmw.cjs)', () => {
     expect(cli(['frobnicate'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^Unknown command “frobnicate”\.\n\ngmw /) });
     expect(cli(['list'])).toMatchObject({ code: 4, stdout: '', stderr: `There is no database at ${db} yet (choose one with --db).\n` });
     const demo = cli(['demo']);
-    expect(demo).toMatchObject({ code: 0, stderr: `Created a new database at ${db}.\nCreated 5 demo campaigns.\n` });
+    expect(demo).toMatchObject({ code: 0, stderr: `Created a new database at ${db}.\nCreated ${RULESETS.length} demo campaigns.\n` });
     expect(cli(['list']).stdout).toContain('Demo — Thrum: Hollow Roads');
     expect(cli(['campaigns:get', '{"id":"nobody"}'])).toMatchObject({ code: 1, stdout: '', stderr: 'That campaign does not exist (it may have been removed).\n' });
     expect(cli(['import', 'missing.json'])).toMatchObject({ code: 3, stdout: '' });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
+import { RULESETS } from '../core/rulesets/registry.ts';
 
 const root = join(import.meta.dirname, '..');
 const gmwBin = join(root, 'dist', 'cli', 'gmw.cjs');
@@ -88,7 +89,7 @@ describe('first start with an empty HOME', () => {
     expect(readdirSync(dataFolder).filter((name) => name.endsWith('.lock'))).toEqual([]);
 
     const demo = gmw(['demo']);
-    expect(demo).toMatchObject({ code: 0, stderr: 'Created 5 demo campaigns.\n' });
+    expect(demo).toMatchObject({ code: 0, stderr: `Created ${RULESETS.length} demo campaigns.\n` });
     const listed = gmw(['list', '--json']);
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { name: string }[]).map((c) => c.name.split(':')[0])).toEqual(['Demo — Enigma', 'Demo — Teams', 'Demo — Factions', 'Demo — Cairn-Errant', 'Demo — Thrum']);
@@ -103,7 +104,7 @@ describe('first start with an empty HOME', () => {
     const database = join(home.path, '.local', 'share', 'gm-workstation', 'gm-workstation.sqlite');
     expect(gmw(['list'])).toMatchObject({ code: 4, stderr: `There is no database at ${database} yet (choose one with --db).\n` });
     expect(existsSync(join(home.path, '.local'))).toBe(false);
-    expect(gmw(['demo'])).toMatchObject({ code: 0, stderr: `Created a new database at ${database}.\nCreated 5 demo campaigns.\n` });
+    expect(gmw(['demo'])).toMatchObject({ code: 0, stderr: `Created a new database at ${database}.\nCreated ${RULESETS.length} demo campaigns.\n` });
     expect(gmw(['list']).stdout).toContain('Demo — Thrum: Hollow Roads');
   });
 

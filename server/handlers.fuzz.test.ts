@@ -92,7 +92,7 @@ function shapedInput(name: HandlerName): fc.Arbitrary<unknown> {
 /** Anything at all as the whole payload, or a payload shaped like the schema. */
 const inputFor = (name: HandlerName) => fc.oneof(hostile, shapedInput(name));
 
-/** Handlers a valid empty payload runs in full (building five demo campaigns, copying the database): fuzz only
+/** Handlers a valid empty payload runs in full (building the demo campaigns, copying the database): fuzz only
  *  payloads that cannot be valid, so a run stays quick. Their refusals are checked like every other. */
 const HEAVY: ReadonlySet<string> = new Set(['campaigns:demo', 'backups:create', 'recovery:startEmpty']);
 

@@ -11,6 +11,7 @@ import type { AppService } from '../app.ts';
 import { sentenceFor } from '../failure-sentences.ts';
 import { DatabaseError, FileError, UsageError, optionValue, type OptionSpec, type ParsedArgs } from './args.ts';
 import { fileReason, formatBytes, outputPath, readImportFile, table, writeWhole, type CliIo, type Progress } from './output.ts';
+import { RULESETS } from '../../core/rulesets/registry.ts';
 
 /** The app refused the request: its sentence, exit code 1. */
 export class RefusedError extends Error {
@@ -196,13 +197,13 @@ const importCommand: Command = {
 const demo: Command = {
   name: 'demo',
   synopsis: '[--json]',
-  summary: 'add the five demo campaigns (one per ruleset, each with a finished fight)',
-  details: 'Adds one sample campaign per ruleset, each with a party, NPC templates, a finished first-session fight with\nits log, and the recovery after it. Running it again adds five more; nothing is overwritten.',
+  summary: 'add the demo campaigns (one per ruleset, each with a finished fight)',
+  details: 'Adds one sample campaign per ruleset, each with a party, NPC templates, a finished first-session fight with\nits log, and the recovery after it. Running it again adds them again, named (2); nothing is overwritten.',
   options: [JSON_OUT],
   positional: { min: 0, max: 0, missing: '' },
   database: 'create',
   async run(ctx, args) {
-    ctx.progress.say('Creating the demo campaigns: playing five fights through their events…');
+    ctx.progress.say(`Creating the demo campaigns: playing ${count(RULESETS.length, 'fight')} through their events…`);
     const created = await request(ctx, 'campaigns:demo', {});
     const rulesets = new Map((await request(ctx, 'app:info', {})).rulesets.map((r) => [r.id, r.name]));
     ctx.io.stdout(flag(args, 'json') ? json(created) : table(['ID', 'NAME', 'RULESET'], created.map((c: CampaignSummary) => [c.id, c.name, rulesets.get(c.rulesetId) ?? c.rulesetId])));
