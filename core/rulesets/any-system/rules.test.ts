@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultOptions } from '../options.ts';
+import { defaultOptions, type OptionValues } from '../options.ts';
 import { anySystemOptions } from './options.ts';
 import { absorb, atZero, compareInitiative, concentrationDc, deathSave, failuresFromDamage, grantTempHp, heal, initiativeTotal, initialContext, reactionsLeft, sortedOrder, type AnyContext } from './rules.ts';
 import { combatantFromSeed } from './order.ts';
@@ -7,7 +7,7 @@ import { seed } from './testing.ts';
 
 const options = defaultOptions(anySystemOptions);
 
-function context(extra: Partial<AnyContext['options']> = {}): AnyContext {
+function context(extra: OptionValues = {}): AnyContext {
   const ctx = initialContext({ options: { ...options, ...extra }, carried: {} });
   const c = (id: string, side: 'party' | 'enemies', total: number, modifier: number) =>
     ({ ...combatantFromSeed(seed(id, side, { initiativeModifier: modifier })), initiative: { total, face: null } });
@@ -40,7 +40,7 @@ describe('initiative', () => {
     const ctx = context();
     const lair = { ...ctx.combatants['gob']!, id: 'lair', fixed: true, initiative: { total: 18, face: null } };
     const late = { ...ctx.combatants['ana']!, id: 'late', initiative: null };
-    const withMore = { ...ctx, roster: [...ctx.roster, 'lair', 'late'], combatants: { ...ctx.combatants, lair, late } };
+    const withMore: AnyContext = { ...ctx, roster: [...ctx.roster, 'lair', 'late'], combatants: { ...ctx.combatants, lair, late } };
     expect(sortedOrder(withMore)).toEqual(['bo', 'lair', 'gob', 'ana', 'orc', 'late']);
     expect(compareInitiative(withMore, lair, withMore.combatants['bo']!)).toBeGreaterThan(0);
   });
