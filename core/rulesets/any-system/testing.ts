@@ -12,7 +12,7 @@ export const typed = (...faces: number[]) => ({ faces, source: 'manual' as const
 
 /** A combatant: `id` names it ("aria" → "Aria"); a party member has a character id. HP given alone sets the maximum too. */
 export function seed(id: string, side: 'party' | 'enemies', sheet: SheetValues = {}, carried?: Record<string, unknown>): CombatantSeed {
-  const hpMax = typeof sheet['hp'] === 'number' && !('hpMax' in sheet) ? { hpMax: sheet['hp'] } : {};
+  const hpMax: SheetValues = typeof sheet['hp'] === 'number' && !('hpMax' in sheet) ? { hpMax: sheet['hp'] } : {};
   return {
     id, name: id[0]!.toUpperCase() + id.slice(1), side, characterId: side === 'party' ? `char-${id}` : null,
     sheet: { ...defaultSheet(anySystemSheet), ...hpMax, ...sheet },
