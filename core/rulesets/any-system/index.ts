@@ -3,6 +3,7 @@ import { severalTargetsOf } from '../../encounter/several-targets.ts';
 import { anySystemDemo } from './demo.ts';
 import { anySystemEncounter } from './encounter.ts';
 import { anySystemActionForms } from './forms.ts';
+import { anySystemImports } from './import/sheet-of.ts';
 import { anySystemRecovery } from './ledger.ts';
 import { anySystemOptions } from './options.ts';
 import { anySystemSheet } from './sheet.ts';
@@ -29,4 +30,5 @@ export const anySystem = defineRuleset({
     isPermanent: () => false,
   },
   demo: anySystemDemo,
+  imports: anySystemImports,
 });
