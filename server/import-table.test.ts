@@ -59,7 +59,7 @@ describe('imports:table', () => {
     const result = await ok('imports:table', { campaignId: c.id, reader: 'obsidian-initiative-tracker', content: sample('obsidian-note.md') });
     expect(result.party.added).toEqual(['Ada', 'Bo']);
     expect(result.encounters.map((e) => e.name)).toEqual(['Bridge toll', 'Old mill', 'Mill cellar']);
-    expect(result.warnings).toHaveLength(3);
+    expect(result.warnings).toHaveLength(4);
     const bridge = await ok('encounters:get', { id: result.encounters[0]!.id });
     expect(bridge.view.order.map((row) => row.name)).toEqual(['Bandit 1', 'Bandit 2', 'Bandit 3', 'Bandit Captain', 'Wolf']);
   });
