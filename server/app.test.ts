@@ -43,15 +43,15 @@ describe('campaigns and characters', () => {
     expect(all.map((c) => [c.name, c.archived])).toEqual([['Beta', false], ['Alpha Prime', true]]);
   });
 
-  it('accepts a campaign for each of the five rulesets with its default sheet', async () => {
+  it('accepts a campaign for each of the six rulesets with its default sheet', async () => {
     const info = await ok('app:info', {});
-    expect(info.rulesets.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum']);
+    expect(info.rulesets.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum', 'any-system']);
     for (const ruleset of info.rulesets) {
       const c = await ok('campaigns:create', { name: ruleset.name, rulesetId: ruleset.id });
       const sheet = Object.fromEntries(ruleset.sheet.fields.map((f) => [f.key, f.default]));
       await ok('characters:create', { campaignId: c.id, role: 'pc', name: 'Hero', sheet });
     }
-    expect(counts().characters).toBe(5);
+    expect(counts().characters).toBe(6);
   });
 
   it('refuses bad input with a sentence and writes nothing', async () => {

@@ -355,7 +355,7 @@ describe('gmw backup', () => {
       const run = await gmw(['backup', 'copy.sqlite']);
       const copy = join(dir.path, 'copy.sqlite');
       expect(run).toMatchObject({ code: 0, stdout: `${copy}\n` });
-      expect(run.lines).toEqual([expect.stringMatching(new RegExp(`^Backed up ${db} to ${copy} \\(\\d+\\.\\d KB, 6 campaigns, integrity check passed\\)\\.$`))]);
+      expect(run.lines).toEqual([expect.stringMatching(new RegExp(`^Backed up ${db} to ${copy} \\(\\d+\\.\\d KB, ${RULESETS.length + 1} campaigns, integrity check passed\\)\\.$`))]);
     } finally {
       live.close();
     }
@@ -363,7 +363,7 @@ describe('gmw backup', () => {
     try {
       const campaigns = await copied.dispatch('campaigns:list', {});
       expect('result' in campaigns && (campaigns.result as { name: string }[]).map((c) => c.name).sort()).toEqual([
-        'Demo — Cairn-Errant: The Blackwood Barrow', 'Demo — Enigma: Nexus Nights', 'Demo — Factions: Murdham Nights',
+        'Demo — Any system: The Old Mine (D&D 5e)', 'Demo — Cairn-Errant: The Blackwood Barrow', 'Demo — Enigma: Nexus Nights', 'Demo — Factions: Murdham Nights',
         'Demo — Teams: The Iron Pact', 'Demo — Thrum: Hollow Roads', 'Written just now',
       ]);
     } finally {
@@ -538,6 +538,6 @@ describe('the built CLI (dist/cli/gmw.cjs)', () => {
     expect(cli(['import', 'missing.json'])).toMatchObject({ code: 3, stdout: '' });
     const backup = cli(['backup', 'copy.sqlite', '--progress']);
     expect(backup.code).toBe(0);
-    expect(backup.stderr).toMatch(/Backing up… 100%\nChecking the copy…\nBacked up .* 5 campaigns, integrity check passed\)\.\n$/);
+    expect(backup.stderr).toMatch(new RegExp(`Backing up… 100%\nChecking the copy…\nBacked up .* ${RULESETS.length} campaigns, integrity check passed\\)\\.\n$`));
   });
 });

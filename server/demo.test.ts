@@ -17,15 +17,17 @@ describe('campaigns:demo', () => {
     expect(created.map((c) => c.rulesetId)).toEqual(RULESETS.map((r) => r.id));
     expect(created.map((c) => c.name)).toEqual([
       'Demo — Enigma: Nexus Nights', 'Demo — Teams: The Iron Pact', 'Demo — Factions: Murdham Nights',
-      'Demo — Cairn-Errant: The Blackwood Barrow', 'Demo — Thrum: Hollow Roads',
+      'Demo — Cairn-Errant: The Blackwood Barrow', 'Demo — Thrum: Hollow Roads', 'Demo — Any system: The Old Mine (D&D 5e)',
     ]);
     expect((await ok('campaigns:list', {})).map((c) => c.id).sort()).toEqual(created.map((c) => c.id).sort());
 
     for (const summary of created) {
-      expect(summary).toMatchObject({ characterCount: 3, encounterCount: 1, archived: false });
+      // Two party members and one template each; Any system's table of four fights goblins and their boss.
+      const [pcs, npcs] = summary.rulesetId === 'any-system' ? [4, 2] : [2, 1];
+      expect(summary).toMatchObject({ characterCount: pcs + npcs, encounterCount: 1, archived: false });
       const campaign = await ok('campaigns:get', { id: summary.id });
-      expect(campaign.characters.filter((c) => c.role === 'pc')).toHaveLength(2);
-      expect(campaign.characters.filter((c) => c.role === 'npc')).toHaveLength(1);
+      expect(campaign.characters.filter((c) => c.role === 'pc')).toHaveLength(pcs);
+      expect(campaign.characters.filter((c) => c.role === 'npc')).toHaveLength(npcs);
       // The session was played and ended with a recap; the fight belongs to it.
       expect(campaign.session).toBeNull();
       expect(campaign.sessions).toEqual([expect.objectContaining({ number: 1, endDay: 1, notes: expect.stringMatching(/\w/) })]);
@@ -72,6 +74,7 @@ describe('campaigns:demo', () => {
     expect(injuries.map((i) => [i['campaign_id'], i['name'], i['healed_at'] === null])).toEqual([
       [byRuleset['enigma'], 'Cracked Ribs', true],
       [byRuleset['cairn-errant'], 'Light burns', true],
+      [byRuleset['any-system'], 'Scimitar gash', false],
       [byRuleset['factions'], 'Shield damaged', false],
     ]);
     for (const injury of injuries) expect(injury['source_seq']).toEqual(expect.any(Number));

@@ -92,7 +92,7 @@ describe('first start with an empty HOME', () => {
     expect(demo).toMatchObject({ code: 0, stderr: `Created ${RULESETS.length} demo campaigns.\n` });
     const listed = gmw(['list', '--json']);
     expect(listed.code).toBe(0);
-    expect((JSON.parse(listed.stdout) as { name: string }[]).map((c) => c.name.split(':')[0])).toEqual(['Demo — Enigma', 'Demo — Teams', 'Demo — Factions', 'Demo — Cairn-Errant', 'Demo — Thrum']);
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((c) => c.name.split(':')[0])).toEqual(['Demo — Enigma', 'Demo — Teams', 'Demo — Factions', 'Demo — Cairn-Errant', 'Demo — Thrum', 'Demo — Any system']);
 
     // The second start is not a first start.
     const again = await startWebMode();

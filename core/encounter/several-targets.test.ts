@@ -28,7 +28,7 @@ describe.each(playable.map((r) => [r.name, r] as const))('%s: harm and healing f
 
   it('declares its harm, and its healing where the fight has one', () => {
     expect(declared?.harm).toBeDefined();
-    expect(declared!.heal !== undefined).toBe(['enigma', 'teams', 'factions'].includes(ruleset.id));
+    expect(declared!.heal !== undefined).toBe(['enigma', 'teams', 'factions', 'any-system'].includes(ruleset.id));
   });
 
   it('each form names one target, and its event for a target is one the ruleset reads', () => {

@@ -10,8 +10,8 @@ const RULES_MD = new URL('../../../shared/rules/RULES.md', import.meta.url);
 const digest = existsSync(RULES_MD) ? readFileSync(RULES_MD, 'utf8') : null;
 const RULING_PREFIX: Record<string, string> = { enigma: 'E', teams: 'T', factions: 'F', 'cairn-errant': 'C', thrum: 'H' };
 
-it('registers all five rulesets, Enigma playable', () => {
-  expect(RULESETS.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum']);
+it('registers the five modelled rulesets and Any system, Enigma playable', () => {
+  expect(RULESETS.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum', 'any-system']);
   expect(findRuleset('enigma')?.encounter).toBeDefined();
   expect(findRuleset('dnd5e')).toBeUndefined();
 });
