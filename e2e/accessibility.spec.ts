@@ -10,7 +10,7 @@ import { expectFitsAtEverySize, layoutFindings, SIZES } from './layout.ts';
 
 const gmw = useServer('accessibility');
 const THEMES = ['dark', 'light'] as const;
-const RULESETS = ['Enigma', 'Teams', 'Factions', 'Cairn-Errant', 'Thrum'] as const;
+const RULESETS = ['Enigma', 'Teams', 'Factions', 'Cairn-Errant', 'Thrum', 'Any system'] as const;
 /** GMW_A11Y_SURVEY=1 lists every finding of every screen instead of failing at the first (to fix them in one go). */
 const SURVEY = process.env['GMW_A11Y_SURVEY'] === '1';
 const found: string[] = [];
