@@ -367,3 +367,33 @@ test('Thrum by keys: initiative, stances, an attack on a ticked target, the defe
   await expectRoundOrEnd(page, 3);
   await endByKeys(page);
 });
+
+test('Any system by keys: initiative for each in turn with I and Enter, round 1, damage on a target by number, undo, turns, the end', async ({ page }) => {
+  await prepareFight(page, server, { campaign: 'Keys Any', ruleset: 'Any system', pc: 'Ada', npc: 'Kobold', npcCount: 2, encounter: 'Warren' });
+  await startByKeys(page);
+  // The form offers only those still without an initiative and starts on the first: I, Enter rolls for each in turn.
+  for (let i = 0; i < 3; i += 1) {
+    await page.keyboard.press('i');
+    await expect(page.getByRole('combobox', { name: 'Who' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('combobox', { name: 'Who' })).toHaveCount(0);
+  }
+  for (const name of ['Ada', 'Kobold 1', 'Kobold 2']) await expect(logLine(page, new RegExp(`^${name} rolls initiative`))).toBeVisible();
+  await page.keyboard.press('b');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
+  await expect(activeName(page)).not.toHaveText('');
+
+  await page.keyboard.press('d');
+  await pickTarget(page, page.getByRole('combobox', { name: 'Target' }), 'Kobold 2');
+  await tabTo(page, page.getByRole('spinbutton', { name: 'Damage' }));
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await undoByKeys(page, /Kobold 2.*3/);
+  await blur(page);
+  const first = (await activeName(page).textContent())!;
+  await page.keyboard.press('n');
+  await expect(activeName(page)).not.toHaveText(first);
+  await endByKeys(page);
+});

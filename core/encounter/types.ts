@@ -227,8 +227,13 @@ export interface ActionField {
   key: string;
   label: string;
   kind: 'combatant' | 'combatants' | 'integer' | 'choice' | 'text' | 'flag';
-  /** For combatant fields: whom to offer (the active one, everyone else, the active one's foes or allies). */
-  who?: 'any' | 'active' | 'notActive' | 'foes' | 'allies';
+  /**
+   * For combatant fields: whom to offer (the active one, everyone else, the active one's foes or allies, or those
+   * not placed in the order yet: the rows the view marks `unplaced`, e.g. still without an initiative).
+   */
+  who?: 'any' | 'active' | 'notActive' | 'foes' | 'allies' | 'unplaced';
+  /** For combatant fields: preselect the first one not placed in the order yet (else the first offered). */
+  preferUnplaced?: boolean;
   /** For combatant fields: offer only this side's combatants (a side key of the ruleset, e.g. its party side). */
   side?: string;
   /** For combatant fields: preselect the active combatant. */
