@@ -383,6 +383,10 @@ test('Any system by keys: initiative for each in turn with I and Enter, round 1,
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
   await expect(activeName(page)).not.toHaveText('');
+  // The initiative tools leave the panel once round 1 begins; the fight's own stay.
+  await expect(page.getByRole('button', { name: 'Roll initiative' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Begin round 1' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Damage' })).toBeEnabled();
 
   await page.keyboard.press('d');
   await pickTarget(page, page.getByRole('combobox', { name: 'Target' }), 'Kobold 2');

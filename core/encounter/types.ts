@@ -260,6 +260,11 @@ export interface ActionForm {
   shortcut?: string;
   /** `setup`: offered on the prep screen only (teams, factions, sides...), hidden from the runner. */
   phase?: 'setup';
+  /**
+   * Shown in the runner only while its event is allowed, instead of greyed out the rest of the fight: a form of one
+   * stage (rolling initiative before round 1) that would otherwise sit on the panel all fight.
+   */
+  onlyWhenAllowed?: boolean;
   help?: string;
   fields: readonly ActionField[];
 }
