@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
 import type { RosterSpec } from './roster.ts';
-import { lateRefusal, rosterActions, rosterGuards, type RosterEvent, type RosterMachineSpec } from './roster-machine.ts';
+import { lateRefusal, rosterActions, rosterGuards, type RosterEvent, type RosterMachineSpec, SETUP_ROSTER } from './roster-machine.ts';
 import type { CombatantSeed } from './types.ts';
 
 interface Piece { name: string; side: string; out: string | null }
@@ -33,8 +33,7 @@ const machine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         START: { target: 'running' },
       },
     },

@@ -73,3 +73,16 @@ export function rosterActions<Ctx extends RosterContext<C>, C extends Named, Ev 
     recordOutcome: reducer((context, event) => spec.close(context, expectEvent(event, 'END_COMBAT').outcome)),
   };
 }
+
+/** The setup state's roster transitions, the same in every ruleset: spread into its `on`. */
+export const SETUP_ROSTER = {
+  ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
+  REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+} as const;
+
+/** The running fight's roster transitions of a ruleset whose removals and late arrivals stay in the state they happen in, and whose end is `ended`. */
+export const RUNNING_ROSTER = {
+  REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
+  ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
+  END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
+} as const;

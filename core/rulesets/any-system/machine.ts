@@ -2,7 +2,7 @@
 // actions (core/encounter/roster-machine.ts). Every other event has one guard (play.ts `refusal` is null) and one
 // action (play.ts `reduce`), so what the machine takes and what the runner says about it never disagree.
 import { assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { rosterActions, rosterGuards, type RosterMachineSpec, RUNNING_ROSTER, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import type { AnyEvent } from './events.ts';
 import * as order from './order.ts';
@@ -43,8 +43,7 @@ export const anySystemMachine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         ADD_FIXED: apply,
         START: { ...apply, target: 'initiative' },
       },
@@ -54,17 +53,13 @@ export const anySystemMachine = setup({
       on: {
         ...Object.fromEntries(INITIATIVE.map((type) => [type, apply])),
         START_COMBAT: { ...apply, target: 'running' },
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
-        ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
+        ...RUNNING_ROSTER,
       },
     },
     running: {
       on: {
         ...Object.fromEntries(TURNS.map((type) => [type, apply])),
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
-        ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
+        ...RUNNING_ROSTER,
       },
     },
     ended: { type: 'final' },

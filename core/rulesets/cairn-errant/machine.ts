@@ -2,7 +2,7 @@
 // ordering → resolving (moment | question)) → ended. Every guard is the matching check and every assignment a pure
 // reducer from rules.ts or combat.ts, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { rosterActions, rosterGuards, type RosterMachineSpec, RUNNING_ROSTER, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -97,8 +97,7 @@ export const cairnErrantMachine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         START: { guard: 'canStart', target: 'running' },
       },
     },
@@ -107,9 +106,7 @@ export const cairnErrantMachine = setup({
       // R-C7: the fight ends by itself once one side is all dead, down or gone (and nothing waits for an answer).
       always: { guard: 'fightOver', target: 'ended', actions: 'autoEnd' },
       on: {
-        REMOVE_COMBATANT: { guard: 'canRemove', actions: 'removeCombatant' },
-        ADD_LATE_COMBATANT: { guard: 'canAddLate', actions: 'addLate' },
-        END_COMBAT: { guard: 'notBlocked', target: 'ended', actions: 'recordOutcome' },
+        ...RUNNING_ROSTER,
         // Answers to questions are accepted in any phase: a save can follow damage dealt between moments.
         ...Object.fromEntries([...ANYTIME_TYPES, ...STEP_TYPES].map((type) => [type, { guard: 'combatAllowed', actions: 'applyCombat' }])),
       },

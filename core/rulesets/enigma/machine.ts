@@ -2,7 +2,7 @@
 // turn | choosingNpc | stalled) → ended. Every assignment is a pure function from rules.ts or combat.ts; every
 // guard is the matching check, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -114,8 +114,7 @@ export const enigmaMachine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         SET_PARTY_ORDER: { guard: 'partyOrderValid', actions: 'setPartyOrder' },
         SET_GM_ORDER: { guard: 'gmOrderValid', actions: 'setGmOrder' },
         SET_FIRST_SIDE: { guard: 'firstSideAllowed', actions: 'setFirstSide' },

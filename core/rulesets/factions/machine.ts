@@ -5,7 +5,7 @@
 // override) simply goes back through it. Every assignment is a pure function from rules.ts or combat.ts; every
 // guard is the matching check, so a stored event the rules refuse can never change the state on replay.
 import { assertEvent, assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -206,8 +206,7 @@ export const factionsMachine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         ADD_FACTION: { guard: 'canAddFaction', actions: 'addFaction' },
         RENAME_FACTION: { guard: 'canRenameFaction', actions: 'renameFaction' },
         SET_FACTION: { guard: 'canSetFaction', actions: 'setFaction' },

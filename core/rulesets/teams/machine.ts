@@ -5,7 +5,7 @@
 // event the rules refuse can never change the state on replay. After each gameplay event the machine passes
 // through `route`, which opens a blocking decision, ends a turn whose owner went down (R-T3), or goes back.
 import { assertEvent, assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -148,8 +148,7 @@ export const teamsMachine = setup({
   states: {
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         ADD_TEAM: { guard: 'canAddTeam', actions: 'addTeam' },
         SET_TEAM: { guard: 'canSetTeam', actions: 'setTeam' },
         SET_INSTIGATOR: { guard: 'canSetInstigator', actions: 'setInstigator' },

@@ -3,7 +3,7 @@
 // pure function from rules.ts or combat.ts; every guard is the matching check, so a stored event the rules refuse
 // can never change the state on replay. The end condition is checked after every event in the rounds (THRUM-22).
 import { assertEvent, assign, setup } from 'xstate';
-import { rosterActions, rosterGuards, type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, type RosterMachineSpec } from '../../encounter/roster-machine.ts';
+import { type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Stage } from './combat.ts';
@@ -230,8 +230,7 @@ export const thrumMachine = setup({
     /** The roster, the map and NPC placement (§5.2 rule 1). */
     setup: {
       on: {
-        ADD_COMBATANTS: { guard: 'canAdd', actions: 'addCombatants' },
-        REMOVE_COMBATANT: { guard: 'canDrop', actions: 'dropFromRoster' },
+        ...SETUP_ROSTER,
         SET_SIDE: { guard: 'canSetup', actions: 'setSide' },
         SET_CONDITION: { guard: 'canSetup', actions: 'setCondition' },
         SET_MAP: { guard: 'canSetup', actions: 'setMap' },
