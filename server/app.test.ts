@@ -112,7 +112,7 @@ describe('encounters', () => {
     const seen: string[] = [];
     while (d.view.round < 3) {
       seen.push(`${d.view.round}:${activeName(d)}`);
-      if (seen.length === 4) d = await append(encounter.id, { type: 'REMOVE_COMBATANT', id: goblins[1], reason: 'fled' });
+      if (seen.length === 4) d = await append(encounter.id, { type: 'REMOVE_COMBATANT', combatantId: goblins[1], reason: 'fled' });
       else d = await append(encounter.id, { type: 'END_TURN' });
     }
     expect(seen).toEqual(['1:Berrik', '1:Goblin 1', '1:Lotty', '1:Goblin 2', '1:Goblin 3', '2:Berrik', '2:Goblin 1', '2:Lotty', '2:Goblin 3']);

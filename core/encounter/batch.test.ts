@@ -48,7 +48,7 @@ describe('Enigma: an explosion on three', () => {
 
   it('refused as a whole, naming the target whose part was refused; nothing changes', () => {
     const e = start();
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'gob', reason: 'fled' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'gob', reason: 'fled' });
     const before = JSON.stringify(e.persisted());
     const why = refused(() => e.apply({ type: 'BATCH', events: ['orc', 'gob', 'rat'].map((id) => harm('enigma', id, 2)) }));
     expect(why).toMatch(/^Nothing was applied: the part for Gob is refused\. /);

@@ -47,9 +47,28 @@ export function rulesVersionOf(rules: EncounterRules): number {
  * anything else as it was). For reading a field of a stored event without parsing it; `parseEvent` does this itself.
  */
 export function upcastStored(rules: EncounterRules, stored: GmEvent): GmEvent {
-  if (!rules.upcast) return stored;
-  const event = rules.upcast(stored);
+  const event = upcast(rules, stored);
   return isGmEvent(event) ? event : stored;
+}
+
+/**
+ * The shapes every ruleset's events had before their fields were named one way (docs/rulesets/adding-a-ruleset.md,
+ * "One name for one thing"): `REMOVE_COMBATANT {id}` is `{combatantId}` since rules version 2 of every ruleset.
+ * Applied before the ruleset's own `upcast`.
+ */
+export function upcastShared(stored: unknown): unknown {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return stored;
+  const event = stored as Record<string, unknown>;
+  if (event['type'] === 'REMOVE_COMBATANT' && 'id' in event && !('combatantId' in event)) {
+    const { id, ...rest } = event;
+    return { ...rest, combatantId: id };
+  }
+  return stored;
+}
+
+function upcast(rules: EncounterRules, stored: unknown): unknown {
+  const shared = upcastShared(stored);
+  return rules.upcast ? rules.upcast(shared) : shared;
 }
 
 function isGmEvent(value: unknown): value is GmEvent {
@@ -63,7 +82,7 @@ function isGmEvent(value: unknown): value is GmEvent {
  * events (a resume, an undo, an export, an import) reads today's shape.
  */
 export function parseEvent(rules: EncounterRules, stored: unknown): ParsedEvent {
-  const raw = rules.upcast ? rules.upcast(stored) : stored;
+  const raw = upcast(rules, stored);
   if (raw !== null && typeof raw === 'object' && isConditionEvent(raw as GmEvent)) return markParsed(rules, parseConditionEvent(raw));
   if (raw !== null && typeof raw === 'object' && (raw as GmEvent).type === BATCH) return markParsed(rules, parseBatch(rules, raw));
   const parsed = rules.eventSchema.safeParse(raw);
@@ -124,7 +143,7 @@ function parseBatch(rules: EncounterRules, raw: unknown): GmEvent {
 
 /** Whom one part of a batch is about, in words: its target's name. */
 function partOwner(event: GmEvent, roster: Pick<EncounterRoster, 'order'>): string {
-  for (const key of ['targetId', 'id', 'characterId', 'attackerId']) {
+  for (const key of ['targetId', 'combatantId', 'id', 'characterId', 'attackerId']) {
     const id = event[key];
     const named = typeof id === 'string' ? roster.order.find((c) => c.id === id)?.name : undefined;
     if (named) return named;

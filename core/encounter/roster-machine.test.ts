@@ -67,8 +67,8 @@ describe('setup: canAdd → addCombatants, canDrop → dropFromRoster', () => {
   });
   it('drops a combatant without a trace, and only one who is there', () => {
     const actor = started('a', 'b');
-    actor.send({ type: 'REMOVE_COMBATANT', id: 'zz', reason: '' });
-    actor.send({ type: 'REMOVE_COMBATANT', id: 'a', reason: '' });
+    actor.send({ type: 'REMOVE_COMBATANT', combatantId: 'zz', reason: '' });
+    actor.send({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: '' });
     expect(actor.getSnapshot().context.roster).toEqual(['b']);
     expect(actor.getSnapshot().context.combatants['a']).toBeUndefined();
   });
@@ -78,8 +78,8 @@ describe('running: canRemove → removeCombatant, canAddLate → addLate, notBlo
   it('takes a combatant out the ruleset\'s way, once', () => {
     const actor = started('a', 'b');
     actor.send({ type: 'START' });
-    actor.send({ type: 'REMOVE_COMBATANT', id: 'a', reason: 'fled' });
-    actor.send({ type: 'REMOVE_COMBATANT', id: 'a', reason: 'twice' });
+    actor.send({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: 'fled' });
+    actor.send({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: 'twice' });
     expect(actor.getSnapshot().context.combatants['a']!.out).toBe('fled');
     expect(actor.getSnapshot().context.roster).toEqual(['a', 'b']);
   });
@@ -94,7 +94,7 @@ describe('running: canRemove → removeCombatant, canAddLate → addLate, notBlo
     const actor = started('a', 'b');
     actor.send({ type: 'START' });
     actor.send({ type: 'ASK', text: 'Save?' });
-    actor.send({ type: 'REMOVE_COMBATANT', id: 'a', reason: '' });
+    actor.send({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: '' });
     actor.send({ type: 'ADD_LATE_COMBATANT', combatant: seed('c') });
     actor.send({ type: 'END_COMBAT', outcome: 'Done.' });
     expect(actor.getSnapshot().value).toBe('running');

@@ -9,7 +9,7 @@ import { addSeeds, checkAdd, checkRemove, dropFromRoster, type Named, type Roste
 import type { CombatantSeed } from './types.ts';
 
 export interface AddCombatantsEvent { type: 'ADD_COMBATANTS'; combatants: CombatantSeed[] }
-export interface RemoveCombatantEvent { type: 'REMOVE_COMBATANT'; id: string; reason: string }
+export interface RemoveCombatantEvent { type: 'REMOVE_COMBATANT'; combatantId: string; reason: string }
 export interface AddLateCombatantEvent { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null }
 export interface EndCombatEvent { type: 'END_COMBAT'; outcome: string }
 
@@ -49,8 +49,8 @@ interface Args<Ctx> { context: Ctx; event: EventObject }
 export function rosterGuards<Ctx extends RosterContext<C>, C extends Named>(spec: RosterMachineSpec<Ctx, C>) {
   return {
     canAdd: ({ context, event }: Args<Ctx>) => checkAdd(spec, context, expectEvent(event, 'ADD_COMBATANTS').combatants) === null,
-    canDrop: ({ context, event }: Args<Ctx>) => checkRemove(spec, context, expectEvent(event, 'REMOVE_COMBATANT').id) === null,
-    canRemove: ({ context, event }: Args<Ctx>) => !spec.blocked(context) && checkRemove(spec, context, expectEvent(event, 'REMOVE_COMBATANT').id) === null,
+    canDrop: ({ context, event }: Args<Ctx>) => checkRemove(spec, context, expectEvent(event, 'REMOVE_COMBATANT').combatantId) === null,
+    canRemove: ({ context, event }: Args<Ctx>) => !spec.blocked(context) && checkRemove(spec, context, expectEvent(event, 'REMOVE_COMBATANT').combatantId) === null,
     canAddLate: ({ context, event }: Args<Ctx>) => !spec.blocked(context) && lateRefusal(spec, context, expectEvent(event, 'ADD_LATE_COMBATANT')) === null,
     notBlocked: ({ context }: Args<Ctx>) => !spec.blocked(context),
   };
@@ -61,9 +61,9 @@ export function rosterActions<Ctx extends RosterContext<C>, C extends Named, Ev 
   const reducer = (reduce: (context: Ctx, event: EventObject) => Ctx) => assign<Ctx, Ev, undefined, Ev, never>(({ context, event }) => reduce(context, event));
   return {
     addCombatants: reducer((context, event) => addSeeds(spec, context, expectEvent(event, 'ADD_COMBATANTS').combatants)),
-    dropFromRoster: reducer((context, event) => dropFromRoster(spec, context, expectEvent(event, 'REMOVE_COMBATANT').id)),
+    dropFromRoster: reducer((context, event) => dropFromRoster(spec, context, expectEvent(event, 'REMOVE_COMBATANT').combatantId)),
     removeCombatant: reducer((context, event) => {
-      const { id, reason } = expectEvent(event, 'REMOVE_COMBATANT');
+      const { combatantId: id, reason } = expectEvent(event, 'REMOVE_COMBATANT');
       return spec.takeOut(context, id, reason);
     }),
     addLate: reducer((context, event) => {

@@ -70,15 +70,27 @@ export interface CombatantView {
   marks?: { id: string; text: string; title: string }[];
   /** The tags drawn as an alert: a question waits about this combatant (Enigma's 'Mortal Peril'). */
   alertTags?: string[];
-  /** Ruleset-specific numbers the runner shows for this combatant (speed, dice, injuries...). */
+  /**
+   * What only the ruleset's own renderer folder reads (Enigma's survival numbers, injuries to extend...). Typed by
+   * the ruleset (`EnigmaRowDetails`); the generic screens never read it.
+   */
   details?: Record<string, unknown>;
   /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */
   conditions?: { id: string; name: string; remains: string }[];
 }
 
+/** The fields of a prompt's answering event a choice sends: a structured value, never a string packed with a colon. */
+export type PromptAnswer = Record<string, string | number | boolean | null>;
+
 export interface PromptChoice {
+  /** The choice's key among the prompt's choices (lists, tests); not sent. */
   id: string;
   label: string;
+  /**
+   * What choosing it sends: `{ type: prompt.answer, ...answer }` (promptAnswerEvent). Absent on a ruleset not yet
+   * converted, which still reads `{ id }`.
+   */
+  answer?: PromptAnswer;
 }
 
 /** A blocking question the GM must answer before play goes on. */
@@ -90,7 +102,7 @@ export interface EncounterPrompt {
   /** Whom the question is about, when it is about one combatant. */
   subjectId?: string;
   choices: PromptChoice[];
-  /** Ruleset-specific facts the answer form needs. */
+  /** Facts only the ruleset's own prompt component reads, typed by the ruleset (Enigma's `PerilDetails`). */
   details?: Record<string, unknown>;
 }
 

@@ -73,7 +73,7 @@ describe('the per-round summary', () => {
     const { rules, input, steps } = enigmaFight([
       { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 20, source: 'ogre' },
       { type: 'END_TURN' },
-      { type: 'REMOVE_COMBATANT', id: 'berrik', reason: 'flees' },
+      { type: 'REMOVE_COMBATANT', combatantId: 'berrik', reason: 'flees' },
     ]);
     const summary = summarize(rules, input, steps);
     expect(figures(summary, 1, 'goblin')).toMatchObject({ down: true });
@@ -88,7 +88,7 @@ describe('the per-round summary', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: [seed('cairn-errant', 'wren', 'party'), seed('cairn-errant', 'bandit', 'enemies')] },
       { type: 'START' },
-      { type: 'REMOVE_COMBATANT', id: 'bandit', reason: 'runs off into the woods' },
+      { type: 'REMOVE_COMBATANT', combatantId: 'bandit', reason: 'runs off into the woods' },
     ];
     const { rules, input, steps } = record('cairn-errant', events);
     const replayed = replayEncounter(rules, input, steps);
@@ -108,7 +108,7 @@ describe('the per-round summary', () => {
   });
 
   it('a roster change stored before rows said why they left still counts a removal as going down', () => {
-    const { rules, input, steps } = enigmaFight([{ type: 'REMOVE_COMBATANT', id: 'goblin', reason: 'flees' }]);
+    const { rules, input, steps } = enigmaFight([{ type: 'REMOVE_COMBATANT', combatantId: 'goblin', reason: 'flees' }]);
     const engine = EncounterEngine.create(rules, input);
     const fold = new SummaryFold(rules, input, true);
     for (const step of steps) {
@@ -134,7 +134,7 @@ describe('the per-round summary', () => {
       { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 20, source: 'a rockfall' },
       { type: 'END_TURN' },
       { type: 'END_TURN' },
-      { type: 'REMOVE_COMBATANT', id: 'lotty', reason: 'runs for help' },
+      { type: 'REMOVE_COMBATANT', combatantId: 'lotty', reason: 'runs for help' },
       { type: 'APPLY_DAMAGE', targetId: 'boss', amount: 3, source: 'a rockfall' },
       { type: 'END_COMBAT', outcome: 'the boss yields' },
     ]);

@@ -108,9 +108,9 @@ function eventLines(event: AnyEvent, before: AnyContext, after: AnyContext): Log
     case 'ADD_FIXED':
       return one('setup', `Fixed entry: ${event.name} at initiative ${event.initiative}; it loses ties.`);
     case 'REMOVE_COMBATANT': {
-      const name = nameOf(before, event.id);
+      const name = nameOf(before, event.combatantId);
       if (before.stage === 'setup') return one('setup', `${name} is taken off the roster.`);
-      return [...one('removal', `${name} leaves the fight${event.reason ? `: ${event.reason}` : ''}.`, event.id), ...turnLines(before, after)];
+      return [...one('removal', `${name} leaves the fight${event.reason ? `: ${event.reason}` : ''}.`, event.combatantId), ...turnLines(before, after)];
     }
     case 'START':
       return one('order', typedInitiative(after.options) ? 'The encounter starts: type each initiative total.' : `The encounter starts: roll initiative (d${dieSides(after.options)} + modifier).`);

@@ -24,7 +24,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   // ---- roster and setup ----
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
   z.strictObject({ type: z.literal('ADD_FIXED'), name: nameSchema, initiative: initiativeTotal }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
   z.strictObject({ type: z.literal('START') }),
   z.strictObject({
     type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).max(200).nullable().optional(),

@@ -45,7 +45,7 @@ export function refusal(ctx: AnyContext, event: AnyEvent): string | null {
     case 'ADD_FIXED': return ctx.stage === 'running' && ctx.pendingSave ? `${nameOf(ctx, ctx.pendingSave)} rolls a death save before the turn goes on.` : order.checkFixed(ctx, event);
     case 'REMOVE_COMBATANT':
       if (ctx.stage !== 'setup' && ctx.pendingSave) return `${nameOf(ctx, ctx.pendingSave)} rolls a death save before the turn goes on.`;
-      return checkRemove(order.ROSTER, ctx, event.id);
+      return checkRemove(order.ROSTER, ctx, event.combatantId);
     case 'START': return ctx.stage === 'setup' ? order.checkStart(ctx) : 'The encounter has already started.';
     case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event);
     case 'END_COMBAT': return ctx.stage !== 'setup' && ctx.pendingSave ? `${nameOf(ctx, ctx.pendingSave)} rolls a death save before the turn goes on.` : null;

@@ -63,7 +63,7 @@ const intentFields = {
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(100, { error: 'Add at most 100 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: textSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: textSchema }),
   z.strictObject({ type: z.literal('START') }),
   z.strictObject({ type: z.literal('DECLARE_INTENT'), ...intentFields }),
   z.strictObject({ type: z.literal('SET_NPC_INTENT'), ...intentFields }),
@@ -433,9 +433,9 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
       return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const name = rules.nameOf(before, event.id);
+      const name = rules.nameOf(before, event.combatantId);
       if (before.phase === 'setup') return { round, kind: 'setup', text: `${name} was taken off the roster.` };
-      return { round, kind: 'removal', actorId: event.id, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
+      return { round, kind: 'removal', actorId: event.combatantId, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
     }
     case 'START': {
       // A PC carried in while dying: its death clock keeps running in in-game minutes (§4.4 step 10).

@@ -32,7 +32,7 @@ export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & C
   if (ctx.phase !== 'setup' && ctx.moment.pending.length) return combat.stepQuestion(ctx, ctx.moment.pending[0]!);
   switch (event.type) {
     case 'ADD_COMBATANTS': return roster.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return roster.checkRemove(ctx, event.id);
+    case 'REMOVE_COMBATANT': return roster.checkRemove(ctx, event.combatantId);
     case 'START': return roster.checkStart(ctx);
     case 'DECLARE_INTENT': return declarations.checkIntent(ctx, event, 'pc');
     case 'SET_NPC_INTENT': return declarations.checkIntent(ctx, event, 'npc');

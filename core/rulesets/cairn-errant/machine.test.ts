@@ -164,7 +164,7 @@ describe('range bands (source "Range Bands" and "Retreat")', () => {
     e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
     intend(e, 'bram', 'ranged', 'orc');
     expect(ctx(e).intents['bram']!.tier).toBe('quick');
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'orc', reason: 'fled' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'orc', reason: 'fled' });
     expect(() => e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' })).toThrow('This encounter has ended.');
   });
 });
@@ -243,7 +243,7 @@ describe('the roster during the fight', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'enemies'), seed('gob', 'enemies')]);
     e.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('cy', 'party') });
     expect(() => lock(e)).toThrow('Ana, Cy have not declared an intent yet.');
-    const gone = e.apply({ type: 'REMOVE_COMBATANT', id: 'gob', reason: 'flees' });
+    const gone = e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'gob', reason: 'flees' });
     expect(gone[0]!.text).toBe('Gob leaves the fight (flees).');
     expect(e.view().order.find((c) => c.id === 'gob')!.status).toBe('removed');
     expect(() => intend(e, 'orc', 'melee', 'gob' as never)).toThrow('Gob is no longer in the fight.');

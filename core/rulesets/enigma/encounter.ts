@@ -45,7 +45,7 @@ const sightSchema = z.enum(['clear', 'unseen', 'fullCover']);
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: textSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: textSchema }),
   z.strictObject({ type: z.literal('SET_PARTY_ORDER'), ids: z.array(idSchema).max(500) }),
   z.strictObject({ type: z.literal('SET_GM_ORDER'), ids: z.array(idSchema).max(500).nullable() }),
   z.strictObject({ type: z.literal('SET_FIRST_SIDE'), side: sideSchema }),
@@ -264,10 +264,10 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
       return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const name = rules.nameOf(before, event.id);
+      const name = rules.nameOf(before, event.combatantId);
       if (before.round === 0) return { round, kind: 'setup', text: `${name} was taken off the roster.` };
       const why = event.reason ? ` (${event.reason})` : '';
-      return { round, kind: 'removal', actorId: event.id, text: `${name} left the order of battle${why}; everyone after slides up.`, rulings: ['R-E3'] };
+      return { round, kind: 'removal', actorId: event.combatantId, text: `${name} left the order of battle${why}; everyone after slides up.`, rulings: ['R-E3'] };
     }
     case 'SET_PARTY_ORDER':
       return { round, kind: 'setup', text: `Party order: ${names(after, event.ids)}.` };

@@ -92,7 +92,7 @@ describe('order of battle rules', () => {
     const e = enigma01(true);
     playRound(e); // freeze the order
     // Round 2: Null (active), S1, Berrik, ...
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'berrik', reason: 'fled' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'berrik', reason: 'fled' });
     expect(playRound(e)).toEqual(['Null', 'Soldier 1', 'Soldier 2', 'Lotty', 'Soldier 3', 'Flynn', 'Soldier 4', 'Soldier 5', 'Soldier 6']);
   });
 
@@ -102,16 +102,16 @@ describe('order of battle rules', () => {
     e.apply({ type: 'END_TURN' }); // Null
     e.apply({ type: 'END_TURN' }); // Soldier 1
     expect(activeName(e)).toBe('Berrik');
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'null', reason: 'dead' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'null', reason: 'dead' });
     expect(activeName(e)).toBe('Berrik');
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'berrik', reason: 'dead' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'berrik', reason: 'dead' });
     expect(activeName(e)).toBe('Soldier 2');
     expect(e.view().order.filter((c) => c.status === 'removed').map((c) => c.name)).toEqual(['Null', 'Berrik']);
   });
 
   it('removes an unplaced creature from round 1 without disturbing the alternation', () => {
     const e = enigma01(true);
-    e.apply({ type: 'REMOVE_COMBATANT', id: 's2', reason: 'surrendered' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 's2', reason: 'surrendered' });
     expect(playRound(e)).toEqual(['Null', 'Soldier 1', 'Berrik', 'Soldier 3', 'Lotty', 'Soldier 4', 'Flynn', 'Soldier 5', 'Soldier 6']);
   });
 
@@ -147,8 +147,8 @@ describe('order of battle rules', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('a', 'Ana', 'party'), seed('g', 'Goblin', 'gm')] });
     e.apply({ type: 'START' });
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'a', reason: '' });
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'g', reason: '' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: '' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'g', reason: '' });
     expect(e.view().activeId).toBeNull();
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('Nobody is left who can act.');
     e.apply({ type: 'END_COMBAT', outcome: 'Rout' });
@@ -180,7 +180,7 @@ describe('refusals change nothing and say why', () => {
     const before = JSON.stringify(e.persisted());
     expect(() => e.apply({ type: 'SET_FIRST_SIDE', side: 'gm' })).toThrow(RuleRefusal);
     expect(() => e.apply({ type: 'CHOOSE_NPC', id: 's1' })).toThrow('No GM slot is waiting for an enemy.');
-    expect(() => e.apply({ type: 'REMOVE_COMBATANT', id: 'nobody', reason: '' })).toThrow('That combatant is not in this encounter.');
+    expect(() => e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'nobody', reason: '' })).toThrow('That combatant is not in this encounter.');
     expect(JSON.stringify(e.persisted())).toBe(before);
   });
 
@@ -222,7 +222,7 @@ describe('event sourcing', () => {
       { type: 'END_TURN' },
       { type: 'CHOOSE_NPC', id: 's3' },
       { type: 'END_TURN' },
-      { type: 'REMOVE_COMBATANT', id: 'lotty', reason: 'down' },
+      { type: 'REMOVE_COMBATANT', combatantId: 'lotty', reason: 'down' },
       { type: 'END_TURN' },
     ];
     const input = { options: defaultOptions(enigmaOptions), carried: { escalation: null } };

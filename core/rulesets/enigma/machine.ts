@@ -34,7 +34,7 @@ const allowed = (context: EnigmaContext, event: EnigmaEvent, turnOpen: boolean) 
 function removesActive(context: EnigmaContext, event: EnigmaEvent): boolean {
   const id = rules.activeId(context);
   if (id === null) return false;
-  const after = event.type === 'REMOVE_COMBATANT' ? rules.removeCombatant(context, event.id, event.reason) : isCombat(event) ? combat.applyCombat(context, event) : context;
+  const after = event.type === 'REMOVE_COMBATANT' ? rules.removeCombatant(context, event.combatantId, event.reason) : isCombat(event) ? combat.applyCombat(context, event) : context;
   return after.combatants[id]?.removed !== null;
 }
 
@@ -126,7 +126,7 @@ export const enigmaMachine = setup({
       on: {
         REMOVE_COMBATANT: [
           // R-E3: removing the active combatant ends its turn; the next creature has slid into its index.
-          { guard: ({ context, event }) => rules.checkRemove(context, (event as { id: string }).id) === null && context.pendingPeril.length === 0 && removesActive(context, event), target: '.selecting', actions: 'removeCombatant' },
+          { guard: ({ context, event }) => rules.checkRemove(context, (event as { combatantId: string }).combatantId) === null && context.pendingPeril.length === 0 && removesActive(context, event), target: '.selecting', actions: 'removeCombatant' },
           { guard: 'canRemove', actions: 'removeCombatant' },
         ],
         RAISE_ESCALATION: { guard: 'canRaise', actions: 'raiseEscalation' },

@@ -370,7 +370,7 @@ export function checkFirstSide(ctx: EnigmaContext, side: Side): string | null {
 export function eventRefusal(ctx: EnigmaContext, event: GmEvent & EnigmaEvent): string | null {
   switch (event.type) {
     case 'ADD_COMBATANTS': return checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return checkRemove(ctx, event.id);
+    case 'REMOVE_COMBATANT': return checkRemove(ctx, event.combatantId);
     case 'SET_PARTY_ORDER': return checkPartyOrder(ctx, event.ids);
     case 'SET_GM_ORDER': return checkGmOrder(ctx, event.ids);
     case 'START': return checkStart(ctx);

@@ -54,7 +54,7 @@ const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ er
 const eventSchema = z.discriminatedUnion('type', [
   // setup
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
   z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('SET_FACTION'), id: idSchema, faction: keySchema }),
@@ -159,7 +159,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
   switch (event.type) {
     case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
+    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
     case 'ADD_FACTION': return rules.checkAddFaction(ctx, event.key, event.label);
     case 'RENAME_FACTION': return rules.checkRenameFaction(ctx, event.key, event.label);
     case 'SET_FACTION': return rules.checkSetFaction(ctx, event.id, event.faction);

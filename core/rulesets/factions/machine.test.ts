@@ -243,7 +243,7 @@ describe('removals and late arrivals', () => {
     const e = threeFactions();
     e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
     e.apply({ type: 'SELECT_CHARACTER', id: 'a1' });
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'a1', reason: 'fled through the door' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'a1', reason: 'fled through the door' });
     expect(e.view().activeId).toBeNull();
     expect(up(e)).toBe('gm');
     e.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('b3', 'gm') });

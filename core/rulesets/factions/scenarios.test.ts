@@ -826,7 +826,7 @@ describe('the end of the fight and what it leaves (R-F10, §3.6, R-F21, R-F22)',
 
   it('NPC gear is tracked in the fight and rolls durability after it, but only PC gear is written to the campaign', () => {
     const e = fight([pc('hero'), seed('foe', 'gm', { armour: 1, weaponDamaged: true }), seed('gone', 'gm', { armour: 1 })], {}, 'hero');
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'gone', reason: 'runs off the map' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'gone', reason: 'runs off the map' });
     e.apply(melee('hero', 'foe'));
     e.apply({ type: 'REACT', id: 'counter' });
     e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(2), counterRoll: app(1) });

@@ -47,7 +47,7 @@ export const teamsDemo: RulesetDemo = {
     f.act({ type: 'DEFEND', id: 'none' });
     f.act({ type: 'LUCK_TEST', id: 'roll', luckRoll: typed(4) });
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'REMOVE_COMBATANT', id: f.id('Raider 2'), reason: 'throws down the axe and flees into the woods' });
+    f.act({ type: 'REMOVE_COMBATANT', combatantId: f.id('Raider 2'), reason: 'throws down the axe and flees into the woods' });
     f.act({ type: 'END_COMBAT', outcome: 'Victory: the bridge is clear' });
   },
   recovery: (party) => [{ type: 'REST', characterId: party['Odo']! }],

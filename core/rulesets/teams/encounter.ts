@@ -82,7 +82,7 @@ const advantageSchema = z.number().int().min(-3, { error: 'At most 3 levels of d
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: textSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: textSchema }),
   z.strictObject({ type: z.literal('ADD_TEAM'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('SET_TEAM'), id: idSchema, team: keySchema }),
   z.strictObject({ type: z.literal('SET_INSTIGATOR'), combatantId: idSchema.nullable(), attackedTeam: keySchema.nullable().optional() }),
@@ -157,7 +157,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (ctx.pending.length > 0 && !inSetup(snapshot) && event.type !== 'SET_OBJECTIVE') return combat.pendingSentence(ctx);
   switch (event.type) {
     case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
+    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
     case 'ADD_TEAM': return rules.checkAddTeam(ctx, event.key, event.label);
     case 'SET_TEAM': return rules.checkSetTeam(ctx, event.id, event.team);
     case 'SET_INSTIGATOR': return rules.checkInstigator(ctx, event.combatantId, event.attackedTeam);
@@ -504,9 +504,9 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
       return { round, kind: 'setup', text: `Added ${byTeam.map((x) => `${x.names.join(', ')} to ${x.t.label}`).join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const name = rules.nameOf(before, event.id);
+      const name = rules.nameOf(before, event.combatantId);
       if (!before.started) return { round, kind: 'setup', text: `${name} was taken off the roster.` };
-      return { round, kind: 'removal', actorId: event.id, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
+      return { round, kind: 'removal', actorId: event.combatantId, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
     }
     case 'ADD_TEAM':
       return { round, kind: 'setup', text: `New team: ${event.label}, last in initiative for now.` };

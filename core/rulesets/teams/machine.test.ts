@@ -101,7 +101,7 @@ describe('team alternation (§2.2 rules 1–4)', () => {
   it('removing the active combatant ends the turn and passes play on', () => {
     const e = fight(players('p1', 'p2'), guards('g1'));
     pick(e, 'p1');
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'p1', reason: 'flees' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'p1', reason: 'flees' });
     expect(e.view().prompt!.details).toEqual({ team: 'gm' });
     expect(e.view().order.find((c) => c.id === 'p1')).toMatchObject({ status: 'removed', removedReason: 'flees' });
   });

@@ -58,7 +58,7 @@ describe('the end check counts PCs (§5.2)', () => {
 
   it('the allied NPC down, the PC standing: the fight goes on', () => {
     const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'guard', reason: 'flees' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'guard', reason: 'flees' });
     expect(e.view().phase).toBe('running');
   });
 });

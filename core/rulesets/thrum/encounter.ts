@@ -52,7 +52,7 @@ const mapSchema = z.strictObject({
 
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), id: idSchema, reason: shortTextSchema }),
+  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
   z.strictObject({ type: z.literal('SET_SIDE'), id: idSchema, side: sideSchema }),
   z.strictObject({ type: z.literal('SET_MAP'), map: mapSchema.nullable() }),
   z.strictObject({ type: z.literal('PLACE_NPC'), id: idSchema, square: squareSchema.nullable() }),
@@ -174,7 +174,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
     switch (event.type) {
       case 'ROLL_INITIATIVE': return initiativeRefusal(ctx, event.id, event.roll);
       case 'BREAK_TIE': return tieRefusal(ctx, event.id);
-      case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.id);
+      case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.combatantId);
       case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event.combatant, event.initiativeRoll, false);
       default: return null;
     }
@@ -186,7 +186,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
     case 'END_TURN':
       if (snapshot.matches({ rounds: 'stalled' })) return 'Nobody is left in the initiative order.';
       return waitingFor(ctx);
-    case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.id);
+    case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.combatantId);
     case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event.combatant, event.initiativeRoll, true);
     case 'END_COMBAT': return waitingFor(ctx) ? `${waitingFor(ctx)} The current action resolves before combat ends.` : null;
     default:
@@ -509,9 +509,9 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const who = rules.nameOf(b, event.id);
+      const who = rules.nameOf(b, event.combatantId);
       if (before.matches('setup')) return { round, kind: 'setup', text: `${who} was taken off the roster.` };
-      return { round, kind: 'removal', actorId: event.id, rulings: ['R-H4'], text: `${who} leaves the fight${event.reason ? ` (${event.reason})` : ''}; everyone after slides up.` };
+      return { round, kind: 'removal', actorId: event.combatantId, rulings: ['R-H4'], text: `${who} leaves the fight${event.reason ? ` (${event.reason})` : ''}; everyone after slides up.` };
     }
     case 'SET_SIDE':
       return { round, kind: 'setup', text: `${rules.nameOf(b, event.id)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };

@@ -153,9 +153,9 @@ describe('removals and late arrivals (R-H4)', () => {
   it('a removed combatant leaves the order; the cursor keeps its turn position; removing the active passes the turn', () => {
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes'), seed('gob', 'foes')]);
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'REMOVE_COMBATANT', id: 'ana', reason: 'fled' });
+    e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'ana', reason: 'fled' });
     expect(activeName(e)).toBe('Bo');
-    const lines = e.apply({ type: 'REMOVE_COMBATANT', id: 'bo', reason: 'fled' });
+    const lines = e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'bo', reason: 'fled' });
     expect(lines[0]).toMatchObject({ rulings: ['R-H4'] });
     // The party is gone: the end check ends the fight (all PCs removed).
     expect(e.view().phase).toBe('ended');

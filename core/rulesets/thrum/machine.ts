@@ -74,7 +74,7 @@ export function tieRefusal(ctx: ThrumContext, id: string): string | null {
 export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | null {
   switch (event.type) {
     case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.id);
+    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
     case 'SET_SIDE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
     case 'SET_CONDITION': return event.text.trim() ? ((ctx.conditions ?? []).length >= 10 ? 'An encounter has at most 10 Win and Defeat Conditions.' : null) : 'Say what the condition is.';
     case 'SET_MAP': {
@@ -147,7 +147,7 @@ export const thrumMachine = setup({
     initiativeSettled: ({ context }) => rules.initiativeSettled(context),
     canRemoveActive: ({ context, event }) => {
       assertEvent(event, 'REMOVE_COMBATANT');
-      return removeRefusal(context, event.id) === null && removesActive(context, event.id);
+      return removeRefusal(context, event.combatantId) === null && removesActive(context, event.combatantId);
     },
     canAddLateBeforeOrder: ({ context, event }) => {
       assertEvent(event, 'ADD_LATE_COMBATANT');
