@@ -217,8 +217,8 @@ class RandomGm {
     if (prompt.answer === 'RESOLVE_PERIL' && prompt.subjectId) {
       // Most survivals extend an injury the combatant already has (or cost nothing more); a few add a new one.
       const extend = ((prompt.details?.['extendable'] ?? []) as { id: string }[])[0];
-      if (extend && this.random() < 0.97) out.push({ type: 'RESOLVE_PERIL', id: prompt.subjectId, choice: 'survive', costText: 'the old wound opens', injury: { mode: 'extend', injuryId: extend.id } });
-      out.push({ type: 'RESOLVE_PERIL', id: prompt.subjectId, choice: 'survive', costText: 'a scar to remember',
+      if (extend && this.random() < 0.97) out.push({ type: 'RESOLVE_PERIL', combatantId: prompt.subjectId, choice: 'survive', costText: 'the old wound opens', injury: { mode: 'extend', injuryId: extend.id } });
+      out.push({ type: 'RESOLVE_PERIL', combatantId: prompt.subjectId, choice: 'survive', costText: 'a scar to remember',
         injury: { mode: 'new', name: 'Deep Cut', category: 'endure', baseRoll: 1 + Math.floor(this.random() * 4) } });
     }
     const form = this.forms.get(prompt.answer);

@@ -25,7 +25,7 @@ test('the whole party joins but the dead, who are named with why', async ({ page
   const started = await api<{ view: { order: Row[] } }>('encounters:append', { id: first.id, event: { type: 'START' } });
   const berrikId = started.view.order.find((c) => c.name === 'Berrik')!.id;
   await api('encounters:append', { id: first.id, event: { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 20, source: 'trap' } });
-  await api('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', id: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
+  await api('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', combatantId: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
   await api('encounters:append', { id: first.id, event: { type: 'END_COMBAT', outcome: 'Pyrrhic' } });
 
   await page.goto(server.launchUrl);

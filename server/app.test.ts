@@ -142,7 +142,7 @@ describe('encounters', () => {
     await append(encounter.id, { type: 'START' });
     await append(encounter.id, { type: 'END_TURN' });
     let d = await ok('encounters:get', { id: encounter.id });
-    await append(encounter.id, { type: 'CHOOSE_NPC', id: d.view.prompt!.choices[1]!.id });
+    await append(encounter.id, { type: 'CHOOSE_NPC', combatantId: d.view.prompt!.choices[1]!.id });
     d = await append(encounter.id, { type: 'END_TURN' });
     const before = d;
     t.reopen();

@@ -101,7 +101,7 @@ const RULESETS: RulesetCase[] = [
       await ok(app, 'encounters:append', { id: c.encounters.bridge, event: { type: 'RAISE_ESCALATION', by: 1, source: 'war drums' } });
       await ok(app, 'encounters:append', { id: c.encounters.bridge, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
       const survived = await ok(app, 'encounters:append', { id: c.encounters.bridge, event: {
-        type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 },
+        type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 },
       } });
       return {
         campaignId: c.campaignId, pcs: c.pcs, encounters: c.encounters,

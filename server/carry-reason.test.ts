@@ -18,7 +18,7 @@ async function foughtEnigma() {
   const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
   const berrikId = started.view.order.find((x) => x.name === 'Berrik')!.id;
   await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 20, source: 'trap' } });
-  await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: berrikId, choice: 'survive', costText: 'a limp' } });
+  await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: berrikId, choice: 'survive', costText: 'a limp' } });
   return { c, berrik, encounter };
 }
 const stored = () => ({

@@ -29,7 +29,7 @@ describe('consequences of an Enigma fight', () => {
     const { encounter, ids } = first;
     await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' });
     const survived = await append(encounter.id, {
-      type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp',
+      type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp',
       injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 },
     });
     const injuries = rows('SELECT character_id, name, source_encounter_id, source_seq, data_json FROM injuries');
@@ -46,7 +46,7 @@ describe('consequences of an Enigma fight', () => {
     const { first } = await campaignWithFight();
     const { encounter, ids } = first;
     await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' });
-    const survive = { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } };
+    const survive = { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } };
     // A second connection with its own store: the same code the app runs, with a transaction the test can fail.
     const db = openDatabase(t.dir.file());
     try {
@@ -69,7 +69,7 @@ describe('consequences of an Enigma fight', () => {
     const { campaign, berrik, first, start } = await campaignWithFight();
     const { encounter, ids } = first;
     await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' });
-    await append(encounter.id, { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'curse', healingRestriction: 'fixesOnly' });
+    await append(encounter.id, { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'curse', healingRestriction: 'fixesOnly' });
     await append(encounter.id, { type: 'RAISE_ESCALATION', by: 2, source: 'war drums' });
     await append(encounter.id, { type: 'END_COMBAT', outcome: 'Victory' });
     let home = await ok('campaigns:get', { id: campaign.id });
@@ -95,7 +95,7 @@ describe('consequences of an Enigma fight', () => {
     const { campaign, berrik, first } = await campaignWithFight();
     const { encounter, ids } = first;
     await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' });
-    await append(encounter.id, { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'sacrifice', costText: 'holds the gate' });
+    await append(encounter.id, { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'sacrifice', costText: 'holds the gate' });
     await append(encounter.id, { type: 'END_COMBAT', outcome: 'Pyrrhic' });
     const home = await ok('campaigns:get', { id: campaign.id });
     expect(home.characters.find((c) => c.id === berrik.id)!.condition).toMatchObject({ dead: true, legacy: 'holds the gate' });

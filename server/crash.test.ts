@@ -51,7 +51,7 @@ async function fightFile(path: string): Promise<void> {
     const started: { view: { order: { id: string; name: string }[] } } = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
     const berrik = started.view.order.find((c) => c.name === 'Berrik')!.id;
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: berrik, amount: 10, source: 'trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: berrik, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: berrik, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
     for (let i = 0; i < 56; i += 1) await ok('encounters:append', { id: encounter.id, event: i % 7 === 0 ? { type: 'RAISE_ESCALATION', by: 1, source: 'drums' } : { type: 'END_TURN' } });
     await ok('ledger:append', { campaignId: campaign.id, event: { type: 'ADVANCE_DAYS', days: 1 } });
     await ok('ledger:append', { campaignId: campaign.id, event: { type: 'ADVANCE_DAYS', days: 2 } });

@@ -357,7 +357,7 @@ describe('the session recap', () => {
     const send = (event: GmEvent) => ok('encounters:append', { id: encounter.id, event });
     await send({ type: 'START' });
     await send({ type: 'APPLY_DAMAGE', targetId: ids['Berrik']!, amount: 20, source: 'trap' });
-    await send({ type: 'RESOLVE_PERIL', id: ids['Berrik']!, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } });
+    await send({ type: 'RESOLVE_PERIL', combatantId: ids['Berrik']!, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } });
     await send({ type: 'END_COMBAT', outcome: 'Victory' });
     await ok('ledger:append', { campaignId: campaign.id, event: { type: 'REST', characterId: berrik.id } });
     await ok('ledger:append', { campaignId: campaign.id, event: { type: 'SESSION_END', notes: 'They found the key.\nNext: the stairs.' } });

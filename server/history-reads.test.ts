@@ -22,7 +22,7 @@ async function fight(campaignId: string, name: string, heroes: { id: string; nam
   const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
   for (const hero of heroes) {
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero.name], amount: 20, source: 'a trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll } } });
   }
   await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
   return encounter;

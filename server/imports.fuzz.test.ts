@@ -36,7 +36,7 @@ async function richCampaign() {
   const append = (event: unknown, extra: Record<string, unknown> = {}) => ok('encounters:append', { id: encounter.id, event, ...extra });
   await append({ type: 'START' });
   await append({ type: 'APPLY_DAMAGE', targetId: id['Ash'], amount: 20, source: 'trap' });
-  await append({ type: 'RESOLVE_PERIL', id: id['Ash'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
+  await append({ type: 'RESOLVE_PERIL', combatantId: id['Ash'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
   await append({ type: 'ATTACK', attackerId: id['Ash'], targetId: id['Goblin 1'], mode: 'melee', sight: 'clear', damage: 'full' });
   await append({ type: 'END_COMBAT', outcome: 'Victory' }, { carryAdjust: [{ characterId: ash.id, key: 'lp', value: 3 }], carryReason: 'agreed' });
   const record = String(t.rows('SELECT id FROM injuries')[0]!['id']);

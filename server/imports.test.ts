@@ -36,7 +36,7 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
     steps: [
       () => ({ type: 'START' }),
       (i) => ({ type: 'APPLY_DAMAGE', targetId: i['Ash']!, amount: 20, source: 'trap' }),
-      (i) => ({ type: 'RESOLVE_PERIL', id: i['Ash']!, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } }),
+      (i) => ({ type: 'RESOLVE_PERIL', combatantId: i['Ash']!, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } }),
       (i) => ({ type: 'ATTACK', attackerId: i['Ash']!, targetId: i['Goblin']!, mode: 'melee', sight: 'clear', damage: 'full' }),
       () => ({ type: 'RAISE_ESCALATION', by: 1, source: 'drums' }),
       () => ({ type: 'END_TURN' }),
@@ -210,7 +210,7 @@ describe('what an imported campaign holds', () => {
     const hero = added.view.order.find((c) => c.name === 'Ash')!.id;
     await append(encounter.id, { type: 'START' });
     await append(encounter.id, { type: 'APPLY_DAMAGE', targetId: hero, amount: 20, source: 'trap' });
-    await append(encounter.id, { type: 'RESOLVE_PERIL', id: hero, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
+    await append(encounter.id, { type: 'RESOLVE_PERIL', combatantId: hero, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
     const record = String(rows('SELECT id FROM injuries')[0]!['id']);
     await ledger({ type: 'STITCHER_TREAT', characterId: ash.id, recordId: record, stitcherId: ash.id, healingKind: 'natural' });
     await ok('ledger:undo', { campaignId: campaign.id });

@@ -132,7 +132,7 @@ describe('the carry-over check at the end of a fight', () => {
     const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
     const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
     return { c, berrik, encounter };
   }
 
@@ -206,7 +206,7 @@ describe('history and timeline', () => {
     const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
     const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } } });
     await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' }, carryAdjust: [{ characterId: berrik.id, key: 'lp', value: 6 }], carryReason: 'a draught' });
     await ledger(c.id, { type: 'SESSION_END' });
     await ledger(c.id, { type: 'SESSION_START', title: 'Road' });
@@ -273,7 +273,7 @@ describe('recovery while the fight that caused an injury is still running', () =
     const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
     const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
     await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids['Berrik'], amount: 20, source: 'trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', id: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids['Berrik'], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } } });
     await ledger(c.id, { type: 'REST', characterId: berrik.id });
     const treated = rows('SELECT data_json FROM injuries');
     await ok('encounters:append', { id: encounter.id, event: { type: 'RAISE_ESCALATION', by: 1, source: 'drums' } });

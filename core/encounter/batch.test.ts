@@ -2,7 +2,7 @@
 // all applied or none, one undo; for every ruleset with a real engine.
 import { describe, expect, it } from 'vitest';
 import { generateFight, RULESET_IDS } from '../../bench/fight.ts';
-import { fight as enigmaFight, seed as enigmaSeed } from '../rulesets/enigma/fixtures.ts';
+import { fight as enigmaFight, seed as enigmaSeed } from '../rulesets/enigma/testing.ts';
 import { EncounterEngine, RuleRefusal } from './kernel.ts';
 import type { GmEvent } from './types.ts';
 

@@ -4,7 +4,7 @@
 // undo mark and a replay of every event agree.
 import { describe, expect, it } from 'vitest';
 import { generateFight, RULESET_IDS } from '../../bench/fight.ts';
-import { fight as enigmaFight, seed as enigmaSeed } from '../rulesets/enigma/fixtures.ts';
+import { fight as enigmaFight, seed as enigmaSeed } from '../rulesets/enigma/testing.ts';
 import { fight as teamsFight, pick, seed as teamsSeed } from '../rulesets/teams/fixtures.ts';
 import { EncounterEngine, RuleRefusal } from './kernel.ts';
 import type { GmEvent } from './types.ts';

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
 import { BATCH_MAX, carryAnnotationSchema } from './schemas.ts';
+import { renameFields } from './upcast.ts';
 import {
   NO_CONDITIONS, applyCondition, conditionEventSchema, conditionRefusal, follow, isConditionEvent, readStoredConditions, withChips,
   type ConditionEvent, type ConditionsState,
@@ -57,13 +58,7 @@ export function upcastStored(rules: EncounterRules, stored: GmEvent): GmEvent {
  * Applied before the ruleset's own `upcast`.
  */
 export function upcastShared(stored: unknown): unknown {
-  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return stored;
-  const event = stored as Record<string, unknown>;
-  if (event['type'] === 'REMOVE_COMBATANT' && 'id' in event && !('combatantId' in event)) {
-    const { id, ...rest } = event;
-    return { ...rest, combatantId: id };
-  }
-  return stored;
+  return renameFields(stored, { REMOVE_COMBATANT: { id: 'combatantId' } });
 }
 
 function upcast(rules: EncounterRules, stored: unknown): unknown {

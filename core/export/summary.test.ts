@@ -53,10 +53,10 @@ describe('the per-round summary', () => {
   it('splits the figures by the round each event was applied in, and keeps the statuses of each round\'s end', () => {
     const { rules, input, steps } = enigmaFight([
       { type: 'APPLY_DAMAGE', targetId: 'berrik', amount: 3, source: 'trap' },
-      { type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' },
+      { type: 'SET_CAN_ACT', combatantId: 'goblin', canAct: false, note: 'stunned' },
       // The goblin cannot act, so Berrik's end of turn ends the round.
       { type: 'END_TURN' },
-      { type: 'SET_CAN_ACT', id: 'goblin', canAct: true, note: 'shakes it off' },
+      { type: 'SET_CAN_ACT', combatantId: 'goblin', canAct: true, note: 'shakes it off' },
       { type: 'HEAL', targetId: 'berrik', amount: 2, kind: 'magic', source: 'potion' },
       { type: 'APPLY_DAMAGE', targetId: 'berrik', amount: 1, source: 'trap' },
     ]);
@@ -127,9 +127,9 @@ describe('the per-round summary', () => {
       { type: 'START' },
       { type: 'ATTACK', attackerId: 'berrik', targetId: 'goblin', mode: 'melee', sight: 'clear', damage: 'full', attackRoll: app(8), defenceRoll: app(1) },
       { type: 'APPLY_DAMAGE', targetId: 'berrik', amount: 6, source: 'a trap' },
-      { type: 'RESOLVE_PERIL', id: 'berrik', choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Twisted Ankle', category: 'navigate', baseRoll: 2 } },
+      { type: 'RESOLVE_PERIL', combatantId: 'berrik', choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: 'Twisted Ankle', category: 'navigate', baseRoll: 2 } },
       { type: 'END_TURN' },
-      { type: 'CHOOSE_NPC', id: 'boss' },
+      { type: 'CHOOSE_NPC', combatantId: 'boss' },
       { type: 'HEAL', targetId: 'berrik', amount: 2, kind: 'other', source: 'a bandage' },
       { type: 'APPLY_DAMAGE', targetId: 'goblin', amount: 20, source: 'a rockfall' },
       { type: 'END_TURN' },

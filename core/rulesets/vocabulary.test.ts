@@ -16,3 +16,14 @@ describe.each(RULESETS.map((r) => [r.id, r] as const))('%s', (_id, ruleset) => {
     expect(parseEvent(rules, { type: 'REMOVE_COMBATANT', id: 'a', reason: '' })).toEqual({ type: 'REMOVE_COMBATANT', combatantId: 'a', reason: '' });
   });
 });
+
+describe('enigma events stored before combatantId', () => {
+  const rules = RULESETS.find((r) => r.id === 'enigma')!.encounter!;
+  it.each([
+    [{ type: 'CHOOSE_NPC', id: 'g2' }, { type: 'CHOOSE_NPC', combatantId: 'g2' }],
+    [{ type: 'SET_CAN_ACT', id: 'g2', canAct: false, note: 'stunned' }, { type: 'SET_CAN_ACT', combatantId: 'g2', canAct: false, note: 'stunned' }],
+    [{ type: 'RESOLVE_PERIL', id: 'ash', choice: 'survive', costText: 'a limp' }, { type: 'RESOLVE_PERIL', combatantId: 'ash', choice: 'survive', costText: 'a limp' }],
+  ])('%o reads as today’s shape', (old, today) => {
+    expect(parseEvent(rules, old)).toEqual(today);
+  });
+});

@@ -19,7 +19,7 @@ async function partyWithTheDead() {
   const started = await ok('encounters:append', { id: first.id, event: { type: 'START' } });
   const berrikId = started.view.order.find((c) => c.name === 'Berrik')!.id;
   await ok('encounters:append', { id: first.id, event: { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 20, source: 'trap' } });
-  await ok('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', id: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
+  await ok('encounters:append', { id: first.id, event: { type: 'RESOLVE_PERIL', combatantId: berrikId, choice: 'sacrifice', costText: 'holds the gate' } });
   await ok('encounters:append', { id: first.id, event: { type: 'END_COMBAT', outcome: 'Pyrrhic' } });
   return { campaign, ash, berrik, cato, goblin };
 }

@@ -111,11 +111,11 @@ async function main(): Promise<void> {
     }
     if (view.prompt?.answer === 'RESOLVE_PERIL') {
       const injury = { mode: 'new', name: pick(['Cracked Rib', 'Sprained Ankle', 'Torn Ear']), category: pick(['speed', 'attack', 'glean']), baseRoll: 1 + Math.floor(random() * 4) };
-      await append({ type: 'RESOLVE_PERIL', id: view.prompt.subjectId, choice: 'survive', costText: 'a scar', injury });
+      await append({ type: 'RESOLVE_PERIL', combatantId: view.prompt.subjectId, choice: 'survive', costText: 'a scar', injury });
       return;
     }
     if (view.prompt?.answer === 'CHOOSE_NPC') {
-      await append({ type: 'CHOOSE_NPC', id: pick(view.prompt.choices).id });
+      await append({ type: 'CHOOSE_NPC', combatantId: pick(view.prompt.choices).id });
       return;
     }
     if (fight.encounter.eventCount >= FIGHT_LENGTH && view.allowed.includes('END_COMBAT')) {

@@ -89,8 +89,8 @@ export type CombatEvent =
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string }
   | { type: 'AREA_DAMAGE'; targets: { targetId: string; amount: number }[]; source: string }
   | { type: 'HEAL'; targetId: string; amount: number; kind: 'magic' | 'fix' | 'other'; source: string }
-  | { type: 'RESOLVE_PERIL'; id: string; choice: 'sacrifice' | 'survive'; costText: string; healingRestriction?: 'fixesOnly' | null; injury?: InjuryChoice | null }
-  | { type: 'SET_CAN_ACT'; id: string; canAct: boolean; note: string }
+  | { type: 'RESOLVE_PERIL'; combatantId: string; choice: 'sacrifice' | 'survive'; costText: string; healingRestriction?: 'fixesOnly' | null; injury?: InjuryChoice | null }
+  | { type: 'SET_CAN_ACT'; combatantId: string; canAct: boolean; note: string }
   | { type: 'OVERRIDE'; targetId: string; field: 'lp' | 'actionsLeft' | 'reactionDebt' | 'die'; capacity?: Capacity | null; value: number; note: string };
 
 const DIE_STEPS = [4, 6, 8, 10, 12];
@@ -403,7 +403,7 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
     case 'RESOLVE_PERIL': {
       const first = ctx.pendingPeril[0];
       if (!first) return 'Nobody is in Mortal Peril.';
-      if (e.id !== first) return `${nameOf(ctx, first)} chooses first (R-E9: in order of battle).`;
+      if (e.combatantId !== first) return `${nameOf(ctx, first)} chooses first (R-E9: in order of battle).`;
       if (e.choice === 'survive' && e.injury?.mode === 'extend') {
         const target = ctx.combatants[first]!;
         if (!target.injuries.some((i) => i.id === (e.injury as { injuryId: string }).injuryId && i.gainedHere)) {
@@ -414,7 +414,7 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       return null;
     }
     case 'SET_CAN_ACT':
-      return alive(ctx.combatants[e.id]) ? null : 'That creature is not in the fight.';
+      return alive(ctx.combatants[e.combatantId]) ? null : 'That creature is not in the fight.';
     case 'OVERRIDE': {
       const target = ctx.combatants[e.targetId];
       if (!alive(target)) return 'That creature is not in the fight.';
@@ -524,7 +524,7 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
     case 'RESOLVE_PERIL':
       return resolvePeril(ctx, e);
     case 'SET_CAN_ACT':
-      return update(ctx, e.id, { canAct: e.canAct });
+      return update(ctx, e.combatantId, { canAct: e.canAct });
     case 'OVERRIDE': {
       const target = ctx.combatants[e.targetId]!;
       if (e.field === 'actionsLeft') return { ...ctx, actionsLeft: Math.max(0, e.value) };
@@ -552,7 +552,7 @@ export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['optio
 
 /** Mortal Peril (§1.5, §1.6): Sacrifice removes the PC; Survive restores half LP, counts the Survive, sets costs and injuries. */
 function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOLVE_PERIL' }>): EnigmaContext {
-  const c = ctx.combatants[e.id]!;
+  const c = ctx.combatants[e.combatantId]!;
   if (e.choice === 'sacrifice') {
     const next = update(ctx, c.id, { legacy: e.costText });
     return removeCombatant(next, c.id, 'Sacrifice', 'dead');

@@ -26,7 +26,7 @@ export const enigmaDemo: RulesetDemo = {
     f.act({ type: 'MOVE', spaces: 4, pauses: 0, note: 'through knee-deep water' });
     f.act(attack(f, 'Berrik', 'Goblin 1', 9, 2));
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'CHOOSE_NPC', id: f.id('Goblin 2') });
+    f.act({ type: 'CHOOSE_NPC', combatantId: f.id('Goblin 2') });
     f.act(attack(f, 'Goblin 2', 'Mirah', 8, 1));
     f.act({ type: 'END_TURN' });
     f.act({ type: 'USE_POWER', power: 'Firebolt', cost: 2, note: 'a bolt of green fire across the water' });
@@ -39,7 +39,7 @@ export const enigmaDemo: RulesetDemo = {
     f.act(attack(f, 'Goblin 2', 'Mirah', 6, 2));
     f.act(attack(f, 'Goblin 2', 'Mirah', 7, 3));
     f.act({
-      type: 'RESOLVE_PERIL', id: f.id('Mirah'), choice: 'survive', costText: 'her staff splinters',
+      type: 'RESOLVE_PERIL', combatantId: f.id('Mirah'), choice: 'survive', costText: 'her staff splinters',
       injury: { mode: 'new', name: 'Cracked Ribs', category: 'endure', baseRoll: 2 },
     });
     f.act({ type: 'END_TURN' });

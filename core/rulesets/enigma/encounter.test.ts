@@ -61,7 +61,7 @@ function randomFight(events: number, start: number): EncounterSnapshot[] {
     const view = engine.view();
     const ids = view.order.filter((c) => c.status !== 'removed' && c.status !== 'unplaced').map((c) => c.id);
     if (view.prompt?.answer === 'CHOOSE_NPC') {
-      tryApply({ type: 'CHOOSE_NPC', id: pick(view.prompt.choices).id });
+      tryApply({ type: 'CHOOSE_NPC', combatantId: pick(view.prompt.choices).id });
       continue;
     }
     if (view.prompt?.answer === 'RESOLVE_PERIL') {
@@ -80,7 +80,7 @@ function randomFight(events: number, start: number): EncounterSnapshot[] {
     else if (roll < 0.48 && active) tryApply(rolled({ type: 'NOTICE', targetId: other }));
     else if (roll < 0.56) tryApply({ type: 'APPLY_DAMAGE', targetId: other, amount: 1 + Math.floor(random() * 4), source: 'a rockfall' });
     else if (roll < 0.62) tryApply({ type: 'HEAL', targetId: other, amount: 1 + Math.floor(random() * 3), kind: 'other', source: 'a potion' });
-    else if (roll < 0.64) tryApply({ type: 'SET_CAN_ACT', id: other, canAct: random() < 0.5, note: '' });
+    else if (roll < 0.64) tryApply({ type: 'SET_CAN_ACT', combatantId: other, canAct: random() < 0.5, note: '' });
     else if (roll < 0.65) tryApply({ type: 'REMOVE_COMBATANT', combatantId: other, reason: 'flees' });
     else if (roll < 0.66 && late < 4) late += tryApply({ type: 'ADD_LATE_COMBATANT', combatant: seed(`late${late}`, random() < 0.5 ? 'party' : 'gm') }) ? 1 : 0;
     else if (roll < 0.68) tryApply({ type: 'RAISE_ESCALATION', by: 1, source: '' });

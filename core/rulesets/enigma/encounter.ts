@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
+import { renameFields } from '../../encounter/upcast.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
@@ -50,7 +51,7 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('SET_GM_ORDER'), ids: z.array(idSchema).max(500).nullable() }),
   z.strictObject({ type: z.literal('SET_FIRST_SIDE'), side: sideSchema }),
   z.strictObject({ type: z.literal('START') }),
-  z.strictObject({ type: z.literal('CHOOSE_NPC'), id: idSchema }),
+  z.strictObject({ type: z.literal('CHOOSE_NPC'), combatantId: idSchema }),
   z.strictObject({ type: z.literal('END_TURN') }),
   z.strictObject({ type: z.literal('RAISE_ESCALATION'), by: z.number().int().min(1).max(10), source: textSchema }),
   z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
@@ -79,14 +80,14 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('AREA_DAMAGE'), targets: z.array(z.strictObject({ targetId: idSchema, amount: amountSchema })).max(200), source: textSchema }),
   z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, kind: z.enum(['magic', 'fix', 'other']), source: textSchema }),
   z.strictObject({
-    type: z.literal('RESOLVE_PERIL'), id: idSchema, choice: z.enum(['sacrifice', 'survive']), costText: textSchema,
+    type: z.literal('RESOLVE_PERIL'), combatantId: idSchema, choice: z.enum(['sacrifice', 'survive']), costText: textSchema,
     healingRestriction: z.enum(['fixesOnly']).nullable().optional(),
     injury: z.union([
       z.strictObject({ mode: z.literal('new'), name: z.string().trim().min(1, { error: 'Name the injury.' }).max(80), category: injuryCategorySchema, baseRoll: z.number().int().min(1).max(4), permanent: z.boolean().optional(), cureCondition: textSchema.nullable().optional() }),
       z.strictObject({ mode: z.literal('extend'), injuryId: idSchema }),
     ]).nullable().optional(),
   }),
-  z.strictObject({ type: z.literal('SET_CAN_ACT'), id: idSchema, canAct: z.boolean(), note: textSchema }),
+  z.strictObject({ type: z.literal('SET_CAN_ACT'), combatantId: idSchema, canAct: z.boolean(), note: textSchema }),
   z.strictObject({
     type: z.literal('OVERRIDE'), targetId: idSchema, field: z.enum(['lp', 'actionsLeft', 'reactionDebt', 'die']), capacity: capacitySchema.nullable().optional(),
     value: z.number().int().min(0).max(99), note: textSchema,
@@ -241,14 +242,14 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
     case 'HEAL':
       return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} is healed ${event.amount} by ${event.kind === 'fix' ? 'a Fix' : event.kind === 'magic' ? 'healing magic' : 'other means'}${event.source ? ` (${event.source})` : ''}: ${after.combatants[event.targetId]!.lp} LP.` };
     case 'RESOLVE_PERIL': {
-      const c = after.combatants[event.id]!;
-      if (event.choice === 'sacrifice') return { round, kind: 'decision', actorId: event.id, text: `Mortal Peril: ${c.name} chooses Sacrifice and dies. Legacy: ${event.costText || '—'}.` };
+      const c = after.combatants[event.combatantId]!;
+      if (event.choice === 'sacrifice') return { round, kind: 'decision', actorId: event.combatantId, text: `Mortal Peril: ${c.name} chooses Sacrifice and dies. Legacy: ${event.costText || '—'}.` };
       const injury = c.injuries.find((i) => i.gainedHere && (event.injury?.mode === 'extend' ? i.id === event.injury.injuryId : i.id === c.injuries.at(-1)?.id));
       const injuryText = event.injury && injury ? ` ${event.injury.mode === 'extend' ? 'Extends' : 'Injury'}: ${injury.name} (${injury.category}), ${injury.baseRoll} × ${injury.multiplier} = ${counted(injury.restsRemaining, 'rest')}.` : '';
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-E22', ...(event.injury ? ['R-E23', 'R-E25'] : [])], text: `Mortal Peril: ${c.name} chooses Survive (Survive ${c.survivals} this encounter) at a cost: ${event.costText || '—'}. LP ${c.lp}.${event.healingRestriction ? ' From now on no healing magic but Fixes.' : ''}${injuryText}` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-E22', ...(event.injury ? ['R-E23', 'R-E25'] : [])], text: `Mortal Peril: ${c.name} chooses Survive (Survive ${c.survivals} this encounter) at a cost: ${event.costText || '—'}. LP ${c.lp}.${event.healingRestriction ? ' From now on no healing magic but Fixes.' : ''}${injuryText}` };
     }
     case 'SET_CAN_ACT':
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-E5'], text: `${name(event.id)} ${event.canAct ? 'can act again' : 'cannot act: its turns are skipped'}${event.note ? ` (${event.note})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-E5'], text: `${name(event.combatantId)} ${event.canAct ? 'can act again' : 'cannot act: its turns are skipped'}${event.note ? ` (${event.note})` : ''}.` };
     case 'OVERRIDE':
       return { round, kind: 'decision', actorId: event.targetId, text: `GM override: ${name(event.targetId)}'s ${event.field === 'die' ? `${event.capacity} die` : event.field === 'lp' ? 'LP' : event.field === 'actionsLeft' ? 'actions left' : 'reaction debt'} set to ${event.field === 'die' ? `d${event.value}` : event.value}${event.note ? ` (${event.note})` : ''}.` };
   }
@@ -280,7 +281,7 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
     case 'START':
       return { round, kind: 'round', text: `Combat starts, ${after.firstSide === 'party' ? 'party' : 'GM side'} first.` };
     case 'CHOOSE_NPC':
-      return { round, kind: 'order', actorId: event.id, text: `The GM sends ${rules.nameOf(after, event.id)} into slot ${after.order.indexOf(event.id) + 1}.`, rulings: ['R-E1'] };
+      return { round, kind: 'order', actorId: event.combatantId, text: `The GM sends ${rules.nameOf(after, event.combatantId)} into slot ${after.order.indexOf(event.combatantId) + 1}.`, rulings: ['R-E1'] };
     case 'END_TURN': {
       const id = rules.activeId(before);
       return { round: before.round, kind: 'turn', actorId: id, text: `${rules.nameOf(before, id)} ends the turn${before.actionsLeft ? ` with ${plural(before.actionsLeft, 'action')} unused` : ''}.` };
@@ -545,7 +546,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       text: `${c.name} is at 0 LP: Mortal Peril. Sacrifice or Survive?`,
       answer: 'RESOLVE_PERIL',
       subjectId: perilId,
-      choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }],
+      choices: [{ id: 'sacrifice', label: 'Sacrifice', answer: { combatantId: perilId, choice: 'sacrifice' } }, { id: 'survive', label: 'Survive', answer: { combatantId: perilId, choice: 'survive' } }],
       // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
       details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: String(ctx.options['manifestRollOfTen'] ?? 'reroll'), extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) } satisfies PerilDetails,
     };
@@ -554,7 +555,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       kind: 'chooseNpc',
       text: `GM slot ${ctx.order.length + 1}: which enemy acts next?`,
       answer: 'CHOOSE_NPC',
-      choices: rules.unplaced(ctx, 'gm').map((id) => ({ id, label: rules.nameOf(ctx, id) })),
+      choices: rules.unplaced(ctx, 'gm').map((id) => ({ id, label: rules.nameOf(ctx, id), answer: { combatantId: id } })),
     };
   }
   return {
@@ -633,4 +634,6 @@ export const enigmaEncounter: EncounterRules = {
   rollsFor,
   consequences,
   carriedIn,
+  // Before one name for one thing: these three named their combatant `id`.
+  upcast: (stored) => renameFields(stored, { CHOOSE_NPC: { id: 'combatantId' }, RESOLVE_PERIL: { id: 'combatantId' }, SET_CAN_ACT: { id: 'combatantId' } }),
 };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import { defaultOptions } from '../options.ts';
 import { enigmaEncounter } from './encounter.ts';
-import { app, fight, seed, who } from './fixtures.ts';
+import { app, fight, seed, who } from './testing.ts';
 import { enigmaOptions } from './options.ts';
 
 const duel = () => fight([seed('hero', 'party'), seed('goblin', 'gm')]);

@@ -3,7 +3,7 @@
 // runner's log and in the Markdown and HTML exports, which read the same lines.
 import { describe, expect, it } from 'vitest';
 import type { LogLine } from '../../encounter/types.ts';
-import { fight, seed } from './fixtures.ts';
+import { fight, seed } from './testing.ts';
 
 describe('log lines and their round', () => {
   it("the Ogre's Sacrifice on its own round-1 turn is logged in round 1; only the next round's lines in round 2", () => {
@@ -11,7 +11,7 @@ describe('log lines and their round', () => {
     e.apply({ type: 'END_TURN' });
     expect(e.view()).toMatchObject({ round: 1, activeId: 'ogre' });
     const lines: LogLine[] = [...e.apply({ type: 'APPLY_DAMAGE', targetId: 'ogre', amount: 20, source: 'a falling pillar' })];
-    lines.push(...e.apply({ type: 'RESOLVE_PERIL', id: 'ogre', choice: 'sacrifice', costText: 'the bridge holds' }));
+    lines.push(...e.apply({ type: 'RESOLVE_PERIL', combatantId: 'ogre', choice: 'sacrifice', costText: 'the bridge holds' }));
     expect(e.view().round).toBe(2);
     const sacrifice = lines.find((l) => l.text.startsWith('Mortal Peril: Ogre chooses Sacrifice'));
     expect(sacrifice).toMatchObject({ round: 1, kind: 'decision' });

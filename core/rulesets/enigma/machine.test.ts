@@ -37,7 +37,7 @@ function playRound(e: EncounterEngine): string[] {
   while (e.view().round === round) {
     const view = e.view();
     if (view.prompt) {
-      e.apply({ type: 'CHOOSE_NPC', id: view.prompt.choices[0]!.id });
+      e.apply({ type: 'CHOOSE_NPC', combatantId: view.prompt.choices[0]!.id });
       continue;
     }
     sequence.push(activeName(e)!);
@@ -63,7 +63,7 @@ describe('ENIGMA-01 order of battle, uneven sides', () => {
     expect(prompt.answer).toBe('CHOOSE_NPC');
     expect(prompt.choices.map((c) => c.label)).toEqual(soldiers);
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('Choose which enemy takes this GM slot first.');
-    e.apply({ type: 'CHOOSE_NPC', id: 's1' });
+    e.apply({ type: 'CHOOSE_NPC', combatantId: 's1' });
     expect(activeName(e)).toBe('Soldier 1');
     const rest = playRound(e);
     expect(['Null', ...rest]).toEqual(expected);
@@ -179,7 +179,7 @@ describe('refusals change nothing and say why', () => {
     const e = enigma01(true);
     const before = JSON.stringify(e.persisted());
     expect(() => e.apply({ type: 'SET_FIRST_SIDE', side: 'gm' })).toThrow(RuleRefusal);
-    expect(() => e.apply({ type: 'CHOOSE_NPC', id: 's1' })).toThrow('No GM slot is waiting for an enemy.');
+    expect(() => e.apply({ type: 'CHOOSE_NPC', combatantId: 's1' })).toThrow('No GM slot is waiting for an enemy.');
     expect(() => e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'nobody', reason: '' })).toThrow('That combatant is not in this encounter.');
     expect(JSON.stringify(e.persisted())).toBe(before);
   });
@@ -220,7 +220,7 @@ describe('event sourcing', () => {
       { type: 'ADD_COMBATANTS', combatants: soldiers.map((n, i) => seed(`s${i + 1}`, n, 'gm')) },
       { type: 'START' },
       { type: 'END_TURN' },
-      { type: 'CHOOSE_NPC', id: 's3' },
+      { type: 'CHOOSE_NPC', combatantId: 's3' },
       { type: 'END_TURN' },
       { type: 'REMOVE_COMBATANT', combatantId: 'lotty', reason: 'down' },
       { type: 'END_TURN' },

@@ -61,7 +61,7 @@ export const enigmaMachine = setup({
     },
     canChooseNpc: ({ context, event }) => {
       assertEvent(event, 'CHOOSE_NPC');
-      return context.pendingPeril.length === 0 && rules.checkChooseNpc(context, event.id) === null;
+      return context.pendingPeril.length === 0 && rules.checkChooseNpc(context, event.combatantId) === null;
     },
     canRaise: ({ context, event }) => {
       assertEvent(event, 'RAISE_ESCALATION');
@@ -97,7 +97,7 @@ export const enigmaMachine = setup({
     placeNext: assign(({ context }) => rules.place(context, rules.nextPlacement(context)!)),
     placeChosen: assign(({ context, event }) => {
       assertEvent(event, 'CHOOSE_NPC');
-      return rules.place(context, event.id);
+      return rules.place(context, event.combatantId);
     }),
     beginTurn: assign(({ context }) => combat.beginTurn(context)),
     advance: assign(({ context }) => ({ cursor: context.cursor + 1 })),

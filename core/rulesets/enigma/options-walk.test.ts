@@ -58,7 +58,7 @@ function survives(options: OptionValues, injuries: ({ category: string; baseRoll
   const e = fight(options);
   for (const injury of injuries) {
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 20, source: 'cave-in' });
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'a scar', ...(injury ? { injury: { mode: 'new', name: 'Hurt', ...injury } } : {}) });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'a scar', ...(injury ? { injury: { mode: 'new', name: 'Hurt', ...injury } } : {}) });
   }
   return who(e, 'hero');
 }

@@ -2,7 +2,7 @@
 // observer with line of sight, unless a power says otherwise." Source on Hidden: "A Hidden combatant cannot be
 // targeted by powers, attacks, or capacity checks by a combatant that does not Notice them."
 import { describe, expect, it } from 'vitest';
-import { app, fight, melee, seed, who } from './fixtures.ts';
+import { app, fight, melee, seed, who } from './testing.ts';
 
 /** Hero hides from the goblin and the orc (both roll 1 against its 8); it is Hero's turn. */
 function hidden(options: Record<string, string | number | boolean> = {}) {

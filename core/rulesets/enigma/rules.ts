@@ -91,7 +91,7 @@ export type EnigmaEvent =
   | { type: 'SET_GM_ORDER'; ids: string[] | null }
   | { type: 'SET_FIRST_SIDE'; side: Side }
   | { type: 'START' }
-  | { type: 'CHOOSE_NPC'; id: string }
+  | { type: 'CHOOSE_NPC'; combatantId: string }
   | { type: 'END_TURN' }
   | { type: 'RAISE_ESCALATION'; by: number; source: string }
   | AddLateCombatantEvent
@@ -374,7 +374,7 @@ export function eventRefusal(ctx: EnigmaContext, event: GmEvent & EnigmaEvent): 
     case 'SET_PARTY_ORDER': return checkPartyOrder(ctx, event.ids);
     case 'SET_GM_ORDER': return checkGmOrder(ctx, event.ids);
     case 'START': return checkStart(ctx);
-    case 'CHOOSE_NPC': return checkChooseNpc(ctx, event.id);
+    case 'CHOOSE_NPC': return checkChooseNpc(ctx, event.combatantId);
     case 'RAISE_ESCALATION': return checkRaiseEscalation(event.by);
     case 'ADD_LATE_COMBATANT': return checkLateCombatant(ctx, event.combatant, event.position);
     case 'SET_FIRST_SIDE': return checkFirstSide(ctx, event.side);

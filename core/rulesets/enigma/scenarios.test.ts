@@ -97,7 +97,7 @@ describe('turn resources (§1.3)', () => {
 
   it('skips a creature that cannot act, keeping its slot (R-E5)', () => {
     const e = fight({}, [seed('hero', 'party'), seed('goblin', 'gm'), seed('orc', 'gm')]);
-    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    e.apply({ type: 'SET_CAN_ACT', combatantId: 'goblin', canAct: false, note: 'stunned' });
     const lines = e.apply({ type: 'END_TURN' });
     expect(e.view().activeId).toBe('orc');
     expect(lines.map((l) => l.text)).toContain('Goblin cannot act: turn skipped.');
@@ -212,7 +212,7 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
 
   it('ENIGMA-17 Sacrifice: the PC dies, leaves the order with sliding, and the legacy is logged', () => {
     const e = perilFight();
-    const lines = e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'sacrifice', costText: 'cave-in seals tunnel' });
+    const lines = e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'sacrifice', costText: 'cave-in seals tunnel' });
     expect(lines[0]!.text).toBe('Mortal Peril: Hero chooses Sacrifice and dies. Legacy: cave-in seals tunnel.');
     expect(who(e, 'hero').removed).toMatchObject({ kind: 'dead' });
     expect(e.view().activeId).toBe('goblin');
@@ -221,7 +221,7 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
 
   it('ENIGMA-18 Survive with a permanent cost: LP 5, one Survive, no healing magic but Fixes', () => {
     const e = perilFight();
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'curse mark', healingRestriction: 'fixesOnly' });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'curse mark', healingRestriction: 'fixesOnly' });
     expect([who(e, 'hero').lp, who(e, 'hero').survivals]).toEqual([5, 1]);
     expect(() => e.apply({ type: 'HEAL', targetId: 'hero', amount: 2, kind: 'magic', source: 'Mend' })).toThrow('Hero can receive no healing magic except Fixes');
     e.apply({ type: 'HEAL', targetId: 'hero', amount: 2, kind: 'fix', source: 'Fix' });
@@ -230,26 +230,26 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
 
   it('ENIGMA-19 a second Survive extends the same injury: 3 → 3 × 2 = 6 rests, no second record', () => {
     const e = perilFight();
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
     expect(who(e, 'hero').injuries.map((i) => [i.name, i.restsRemaining])).toEqual([['Sprained Ankle', 3]]);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 10, source: 'goblin' });
     const injuryId = who(e, 'hero').injuries[0]!.id;
-    const lines = e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'worse', injury: { mode: 'extend', injuryId } });
+    const lines = e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'worse', injury: { mode: 'extend', injuryId } });
     expect(who(e, 'hero').injuries.map((i) => [i.name, i.multiplier, i.restsRemaining])).toEqual([['Sprained Ankle', 2, 6]]);
     expect(lines[0]!.text).toContain('Extends: Sprained Ankle (speed), 3 × 2 = 6 rests.');
   });
 
   it('a first Survive with a duration roll of 1 gives an injury of one rest, said in the singular', () => {
     const e = perilFight();
-    const lines = e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } });
+    const lines = e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 1 } });
     expect(lines[0]!.text).toContain('Injury: Sprained Ankle (speed), 1 × 1 = 1 rest.');
   });
 
   it('ENIGMA-20 two different injuries: ankle (Speed) 2 rests, laceration (Endure) 3 × 2 = 6; speed 8 → 6 and Endure checks at +1 disadvantage', () => {
     const e = perilFight();
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 2 } });
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 10, source: '' });
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Deep Laceration', category: 'endure', baseRoll: 3 } });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Deep Laceration', category: 'endure', baseRoll: 3 } });
     expect(who(e, 'hero').injuries.map((i) => [i.name, i.restsRemaining])).toEqual([['Sprained Ankle', 2], ['Deep Laceration', 6]]);
     const details = e.view().order.find((c) => c.id === 'hero')!.details!;
     expect(details['speed']).toBe(6);
@@ -263,8 +263,8 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     const e = fight({}, [seed('hero', 'party'), seed('goblin', 'gm'), seed('ally', 'party')]);
     e.apply({ type: 'AREA_DAMAGE', targets: [{ targetId: 'ally', amount: 20 }, { targetId: 'hero', amount: 20 }, { targetId: 'goblin', amount: 1 }], source: 'Blast' });
     expect(ctx(e).pendingPeril).toEqual(['hero', 'ally']);
-    expect(() => e.apply({ type: 'RESOLVE_PERIL', id: 'ally', choice: 'survive', costText: '' })).toThrow('Hero chooses first (R-E9: in order of battle).');
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: '' });
+    expect(() => e.apply({ type: 'RESOLVE_PERIL', combatantId: 'ally', choice: 'survive', costText: '' })).toThrow('Hero chooses first (R-E9: in order of battle).');
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: '' });
     expect(e.view().prompt?.subjectId).toBe('ally');
   });
 
@@ -277,7 +277,7 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
 
   it('a temporary LP reduction lowers max LP by 3 and caps current LP (§1.6)', () => {
     const e = perilFight();
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Internal bleeding', category: 'maxLp', baseRoll: 1 } });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Internal bleeding', category: 'maxLp', baseRoll: 1 } });
     expect(e.view().order.find((c) => c.id === 'hero')!.health).toEqual({ label: 'LP', current: 3, max: 7 });
   });
 
@@ -298,7 +298,7 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
 
   it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
     const e = fight();
-    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    e.apply({ type: 'SET_CAN_ACT', combatantId: 'goblin', canAct: false, note: 'stunned' });
     const lines = e.apply({ type: 'END_TURN' });
     expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
   });
@@ -343,9 +343,9 @@ describe('options that choose (issue 27)', () => {
     const twice = (options: Record<string, string | number | boolean>) => {
       const e = fight(options, [seed('hero', 'party', { endure: 10 }), seed('goblin', 'gm')]);
       e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'cave-in' });
-      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'a scar' });
+      e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'a scar' });
       e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 12, source: 'goblin' });
-      e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
+      e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'limps', injury: { mode: 'new', name: 'Sprained Ankle', category: 'speed', baseRoll: 3 } });
       return who(e, 'hero');
     };
     expect(twice({}).injuries.map((i) => [i.multiplier, i.restsRemaining])).toEqual([[2, 6]]);
@@ -444,7 +444,7 @@ describe('reaction debt at the end of a round (R-E6, issue 27)', () => {
 
   it('logs a skipped last slot once, in the round it belonged to (R-E5)', () => {
     const e = fight();
-    e.apply({ type: 'SET_CAN_ACT', id: 'goblin', canAct: false, note: 'stunned' });
+    e.apply({ type: 'SET_CAN_ACT', combatantId: 'goblin', canAct: false, note: 'stunned' });
     const lines = e.apply({ type: 'END_TURN' });
     expect(lines.filter((l) => l.text === 'Goblin cannot act: turn skipped.').map((l) => l.round)).toEqual([1]);
   });

@@ -5,7 +5,7 @@
 // unless a specific power allows for targeting through obstacles or cover."
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
-import { app, fight, seed } from './fixtures.ts';
+import { app, fight, seed } from './testing.ts';
 
 const duel = () => fight([seed('hero', 'party'), seed('goblin', 'gm')]);
 const check = (extra: Partial<GmEvent> = {}, faces = [6]): GmEvent => ({

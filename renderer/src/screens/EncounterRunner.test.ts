@@ -71,16 +71,16 @@ describe('encounter runner', () => {
   });
 
   it('answers a GM-slot prompt with a number key, and offers no next turn meanwhile', async () => {
-    const prompt = { kind: 'chooseNpc', text: 'GM slot 2: which enemy acts next?', answer: 'CHOOSE_NPC', choices: [{ id: 'g1', label: 'Goblin 1' }, { id: 'g2', label: 'Goblin 2' }] };
+    const prompt = { kind: 'chooseNpc', text: 'GM slot 2: which enemy acts next?', answer: 'CHOOSE_NPC', choices: [{ id: 'g1', label: 'Goblin 1', answer: { combatantId: 'g1' } }, { id: 'g2', label: 'Goblin 2', answer: { combatantId: 'g2' } }] };
     const encounter = fakeEncounter(detail({ prompt, activeId: null, allowed: ['CHOOSE_NPC', 'REMOVE_COMBATANT'] }));
     await showRunner(encounter);
     expect(screen.queryByRole('button', { name: 'Next turn' })).toBeNull();
     await fireEvent.keyDown(window, { key: 'n' });
     expect(encounter.act).not.toHaveBeenCalled();
     await fireEvent.keyDown(window, { key: '2' });
-    expect(encounter.act).toHaveBeenCalledWith({ type: 'CHOOSE_NPC', id: 'g2' });
+    expect(encounter.act).toHaveBeenCalledWith({ type: 'CHOOSE_NPC', combatantId: 'g2' });
     await fireEvent.click(screen.getByRole('button', { name: 'Send Goblin 1' }));
-    expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', id: 'g1' });
+    expect(encounter.act).toHaveBeenLastCalledWith({ type: 'CHOOSE_NPC', combatantId: 'g1' });
   });
 
   it('draws what the ruleset adds: Enigma’s unplaced wording, ? mark and ± on each row; the generic ones without', async () => {
@@ -98,7 +98,7 @@ describe('encounter runner', () => {
   });
 
   it('leaves the keys to a prompt that owns them (Mortal Peril), but not to a generic prompt', async () => {
-    const peril = { kind: 'mortalPeril', text: 'Berrik is at 0 LP: Mortal Peril. Sacrifice or Survive?', answer: 'RESOLVE_PERIL', subjectId: 'a', choices: [{ id: 'sacrifice', label: 'Sacrifice' }, { id: 'survive', label: 'Survive' }], details: { npc: false, survivalNumber: 1, extendable: [] } };
+    const peril = { kind: 'mortalPeril', text: 'Berrik is at 0 LP: Mortal Peril. Sacrifice or Survive?', answer: 'RESOLVE_PERIL', subjectId: 'a', choices: [{ id: 'sacrifice', label: 'Sacrifice', answer: { combatantId: 'a', choice: 'sacrifice' } }, { id: 'survive', label: 'Survive', answer: { combatantId: 'a', choice: 'survive' } }], details: { npc: false, survivalNumber: 1, extendable: [] } };
     const allowed = ['END_TURN', 'RESOLVE_PERIL'];
     const encounter = fakeEncounter(detail({ prompt: peril, allowed }));
     await showRunner(encounter);
@@ -111,7 +111,7 @@ describe('encounter runner', () => {
     await showRunner(generic);
     expect(screen.queryByRole('alertdialog')).toBeNull();
     await fireEvent.keyDown(window, { key: '2' });
-    expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', id: 'survive' });
+    expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', combatantId: 'a', choice: 'survive' });
   });
 
   it('gives every control an accessible name', async () => {

@@ -3,7 +3,7 @@
 // for it, and its end is not called heroic. The prompt is the engine's, so the NPC flag comes from the real view.
 import { cleanup, render } from '@testing-library/svelte';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fight, seed } from '../../../../core/rulesets/enigma/fixtures.ts';
+import { fight, seed } from '../../../../core/rulesets/enigma/testing.ts';
 import PerilPrompt from './PerilPrompt.svelte';
 import type { EncounterState } from '../../lib/encounter.svelte.ts';
 

@@ -1,7 +1,7 @@
 // What Enigma's view gives the runner to draw on a row without reading `details`: running injuries as marks (their
 // words as the runner has always written them) and Mortal Peril as an alert tag.
 import { describe, expect, it } from 'vitest';
-import { fight, seed } from '../../../../core/rulesets/enigma/fixtures.ts';
+import { fight, seed } from '../../../../core/rulesets/enigma/testing.ts';
 
 const injury = (id: string, name: string, category: string, restsRemaining: number, permanent = false) =>
   ({ id, name, category, baseRoll: Math.max(1, restsRemaining), multiplier: 1, restsRemaining, permanent, cureCondition: null, notes: '' });
@@ -26,7 +26,7 @@ describe("Enigma's rows: marks and alerts", () => {
     const waiting = e.view().order.find((c) => c.id === 'hero')!;
     expect(waiting.tags).toContain('Mortal Peril');
     expect(waiting.alertTags).toEqual(['Mortal Peril']);
-    e.apply({ type: 'RESOLVE_PERIL', id: 'hero', choice: 'survive', costText: 'limps' });
+    e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: 'limps' });
     expect(e.view().order.find((c) => c.id === 'hero')!.alertTags).toBeUndefined();
   });
 });
