@@ -4,6 +4,8 @@
 import type { EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { update as updateRoster } from '../../encounter/roster.ts';
+import { lastAnswer } from '../../encounter/last-answer.ts';
+import { anySystemOptionValues, type AnySystemOptions } from './options.ts';
 
 // ---- the context ----
 
@@ -96,8 +98,11 @@ export const acts = (c: AnyCombatant): boolean => c.removed === null && c.vitali
 
 // ---- initiative ----
 
-export const dieSides = (options: OptionValues): number => Number(String(options['initiativeDie'] ?? 'd20').slice(1)) || 20;
-export const typedInitiative = (options: OptionValues): boolean => options['initiative'] === 'typed';
+/** The campaign's rulings, typed (read once per options object: a sort asks on every comparison). */
+export const rulings = lastAnswer((options: OptionValues): AnySystemOptions => anySystemOptionValues(options));
+
+export const dieSides = (options: OptionValues): number => Number(rulings(options).initiativeDie.slice(1)) || 20;
+export const typedInitiative = (options: OptionValues): boolean => rulings(options).initiative === 'typed';
 
 /** The total of a rolled initiative: the die's face plus the modifier. */
 export const initiativeTotal = (face: number, modifier: number): number => face + modifier;
@@ -109,10 +114,10 @@ export const initiativeTotal = (face: number, modifier: number): number => face 
  */
 export function compareInitiative(ctx: AnyContext, a: AnyCombatant, b: AnyCombatant): number {
   if (!a.initiative || !b.initiative) return (a.initiative ? -1 : b.initiative ? 1 : 0) || joined(ctx, a, b);
-  const direction = ctx.options['order'] === 'lowFirst' ? 1 : -1;
+  const { order, tieBreak: tie } = rulings(ctx.options);
+  const direction = order === 'lowFirst' ? 1 : -1;
   if (a.initiative.total !== b.initiative.total) return direction * (a.initiative.total - b.initiative.total);
   if (a.fixed !== b.fixed) return a.fixed ? 1 : -1;
-  const tie = ctx.options['tieBreak'] ?? 'modifier';
   if (tie === 'modifier' && a.initiativeModifier !== b.initiativeModifier) return b.initiativeModifier - a.initiativeModifier;
   if (tie === 'partyFirst' && (a.side === 'party') !== (b.side === 'party')) return a.side === 'party' ? -1 : 1;
   const ga = ctx.tiesOrdered.indexOf(a.id);
@@ -133,7 +138,7 @@ export function sortedOrder(ctx: AnyContext, ids: readonly string[] = ctx.roster
 /** Two combatants the rulings leave tied: only the GM's order tells them apart. */
 export function tied(ctx: AnyContext, a: AnyCombatant, b: AnyCombatant): boolean {
   if (!a.initiative || !b.initiative || a.initiative.total !== b.initiative.total || a.fixed !== b.fixed) return false;
-  const tie = ctx.options['tieBreak'] ?? 'modifier';
+  const tie = rulings(ctx.options).tieBreak;
   if (tie === 'modifier') return a.initiativeModifier === b.initiativeModifier;
   if (tie === 'partyFirst') return (a.side === 'party') === (b.side === 'party');
   return true;
@@ -162,9 +167,10 @@ export const grantTempHp = (current: number, amount: number): number => Math.max
 
 /** What 0 HP means for this combatant under the rulings (R-A5, R-A6; R-A7 off turns dying into down). */
 export function atZero(options: OptionValues, c: Pick<AnyCombatant, 'side'>): Exclude<Vitality, 'up' | 'stable'> {
-  const ruling = c.side === 'party' ? String(options['zeroHpParty'] ?? 'dying') : String(options['zeroHpNpc'] ?? 'dead');
+  const r = rulings(options);
+  const ruling = c.side === 'party' ? r.zeroHpParty : r.zeroHpNpc;
   if (ruling === 'dead') return 'dead';
-  if (ruling === 'dying' && options['deathSaves'] !== false) return 'dying';
+  if (ruling === 'dying' && r.deathSaves) return 'dying';
   return 'down';
 }
 
@@ -193,7 +199,7 @@ export const concentrationDc = (damage: number): number => Math.max(10, Math.flo
 
 // ---- reactions ----
 
-export const reactionsPerRound = (options: OptionValues): number => Number(options['reactionsPerRound'] ?? 1);
+export const reactionsPerRound = (options: OptionValues): number => rulings(options).reactionsPerRound;
 export const reactionsLeft = (options: OptionValues, c: Pick<AnyCombatant, 'reactionsUsed'>): number => Math.max(0, reactionsPerRound(options) - c.reactionsUsed);
 
 // ---- helpers ----
