@@ -1,7 +1,7 @@
 // Issue 28, point 2: the runner read at a glance from across the table, at any size. The "Now acting" card keeps the
 // active name whole in large type at 1280×800, 1440×900, 1920×1080 and 200 % zoom (720×450 CSS pixels) — Factions
-// with its seven counters, Enigma, and Teams, Cairn-Errant and Thrum with an action form open; each row's main pool
-// is a bar with its maximum and a word when bloodied or down; the log's newest line stays in view beside a long form
+// with its seven counters, Enigma, and Teams, Cairn-Errant, Thrum and Any system with an action form open; each row's
+// main pool is a bar with its maximum and a word when bloodied or down; the log's newest line stays in view beside a long form
 // (Factions at 1280×800 keeps five lines); a question waiting for the GM (Teams' defence, point 9) is brought into
 // view and focused; long names wrap or ellipsize; a paste past a field's limit says it was cut; toasts never cover the
 // log and go once their cause is gone. Screenshots go to /tmp/glance-*.png.
@@ -110,7 +110,7 @@ test('the Now acting card: a Factions fight with its seven counters, at every si
   await expect(bandit.locator('.bar')).toBeVisible();
 });
 
-// Teams, Cairn-Errant and Thrum, each mid-fight with an action form open and a condition on a row: the Now card at
+// Teams, Cairn-Errant, Thrum and Any system, each mid-fight with an action form open and a condition on a row: the Now card at
 // every size, each row's pool with its maximum, and the log's newest line in view.
 const RULESETS = [
   {
@@ -146,6 +146,23 @@ const RULESETS = [
       // Initiative rolled by the app from the prompt; Round Zero opens on whoever rolled higher.
       await answerUntilActive(page);
       return /^(Ash|Husk \d)$/;
+    },
+  },
+  {
+    ruleset: 'any-system', npc: 'Goblin', name: 'Ada', form: 'd',
+    async begin(page: Page) {
+      // Initiative rolled for each in turn (I, Enter), then round 1 begins on the highest.
+      await expect(page.getByRole('button', { name: 'Roll initiative', exact: true })).toBeEnabled();
+      for (let i = 0; i < 3; i += 1) {
+        await page.keyboard.press('i');
+        await expect(page.getByRole('combobox', { name: 'Who' })).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('combobox', { name: 'Who' })).toHaveCount(0);
+      }
+      await page.keyboard.press('b');
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('counter-round')).toHaveAccessibleName('Round 1');
+      return /^(Ada|Goblin \d)$/;
     },
   },
 ] as const;
