@@ -20,12 +20,17 @@ export function campaignName(db: Db, id: string): string | undefined {
   return (prepared(db, 'SELECT name FROM campaigns WHERE id = ?').get(id) as { name: string } | undefined)?.name;
 }
 
+/** What an encounter's detail shows of its campaign: the name, and what picks the conditions it suggests. */
+export function campaignHead(db: Db, id: string): Pick<CampaignRow, 'name' | 'ruleset_id' | 'conditions_json'> | undefined {
+  return prepared(db, 'SELECT name, ruleset_id, conditions_json FROM campaigns WHERE id = ?').get(id) as Pick<CampaignRow, 'name' | 'ruleset_id' | 'conditions_json'> | undefined;
+}
+
 export function insertCampaign(db: Db, row: Omit<CampaignRow, 'character_count' | 'encounter_count'>): void {
   prepared(db, `INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, archived_at, created_at, updated_at)
     VALUES (@id, @name, @ruleset_id, @options_json, @party_json, @archived_at, @created_at, @updated_at)`).run(row);
 }
 
-export function updateCampaign(db: Db, id: string, fields: Partial<Pick<CampaignRow, 'name' | 'options_json' | 'party_json' | 'archived_at'>>, now: string): void {
+export function updateCampaign(db: Db, id: string, fields: Partial<Pick<CampaignRow, 'name' | 'options_json' | 'party_json' | 'conditions_json' | 'archived_at'>>, now: string): void {
   const sets = Object.keys(fields).map((key) => `${key} = @${key}`);
   prepared(db, `UPDATE campaigns SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run({ ...fields, id, now });
 }

@@ -167,7 +167,8 @@ describe('migration fixtures', () => {
       const counts = rowCounts(db);
       for (const table of Object.values(expectations).slice(0, version).flat()) expect(counts[table], `v${version} ${table}`).toBeGreaterThan(0);
       const rulesets = db.prepare('SELECT count(DISTINCT ruleset_id) AS n FROM campaigns').get() as { n: number };
-      expect(rulesets.n).toBe(5);
+      // Version 12's fixture was the first written with Any system registered: its demo is there too.
+      expect(rulesets.n).toBe(version >= 12 ? 6 : 5);
       db.close();
     }
   });
@@ -334,6 +335,45 @@ describe('0006: carry adjustments noted on the carry rows', () => {
       if ('error' in history) throw new Error(history.error.message);
       expect((history.result as { items: { kind: string; text: string }[] }).items.filter((i) => i.kind === 'override').map((i) => i.text))
         .toEqual([expect.stringMatching(/^GM override: .+'s LP is carried as 5 instead of \d+ \(a fall on the way home\)\.$/)]);
+    } finally {
+      app.close();
+    }
+  });
+});
+
+describe('0012: a campaign\'s own condition list', () => {
+  it('a version 11 database gets the column empty, so every campaign suggests its ruleset\'s list, and a list can be set and reset', async () => {
+    const { path, db } = openFixture(11, 'conditions.sqlite');
+    expect(migrate(db)).toBe(NEWEST);
+    expect(db.prepare('SELECT count(*) AS n FROM campaigns WHERE conditions_json IS NOT NULL').get()).toEqual({ n: 0 });
+    // Only JSON may be stored (the handler writes a checked list).
+    expect(() => db.prepare("UPDATE campaigns SET conditions_json = 'not json'").run()).toThrow(/CHECK constraint/);
+    db.close();
+
+    const app = openApp({ databasePath: path, transport: 'cli', version: 'test' });
+    try {
+      const [campaign] = await ok<CampaignSummary[]>(app, 'campaigns:list', {});
+      const info = await ok<{ rulesets: { id: string; conditionNames: string[] }[] }>(app, 'app:info', {});
+      const rulesetList = info.rulesets.find((r) => r.id === campaign!.rulesetId)!.conditionNames;
+      expect(rulesetList.length).toBeGreaterThan(0);
+      expect(await ok<CampaignDetail>(app, 'campaigns:get', { id: campaign!.id })).toMatchObject({ conditionNames: rulesetList, conditionNamesOwn: false });
+      const set = await ok<CampaignDetail>(app, 'campaigns:setConditions', { id: campaign!.id, names: ['Soaked'] });
+      expect(set).toMatchObject({ conditionNames: ['Soaked'], conditionNamesOwn: true });
+      const reset = await ok<CampaignDetail>(app, 'campaigns:setConditions', { id: campaign!.id, names: null });
+      expect(reset).toMatchObject({ conditionNames: rulesetList, conditionNamesOwn: false });
+    } finally {
+      app.close();
+    }
+  });
+
+  it('the version 12 fixture holds a campaign with its own list, which its detail suggests', async () => {
+    const { path, db } = openFixture(12, 'own-list.sqlite');
+    const own = db.prepare('SELECT id, conditions_json FROM campaigns WHERE conditions_json IS NOT NULL').all() as { id: string; conditions_json: string }[];
+    db.close();
+    expect(own).toHaveLength(1);
+    const app = openApp({ databasePath: path, transport: 'cli', version: 'test' });
+    try {
+      expect(await ok<CampaignDetail>(app, 'campaigns:get', { id: own[0]!.id })).toMatchObject({ conditionNames: JSON.parse(own[0]!.conditions_json), conditionNamesOwn: true });
     } finally {
       app.close();
     }

@@ -8,6 +8,8 @@ export interface CampaignRow {
   ruleset_id: string;
   options_json: string;
   party_json: string;
+  /** The campaign's own condition list (JSON), or null for its ruleset's (migration 12). */
+  conditions_json?: string | null;
   day?: number;
   session_id?: string | null;
   archived_at: string | null;

@@ -46,7 +46,7 @@ const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 export function loadStoredCampaign(db: Db, campaignId: string): StoredCampaign {
   const all = <T>(sql: string, ...args: unknown[]) => db.prepare(sql).all(...args) as T[];
   return {
-    campaign: db.prepare('SELECT name, ruleset_id, options_json, party_json, day, session_id, archived_at FROM campaigns WHERE id = ?').get(campaignId) as StoredCampaign['campaign'],
+    campaign: db.prepare('SELECT name, ruleset_id, options_json, party_json, conditions_json, day, session_id, archived_at FROM campaigns WHERE id = ?').get(campaignId) as StoredCampaign['campaign'],
     characters: all('SELECT id, role, name, sheet_json, state_json, archived_at, created_at, updated_at FROM characters WHERE campaign_id = ? ORDER BY rowid', campaignId),
     sessions: all('SELECT id, number, title, real_date, notes, start_day, end_day, started_at, ended_at FROM sessions WHERE campaign_id = ? ORDER BY number', campaignId),
     encounters: all<Omit<StoredCampaign['encounters'][number], 'events' | 'carry'>>(
@@ -240,8 +240,8 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
 
   const { db } = ctx;
   const now = ctx.now();
-  db.prepare(`INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, day, session_id, archived_at, created_at, updated_at)
-    VALUES (@id, @name, @ruleset_id, @options_json, @party_json, @day, @session_id, @archived_at, @now, @now)`).run({ ...rows.campaign, id: campaignId, now });
+  db.prepare(`INSERT INTO campaigns (id, name, ruleset_id, options_json, party_json, conditions_json, day, session_id, archived_at, created_at, updated_at)
+    VALUES (@id, @name, @ruleset_id, @options_json, @party_json, @conditions_json, @day, @session_id, @archived_at, @now, @now)`).run({ ...rows.campaign, id: campaignId, now });
   const character = db.prepare(`INSERT INTO characters (id, campaign_id, role, name, sheet_json, state_json, archived_at, created_at, updated_at)
     VALUES (@id, @campaign_id, @role, @name, @sheet_json, @state_json, @archived_at, @created_at, @updated_at)`);
   for (const c of rows.characters) character.run({ ...c, campaign_id: campaignId });

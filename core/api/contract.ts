@@ -1,6 +1,7 @@
 // The typed handler contract shared by every transport (IPC, web mode, CLI): one named, schema-validated
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
 import { z } from 'zod';
+import { conditionListSchema } from '../encounter/condition-list.ts';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
 import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest, SeveralTargets } from '../encounter/types.ts';
 import type { OptionValues } from '../rulesets/options.ts';
@@ -45,6 +46,8 @@ export const inputSchemas = {
   'campaigns:rename': z.strictObject({ id: idSchema, name: nameSchema }),
   'campaigns:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
   'campaigns:setOptions': z.strictObject({ id: idSchema, options: optionValuesSchema }),
+  /** The campaign's own condition list (one name a line on the campaign home), or null for its ruleset's list. */
+  'campaigns:setConditions': z.strictObject({ id: idSchema, names: conditionListSchema.nullable() }),
   'characters:create': z.strictObject({ campaignId: idSchema, role: roleSchema, name: nameSchema, sheet: sheetValuesSchema }),
   'characters:update': z.strictObject({ id: idSchema, name: nameSchema, sheet: sheetValuesSchema }),
   'characters:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
@@ -251,6 +254,10 @@ export interface CampaignDetail extends CampaignSummary {
   party: Record<string, unknown>;
   /** The party-level figures the ruleset shows on the campaign home (Enigma: Escalation). */
   partyBadges: PartyBadge[];
+  /** The condition names its fights suggest: the campaign's own list, or its ruleset's while it has none. */
+  conditionNames: readonly string[];
+  /** Whether `conditionNames` is the campaign's own list (false: its ruleset's). */
+  conditionNamesOwn: boolean;
   characters: Character[];
   encounters: EncounterSummary[];
   /**
@@ -420,6 +427,8 @@ export interface EncounterLog {
 export interface EncounterDetail {
   encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
   view: EncounterView;
+  /** The condition names the runner suggests: the campaign's own list, or its ruleset's (CampaignDetail). */
+  conditionNames: readonly string[];
   /** The log lines of the newest events (all of them when `logComplete`); encounters:log has the whole log. */
   log: LogEntry[];
   logComplete: boolean;
@@ -457,6 +466,7 @@ export interface HandlerResults {
   'campaigns:rename': CampaignSummary;
   'campaigns:archive': CampaignSummary;
   'campaigns:setOptions': CampaignDetail;
+  'campaigns:setConditions': CampaignDetail;
   'characters:create': Character;
   'characters:update': Character;
   'characters:archive': Character;
@@ -557,7 +567,7 @@ export const STALE_SCREEN = 'The fight moved on since this screen was drawn (in 
 
 /** Writes that change the database; every other handler only reads. */
 export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([
-  'campaigns:create', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
+  'campaigns:create', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions', 'campaigns:setConditions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:addFromCampaign', 'encounters:append', 'encounters:undo', 'encounters:redo',
   'ledger:append', 'ledger:undo', 'ledger:redo', 'sessions:update',

@@ -1,7 +1,7 @@
 // Handler names alone, with no dependencies, so the preload bundle can allow-list them without zod.
 export const HANDLER_NAMES = [
   'app:info',
-  'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions',
+  'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions', 'campaigns:setConditions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:get', 'encounters:log', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
   'encounters:carryPreview',

@@ -53,8 +53,11 @@ export interface CombatantView {
   slot: number | null;
   /** For one not placed yet: the slot it will take when that is already decided. */
   plannedSlot?: number | null;
-  /** The main pool: LP 6/10. `rising` for a load that counts up toward its maximum (Thrum's Fatigue Tolerance). */
-  health?: { label: string; current: number; max: number; rising?: boolean };
+  /**
+   * The main pool: LP 6/10. `rising` for a load that counts up toward its maximum (Thrum's Fatigue Tolerance).
+   * `temp`: temporary points on top of it, lost first (5e's temporary HP), drawn after the current ones; absent at 0.
+   */
+  health?: { label: string; current: number; max: number; rising?: boolean; temp?: number };
   tags: string[];
   /** Secondary numbers shown small on the row (other pools, attributes, loads): 'Stamina 3/4'. */
   stats?: { label: string; value: string }[];

@@ -43,7 +43,7 @@ function stored(): StoredCampaign {
   const record = `${fight}:ash.injury1`;
   const at = '2026-11-20T10:00:00.000Z';
   return {
-    campaign: { name: 'Vault', ruleset_id: 'enigma', options_json: '{}', party_json: '{"escalation":2}', day: 3, session_id: session, archived_at: null },
+    campaign: { name: 'Vault', ruleset_id: 'enigma', options_json: '{}', party_json: '{"escalation":2}', conditions_json: null, day: 3, session_id: session, archived_at: null },
     characters: [
       { id: ash, role: 'pc', name: 'Ash', sheet_json: '{"endure":10}', state_json: JSON.stringify({ lp: 4, recoveryDay: { treatedInjuryIds: [record] } }), archived_at: null, created_at: at, updated_at: at },
       { id: npc, role: 'npc', name: 'c1', sheet_json: '{}', state_json: '{}', archived_at: null, created_at: at, updated_at: at },

@@ -4,6 +4,7 @@
 // with fresh ids. Reading the database and replaying the encounters live in server/import.ts.
 import { z } from 'zod';
 import { GmError } from '../api/contract.ts';
+import { conditionListSchema } from '../encounter/condition-list.ts';
 import { nameSchema } from '../encounter/schemas.ts';
 import { RULESETS, findRuleset } from '../rulesets/registry.ts';
 import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION, IMPORT_MAX_MB } from './types.ts';
@@ -302,6 +303,8 @@ export const campaignFileSchema = z.strictObject({
     rulesetId: rulesetIdSchema,
     options: optionValues,
     party: jsonObject,
+    /** The campaign's own condition list; absent while it uses its ruleset's (and in files made before the list). */
+    conditions: conditionListSchema.optional(),
     day: dayNumber,
     /** The session being played, or null between sessions. */
     session: sessionRef.nullable(),
@@ -324,7 +327,7 @@ type FileSession = z.infer<typeof sessionSchema>;
 
 /** A campaign as the database holds it (JSON columns as text); what the file is made from and turns back into. */
 export interface StoredCampaign {
-  campaign: { name: string; ruleset_id: string; options_json: string; party_json: string; day: number; session_id: string | null; archived_at: string | null };
+  campaign: { name: string; ruleset_id: string; options_json: string; party_json: string; conditions_json: string | null; day: number; session_id: string | null; archived_at: string | null };
   characters: { id: string; role: 'pc' | 'npc'; name: string; sheet_json: string; state_json: string; archived_at: string | null; created_at: string; updated_at: string }[];
   sessions: StoredSession[];
   encounters: {
@@ -481,6 +484,7 @@ export function campaignFile(stored: StoredCampaign, exportedAt: string): Campai
       rulesetId: stored.campaign.ruleset_id as CampaignFile['campaign']['rulesetId'],
       options: parseJson(stored.campaign.options_json) as CampaignFile['campaign']['options'],
       party: refs.walk(parseJson(stored.campaign.party_json)) as Record<string, unknown>,
+      ...(stored.campaign.conditions_json === null ? {} : { conditions: parseJson(stored.campaign.conditions_json) as string[] }),
       day: stored.campaign.day,
       session: refs.ref('s', stored.campaign.session_id),
       archivedAt: stored.campaign.archived_at,
@@ -697,7 +701,9 @@ export function campaignRows(file: CampaignFile, campaignId: string, newId: () =
   return {
     campaign: {
       name: file.campaign.name, ruleset_id: file.campaign.rulesetId, options_json: JSON.stringify(file.campaign.options),
-      party_json: JSON.stringify(refs.walk(file.campaign.party, 'The party')), day: file.campaign.day, session_id: refs.id(file.campaign.session),
+      party_json: JSON.stringify(refs.walk(file.campaign.party, 'The party')),
+      conditions_json: file.campaign.conditions === undefined ? null : JSON.stringify(file.campaign.conditions),
+      day: file.campaign.day, session_id: refs.id(file.campaign.session),
       archived_at: file.campaign.archivedAt,
     },
     characters: file.characters.map((c) => ({

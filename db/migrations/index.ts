@@ -11,6 +11,7 @@ import encountersByCreation from './0008_encounters_by_creation.sql';
 import rosterBackfill from './0009_roster_backfill.sql';
 import historyReads from './0010_history_reads.sql';
 import carryEnding from './0011_carry_ending.sql';
+import campaignConditions from './0012_campaign_conditions.sql';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'roster backfill', sql: rosterBackfill },
   { version: 10, name: 'history reads', sql: historyReads },
   { version: 11, name: 'carry ending', sql: carryEnding },
+  { version: 12, name: 'campaign conditions', sql: campaignConditions },
 ];

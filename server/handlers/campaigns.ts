@@ -1,6 +1,7 @@
 // Campaigns and their characters (party members and NPC templates).
 import type { HandlerContext } from '../app.ts';
 import { GmError, type CampaignDetail, type CampaignSummary, type Character } from '../../core/api/contract.ts';
+import { effectiveConditions, readConditionList } from '../../core/encounter/condition-list.ts';
 import { optionsValidator, type OptionValues } from '../../core/rulesets/options.ts';
 import { RULESETS, findRuleset } from '../../core/rulesets/registry.ts';
 import { normalizeSheet, sheetValidator, type SheetValues } from '../../core/rulesets/sheet.ts';
@@ -64,12 +65,19 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
     options: JSON.parse(row.options_json),
     party,
     partyBadges: findRuleset(row.ruleset_id)?.recovery?.partyBadges?.(party) ?? [],
+    conditionNames: conditionNamesOf(row),
+    conditionNamesOwn: readConditionList(row.conditions_json) !== null,
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map((row) => ({ ...toEncounterSummary(row), sessionId: row.session_id ?? null, day: row.day ?? null })),
     injuries: open.rows.map(toInjuryRecord),
     openInjuries: open.counts,
     ...clockOf(ctx, id),
   };
+}
+
+/** The condition names a campaign's fights suggest: its own list, or its ruleset's (core/encounter/condition-list.ts). */
+export function conditionNamesOf(row: Pick<CampaignRow, 'ruleset_id' | 'conditions_json'>): readonly string[] {
+  return effectiveConditions(readConditionList(row.conditions_json), findRuleset(row.ruleset_id)?.encounter?.conditionNames);
 }
 
 const summary = (ctx: HandlerContext, id: string): CampaignSummary => toCampaignSummary(requireCampaign(ctx, id));
@@ -111,6 +119,14 @@ export const campaignHandlers = {
     const row = requireCampaign(ctx, input.id);
     const options = validOptions(rulesetOf(row), { ...JSON.parse(row.options_json), ...input.options });
     campaigns.updateCampaign(ctx.db, input.id, { options_json: JSON.stringify(options) }, ctx.now());
+    ctx.changed({ area: 'campaigns', id: input.id });
+    return detail(ctx, input.id);
+  },
+
+  /** The campaign's own condition list (checked by the input schema), or null to go back to its ruleset's. */
+  'campaigns:setConditions': (ctx: HandlerContext, input: { id: string; names: string[] | null }) => {
+    requireCampaign(ctx, input.id);
+    campaigns.updateCampaign(ctx.db, input.id, { conditions_json: input.names === null ? null : JSON.stringify(input.names) }, ctx.now());
     ctx.changed({ area: 'campaigns', id: input.id });
     return detail(ctx, input.id);
   },

@@ -6,7 +6,7 @@ import { numberedNames } from '../../core/encounter/copy-names.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
 import { defaultSheet, normalizeSheet } from '../../core/rulesets/sheet.ts';
 import { withMainPool } from '../../core/rulesets/main-pool.ts';
-import { campaignName, getCampaign, getCharacter, listCharacters, noteCampaignActivity } from '../../db/campaigns.ts';
+import { campaignHead, getCampaign, getCharacter, listCharacters, noteCampaignActivity } from '../../db/campaigns.ts';
 import * as store from '../../db/encounters.ts';
 import { runningInjuries } from '../../db/consequences.ts';
 import { toEncounterSummary, type EncounterRow } from '../../db/rows.ts';
@@ -14,7 +14,7 @@ import type { EncounterListRow as EncounterHead } from '../../db/encounters.ts';
 import { EndingToCheck, rulesFor, type CarryAdjustment } from '../encounter-store.ts';
 import { carryFields, carryLabel } from '../../core/ledger/carry.ts';
 import { sessionForEncounter } from './ledger.ts';
-import { requireCampaign, rulesetOf } from './campaigns.ts';
+import { conditionNamesOf, requireCampaign, rulesetOf } from './campaigns.ts';
 
 export function requireEncounter(ctx: HandlerContext, id: string): EncounterHead {
   const row = store.getEncounter(ctx.db, id);
@@ -58,9 +58,11 @@ function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, show
   // The runner shows the newest lines: the whole log travels only on request (encounters:log).
   const tailFrom = Math.max(0, row.event_count - LOG_TAIL_EVENTS);
   const delta = logAfter !== undefined && logAfter >= tailFrom;
+  const campaign = campaignHead(ctx.db, row.campaign_id);
   return {
-    encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaignName(ctx.db, row.campaign_id) ?? '' },
+    encounter: { ...toEncounterSummary(row), rulesetId: rulesetOf(row).id, campaignName: campaign?.name ?? '' },
     view: patch ? { ...view, order: patch } : view,
+    conditionNames: conditionNamesOf({ ruleset_id: row.ruleset_id, conditions_json: campaign?.conditions_json ?? null }),
     ...(patch ? { orderIds: view.order.map((c) => c.id) } : {}),
     log: logAfterSeq(ctx, row, delta ? logAfter : tailFrom),
     logComplete: row.event_count <= LOG_TAIL_EVENTS,

@@ -230,7 +230,8 @@ function combatantView(ctx: AnyContext, id: string, status: CombatantView['statu
   if (c.ready) tags.push(`Ready: "${c.ready}"`);
   const stats: NonNullable<CombatantView['stats']> = [{ label: 'Init', value: c.initiative ? String(c.initiative.total) : '—' }];
   if (!c.fixed) {
-    stats.push({ label: 'Temp HP', value: String(c.tempHp) }, { label: 'AC', value: String(c.ac) });
+    // Temporary HP ride on the HP bar (health.temp), not as a stat of their own.
+    stats.push({ label: 'AC', value: String(c.ac) });
     if (per > 0) stats.push({ label: 'Reactions', value: `${reactionsLeft(ctx.options, c)}/${per}` });
   }
   return {
@@ -240,7 +241,7 @@ function combatantView(ctx: AnyContext, id: string, status: CombatantView['statu
     sideLabel: c.side === 'party' ? 'Party' : c.fixed ? 'Fixed' : 'Enemies',
     status: c.removed ? 'removed' : status,
     slot,
-    ...(c.fixed ? {} : { health: { label: 'HP', current: c.hp, max: c.hpMax } }),
+    ...(c.fixed ? {} : { health: { label: 'HP', current: c.hp, max: c.hpMax, ...(c.tempHp > 0 ? { temp: c.tempHp } : {}) } }),
     tags,
     ...(alertTags.length ? { alertTags } : {}),
     stats,

@@ -25,7 +25,7 @@ const injury = (n: number): InjuryRecord => ({
 
 const campaign = (encounters: number, openInjuries: number, sent: number): CampaignDetail => ({
   id: 'c1', name: 'The Vault', rulesetId: 'enigma', archived: false, createdAt: '', updatedAt: '', characterCount: 1, encounterCount: encounters,
-  options: {}, party: {}, day: 3, session: null, sessions: [],
+  options: {}, party: {}, day: 3, session: null, sessions: [], conditionNames: [], conditionNamesOwn: false,
   characters: [{ id: 'berrik', campaignId: 'c1', role: 'pc', name: 'Berrik', sheet: {}, condition: {}, archived: false, updatedAt: '' }],
   // Newest first, as the app lists them.
   encounters: Array.from({ length: encounters }, (_, i) => encounter(encounters - i)),

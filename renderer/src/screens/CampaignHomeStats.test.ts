@@ -24,7 +24,7 @@ afterEach(cleanup);
 
 const campaign = (rulesetId: string, sheet: Record<string, unknown>): CampaignDetail => ({
   id: 'c1', name: 'The Vault', rulesetId, archived: false, createdAt: '', updatedAt: '', characterCount: 1, encounterCount: 0,
-  options: {}, party: {}, day: 3, session: null, sessions: [], encounters: [], injuries: [], openInjuries: {},
+  options: {}, party: {}, day: 3, session: null, sessions: [], encounters: [], injuries: [], openInjuries: {}, conditionNames: [], conditionNamesOwn: false,
   characters: [{ id: 'ada', campaignId: 'c1', role: 'pc', name: 'Ada', sheet, condition: {}, archived: false, updatedAt: '' }],
 } as unknown as CampaignDetail);
 

@@ -23,6 +23,7 @@ function detail(view: Partial<EncounterView>, rulesetId: RulesetId = 'enigma'): 
       order: [combatant('a', 'Berrik', 'party', 1, 'acted'), combatant('g', 'Goblin 1', 'gm', 2, 'active'), combatant('l', 'Lotty', 'party', 3, 'waiting')],
       activeId: 'g', prompt: null, allowed: ['END_TURN', 'REMOVE_COMBATANT', 'END_COMBAT'], ...view,
     },
+    conditionNames: [],
     log: [{ seq: 1, round: 2, kind: 'round', text: 'Round 2 begins. Escalation 2.' }],
     logComplete: true,
     canUndo: true, canRedo: false, undoLabel: 'Berrik ends the turn.', redoLabel: null,

@@ -40,7 +40,7 @@ function detail(over: Partial<EncounterDetail> & { phase: 'running' | 'ended' })
       order: [{ id: 'b', name: 'Berrik', side: 'party', sideLabel: 'Party', status: 'waiting', slot: 1, health: { label: 'LP', current: 4, max: 10 }, tags: [] }],
       ...(phase === 'ended' ? { outcome: 'Victory' } : {}),
     },
-    log: [], logComplete: true,
+    conditionNames: [], log: [], logComplete: true,
     canUndo: true, canRedo: false, undoLabel: 'Berrik ends the turn.', redoLabel: null,
     ...rest,
   } as EncounterDetail;
