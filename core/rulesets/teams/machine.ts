@@ -6,7 +6,7 @@
 // through `route`, which opens a blocking decision, ends a turn whose owner went down (R-T3), or goes back.
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
-import type { EncounterInput } from '../../encounter/types.ts';
+import type { EncounterInput, EncounterSnapshot } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
@@ -237,3 +237,6 @@ export const teamsMachine = setup({
     ended: { type: 'final' },
   },
 });
+
+/** The Teams context inside a kernel snapshot of this machine. */
+export const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as TeamsContext;
