@@ -3,7 +3,8 @@ import type { CombatEvent } from './combat-events.ts';
 import { luckBonus, luckOf, luckProblem, reactionSpec, testProblem, testResult } from './skill-tests.ts';
 import { dodgeBeats, payReaction, reactionAvailable, reactionRefusal } from './reactions.ts';
 import { applyHit, evasionAgainst } from './health.ts';
-import { nameOf, type ItemSlot, type PendingAttack, type TeamsContext } from './rules.ts';
+import { type ItemSlot, type PendingAttack, type TeamsContext } from './rules.ts';
+import { nameOf } from '../../encounter/roster.ts';
 
 // ---- the defence window (§2.4 step 7) ----
 

@@ -6,11 +6,11 @@ import { COMBAT_EVENTS } from './events.ts';
 import type { CombatEvent, TestSpec } from './combat.ts';
 import { contextOf, type TeamsEvent } from './machine.ts';
 import * as rules from './rules.ts';
+import { nameOf, plural } from '../../encounter/roster.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
 import { agrees, counted, possessive } from '../../words.ts';
 
 const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const signed = (n: number) => (n >= 0 ? `+ ${n}` : `− ${-n}`);
 const ordinal = (n: number) => ['first', 'second', 'third', 'fourth', 'fifth'][n - 1] ?? `${n}th`;
 
@@ -73,7 +73,7 @@ function attackLine(event: Extract<CombatEvent, { type: 'ATTACK' }>, before: Tea
   const parry = event.declaredParry ?? null;
   const parryTarget = before.combatants[event.targetId]!;
   const declared = parry ? ` ${parryTarget.name} parries before the roll with ${parryTarget.items[parry]!.name} (1 stamina, the reaction, R-T19).` : '';
-  let text = `${attacker.name} attacks ${rules.nameOf(before, event.targetId)}${via} with ${outcome.weapon.name}${advantage}:${declared} ${testText(outcome.spec, event.testRoll!)}${penalty || !outcome.spec.bonus ? '' : ` = ${outcome.total}`}${penalty}; ${luck}.${stray} Against evasion ${outcome.evasion}${evasionNote ? ` (${evasionNote})` : ''}: ${result}.`;
+  let text = `${attacker.name} attacks ${nameOf(before, event.targetId)}${via} with ${outcome.weapon.name}${advantage}:${declared} ${testText(outcome.spec, event.testRoll!)}${penalty || !outcome.spec.bonus ? '' : ` = ${outcome.total}`}${penalty}; ${luck}.${stray} Against evasion ${outcome.evasion}${evasionNote ? ` (${evasionNote})` : ''}: ${result}.`;
   if (parry) rulings.push('R-T19');
   if (outcome.hit) {
     const waiting = after.pending[0]?.kind === 'defence' && after.pending[0].attack.attackerId === event.attackerId;
@@ -111,7 +111,7 @@ function defendLine(event: Extract<CombatEvent, { type: 'DEFEND' }>, before: Tea
 
 function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContext): LogLine {
   const round = eventRound(before, after);
-  const name = (id: string | null | undefined) => rules.nameOf(before, id);
+  const name = (id: string | null | undefined) => nameOf(before, id);
   const actor = before.activeId;
   const left = () => (after.turn ? ` ${plural(after.turn.actionsLeft, 'action')} left.` : '');
   switch (event.type) {
@@ -249,24 +249,24 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
       return { round, kind: 'setup', text: `Added ${byTeam.map((x) => `${x.names.join(', ')} to ${x.t.label}`).join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const name = rules.nameOf(before, event.combatantId);
+      const name = nameOf(before, event.combatantId);
       if (!before.started) return { round, kind: 'setup', text: `${name} was taken off the roster.` };
       return { round, kind: 'removal', actorId: event.combatantId, text: `${name} leaves the fight${event.reason ? ` (${event.reason})` : ''}.` };
     }
     case 'ADD_TEAM':
       return { round, kind: 'setup', text: `New team: ${event.label}, last in initiative for now.` };
     case 'SET_TEAM':
-      return { round, kind: 'setup', text: `${rules.nameOf(after, event.id)} joins ${rules.teamLabel(after, event.team)}.` };
+      return { round, kind: 'setup', text: `${nameOf(after, event.id)} joins ${rules.teamLabel(after, event.team)}.` };
     case 'SET_INSTIGATOR':
       return event.combatantId === null
         ? { round, kind: 'setup', text: 'No instigator: the GM sets the team order.', rulings: ['R-T1'] }
-        : { round, kind: 'setup', text: `${rules.nameOf(after, event.combatantId)} starts the fight against ${rules.teamLabel(after, after.instigator!.attackedTeam)}: initiative ${after.teamOrder.map((t) => rules.teamLabel(after, t)).join(' → ')}.` };
+        : { round, kind: 'setup', text: `${nameOf(after, event.combatantId)} starts the fight against ${rules.teamLabel(after, after.instigator!.attackedTeam)}: initiative ${after.teamOrder.map((t) => rules.teamLabel(after, t)).join(' → ')}.` };
     case 'SET_TEAM_ORDER':
       return { round, kind: 'setup', text: `Team order: ${after.teamOrder.map((t) => rules.teamLabel(after, t)).join(' → ')}.`, rulings: ['R-T1'] };
     case 'DECLARE_SURPRISE':
       return { round, kind: 'setup', text: event.team === null ? 'No surprise.' : `${agrees(rules.teamLabel(after, event.team), 'has', 'have')} surprise: a surprise round where only they (and those who cannot be surprised) act.` };
     case 'SET_UNSURPRISABLE':
-      return { round, kind: 'setup', text: `${rules.nameOf(after, event.id)} ${event.unsurprisable ? 'cannot' : 'can'} be surprised.` };
+      return { round, kind: 'setup', text: `${nameOf(after, event.id)} ${event.unsurprisable ? 'cannot' : 'can'} be surprised.` };
     case 'SET_OBJECTIVE':
       return { round, kind: 'setup', rulings: ['R-T11'], text: `${possessive(rules.teamLabel(after, event.team))} objective: ${event.text || '—'}.` };
     case 'START':
@@ -275,7 +275,7 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
       return null; // the turn line below says it
     case 'END_TURN': {
       const id = before.activeId;
-      return { round: before.round, kind: 'turn', actorId: id, text: `${rules.nameOf(before, id)} ends the turn${before.turn?.actionsLeft ? ` with ${plural(before.turn.actionsLeft, 'action')} unused` : ''}.` };
+      return { round: before.round, kind: 'turn', actorId: id, text: `${nameOf(before, id)} ends the turn${before.turn?.actionsLeft ? ` with ${plural(before.turn.actionsLeft, 'action')} unused` : ''}.` };
     }
     case 'ADD_LATE_COMBATANT': {
       // source: "the team with the benefit of surprise gets to take a whole round where only their team may take
@@ -335,9 +335,9 @@ function consequenceLines(before: EncounterSnapshot, after: EncounterSnapshot): 
   for (const p of b.pending) {
     const known = a.pending.some((q) => JSON.stringify(q) === JSON.stringify(p));
     if (known) continue;
-    if (p.kind === 'consciousness') lines.push({ round: b.round, kind: 'decision', actorId: p.id, rulings: ['R-T23'], text: `${rules.nameOf(b, p.id)} is missing ${p.missing} health, more than their constitution ${b.combatants[p.id]!.constitution}: Fortify (against ${p.missing}) or fall unconscious?` });
-    if (p.kind === 'death') lines.push({ round: b.round, kind: 'decision', actorId: p.id, rulings: ['R-T24', 'R-T27'], text: `${rules.nameOf(b, p.id)} is at zero health and risks death: luck test against ${b.combatants[p.id]!.cheatDeathDifficulty}.` });
-    if (p.kind === 'defence') lines.push({ round: b.round, kind: 'decision', actorId: p.attack.targetId, rulings: ['R-T19'], text: `${rules.nameOf(b, p.attack.targetId)} is hit${p.attack.crit ? ' critically' : ''}: block, parry, dodge, intercept, or take it?` });
+    if (p.kind === 'consciousness') lines.push({ round: b.round, kind: 'decision', actorId: p.id, rulings: ['R-T23'], text: `${nameOf(b, p.id)} is missing ${p.missing} health, more than their constitution ${b.combatants[p.id]!.constitution}: Fortify (against ${p.missing}) or fall unconscious?` });
+    if (p.kind === 'death') lines.push({ round: b.round, kind: 'decision', actorId: p.id, rulings: ['R-T24', 'R-T27'], text: `${nameOf(b, p.id)} is at zero health and risks death: luck test against ${b.combatants[p.id]!.cheatDeathDifficulty}.` });
+    if (p.kind === 'defence') lines.push({ round: b.round, kind: 'decision', actorId: p.attack.targetId, rulings: ['R-T19'], text: `${nameOf(b, p.attack.targetId)} is hit${p.attack.crit ? ' critically' : ''}: block, parry, dodge, intercept, or take it?` });
   }
   const standing = rules.teamsStanding(b);
   if (b.started && standing.length <= 1 && rules.teamsStanding(a).length > 1) {

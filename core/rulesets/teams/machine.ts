@@ -6,6 +6,7 @@
 // through `route`, which opens a blocking decision, ends a turn whose owner went down (R-T3), or goes back.
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
+import * as roster from '../../encounter/roster.ts';
 import type { EncounterInput, EncounterSnapshot } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
@@ -40,8 +41,9 @@ export const isCombat = (event: TeamsEvent): event is CombatEvent => ALL_COMBAT.
 const ROSTER_MACHINE: RosterMachineSpec<TeamsContext, TeamsCombatant> = {
   ...rules.ROSTER,
   blocked: (ctx) => ctx.pending.length > 0,
-  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant),
-  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant),
+  lateProblem: (ctx, event) => roster.checkAdd(rules.ROSTER, ctx, [event.combatant]),
+  // Late arrivals join their team and may be picked from its next go (they have not acted this round).
+  addLate: (ctx, event) => roster.addSeeds(rules.ROSTER, ctx, [event.combatant]),
   takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
   close: (ctx, outcome) => ({ ...combat.closeCombat(ctx), outcome }),
 };

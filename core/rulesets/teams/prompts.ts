@@ -2,6 +2,7 @@
 import type { EncounterPrompt, EncounterSnapshot } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import * as rules from './rules.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import type { TeamsContext } from './rules.ts';
 import { counted } from '../../words.ts';
 
@@ -12,7 +13,7 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     const target = ctx.combatants[pa.targetId]!;
     return {
       kind: 'defence', answer: 'DEFEND', subjectId: target.id,
-      text: `${rules.nameOf(ctx, pa.attackerId)} ${pa.crit ? 'critically hits' : 'hits'} ${target.name} (attack ${pa.total}, ${pa.weapon.damageType}). Defend?`,
+      text: `${nameOf(ctx, pa.attackerId)} ${pa.crit ? 'critically hits' : 'hits'} ${target.name} (attack ${pa.total}, ${pa.weapon.damageType}). Defend?`,
       choices: [{ id: 'none', label: 'Take the hit' }, ...combat.defenceChoices(ctx, pa)],
       details: { attackTotal: pa.total, crit: pa.crit, freeReaction: pa.freeReaction, damageType: pa.weapon.damageType },
     };
@@ -40,7 +41,7 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'selectMember', answer: 'SELECT_MEMBER',
       text: `${rules.teamLabel(ctx, team)}: who takes the next turn?`,
-      choices: rules.eligibleMembers(ctx, team).map((id) => ({ id, label: rules.nameOf(ctx, id) })),
+      choices: rules.eligibleMembers(ctx, team).map((id) => ({ id, label: nameOf(ctx, id) })),
       details: { team },
     };
   }

@@ -5,6 +5,8 @@ import { COMBAT_EVENTS, SETUP_EVENTS } from './events.ts';
 import type { CombatEvent } from './combat.ts';
 import { contextOf, type TeamsEvent } from './machine.ts';
 import * as rules from './rules.ts';
+import * as roster from '../../encounter/roster.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import { agrees } from '../../words.ts';
 
 const inSetup = (snapshot: EncounterSnapshot) => snapshot.matches('setup');
@@ -20,8 +22,8 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent);
   if (ctx.pending.length > 0 && !inSetup(snapshot) && event.type !== 'SET_OBJECTIVE') return combat.pendingSentence(ctx);
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
+    case 'ADD_COMBATANTS': return roster.checkAdd(rules.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return roster.checkRemove(rules.ROSTER, ctx, event.combatantId);
     case 'ADD_TEAM': return rules.checkAddTeam(ctx, event.key, event.label);
     case 'SET_TEAM': return rules.checkSetTeam(ctx, event.id, event.team);
     case 'SET_INSTIGATOR': return rules.checkInstigator(ctx, event.combatantId, event.attackedTeam);
@@ -30,9 +32,9 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
     case 'SET_UNSURPRISABLE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
     case 'SET_OBJECTIVE': return ctx.teams.some((t) => t.key === event.team) ? null : 'That team is not in this encounter.';
     case 'START': return rules.checkStart(ctx);
-    case 'ADD_LATE_COMBATANT': return rules.checkLateCombatant(ctx, event.combatant);
+    case 'ADD_LATE_COMBATANT': return roster.checkAdd(rules.ROSTER, ctx, [event.combatant]);
     case 'SELECT_MEMBER':
-      if (ctx.activeId) return `${rules.nameOf(ctx, ctx.activeId)}'s turn is running: end it first.`;
+      if (ctx.activeId) return `${nameOf(ctx, ctx.activeId)}'s turn is running: end it first.`;
       if (snapshot.matches({ running: 'stalled' })) return 'Nobody is able to take a turn.';
       return rules.checkSelectMember(ctx, event.id);
     case 'END_TURN': {
