@@ -152,7 +152,7 @@ export function extendedRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { typ
   if (!active || !ctx.turn) return 'Extended actions are continued or abandoned on their owner\'s turn.';
   const x = active.inProgress;
   if (!x) return `${active.name} has no extended action in progress.`;
-  if (e.id === 'abandon') return null;
+  if (e.decision === 'abandon') return null;
   if (ctx.turn.extendedDecided) return `${active.name} has already continued ${x.name} this turn.`;
   if (!continuationCompletes(ctx)) return null;
   if (x.kind === 'killingStrike') return strikeRollsRefusal(ctx, active, x.detail as unknown as StrikeDetail, e);
@@ -215,7 +215,7 @@ export function applyAction(ctx: TeamsContext, e: Extract<CombatEvent, { type: '
 export function applyExtended(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'EXTENDED' }>): TeamsContext {
   const id = ctx.activeId!;
   const x = ctx.combatants[id]!.inProgress!;
-  if (e.id === 'abandon') return { ...update(ctx, id, { inProgress: null }), turn: { ...ctx.turn!, extendedDecided: true } };
+  if (e.decision === 'abandon') return { ...update(ctx, id, { inProgress: null }), turn: { ...ctx.turn!, extendedDecided: true } };
   const pay = Math.min(x.cost - x.paid, ctx.turn!.actionsLeft);
   const paid = x.paid + pay;
   const next = spend(ctx, pay, { extendedDecided: true });

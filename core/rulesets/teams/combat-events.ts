@@ -27,19 +27,37 @@ export type CombatEvent =
       testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null;
     }
   | { type: 'FREE_ACTION'; kind: FreeActionKind; item?: ItemSlot | null; note?: string }
-  | { type: 'FIRE_READIED'; id: string; note?: string }
-  | { type: 'EXTENDED'; id: 'continue' | 'abandon'; testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null }
-  | { type: 'OPENING_ATTACK'; id: 'waive' }
-  | { type: 'DEFEND'; id: string; testRoll?: Roll | null; luckRoll?: Roll | null }
+  | { type: 'FIRE_READIED'; combatantId: string; note?: string }
+  | { type: 'EXTENDED'; decision: ExtendedDecision; testRoll?: Roll | null; luckRoll?: Roll | null; sneakRoll?: Roll | null }
+  | { type: 'OPENING_ATTACK'; decision: 'waive' }
+  | DefendEvent
   | ({
       type: 'REACTION_TEST'; reactorId: string; reaction: ReactionKind; difficulty: number; against: string;
       testRoll?: Roll | null; luckRoll?: Roll | null;
     } & TestInput)
-  | { type: 'CONSCIOUSNESS'; id: 'fortify' | 'unconscious'; testRoll?: Roll | null; luckRoll?: Roll | null }
-  | { type: 'LUCK_TEST'; id: 'roll'; luckRoll?: Roll | null }
+  | { type: 'CONSCIOUSNESS'; decision: ConsciousnessDecision; testRoll?: Roll | null; luckRoll?: Roll | null }
+  | { type: 'LUCK_TEST'; luckRoll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; damageType?: DamageType | null; nonlethal?: boolean }
   | { type: 'HEAL'; targetId: string; pool: HealedPool; amount: number; source: string }
   | { type: 'OVERRIDE'; targetId: string; field: OverrideField; value: number; note: string };
+
+/** The answers to the defence window (§2.4 step 7): a parry names the item, an interception the ally. */
+export const DEFENCES = ['none', 'block', 'parry', 'dodge', 'intercept'] as const;
+export type Defence = (typeof DEFENCES)[number];
+export interface DefendEvent {
+  type: 'DEFEND';
+  defence: Defence;
+  /** The item a parry uses. */
+  slot?: ItemSlot | null;
+  /** The ally who intercepts. */
+  interceptorId?: string | null;
+  testRoll?: Roll | null;
+  luckRoll?: Roll | null;
+}
+export const EXTENDED_DECISIONS = ['continue', 'abandon'] as const;
+export type ExtendedDecision = (typeof EXTENDED_DECISIONS)[number];
+export const CONSCIOUSNESS_DECISIONS = ['fortify', 'unconscious'] as const;
+export type ConsciousnessDecision = (typeof CONSCIOUSNESS_DECISIONS)[number];
 
 /** What Brandish leaves in the hands (§2.3: "choose what items you are holding in your hands"). */
 export const HOLD_CHOICES = ['weaponAndShield', 'weapon', 'shield', 'nothing'] as const;

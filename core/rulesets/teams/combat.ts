@@ -70,7 +70,7 @@ function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
       return null;
     }
     case 'FIRE_READIED': {
-      const c = ctx.combatants[e.id];
+      const c = ctx.combatants[e.combatantId];
       if (!c || !inFight(c)) return 'That combatant is not in the fight.';
       if (!c.readied) return `${c.name} has no readied action.`;
       if (ctx.options['readyUsesReaction'] !== false && reactionAvailable(ctx, c) === null) return `${c.name}'s readied action cannot fire: no reaction is left (R-T7).`;
@@ -94,7 +94,7 @@ function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
     }
     case 'CONSCIOUSNESS': {
       if (head!.kind !== 'consciousness') return pendingSentence(ctx);
-      if (e.id === 'unconscious') return null;
+      if (e.decision === 'unconscious') return null;
       const c = ctx.combatants[head!.id]!;
       return testProblem(reactionSpec(c, 'fortify')!, e.testRoll, c.name) ?? luckProblem(c, e.luckRoll);
     }
@@ -163,8 +163,8 @@ export function applyCombat(ctx: TeamsContext, e: CombatEvent): TeamsContext {
       return ctx;
     }
     case 'FIRE_READIED': {
-      const next = ctx.options['readyUsesReaction'] !== false ? payReaction(ctx, e.id, null) : ctx; // R-T7
-      return update(next, e.id, { readied: null });
+      const next = ctx.options['readyUsesReaction'] !== false ? payReaction(ctx, e.combatantId, null) : ctx; // R-T7
+      return update(next, e.combatantId, { readied: null });
     }
     case 'EXTENDED':
       return applyExtended(ctx, e);

@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { Consequences, EncounterRules, EncounterSnapshot, GmEvent } from '../../encounter/types.ts';
 import { eventSchema } from './events.ts';
+import { TEAMS_RULES_VERSION, upcastTeams } from './upcast.ts';
 import { refusal } from './refusals.ts';
 import { rollsFor } from './rolls.ts';
 import { describe } from './log.ts';
@@ -76,6 +77,8 @@ export const teamsEncounter: EncounterRules = {
   conditionNames: ['Prone', 'Guarding', 'In cover', 'Waiting', 'Readied', 'Surprised', 'Harmed'],
   machine: teamsMachine,
   eventSchema: eventSchema as unknown as z.ZodType<GmEvent>,
+  rulesVersion: TEAMS_RULES_VERSION,
+  upcast: upcastTeams,
   sides: rules.SIDES,
   refusal,
   describe,

@@ -124,7 +124,7 @@ export function answerConsciousness(ctx: TeamsContext, e: Extract<CombatEvent, {
   const head = ctx.pending[0]!;
   if (head.kind !== 'consciousness') return ctx;
   const rest = { ...ctx, pending: ctx.pending.slice(1) };
-  if (e.id === 'unconscious') return fallUnconscious(rest, head.id);
+  if (e.decision === 'unconscious') return fallUnconscious(rest, head.id);
   const total = consciousnessTotal(ctx.combatants[head.id]!, e);
   const paid = payReaction(rest, head.id, 'stamina');
   return total >= head.missing ? paid : fallUnconscious(paid, head.id);

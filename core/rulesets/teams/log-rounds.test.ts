@@ -11,7 +11,7 @@ describe('log lines and their round', () => {
     turns(e, ['roland']);
     pick(e, 'guard');
     const lines: LogLine[] = [...e.apply({ type: 'APPLY_DAMAGE', targetId: 'guard', amount: 18, source: 'a falling beam' })];
-    lines.push(...e.apply({ type: 'CONSCIOUSNESS', id: 'unconscious' }));
+    lines.push(...e.apply({ type: 'CONSCIOUSNESS', decision: 'unconscious' }));
     expect(e.view().round).toBe(2);
     expect(lines.find((l) => l.kind === 'damage')).toMatchObject({ round: 1 });
     const newRound = lines.findIndex((l) => l.kind === 'round');

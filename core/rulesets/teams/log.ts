@@ -92,13 +92,13 @@ function defendLine(event: Extract<CombatEvent, { type: 'DEFEND' }>, before: Tea
   const round = eventRound(before, after);
   const target = before.combatants[pa.targetId]!;
   const free = pa.freeReaction ? ' as a free reaction (R-T14)' : '';
-  if (event.id === 'none') return { round, kind: 'damage', actorId: pa.targetId, rulings: ['R-T20'], text: `${target.name} takes the hit. ${hitLine(before, after, pa, 'none')}` };
-  if (event.id.startsWith('intercept:')) {
-    const ally = before.combatants[event.id.slice(10)]!;
+  if (event.defence === 'none') return { round, kind: 'damage', actorId: pa.targetId, rulings: ['R-T20'], text: `${target.name} takes the hit. ${hitLine(before, after, pa, 'none')}` };
+  if (event.defence === 'intercept') {
+    const ally = before.combatants[event.interceptorId!]!;
     const stillHit = after.pending[0]?.kind === 'defence' || after.combatants[ally.id]!.endurance !== ally.endurance || after.combatants[ally.id]!.health !== ally.health;
     return { round, kind: 'decision', actorId: ally.id, rulings: ['R-T6'], text: `${ally.name} intercepts (1 stamina), displacing ${target.name} and becoming the target${stillHit ? '' : `: the attack (${pa.total}) misses ${ally.name}'s evasion`}.` };
   }
-  if (event.id === 'dodge') {
+  if (event.defence === 'dodge') {
     const spec = combat.reactionSpec(target, 'dodge')!;
     const total = combat.testResult(spec, event.testRoll!).total + combat.luckBonus(event.luckRoll!.faces[0]!);
     const success = combat.dodgeBeats(before, total, pa.total);
@@ -106,7 +106,7 @@ function defendLine(event: Extract<CombatEvent, { type: 'DEFEND' }>, before: Tea
     const rest = success ? 'the attack misses' : after.pending[0]?.kind === 'defence' ? 'still hit' : `still hit. ${hitLine(before, after, { ...pa, dodged: true }, 'none')}`;
     return { round, kind: 'damage', actorId: target.id, rulings: ['R-T18', ...(target.guarding ? ['R-T12'] : [])], text: `${target.name} dodges${free} (1 stamina): ${testText(spec, event.testRoll!)}${lucky} = ${total} against the attack's ${pa.total}: ${rest}` + (success ? '.' : '') };
   }
-  return { round, kind: 'damage', actorId: target.id, rulings: ['R-T20', ...(event.id === 'block' ? ['R-T22'] : ['R-T19', 'R-T21'])], text: `${target.name} reacts${free} (1 stamina). ${hitLine(before, after, pa, event.id)}` };
+  return { round, kind: 'damage', actorId: target.id, rulings: ['R-T20', ...(event.defence === 'block' ? ['R-T22'] : ['R-T19', 'R-T21'])], text: `${target.name} reacts${free} (1 stamina). ${hitLine(before, after, pa, combat.defenceKey(event))}` };
 }
 
 function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContext): LogLine {
@@ -160,12 +160,12 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
       return { round, kind: 'turn', actorId: actor, rulings: event.kind === 'step' ? ['R-T8'] : [], text: `${name(actor)} ${what}${event.note ? ` (${event.note})` : ''} (free).` };
     }
     case 'FIRE_READIED': {
-      const c = before.combatants[event.id]!;
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-T7'], text: `${c.name}'s readied action fires: ${c.readied!.action}${event.note ? ` (${event.note})` : ''}.` };
+      const c = before.combatants[event.combatantId]!;
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-T7'], text: `${c.name}'s readied action fires: ${c.readied!.action}${event.note ? ` (${event.note})` : ''}.` };
     }
     case 'EXTENDED': {
       const x = before.combatants[actor!]!.inProgress!;
-      if (event.id === 'abandon') return { round, kind: 'turn', actorId: actor, rulings: ['R-T10'], text: `${name(actor)} abandons ${x.name} at no cost (${x.paid} of ${x.cost} actions spent).${left()}` };
+      if (event.decision === 'abandon') return { round, kind: 'turn', actorId: actor, rulings: ['R-T10'], text: `${name(actor)} abandons ${x.name} at no cost (${x.paid} of ${x.cost} actions spent).${left()}` };
       const still = after.combatants[actor!]!.inProgress;
       if (still) return { round, kind: 'turn', actorId: actor, rulings: ['R-T10'], text: `${name(actor)} continues ${x.name}: ${still.paid} of ${still.cost} actions paid.` };
       if (x.kind === 'killingStrike') return strikeLine(before, after, actor!, x.detail as never, event, round);
@@ -189,7 +189,7 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
     case 'CONSCIOUSNESS': {
       const head = before.pending[0] as Extract<TeamsContext['pending'][number], { kind: 'consciousness' }>;
       const c = before.combatants[head.id]!;
-      if (event.id === 'unconscious') return { round, kind: 'decision', actorId: c.id, text: `${c.name} falls unconscious.` };
+      if (event.decision === 'unconscious') return { round, kind: 'decision', actorId: c.id, text: `${c.name} falls unconscious.` };
       const spec = combat.reactionSpec(c, 'fortify')!;
       const kept = after.combatants[c.id]!.conscious;
       return { round, kind: 'decision', actorId: c.id, rulings: ['R-T6'], text: `${c.name} fortifies (1 stamina, the reaction): ${testTotalText(spec, event.testRoll!, event.luckRoll)} against missing health ${head.missing}: ${kept ? 'stays conscious' : 'falls unconscious'}.` };
@@ -256,7 +256,7 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
     case 'ADD_TEAM':
       return { round, kind: 'setup', text: `New team: ${event.label}, last in initiative for now.` };
     case 'SET_TEAM':
-      return { round, kind: 'setup', text: `${nameOf(after, event.id)} joins ${rules.teamLabel(after, event.team)}.` };
+      return { round, kind: 'setup', text: `${nameOf(after, event.combatantId)} joins ${rules.teamLabel(after, event.team)}.` };
     case 'SET_INSTIGATOR':
       return event.combatantId === null
         ? { round, kind: 'setup', text: 'No instigator: the GM sets the team order.', rulings: ['R-T1'] }
@@ -266,7 +266,7 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
     case 'DECLARE_SURPRISE':
       return { round, kind: 'setup', text: event.team === null ? 'No surprise.' : `${agrees(rules.teamLabel(after, event.team), 'has', 'have')} surprise: a surprise round where only they (and those who cannot be surprised) act.` };
     case 'SET_UNSURPRISABLE':
-      return { round, kind: 'setup', text: `${nameOf(after, event.id)} ${event.unsurprisable ? 'cannot' : 'can'} be surprised.` };
+      return { round, kind: 'setup', text: `${nameOf(after, event.combatantId)} ${event.unsurprisable ? 'cannot' : 'can'} be surprised.` };
     case 'SET_OBJECTIVE':
       return { round, kind: 'setup', rulings: ['R-T11'], text: `${possessive(rules.teamLabel(after, event.team))} objective: ${event.text || '—'}.` };
     case 'START':

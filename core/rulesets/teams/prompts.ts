@@ -14,7 +14,7 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'defence', answer: 'DEFEND', subjectId: target.id,
       text: `${nameOf(ctx, pa.attackerId)} ${pa.crit ? 'critically hits' : 'hits'} ${target.name} (attack ${pa.total}, ${pa.weapon.damageType}). Defend?`,
-      choices: [{ id: 'none', label: 'Take the hit' }, ...combat.defenceChoices(ctx, pa)],
+      choices: [{ id: 'none', label: 'Take the hit', answer: { defence: 'none' } }, ...combat.defenceChoices(ctx, pa)],
       details: { attackTotal: pa.total, crit: pa.crit, freeReaction: pa.freeReaction, damageType: pa.weapon.damageType },
     };
   }
@@ -23,7 +23,10 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'consciousness', answer: 'CONSCIOUSNESS', subjectId: c.id,
       text: `${c.name} is missing ${head.missing} health (constitution ${c.constitution}): Fortify against ${head.missing} (1 stamina, the reaction) or fall unconscious?`,
-      choices: [{ id: 'fortify', label: `Fortify (${combat.describeDice(combat.reactionSpec(c, 'fortify')!)})` }, { id: 'unconscious', label: 'Fall unconscious' }],
+      choices: [
+        { id: 'fortify', label: `Fortify (${combat.describeDice(combat.reactionSpec(c, 'fortify')!)})`, answer: { decision: 'fortify' } },
+        { id: 'unconscious', label: 'Fall unconscious', answer: { decision: 'unconscious' } },
+      ],
       details: { difficulty: head.missing },
     };
   }
@@ -32,7 +35,7 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'death', answer: 'LUCK_TEST', subjectId: c.id,
       text: `${c.name} is at zero health and risks death: luck test, d${c.luckDie} against ${c.cheatDeathDifficulty}.`,
-      choices: [{ id: 'roll', label: `Roll the luck die (${c.cheatDeathDifficulty}+)` }],
+      choices: [{ id: 'roll', label: `Roll the luck die (${c.cheatDeathDifficulty}+)`, answer: {} }],
       details: { difficulty: c.cheatDeathDifficulty },
     };
   }
@@ -41,7 +44,7 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'selectMember', answer: 'SELECT_MEMBER',
       text: `${rules.teamLabel(ctx, team)}: who takes the next turn?`,
-      choices: rules.eligibleMembers(ctx, team).map((id) => ({ id, label: nameOf(ctx, id) })),
+      choices: rules.eligibleMembers(ctx, team).map((id) => ({ id, label: nameOf(ctx, id), answer: { combatantId: id } })),
       details: { team },
     };
   }
@@ -51,14 +54,17 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
     return {
       kind: 'extended', answer: 'EXTENDED', subjectId: active.id,
       text: `${active.name} is in the middle of ${x.name} (${x.paid} of ${x.cost} actions): continue or abandon it?`,
-      choices: [{ id: 'continue', label: `Continue (${counted(Math.min(x.cost - x.paid, ctx.turn.actionsLeft), 'action')})` }, { id: 'abandon', label: 'Abandon (free)' }],
+      choices: [
+        { id: 'continue', label: `Continue (${counted(Math.min(x.cost - x.paid, ctx.turn.actionsLeft), 'action')})`, answer: { decision: 'continue' } },
+        { id: 'abandon', label: 'Abandon (free)', answer: { decision: 'abandon' } },
+      ],
     };
   }
   if (active && ctx.turn?.openingAttack) {
     return {
       kind: 'openingAttack', answer: 'OPENING_ATTACK', subjectId: active.id,
       text: `${active.name} started the fight: their turn opens with that attack on ${rules.teamLabel(ctx, ctx.instigator?.attackedTeam)}.`,
-      choices: [{ id: 'waive', label: 'Waive it' }],
+      choices: [{ id: 'waive', label: 'Waive it', answer: { decision: 'waive' } }],
       details: { attackedTeam: ctx.instigator?.attackedTeam },
     };
   }

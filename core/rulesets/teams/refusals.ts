@@ -25,18 +25,18 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
     case 'ADD_COMBATANTS': return roster.checkAdd(rules.ROSTER, ctx, event.combatants);
     case 'REMOVE_COMBATANT': return roster.checkRemove(rules.ROSTER, ctx, event.combatantId);
     case 'ADD_TEAM': return rules.checkAddTeam(ctx, event.key, event.label);
-    case 'SET_TEAM': return rules.checkSetTeam(ctx, event.id, event.team);
+    case 'SET_TEAM': return rules.checkSetTeam(ctx, event.combatantId, event.team);
     case 'SET_INSTIGATOR': return rules.checkInstigator(ctx, event.combatantId, event.attackedTeam);
     case 'SET_TEAM_ORDER': return rules.checkTeamOrder(ctx, event.teams);
     case 'DECLARE_SURPRISE': return rules.checkSurprise(ctx, event.team);
-    case 'SET_UNSURPRISABLE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
+    case 'SET_UNSURPRISABLE': return ctx.combatants[event.combatantId] ? null : 'That combatant is not in this encounter.';
     case 'SET_OBJECTIVE': return ctx.teams.some((t) => t.key === event.team) ? null : 'That team is not in this encounter.';
     case 'START': return rules.checkStart(ctx);
     case 'ADD_LATE_COMBATANT': return roster.checkAdd(rules.ROSTER, ctx, [event.combatant]);
     case 'SELECT_MEMBER':
       if (ctx.activeId) return `${nameOf(ctx, ctx.activeId)}'s turn is running: end it first.`;
       if (snapshot.matches({ running: 'stalled' })) return 'Nobody is able to take a turn.';
-      return rules.checkSelectMember(ctx, event.id);
+      return rules.checkSelectMember(ctx, event.combatantId);
     case 'END_TURN': {
       if (!ctx.activeId || !ctx.turn) return snapshot.matches({ running: 'stalled' }) ? 'Nobody is able to take a turn.' : `No turn is running: ${agrees(rules.teamLabel(ctx, rules.currentTeam(ctx)), 'picks', 'pick')} a member first.`;
       const active = ctx.combatants[ctx.activeId]!;

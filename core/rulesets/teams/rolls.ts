@@ -46,7 +46,7 @@ export function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest
         if (!active || !combat.completesNow(ctx, combat.KILLING_STRIKE_COST)) return [];
         return strikeRolls(active, event);
       case 'EXTENDED': {
-        if (event.id !== 'continue' || !active?.inProgress || !combat.continuationCompletes(ctx)) return [];
+        if (event.decision !== 'continue' || !active?.inProgress || !combat.continuationCompletes(ctx)) return [];
         const x = active.inProgress;
         if (x.kind === 'killingStrike') return strikeRolls(active, x.detail as { attribute: rules.Attribute; proficiency: rules.Proficiency });
         const spec = combat.extendedSpec(x);
@@ -54,7 +54,7 @@ export function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest
       }
       case 'DEFEND': {
         const head = ctx.pending[0];
-        if (event.id !== 'dodge' || head?.kind !== 'defence') return [];
+        if (event.defence !== 'dodge' || head?.kind !== 'defence') return [];
         const target = get(head.attack.targetId)!;
         return [testRequest(['testRoll'], target.name, combat.reactionSpec(target, 'dodge')!), luckRequest(['luckRoll'], target)];
       }
@@ -65,7 +65,7 @@ export function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest
       }
       case 'CONSCIOUSNESS': {
         const head = ctx.pending[0];
-        if (event.id !== 'fortify' || head?.kind !== 'consciousness') return [];
+        if (event.decision !== 'fortify' || head?.kind !== 'consciousness') return [];
         const c = get(head.id)!;
         return [testRequest(['testRoll'], c.name, combat.reactionSpec(c, 'fortify')!), luckRequest(['luckRoll'], c)];
       }
