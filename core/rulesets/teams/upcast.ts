@@ -2,12 +2,21 @@
 // defence into one string (`DEFEND {id: 'parry:weapon'}`), named decisions `id` (CONSCIOUSNESS, EXTENDED,
 // OPENING_ATTACK, LUCK_TEST) and the combatant an event is about `id` (SET_TEAM, SET_UNSURPRISABLE, SELECT_MEMBER,
 // FIRE_READIED). Anything else comes back as it was; the schema still checks what this returns.
+import { renameFields, type FieldRenames } from '../../encounter/upcast.ts';
 
 /** Today's rules version of Teams' events (EncounterRules.rulesVersion). */
 export const TEAMS_RULES_VERSION = 2;
 
-const ABOUT_A_COMBATANT = new Set(['SET_TEAM', 'SET_UNSURPRISABLE', 'SELECT_MEMBER', 'FIRE_READIED']);
-const DECISIONS = new Set(['CONSCIOUSNESS', 'EXTENDED', 'OPENING_ATTACK']);
+/** Version 1's fields under today's names (the packed DEFEND id is unpacked below). */
+const RENAMES: FieldRenames = {
+  SET_TEAM: { id: 'combatantId' },
+  SET_UNSURPRISABLE: { id: 'combatantId' },
+  SELECT_MEMBER: { id: 'combatantId' },
+  FIRE_READIED: { id: 'combatantId' },
+  CONSCIOUSNESS: { id: 'decision' },
+  EXTENDED: { id: 'decision' },
+  OPENING_ATTACK: { id: 'decision' },
+};
 
 /** A version 1 DEFEND id as today's fields: `parry:weapon` → {defence: 'parry', slot: 'weapon'}. */
 function defenceFields(id: string): Record<string, string> {
@@ -17,13 +26,10 @@ function defenceFields(id: string): Record<string, string> {
 }
 
 export function upcastTeams(stored: unknown): unknown {
-  if (stored === null || typeof stored !== 'object' || Array.isArray(stored) || !('id' in stored)) return stored;
+  const renamed = renameFields(stored, RENAMES);
+  if (renamed !== stored || stored === null || typeof stored !== 'object' || Array.isArray(stored) || !('id' in stored)) return renamed;
   const { id, ...rest } = stored as Record<string, unknown>;
-  const type = rest['type'];
-  if (typeof type !== 'string') return stored;
-  if (ABOUT_A_COMBATANT.has(type) && !('combatantId' in rest)) return { ...rest, combatantId: id };
-  if (DECISIONS.has(type) && !('decision' in rest)) return { ...rest, decision: id };
-  if (type === 'LUCK_TEST' && id === 'roll') return rest;
-  if (type === 'DEFEND' && typeof id === 'string' && !('defence' in rest)) return { ...rest, ...defenceFields(id) };
+  if (rest['type'] === 'LUCK_TEST' && id === 'roll') return rest;
+  if (rest['type'] === 'DEFEND' && typeof id === 'string' && !('defence' in rest)) return { ...rest, ...defenceFields(id) };
   return stored;
 }
