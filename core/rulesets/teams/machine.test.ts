@@ -6,7 +6,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { promptAnswerEvent } from '../../encounter/prompt.ts';
 import { teamsEncounter } from './encounter.ts';
-import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './fixtures.ts';
+import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './testing.ts';
 import { teamsOptions } from './options.ts';
 
 const players = (...ids: string[]) => ids.map((id) => seed(id, 'party'));

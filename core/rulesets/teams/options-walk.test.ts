@@ -7,7 +7,7 @@ import type { EncounterEngine } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { teamsEncounter } from './encounter.ts';
-import { app, attack, encounter, fight, pick, seed, turns, who } from './fixtures.ts';
+import { app, attack, encounter, fight, pick, seed, turns, who } from './testing.ts';
 import { teamsOptions } from './options.ts';
 
 type Options = OptionValues;

@@ -2,7 +2,7 @@
 // declaring an action as a reaction with a trigger condition. Lasts until next turn or when triggered", and "During
 // each round, characters may also take up to one reaction. Reactions can be taken on any character's turn".
 import { describe, expect, it } from 'vitest';
-import { attack, fight, pick, seed, who } from './fixtures.ts';
+import { attack, fight, pick, seed, who } from './testing.ts';
 
 /** P1 and P2 against G1 (no stamina, so hits land without a defence window) and G2. */
 const skirmish = () => fight([seed('p1', 'party'), seed('p2', 'party')], [seed('g1', 'gm', { stamina: 0, evasion: 1 }), seed('g2', 'gm')]);

@@ -9,7 +9,7 @@ import type { CampaignWorld } from '../../ledger/types.ts';
 import { resolveOptions } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { teamsEncounter } from './encounter.ts';
-import { app, encounter, fight, pick, seed, who } from './fixtures.ts';
+import { app, encounter, fight, pick, seed, who } from './testing.ts';
 import { teamsRecovery } from './ledger.ts';
 import { teamsOptions } from './options.ts';
 import { teamsSheet } from './sheet.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { teamsEncounter } from './encounter.ts';
-import { SPEAR, activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './fixtures.ts';
+import { SPEAR, activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './testing.ts';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
 
 const tagsOf = (e: EncounterEngine, id: string) => e.view().order.find((c) => c.id === id)!.tags;

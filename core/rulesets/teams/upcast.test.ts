@@ -5,7 +5,7 @@ import { EncounterEngine, parseEvent } from '../../encounter/kernel.ts';
 import { defaultOptions } from '../options.ts';
 import { teamsEncounter } from './encounter.ts';
 import { teamsOptions } from './options.ts';
-import { app, seed } from './fixtures.ts';
+import { app, seed } from './testing.ts';
 import { upcastTeams } from './upcast.ts';
 
 const roll = app(3);

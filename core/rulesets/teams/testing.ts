@@ -1,4 +1,4 @@
-// Test fixtures for the Teams ruleset: seeds with the default sheet, rolls, and an engine already set up.
+// Test helpers for the Teams ruleset: seeds with the default sheet, rolls, and an engine already set up.
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
