@@ -61,7 +61,7 @@ const FIGHTS: Record<string, (f: Fight) => Promise<void>> = {
   },
   teams: async ({ send, answer, end, detail, ids: { a, o } }) => {
     await send({ type: 'START' });
-    await send({ type: 'SELECT_MEMBER', id: a });
+    await send({ type: 'SELECT_MEMBER', combatantId: a });
     await send({ type: 'APPLY_DAMAGE', targetId: o, amount: 5, source: 'a fall' });
     // Dice typed in, so the attack hits and opens the raider's defence.
     await send({ type: 'ATTACK', attackerId: a, targetId: o, attribute: 'strength', proficiency: 'martial', testRoll: { faces: [6, 6], source: 'manual' }, luckRoll: { faces: [10], source: 'manual' } });

@@ -47,7 +47,7 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
   teams: {
     steps: [
       () => ({ type: 'START' }),
-      (i) => ({ type: 'SELECT_MEMBER', id: i['Ash']! }),
+      (i) => ({ type: 'SELECT_MEMBER', combatantId: i['Ash']! }),
       (i) => ({ type: 'APPLY_DAMAGE', targetId: i['Ash']!, amount: 8, source: 'arrow' }),
     ],
     ending: () => ({ type: 'END_COMBAT', outcome: 'Victory' }),

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateFight, RULESET_IDS } from '../../bench/fight.ts';
 import { fight as enigmaFight, seed as enigmaSeed } from '../rulesets/enigma/testing.ts';
-import { fight as teamsFight, pick, seed as teamsSeed } from '../rulesets/teams/fixtures.ts';
+import { fight as teamsFight, pick, seed as teamsSeed } from '../rulesets/teams/testing.ts';
 import { EncounterEngine, RuleRefusal } from './kernel.ts';
 import type { GmEvent } from './types.ts';
 

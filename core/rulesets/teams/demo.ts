@@ -33,19 +33,19 @@ export const teamsDemo: RulesetDemo = {
   encounter: 'Toll bridge',
   fight(f) {
     f.act({ type: 'START' });
-    f.act({ type: 'SELECT_MEMBER', id: f.id('Kestrel') });
+    f.act({ type: 'SELECT_MEMBER', combatantId: f.id('Kestrel') });
     f.act({ type: 'ACTION', kind: 'move' });
     f.act(attack(f, 'Kestrel', 'Raider 1', 'strength', 'martial', [3, 4], 12));
-    f.act({ type: 'DEFEND', id: 'parry:weapon' });
+    f.act({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'SELECT_MEMBER', id: f.id('Raider 2') });
+    f.act({ type: 'SELECT_MEMBER', combatantId: f.id('Raider 2') });
     f.act(attack(f, 'Raider 2', 'Odo', 'strength', 'martial', [5, 4], 7));
-    f.act({ type: 'DEFEND', id: 'none' });
+    f.act({ type: 'DEFEND', defence: 'none' });
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'SELECT_MEMBER', id: f.id('Odo') });
+    f.act({ type: 'SELECT_MEMBER', combatantId: f.id('Odo') });
     f.act(attack(f, 'Odo', 'Raider 1', 'dexterity', 'finesse', [6, 3], 8));
-    f.act({ type: 'DEFEND', id: 'none' });
-    f.act({ type: 'LUCK_TEST', id: 'roll', luckRoll: typed(4) });
+    f.act({ type: 'DEFEND', defence: 'none' });
+    f.act({ type: 'LUCK_TEST', luckRoll: typed(4) });
     f.act({ type: 'END_TURN' });
     f.act({ type: 'REMOVE_COMBATANT', combatantId: f.id('Raider 2'), reason: 'throws down the axe and flees into the woods' });
     f.act({ type: 'END_COMBAT', outcome: 'Victory: the bridge is clear' });

@@ -23,7 +23,7 @@ const setupForms: readonly ActionForm[] = [
   },
   {
     type: 'SET_TEAM', phase: 'setup', label: 'Move to a team',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'team', label: 'Team', kind: 'text', help: teamKeyHelp }],
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'team', label: 'Team', kind: 'text', help: teamKeyHelp }],
   },
   {
     type: 'SET_INSTIGATOR', phase: 'setup', label: 'Who started it', help: 'Their team goes first, the team they attacked second (§2.2); their first turn opens with that attack (R-T1b).',
@@ -42,7 +42,7 @@ const setupForms: readonly ActionForm[] = [
   },
   {
     type: 'SET_UNSURPRISABLE', phase: 'setup', label: 'Cannot be surprised',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'unsurprisable', label: 'Cannot be surprised (danger sense...)', kind: 'flag', default: true }],
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'unsurprisable', label: 'Cannot be surprised (danger sense...)', kind: 'flag', default: true }],
   },
   {
     type: 'SET_OBJECTIVE', label: 'Objective', help: 'Free text per team; it may change between rounds (R-T11).',
@@ -126,7 +126,7 @@ export const actionForms: readonly ActionForm[] = [
   },
   {
     type: 'FIRE_READIED', label: 'Readied action fires', help: 'Uses the reaction (R-T7).',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'note', label: 'Note', kind: 'text', optional: true }],
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any' }, { key: 'note', label: 'Note', kind: 'text', optional: true }],
   },
   {
     type: 'APPLY_DAMAGE', label: 'Damage', shortcut: 'd', help: 'Physical and elemental damage is reduced by deflection (minimum 1); typeless is not.',
@@ -140,7 +140,7 @@ export const actionForms: readonly ActionForm[] = [
   },
   {
     type: 'EXTENDED', label: 'Abandon extended action', help: 'Free, at any point of the owner\'s turn; actions already paid are not refunded (R-T10).',
-    fields: [{ key: 'id', label: 'Extended action', kind: 'choice', choices: [{ value: 'abandon', label: 'Abandon it' }] }],
+    fields: [{ key: 'decision', label: 'Extended action', kind: 'choice', choices: [{ value: 'abandon', label: 'Abandon it' }] }],
   },
   {
     type: 'HEAL', label: 'Heal', shortcut: 'h', help: 'Endurance or health back, up to its maximum; it does not wake the unconscious (Resuscitate does).',

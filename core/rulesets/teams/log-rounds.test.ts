@@ -3,7 +3,7 @@
 // under round 1, and only the lines the turnover adds under round 2 — in the runner's log and in every export.
 import { describe, expect, it } from 'vitest';
 import type { LogLine } from '../../encounter/types.ts';
-import { fight, pick, seed, turns } from './fixtures.ts';
+import { fight, pick, seed, turns } from './testing.ts';
 
 describe('log lines and their round', () => {
   it("the knock-out that ends round 1's last turn is logged in round 1; the new round's lines in round 2", () => {
@@ -11,7 +11,7 @@ describe('log lines and their round', () => {
     turns(e, ['roland']);
     pick(e, 'guard');
     const lines: LogLine[] = [...e.apply({ type: 'APPLY_DAMAGE', targetId: 'guard', amount: 18, source: 'a falling beam' })];
-    lines.push(...e.apply({ type: 'CONSCIOUSNESS', id: 'unconscious' }));
+    lines.push(...e.apply({ type: 'CONSCIOUSNESS', decision: 'unconscious' }));
     expect(e.view().round).toBe(2);
     expect(lines.find((l) => l.kind === 'damage')).toMatchObject({ round: 1 });
     const newRound = lines.findIndex((l) => l.kind === 'round');

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { EncounterEngine, parseEvent, RuleRefusal } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
+import { promptAnswerEvent } from '../../encounter/prompt.ts';
 import { teamsEncounter } from './encounter.ts';
-import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './fixtures.ts';
+import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './testing.ts';
 import { teamsOptions } from './options.ts';
 
 const players = (...ids: string[]) => ids.map((id) => seed(id, 'party'));
@@ -25,7 +26,7 @@ describe('setup and initiative (§2.2, R-T1)', () => {
     e.apply({ type: 'ADD_COMBATANTS', combatants: [...players('roland'), ...guards('g1', 'baker')] });
     e.apply({ type: 'ADD_TEAM', key: 'town', label: 'Townsfolk' });
     expect(() => e.apply({ type: 'ADD_TEAM', key: 'town2', label: 'townsfolk' })).toThrow('There is already a team called townsfolk.');
-    e.apply({ type: 'SET_TEAM', id: 'baker', team: 'town' });
+    e.apply({ type: 'SET_TEAM', combatantId: 'baker', team: 'town' });
     expect(who(e, 'baker').team).toBe('town');
     expect(e.view().order.map((c) => [c.name, c.sideLabel])).toEqual([['Roland', 'Party'], ['G1', 'Enemies'], ['Baker', 'Townsfolk']]);
   });
@@ -65,7 +66,7 @@ describe('team alternation (§2.2 rules 1–4)', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [...players('p1', 'p2'), ...guards('g1', 'g2'), seed('t1', 'gm')] });
     e.apply({ type: 'ADD_TEAM', key: 'town', label: 'Townsfolk' });
-    e.apply({ type: 'SET_TEAM', id: 't1', team: 'town' });
+    e.apply({ type: 'SET_TEAM', combatantId: 't1', team: 'town' });
     e.apply({ type: 'START' });
     expect(playRound(e)).toEqual(['party', 'gm', 'town', 'party', 'gm']);
     expect(e.view().round).toBe(2);
@@ -170,10 +171,11 @@ describe('revival and the end of combat (R-T4, R-T11)', () => {
 });
 
 describe('turn start and the blocking decisions (RULES.md §6.8)', () => {
-  it('the runner answers every selection with {type, id}', () => {
+  it('the runner answers every selection with the choice\'s answer: {type, combatantId}', () => {
     const e = fight(players('p1'), guards('g1'));
-    const { answer, choices } = e.view().prompt!;
-    e.apply(parseEvent(teamsEncounter, { type: answer, id: choices[0]!.id }));
+    const prompt = e.view().prompt!;
+    expect(promptAnswerEvent(prompt, prompt.choices[0]!)).toEqual({ type: 'SELECT_MEMBER', combatantId: 'p1' });
+    e.apply(parseEvent(teamsEncounter, promptAnswerEvent(prompt, prompt.choices[0]!)));
     expect(e.view().activeId).toBe('p1');
     expect(e.view().turn).toEqual({ actionsLeft: 3, actionsPerTurn: 3 });
   });
@@ -229,18 +231,18 @@ describe('event sourcing', () => {
     { type: 'ADD_COMBATANTS', combatants: [seed('roland', 'party'), seed('clementine', 'party'), seed('g1', 'gm', { physicalDeflection: 2 }), seed('g2', 'gm')] },
     { type: 'SET_INSTIGATOR', combatantId: 'clementine', attackedTeam: 'gm' },
     { type: 'START' },
-    { type: 'SELECT_MEMBER', id: 'roland' },
+    { type: 'SELECT_MEMBER', combatantId: 'roland' },
     { type: 'ACTION', kind: 'move' },
     { type: 'ACTION', kind: 'other', name: 'Reload', cost: 3 },
     { type: 'END_TURN' },
-    { type: 'SELECT_MEMBER', id: 'g1' },
+    { type: 'SELECT_MEMBER', combatantId: 'g1' },
     attack('g1', 'roland', [6, 6], 5),
-    { type: 'DEFEND', id: 'none' },
+    { type: 'DEFEND', defence: 'none' },
     { type: 'APPLY_DAMAGE', targetId: 'roland', amount: 2, source: 'trap' },
-    { type: 'CONSCIOUSNESS', id: 'fortify', testRoll: app(6, 4), luckRoll: app(3) },
+    { type: 'CONSCIOUSNESS', decision: 'fortify', testRoll: app(6, 4), luckRoll: app(3) },
     { type: 'END_TURN' },
-    { type: 'SELECT_MEMBER', id: 'clementine' },
-    { type: 'OPENING_ATTACK', id: 'waive' },
+    { type: 'SELECT_MEMBER', combatantId: 'clementine' },
+    { type: 'OPENING_ATTACK', decision: 'waive' },
     attack('clementine', 'g1', [5, 5], 20),
   ];
 

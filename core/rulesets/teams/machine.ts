@@ -6,7 +6,8 @@
 // through `route`, which opens a blocking decision, ends a turn whose owner went down (R-T3), or goes back.
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
-import type { EncounterInput } from '../../encounter/types.ts';
+import * as roster from '../../encounter/roster.ts';
+import type { EncounterInput, EncounterSnapshot } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
@@ -16,14 +17,14 @@ export type SetupEvent =
   | AddCombatantsEvent
   | RemoveCombatantEvent
   | { type: 'ADD_TEAM'; key: string; label: string }
-  | { type: 'SET_TEAM'; id: string; team: string }
+  | { type: 'SET_TEAM'; combatantId: string; team: string }
   | { type: 'SET_INSTIGATOR'; combatantId: string | null; attackedTeam?: string | null }
   | { type: 'SET_TEAM_ORDER'; teams: string[] }
   | { type: 'DECLARE_SURPRISE'; team: string | null }
-  | { type: 'SET_UNSURPRISABLE'; id: string; unsurprisable: boolean }
+  | { type: 'SET_UNSURPRISABLE'; combatantId: string; unsurprisable: boolean }
   | { type: 'SET_OBJECTIVE'; team: string; text: string }
   | { type: 'START' }
-  | { type: 'SELECT_MEMBER'; id: string }
+  | { type: 'SELECT_MEMBER'; combatantId: string }
   | { type: 'END_TURN' }
   | AddLateCombatantEvent
   | EndCombatEvent;
@@ -40,8 +41,9 @@ export const isCombat = (event: TeamsEvent): event is CombatEvent => ALL_COMBAT.
 const ROSTER_MACHINE: RosterMachineSpec<TeamsContext, TeamsCombatant> = {
   ...rules.ROSTER,
   blocked: (ctx) => ctx.pending.length > 0,
-  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant),
-  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant),
+  lateProblem: (ctx, event) => roster.checkAdd(rules.ROSTER, ctx, [event.combatant]),
+  // Late arrivals join their team and may be picked from its next go (they have not acted this round).
+  addLate: (ctx, event) => roster.addSeeds(rules.ROSTER, ctx, [event.combatant]),
   takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
   close: (ctx, outcome) => ({ ...combat.closeCombat(ctx), outcome }),
 };
@@ -63,7 +65,7 @@ export const teamsMachine = setup({
     },
     canSetTeam: ({ context, event }) => {
       assertEvent(event, 'SET_TEAM');
-      return rules.checkSetTeam(context, event.id, event.team) === null;
+      return rules.checkSetTeam(context, event.combatantId, event.team) === null;
     },
     canSetInstigator: ({ context, event }) => {
       assertEvent(event, 'SET_INSTIGATOR');
@@ -79,7 +81,7 @@ export const teamsMachine = setup({
     },
     knownCombatant: ({ context, event }) => {
       assertEvent(event, 'SET_UNSURPRISABLE');
-      return context.combatants[event.id] !== undefined;
+      return context.combatants[event.combatantId] !== undefined;
     },
     knownTeam: ({ context, event }) => {
       assertEvent(event, 'SET_OBJECTIVE');
@@ -88,7 +90,7 @@ export const teamsMachine = setup({
     canStart: ({ context }) => rules.checkStart(context) === null,
     canSelect: ({ context, event }) => {
       assertEvent(event, 'SELECT_MEMBER');
-      return context.pending.length === 0 && rules.checkSelectMember(context, event.id) === null;
+      return context.pending.length === 0 && rules.checkSelectMember(context, event.combatantId) === null;
     },
     canEndTurn: ({ context }) => context.pending.length === 0 && context.turn !== null && context.turn.extendedDecided && !context.turn.openingAttack,
     combatAllowed: ({ context, event }) => combatAllowed(context, event),
@@ -110,7 +112,7 @@ export const teamsMachine = setup({
     }),
     setTeam: assign(({ context, event }) => {
       assertEvent(event, 'SET_TEAM');
-      return rules.setTeam(context, event.id, event.team);
+      return rules.setTeam(context, event.combatantId, event.team);
     }),
     setInstigator: assign(({ context, event }) => {
       assertEvent(event, 'SET_INSTIGATOR');
@@ -126,7 +128,7 @@ export const teamsMachine = setup({
     }),
     setUnsurprisable: assign(({ context, event }) => {
       assertEvent(event, 'SET_UNSURPRISABLE');
-      return rules.update(context, event.id, { unsurprisable: event.unsurprisable });
+      return rules.update(context, event.combatantId, { unsurprisable: event.unsurprisable });
     }),
     setObjective: assign(({ context, event }) => {
       assertEvent(event, 'SET_OBJECTIVE');
@@ -136,7 +138,7 @@ export const teamsMachine = setup({
     skipToTeam: assign(({ context }) => rules.skipToTeamWithMembers(context)),
     beginTurn: assign(({ context, event }) => {
       assertEvent(event, 'SELECT_MEMBER');
-      return rules.beginTurn(context, event.id);
+      return rules.beginTurn(context, event.combatantId);
     }),
     endTurn: assign(({ context }) => rules.endTurn(context)),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),
@@ -237,3 +239,6 @@ export const teamsMachine = setup({
     ended: { type: 'final' },
   },
 });
+
+/** The Teams context inside a kernel snapshot of this machine. */
+export const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as TeamsContext;

@@ -7,7 +7,7 @@ import type { EncounterEngine } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { teamsEncounter } from './encounter.ts';
-import { app, attack, encounter, fight, pick, seed, turns, who } from './fixtures.ts';
+import { app, attack, encounter, fight, pick, seed, turns, who } from './testing.ts';
 import { teamsOptions } from './options.ts';
 
 type Options = OptionValues;
@@ -79,7 +79,7 @@ const cases: Record<string, (options: Options) => unknown> = {
     pick(e, 'p1');
     e.apply({ type: 'ACTION', kind: 'ready', trigger: 'a guard moves', readied: 'shout' });
     pick(e, 'g1');
-    e.apply({ type: 'FIRE_READIED', id: 'p1' });
+    e.apply({ type: 'FIRE_READIED', combatantId: 'p1' });
     return who(e, 'p1').reactionSpent;
   },
   stepExcludesMove: (options) => {
@@ -97,8 +97,8 @@ const cases: Record<string, (options: Options) => unknown> = {
     const e = fight([still('brute', 'party')], [seed('hero', 'gm', { stamina: 0 }), seed('bodyguard', 'gm', { weaponName: 'Mace' })], options);
     pick(e, 'brute');
     e.apply(attack('brute', 'hero', [6, 6], 5));
-    e.apply({ type: 'DEFEND', id: 'intercept:bodyguard' });
-    e.apply({ type: 'DEFEND', id: 'parry:weapon' });
+    e.apply({ type: 'DEFEND', defence: 'intercept', interceptorId: 'bodyguard' });
+    e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
     return who(e, 'bodyguard').stamina;
   },
   multipleAttackPenaltyScope: (options) => {
@@ -115,7 +115,7 @@ const cases: Record<string, (options: Options) => unknown> = {
   },
   dodgeTarget: (options) => {
     const e = hit(options);
-    e.apply({ type: 'DEFEND', id: 'dodge', testRoll: app(6, 2), luckRoll: app(20) }); // 8 + 4 = 12 against the attack's 12
+    e.apply({ type: 'DEFEND', defence: 'dodge', testRoll: app(6, 2), luckRoll: app(20) }); // 8 + 4 = 12 against the attack's 12
     return who(e, 'hero').endurance;
   },
   parryAfterHit: (options) => hit(options).view().prompt!.choices.map((c) => c.id),
@@ -131,12 +131,12 @@ const cases: Record<string, (options: Options) => unknown> = {
     const e = fight([still('mage', 'party', { weaponName: 'Firebolt', weaponDamageType: 'fire', weaponDamage: 2 })], [seed('hero', 'gm', { weaponName: 'Sword', elementalDeflection: 1 })], options);
     pick(e, 'mage');
     e.apply(attack('mage', 'hero', [3, 3], 5));
-    e.apply({ type: 'DEFEND', id: 'parry:weapon' });
+    e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
     return who(e, 'hero').endurance;
   },
   blockOverflowDeflection: (options) => {
     const e = hit(options);
-    e.apply({ type: 'DEFEND', id: 'block' });
+    e.apply({ type: 'DEFEND', defence: 'block' });
     return who(e, 'hero').endurance;
   },
   killingStrikeWeapons: (options) => {

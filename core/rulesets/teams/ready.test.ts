@@ -2,7 +2,7 @@
 // declaring an action as a reaction with a trigger condition. Lasts until next turn or when triggered", and "During
 // each round, characters may also take up to one reaction. Reactions can be taken on any character's turn".
 import { describe, expect, it } from 'vitest';
-import { attack, fight, pick, seed, who } from './fixtures.ts';
+import { attack, fight, pick, seed, who } from './testing.ts';
 
 /** P1 and P2 against G1 (no stamina, so hits land without a defence window) and G2. */
 const skirmish = () => fight([seed('p1', 'party'), seed('p2', 'party')], [seed('g1', 'gm', { stamina: 0, evasion: 1 }), seed('g2', 'gm')]);
@@ -37,9 +37,9 @@ describe('"End your turn declaring an action as a reaction with a trigger condit
     const e = skirmish();
     pick(e, 'p1');
     readied(e);
-    e.apply({ type: 'FIRE_READIED', id: 'p1', note: 'the goblin stepped in' });
+    e.apply({ type: 'FIRE_READIED', combatantId: 'p1', note: 'the goblin stepped in' });
     expect(() => e.apply(stab())).toThrow('P1 has no readied action.');
-    expect(() => e.apply({ type: 'FIRE_READIED', id: 'p1' })).toThrow('P1 has no readied action.');
+    expect(() => e.apply({ type: 'FIRE_READIED', combatantId: 'p1' })).toThrow('P1 has no readied action.');
   });
 
   it('"Lasts until next turn": unfired, it still holds in the next round before the owner\'s turn, and lapses when that turn starts', () => {
@@ -70,9 +70,9 @@ describe('"End your turn declaring an action as a reaction with a trigger condit
     pick(e, 'g2');
     // G2 attacks P1, who dodges: that was the reaction of the round.
     e.apply(attack('g2', 'p1', [6, 6], 5, { proficiency: 'none' }));
-    e.apply({ type: 'DEFEND', id: 'dodge', testRoll: { faces: [6, 4], source: 'app' }, luckRoll: { faces: [5], source: 'app' } });
+    e.apply({ type: 'DEFEND', defence: 'dodge', testRoll: { faces: [6, 4], source: 'app' }, luckRoll: { faces: [5], source: 'app' } });
     expect(() => e.apply(stab())).toThrow("P1's readied action cannot fire: no reaction is left (R-T7).");
-    expect(() => e.apply({ type: 'FIRE_READIED', id: 'p1' })).toThrow("P1's readied action cannot fire: no reaction is left (R-T7).");
+    expect(() => e.apply({ type: 'FIRE_READIED', combatantId: 'p1' })).toThrow("P1's readied action cannot fire: no reaction is left (R-T7).");
   });
 
   it('"becomes unable to act": knocked out, the readied action is lost', () => {

@@ -9,7 +9,7 @@ import type { CampaignWorld } from '../../ledger/types.ts';
 import { resolveOptions } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
 import { teamsEncounter } from './encounter.ts';
-import { app, encounter, fight, pick, seed, who } from './fixtures.ts';
+import { app, encounter, fight, pick, seed, who } from './testing.ts';
 import { teamsRecovery } from './ledger.ts';
 import { teamsOptions } from './options.ts';
 import { teamsSheet } from './sheet.ts';
@@ -81,7 +81,7 @@ describe('"return someone to consciousness": conscious at zero health, in the fi
     e.apply({ type: 'ACTION', kind: 'resuscitate', targetId: 'roland', dice: [6, 6], bonus: 2, testRoll: app(6, 5), luckRoll: app(8) });
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'roland', amount: 1, source: 'a stray arrow' });
     expect(who(e, 'roland')).toMatchObject({ health: 0, conscious: false });
-    const lines = e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(15) });
+    const lines = e.apply({ type: 'LUCK_TEST', luckRoll: app(15) });
     expect(lines[0]!.text).toContain('cheats death, unconscious at zero health');
     expect(who(e, 'roland')).toMatchObject({ conscious: false, dead: false });
   });

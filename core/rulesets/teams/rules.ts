@@ -338,7 +338,6 @@ export function combatantFromSeed(seed: CombatantSeed): TeamsCombatant {
 
 // ---- small helpers ----
 
-export const nameOf: (ctx: TeamsContext, id: string | null | undefined) => string = roster.nameOf;
 export const teamLabel = (ctx: TeamsContext, key: string | null | undefined): string => ctx.teams.find((t) => t.key === key)?.label ?? String(key ?? '');
 
 /** In the fight: neither dead nor removed. */
@@ -459,11 +458,6 @@ export const ROSTER: RosterSpec<TeamsContext, TeamsCombatant> = {
   afterDrop: (ctx, id) => ({ ...ctx, instigator: ctx.instigator?.combatantId === id ? null : ctx.instigator }),
 };
 
-export const addCombatants = (ctx: TeamsContext, seeds: CombatantSeed[]): TeamsContext => roster.addSeeds(ROSTER, ctx, seeds);
-
-/** Setup only: a combatant taken off the roster leaves no trace. */
-export const dropFromRoster = (ctx: TeamsContext, id: string): TeamsContext => roster.dropFromRoster(ROSTER, ctx, id);
-
 export function addTeam(ctx: TeamsContext, key: string, label: string): TeamsContext {
   return { ...ctx, teams: [...ctx.teams, { key, label }], teamOrder: [...ctx.teamOrder, key] };
 }
@@ -483,10 +477,6 @@ export function setTeam(ctx: TeamsContext, id: string, team: string): TeamsConte
   if (ctx.instigator?.combatantId === id) return setInstigator(next, id, ctx.instigator.attackedTeam === team ? null : ctx.instigator.attackedTeam);
   return next;
 }
-
-export const checkAddCombatants = (ctx: TeamsContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
-
-export const checkRemove = (ctx: TeamsContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 
 export function checkAddTeam(ctx: TeamsContext, key: string, label: string): string | null {
   if (ctx.teams.length >= MAX_TEAMS) return `An encounter has at most ${MAX_TEAMS} teams.`;
@@ -551,11 +541,6 @@ export function checkSelectMember(ctx: TeamsContext, id: string): string | null 
   if (isSurprised(ctx, c)) return `${c.name} is surprised and cannot act in the surprise round.`;
   return null;
 }
-
-export const checkLateCombatant = (ctx: TeamsContext, seed: CombatantSeed): string | null => checkAddCombatants(ctx, [seed]);
-
-/** Late arrivals join their team and may be picked from its next go (they have not acted this round). */
-export const addLateCombatant = (ctx: TeamsContext, seed: CombatantSeed): TeamsContext => addCombatants(ctx, [seed]);
 
 /** Running: the combatant leaves the fight; its pending decisions go with it. */
 export function removeCombatant(ctx: TeamsContext, id: string, reason: string): TeamsContext {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../encounter/kernel.ts';
 import type { GmEvent } from '../../encounter/types.ts';
 import { teamsEncounter } from './encounter.ts';
-import { SPEAR, activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './fixtures.ts';
+import { SPEAR, activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './testing.ts';
 import type { EncounterEngine } from '../../encounter/kernel.ts';
 
 const tagsOf = (e: EncounterEngine, id: string) => e.view().order.find((c) => c.id === id)!.tags;
@@ -19,7 +19,7 @@ describe('§2.7 worked examples', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('roland', 'party'), seed('clementine', 'party'), still('guard', 'gm'), seed('baker', 'gm')] });
     e.apply({ type: 'ADD_TEAM', key: 'town', label: 'Townsfolk' });
-    e.apply({ type: 'SET_TEAM', id: 'baker', team: 'town' });
+    e.apply({ type: 'SET_TEAM', combatantId: 'baker', team: 'town' });
     e.apply({ type: 'SET_TEAM_ORDER', teams: ['town', 'gm', 'party'] });
     e.apply({ type: 'SET_INSTIGATOR', combatantId: 'clementine', attackedTeam: 'gm' });
     expect(ctx(e).teamOrder).toEqual(['party', 'gm', 'town']);
@@ -42,7 +42,7 @@ describe('§2.7 worked examples', () => {
     waived.apply({ type: 'SET_INSTIGATOR', combatantId: 'clementine' });
     waived.apply({ type: 'START' });
     pick(waived, 'clementine');
-    expect(waived.apply({ type: 'OPENING_ATTACK', id: 'waive' })[0]).toMatchObject({ text: "The GM waives Clementine's opening attack.", rulings: ['R-T1b'] });
+    expect(waived.apply({ type: 'OPENING_ATTACK', decision: 'waive' })[0]).toMatchObject({ text: "The GM waives Clementine's opening attack.", rulings: ['R-T1b'] });
     waived.apply({ type: 'ACTION', kind: 'move' });
     const off = encounter({ prefillInstigatorAttack: false });
     off.apply({ type: 'ADD_COMBATANTS', combatants: [seed('clementine', 'party'), seed('guard', 'gm')] });
@@ -85,7 +85,7 @@ describe('§2.7 worked examples', () => {
     const e = setup();
     // G1 knocks Roland out: 18 damage leaves 6 health, more missing than his constitution 4.
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'roland', amount: 18, source: 'G1\'s club' });
-    e.apply({ type: 'CONSCIOUSNESS', id: 'unconscious' });
+    e.apply({ type: 'CONSCIOUSNESS', decision: 'unconscious' });
     expect(tagsOf(e, 'roland')).toContain('unconscious');
     e.apply({ type: 'END_TURN' });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['clementine']);
@@ -118,7 +118,7 @@ describe('§2.7 worked examples', () => {
     expect(e.view().round).toBe(0);
     expect(e.view().counters).toContainEqual({ key: 'surprise', label: 'Surprise round', value: 'Enemies' });
     pick(e, 'ga');
-    e.apply({ type: 'OPENING_ATTACK', id: 'waive' });
+    e.apply({ type: 'OPENING_ATTACK', decision: 'waive' });
     // Roland and Petra are surprised: no reactions in round 0 (R-T5).
     expect(() => e.apply({ type: 'REACTION_TEST', reactorId: 'roland', reaction: 'dodge', difficulty: 5, against: 'a net', testRoll: app(3, 3), luckRoll: app(4) }))
       .toThrow('Roland is surprised and cannot react until the surprise round ends (R-T5).');
@@ -126,7 +126,7 @@ describe('§2.7 worked examples', () => {
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['clementine']);
     pick(e, 'clementine');
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'gb', amount: 30, source: 'Clementine' });
-    e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(2) });
+    e.apply({ type: 'LUCK_TEST', luckRoll: app(2) });
     expect(who(e, 'gb').dead).toBe(true);
     e.apply({ type: 'END_TURN' });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['gc']);
@@ -160,11 +160,11 @@ describe('§2.7 worked examples', () => {
     expect(e.view().prompt).toMatchObject({ kind: 'extended', answer: 'EXTENDED', choices: [{ id: 'continue' }, { id: 'abandon' }] });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('Petra must first continue or abandon Reload (R-T10).');
     expect(() => e.apply(attack('petra', 'enemy', [2, 2], 5, { attribute: 'dexterity', proficiency: 'finesse' }))).toThrow('R-T10');
-    const lines = e.apply({ type: 'EXTENDED', id: 'continue' });
+    const lines = e.apply({ type: 'EXTENDED', decision: 'continue' });
     expect(lines[0]!.text).toBe('Petra finishes Reload (1 more action). 2 actions left.');
     expect(e.view().turn!.actionsLeft).toBe(2);
     const abandoned = start();
-    abandoned.apply({ type: 'EXTENDED', id: 'abandon' });
+    abandoned.apply({ type: 'EXTENDED', decision: 'abandon' });
     expect(abandoned.view().turn!.actionsLeft).toBe(3);
     expect(who(abandoned, 'petra').inProgress).toBeNull();
   });
@@ -256,7 +256,7 @@ describe('§2.7 worked examples', () => {
     expect([who(e, 'boudica').endurance, who(e, 'boudica').health]).toEqual([0, 7]);
     expect(texts(lines)).toContain('Boudica is missing 5 health, more than their constitution 4: Fortify (against 5) or fall unconscious?');
     expect(e.view().prompt).toMatchObject({ kind: 'consciousness', answer: 'CONSCIOUSNESS', choices: [{ id: 'fortify', label: 'Fortify (d6 + d4 + 1)' }, { id: 'unconscious' }] });
-    const fortify = e.apply({ type: 'CONSCIOUSNESS', id: 'fortify', testRoll: app(4, 2), luckRoll: app(3) });
+    const fortify = e.apply({ type: 'CONSCIOUSNESS', decision: 'fortify', testRoll: app(4, 2), luckRoll: app(3) });
     expect(fortify[0]!.text).toBe('Boudica fortifies (1 stamina, the reaction): d6 + d4 [4, 2] = 6 + 1 = 7 against missing health 5: stays conscious.');
     expect(who(e, 'boudica')).toMatchObject({ conscious: true, stamina: 3, reactionSpent: true });
     expect(tagsOf(e, 'boudica')).toEqual(expect.arrayContaining(['harmed', 'bloodied', 'reaction spent']));
@@ -266,11 +266,11 @@ describe('§2.7 worked examples', () => {
     const e = fight([seed('boudica', 'party', BOUDICA)], [seed('enemy', 'gm')]);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'boudica', amount: 7, source: 'a spear' });
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'boudica', amount: 10, source: 'a spear' });
-    e.apply({ type: 'CONSCIOUSNESS', id: 'fortify', testRoll: app(4, 2), luckRoll: app(3) });
+    e.apply({ type: 'CONSCIOUSNESS', decision: 'fortify', testRoll: app(4, 2), luckRoll: app(3) });
     const lines = e.apply({ type: 'APPLY_DAMAGE', targetId: 'boudica', amount: 8, source: 'a spear' });
     expect(lines[0]!.text).toBe('Boudica takes 8 damage from a spear: endurance 0/12, health 0/12 (harmed, bloodied), unconscious at zero health.');
     expect(e.view().prompt).toMatchObject({ kind: 'death', answer: 'LUCK_TEST', choices: [{ id: 'roll' }] });
-    const death = e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(1) });
+    const death = e.apply({ type: 'LUCK_TEST', luckRoll: app(1) });
     expect(death[0]!.text).toBe('Boudica risks death: luck d20 [1] = 1 against 10: fails and dies.');
     expect(who(e, 'boudica').dead).toBe(true);
     expect(e.view().order.find((c) => c.id === 'boudica')).toMatchObject({ status: 'removed', removedReason: 'dead (a spear)' });
@@ -344,9 +344,9 @@ describe('turn resources (§2.3)', () => {
     later.apply({ type: 'END_TURN' });
     turns(later, ['foe', 'ally']);
     pick(later, 'hero');
-    expect(teamsEncounter.rollsFor!(later.snapshot, { type: 'EXTENDED', id: 'continue' }).map((r) => r.notation)).toEqual(['1d6+1d6', '1d20']);
-    expect(() => later.apply({ type: 'EXTENDED', id: 'continue' })).toThrow("Hero's Pick the lock roll is missing.");
-    const done = later.apply({ type: 'EXTENDED', id: 'continue', testRoll: app(1, 2), luckRoll: app(3) });
+    expect(teamsEncounter.rollsFor!(later.snapshot, { type: 'EXTENDED', decision: 'continue' }).map((r) => r.notation)).toEqual(['1d6+1d6', '1d20']);
+    expect(() => later.apply({ type: 'EXTENDED', decision: 'continue' })).toThrow("Hero's Pick the lock roll is missing.");
+    const done = later.apply({ type: 'EXTENDED', decision: 'continue', testRoll: app(1, 2), luckRoll: app(3) });
     expect(done[0]!.text).toBe('Hero finishes Pick the lock (1 more action): d6 + d6 [1, 2] = 3 against 8, failure. 2 actions left.');
   });
 
@@ -358,9 +358,9 @@ describe('turn resources (§2.3)', () => {
     e.apply({ type: 'END_TURN' });
     turns(e, ['foe', 'ally']);
     pick(e, 'hero');
-    expect(e.apply({ type: 'EXTENDED', id: 'continue' })[0]!.text).toBe('Hero continues Climb the wall: 5 of 6 actions paid.');
-    expect(() => e.apply({ type: 'EXTENDED', id: 'continue' })).toThrow('Hero has already continued Climb the wall this turn.');
-    e.apply({ type: 'EXTENDED', id: 'abandon' });
+    expect(e.apply({ type: 'EXTENDED', decision: 'continue' })[0]!.text).toBe('Hero continues Climb the wall: 5 of 6 actions paid.');
+    expect(() => e.apply({ type: 'EXTENDED', decision: 'continue' })).toThrow('Hero has already continued Climb the wall this turn.');
+    e.apply({ type: 'EXTENDED', decision: 'abandon' });
     expect([who(e, 'hero').inProgress, e.view().turn!.actionsLeft]).toEqual([null, 0]);
   });
 
@@ -469,7 +469,7 @@ describe('reactions (§2.3, R-T6, R-T7)', () => {
     pick(free, 'p1');
     free.apply({ type: 'ACTION', kind: 'ready', trigger: 'a guard moves', readied: 'shout' });
     pick(free, 'g1');
-    free.apply({ type: 'FIRE_READIED', id: 'p1' });
+    free.apply({ type: 'FIRE_READIED', combatantId: 'p1' });
     expect(who(free, 'p1').reactionSpent).toBe(false);
   });
 });
@@ -491,7 +491,7 @@ describe('defence and damage (§2.4 steps 7–10)', () => {
     const e = hit();
     expect(e.view().prompt).toMatchObject({ kind: 'defence', answer: 'DEFEND', subjectId: 'hero' });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'block', 'parry:weapon', 'parry:shield', 'dodge']);
-    const lines = e.apply({ type: 'DEFEND', id: 'parry:weapon' });
+    const lines = e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
     // 12 + 4 = 16 slashing − (deflection 2 + parry 1) = 13
     expect(lines[0]!.text).toBe('Hero reacts (1 stamina). Hero parries with Sword (+1; durability −1). Damage 12 + 4 = 16 slashing − deflection 3 = 13: Hero endurance 0/12, health 11/12 (harmed, bloodied).');
     expect(who(e, 'hero').items.weapon.durability).toBe(9);
@@ -506,36 +506,36 @@ describe('defence and damage (§2.4 steps 7–10)', () => {
     // The override dismissed the window; a fresh attack shows the broken sword is no longer offered.
     again.apply(attack('brute', 'hero', [6, 6], 5));
     expect(again.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'block', 'parry:shield', 'dodge']);
-    expect(() => again.apply({ type: 'DEFEND', id: 'parry:weapon' })).toThrow('A broken item cannot block or parry.');
+    expect(() => again.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' })).toThrow('A broken item cannot block or parry.');
   });
 
   it('Block: the shield takes damage − block value; beyond its durability the rest hits the wielder (R-T22)', () => {
     const e = hit({}, { shieldDurability: 20 });
-    const lines = e.apply({ type: 'DEFEND', id: 'block' });
+    const lines = e.apply({ type: 'DEFEND', defence: 'block' });
     expect(lines[0]!.text).toContain('Hero blocks with Shield: 12 + 4 = 16 slashing − block 3 = 13 to the item, durability 7; Hero takes nothing.');
     expect(who(e, 'hero').endurance).toBe(12);
     const over = hit();
-    over.apply({ type: 'DEFEND', id: 'block' });
+    over.apply({ type: 'DEFEND', defence: 'block' });
     expect(who(over, 'hero').items.shield!.durability).toBe(0);
     expect(who(over, 'hero').endurance).toBe(12 - 9); // 13 − 4 durability = 9, deflection not applied again
     const applied = hit({ blockOverflowDeflection: 'applied' });
-    applied.apply({ type: 'DEFEND', id: 'block' });
+    applied.apply({ type: 'DEFEND', defence: 'block' });
     expect(who(applied, 'hero').endurance).toBe(12 - 7);
   });
 
   it('R-T18 Dodge must meet the attack total (option: beat it); a critical cannot be dodged', () => {
     const e = hit();
-    expect(teamsEncounter.rollsFor!(e.snapshot, { type: 'DEFEND', id: 'dodge' }).map((r) => [r.path.join('.'), r.notation])).toEqual([['testRoll', '1d6+1d4'], ['luckRoll', '1d20']]);
-    const line = e.apply({ type: 'DEFEND', id: 'dodge', testRoll: app(6, 4), luckRoll: app(20) })[0]!;
+    expect(teamsEncounter.rollsFor!(e.snapshot, { type: 'DEFEND', defence: 'dodge' }).map((r) => [r.path.join('.'), r.notation])).toEqual([['testRoll', '1d6+1d4'], ['luckRoll', '1d20']]);
+    const line = e.apply({ type: 'DEFEND', defence: 'dodge', testRoll: app(6, 4), luckRoll: app(20) })[0]!;
     expect(line.text).toBe("Hero dodges (1 stamina): d6 + d4 [6, 4] = 10 + 4 (luck 20+) = 14 against the attack's 12: the attack misses.");
     const strict = hit({ dodgeTarget: 'beat' });
-    strict.apply({ type: 'DEFEND', id: 'dodge', testRoll: app(6, 2), luckRoll: app(20) });
+    strict.apply({ type: 'DEFEND', defence: 'dodge', testRoll: app(6, 2), luckRoll: app(20) });
     expect(who(strict, 'hero').endurance).toBe(0);
     const crit = fight([still('brute', 'party')], [seed('hero', 'gm')]);
     pick(crit, 'brute');
     crit.apply(attack('brute', 'hero', [6, 6], 20));
     expect(crit.view().prompt!.choices.map((c) => c.id)).not.toContain('dodge');
-    expect(() => crit.apply({ type: 'DEFEND', id: 'dodge', testRoll: app(6, 4), luckRoll: app(5) })).toThrow('A critical hit cannot miss, so it cannot be dodged (R-T18).');
+    expect(() => crit.apply({ type: 'DEFEND', defence: 'dodge', testRoll: app(6, 4), luckRoll: app(5) })).toThrow('A critical hit cannot miss, so it cannot be dodged (R-T18).');
   });
 
   it('R-T21 Parry adds to physical deflection only (option: elemental too); typeless damage is never reduced', () => {
@@ -543,7 +543,7 @@ describe('defence and damage (§2.4 steps 7–10)', () => {
       const e = fight([still('mage', 'party', { weaponName: 'Firebolt', weaponDamageType: 'fire', weaponDamage: 2 })], [seed('hero', 'gm', { weaponName: 'Sword', elementalDeflection: 1 })], options);
       pick(e, 'mage');
       e.apply(attack('mage', 'hero', [3, 3], 5));
-      e.apply({ type: 'DEFEND', id: 'parry:weapon' });
+      e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
       return who(e, 'hero').endurance;
     };
     expect(fire()).toBe(12 - (6 + 2 - 1));
@@ -574,7 +574,7 @@ describe('defence and damage (§2.4 steps 7–10)', () => {
     pick(e, 'brute');
     expect(e.apply(attack('brute', 'hero', [3, 3], 5))[0]!.text).toContain('Against evasion 7 (guarding +1): miss.');
     e.apply(attack('brute', 'hero', [6, 6], 5)); // 12 − 2 = 10: hits; 10 + 4 − (1 + 1) = 12
-    e.apply({ type: 'DEFEND', id: 'none' });
+    e.apply({ type: 'DEFEND', defence: 'none' });
     expect(who(e, 'hero').endurance).toBe(0);
     expect(who(e, 'hero').health).toBe(12);
   });
@@ -585,10 +585,10 @@ describe('defence and damage (§2.4 steps 7–10)', () => {
       pick(e, 'brute');
       e.apply(attack('brute', 'hero', [6, 6], 5));
       expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:bodyguard']);
-      e.apply({ type: 'DEFEND', id: 'intercept:bodyguard' });
+      e.apply({ type: 'DEFEND', defence: 'intercept', interceptorId: 'bodyguard' });
       expect(e.view().prompt).toMatchObject({ subjectId: 'bodyguard' });
       expect(e.view().prompt!.choices.map((c) => c.id)).not.toContain('intercept:hero');
-      e.apply({ type: 'DEFEND', id: 'parry:weapon' });
+      e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' });
       return e;
     };
     const e = run();
@@ -638,11 +638,11 @@ describe('health, consciousness and death (§2.4 steps 11–15, §2.5)', () => {
   it('the consciousness check repeats whenever health is lost', () => {
     const e = victim();
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 17, source: 'a' });
-    e.apply({ type: 'CONSCIOUSNESS', id: 'fortify', testRoll: app(6, 4), luckRoll: app(1) });
+    e.apply({ type: 'CONSCIOUSNESS', decision: 'fortify', testRoll: app(6, 4), luckRoll: app(1) });
     e.apply({ type: 'OVERRIDE', targetId: 'vic', field: 'reaction', value: 1, note: 'new turn' });
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 1, source: 'b' });
     expect(e.view().prompt).toMatchObject({ kind: 'consciousness', details: { difficulty: 6 } });
-    e.apply({ type: 'CONSCIOUSNESS', id: 'fortify', testRoll: app(1, 1), luckRoll: app(1) });
+    e.apply({ type: 'CONSCIOUSNESS', decision: 'fortify', testRoll: app(1, 1), luckRoll: app(1) });
     expect(who(e, 'vic').conscious).toBe(false);
   });
 
@@ -667,7 +667,7 @@ describe('health, consciousness and death (§2.4 steps 11–15, §2.5)', () => {
   it('cheating death raises the difficulty by 5 for good, recorded at once and carried out', () => {
     const e = fight([seed('vic', 'party', {}, { characterId: 'char-1' }), seed('friend', 'party')], [seed('foe', 'gm')]);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 30, source: 'a' });
-    const lines = e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(10) });
+    const lines = e.apply({ type: 'LUCK_TEST', luckRoll: app(10) });
     expect(lines[0]!.text).toBe('Vic risks death: luck d20 [10] = 10 against 10: cheats death, unconscious at zero health. Cheat-death difficulty is now 15 for good.');
     expect(teamsEncounter.consequences!(e.snapshot).injuries).toEqual([
       { key: 'vic.cheatDeath1', characterId: 'char-1', name: 'Cheated death (difficulty 10 → 15)', category: 'cheatDeath', data: { kind: 'cheatDeath', before: 10, after: 15 } },
@@ -675,7 +675,7 @@ describe('health, consciousness and death (§2.4 steps 11–15, §2.5)', () => {
     // Any more damage at zero health risks death again, now against 15.
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 1, source: 'b' });
     expect(e.view().prompt).toMatchObject({ kind: 'death', details: { difficulty: 15 } });
-    e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(14) });
+    e.apply({ type: 'LUCK_TEST', luckRoll: app(14) });
     expect(teamsEncounter.consequences!(e.snapshot).injuries.map((i) => i.key)).toEqual(['vic.cheatDeath1', 'vic.death']);
   });
 
@@ -696,7 +696,7 @@ describe('health, consciousness and death (§2.4 steps 11–15, §2.5)', () => {
     e.apply({ type: 'ACTION', kind: 'other', name: 'Reload', cost: 3 });
     const lines = e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 18, source: 'a trap' });
     expect(e.view().prompt?.kind).toBe('consciousness');
-    const after = e.apply({ type: 'CONSCIOUSNESS', id: 'unconscious' });
+    const after = e.apply({ type: 'CONSCIOUSNESS', decision: 'unconscious' });
     expect(texts([...lines, ...after])).toEqual(expect.arrayContaining(["Vic's turn ends at once and counts as taken.", 'Vic loses consciousness: Reload is abandoned.']));
     expect(who(e, 'vic')).toMatchObject({ acted: true, inProgress: null });
     expect(e.view().prompt).toMatchObject({ kind: 'selectMember', details: { team: 'gm' } });
@@ -764,7 +764,7 @@ describe('health, consciousness and death (§2.4 steps 11–15, §2.5)', () => {
     e.apply({ type: 'END_TURN' });
     turns(e, ['foe']);
     pick(e, 'killer');
-    e.apply({ type: 'EXTENDED', id: 'continue', testRoll: app(6, 6, 6, 6), luckRoll: app(3) });
+    e.apply({ type: 'EXTENDED', decision: 'continue', testRoll: app(6, 6, 6, 6), luckRoll: app(3) });
     expect(who(e, 'vic').dead).toBe(true);
     expect(e.view().turn!.actionsLeft).toBe(2);
   });
@@ -852,8 +852,8 @@ describe('who is where: stray shots and Intercept (§2.4 step 3, §2.3 Intercept
     expect(guarded({ interceptorIds: [] }).view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:near', 'intercept:far']);
     const e = guarded({ interceptorIds: ['near'] });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'intercept:near']);
-    expect(() => e.apply({ type: 'DEFEND', id: 'intercept:far' })).toThrow('Far is not close enough to intercept: the attack named who can.');
-    e.apply({ type: 'DEFEND', id: 'intercept:near' });
+    expect(() => e.apply({ type: 'DEFEND', defence: 'intercept', interceptorId: 'far' })).toThrow('Far is not close enough to intercept: the attack named who can.');
+    e.apply({ type: 'DEFEND', defence: 'intercept', interceptorId: 'near' });
     expect(e.view().prompt).toMatchObject({ subjectId: 'near' });
   });
 
@@ -899,8 +899,8 @@ describe('Command, Brandish and what is held (§2.3, §2.4 Block and Parry)', ()
     pick(e, 'brute');
     e.apply(attack('brute', 'hero', [6, 6], 5));
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['none', 'dodge', 'intercept:friend']);
-    expect(() => e.apply({ type: 'DEFEND', id: 'block' })).toThrow('Hero is not holding Shield: only a wielded item can block.');
-    expect(() => e.apply({ type: 'DEFEND', id: 'parry:weapon' })).toThrow('Hero is not holding Sword: only a wielded item can parry.');
+    expect(() => e.apply({ type: 'DEFEND', defence: 'block' })).toThrow('Hero is not holding Shield: only a wielded item can block.');
+    expect(() => e.apply({ type: 'DEFEND', defence: 'parry', slot: 'weapon' })).toThrow('Hero is not holding Sword: only a wielded item can parry.');
     const noShield = fight([seed('hero', 'party'), seed('ally', 'party')], [seed('foe', 'gm')]);
     pick(noShield, 'hero');
     expect(() => noShield.apply({ type: 'ACTION', kind: 'brandish', hold: 'weaponAndShield' })).toThrow('Hero has no shield to hold.');
@@ -961,7 +961,7 @@ describe('the end of combat (R-T11)', () => {
   it('a party member who died carries dead: true onto the character', () => {
     const e = fight([seed('vic', 'party', {}, { characterId: 'char-vic' })], [seed('foe', 'gm')]);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'vic', amount: 30, source: 'a fall' });
-    e.apply({ type: 'LUCK_TEST', id: 'roll', luckRoll: app(2) });
+    e.apply({ type: 'LUCK_TEST', luckRoll: app(2) });
     e.apply({ type: 'END_COMBAT', outcome: 'A grim day' });
     const result = teamsEncounter.consequences!(e.snapshot);
     expect(result.injuries.map((i) => i.category)).toEqual(['death']);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { combatRefusal } from './combat.ts';
 import type { CombatEvent } from './combat.ts';
-import { attack, ctx, encounter, pick, seed } from './fixtures.ts';
+import { attack, ctx, encounter, pick, seed } from './testing.ts';
 import type { TeamsContext } from './rules.ts';
 
 /** Round 0: the goblins surprise the party; Clementine cannot be surprised and takes her turn. */

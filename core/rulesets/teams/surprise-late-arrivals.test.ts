@@ -3,7 +3,7 @@
 // as normal." A newcomer on the surprising team acts in round 0; one on any other team waits for round 1 (unless it
 // "cannot be surprised"), and cannot react until then (R-T5). The log says which.
 import { describe, expect, it } from 'vitest';
-import { attack, encounter, pick, seed, who } from './fixtures.ts';
+import { attack, encounter, pick, seed, who } from './testing.ts';
 
 /** The goblins surprise Roland; nobody has acted yet. */
 function ambush(options: Record<string, string | number | boolean> = {}) {

@@ -1,4 +1,4 @@
-// Test fixtures for the Teams ruleset: seeds with the default sheet, rolls, and an engine already set up.
+// Test helpers for the Teams ruleset: seeds with the default sheet, rolls, and an engine already set up.
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
@@ -33,7 +33,7 @@ export const who = (e: EncounterEngine, id: string): TeamsCombatant => ctx(e).co
 export const activeName = (e: EncounterEngine) => (e.view().activeId ? who(e, e.view().activeId!).name : null);
 
 /** Picks a member at its team's go and starts its turn. */
-export const pick = (e: EncounterEngine, id: string) => e.apply({ type: 'SELECT_MEMBER', id });
+export const pick = (e: EncounterEngine, id: string) => e.apply({ type: 'SELECT_MEMBER', combatantId: id });
 
 /** Picks and ends turns for the given ids in order, returning the team of each turn. */
 export function turns(e: EncounterEngine, ids: string[]): string[] {
