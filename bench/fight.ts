@@ -7,6 +7,7 @@ import { seededEngine, type DiceEngine } from '../core/dice/dice.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kernel.ts';
 import type { ActionField, ActionForm, CombatantSeed, CombatantView, EncounterInput, EncounterRules, EncounterView, GmEvent } from '../core/encounter/types.ts';
 import { resolveOptions } from '../core/rulesets/options.ts';
+import { promptAnswerEvent } from '../core/encounter/prompt.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { normalizeSheet, type SheetValues } from '../core/rulesets/sheet.ts';
 import type { RulesetId } from '../core/rulesets/types.ts';
@@ -212,7 +213,7 @@ class RandomGm {
   private promptAnswers(view: EncounterView): GmEvent[] {
     const prompt = view.prompt!;
     const out: GmEvent[] = [];
-    for (const choice of this.shuffled(prompt.choices)) out.push({ type: prompt.answer, id: choice.id });
+    for (const choice of this.shuffled(prompt.choices)) out.push(promptAnswerEvent(prompt, choice));
     if (prompt.subjectId) out.push({ type: prompt.answer, id: prompt.subjectId });
     if (prompt.answer === 'RESOLVE_PERIL' && prompt.subjectId) {
       // Most survivals extend an injury the combatant already has (or cost nothing more); a few add a new one.

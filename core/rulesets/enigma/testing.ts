@@ -1,4 +1,4 @@
-// Test fixtures for the Enigma ruleset (the shape of core/rulesets/teams/fixtures.ts): seeds with the default dice,
+// Test fixtures for the Enigma ruleset (the shape of core/rulesets/teams/testing.ts): seeds with the default dice,
 // app rolls, and an encounter already started with the party first.
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
