@@ -10,6 +10,7 @@ import * as rules from './rules.ts';
 import * as declarations from './declarations.ts';
 import * as order from './order.ts';
 import * as roster from './roster.ts';
+import * as shared from '../../encounter/roster.ts';
 import type { CairnContext, Tier } from './rules.ts';
 import type { IntentInput } from './declarations.ts';
 
@@ -33,8 +34,8 @@ export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & C
   // A follow-up question (a save, a critical roll...) blocks everything but its answer and OVERRIDE.
   if (ctx.phase !== 'setup' && ctx.moment.pending.length) return combat.stepQuestion(ctx, ctx.moment.pending[0]!);
   switch (event.type) {
-    case 'ADD_COMBATANTS': return roster.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return roster.checkRemove(ctx, event.combatantId);
+    case 'ADD_COMBATANTS': return shared.checkAdd(roster.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return shared.checkRemove(roster.ROSTER, ctx, event.combatantId);
     case 'START': return roster.checkStart(ctx);
     case 'DECLARE_INTENT': return declarations.checkIntent(ctx, event, 'pc');
     case 'SET_NPC_INTENT': return declarations.checkIntent(ctx, event, 'npc');
@@ -50,7 +51,7 @@ export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & C
     }
     case 'LOCK_INTENTS': return declarations.checkLock(ctx);
     case 'DEX_SAVE': return order.checkDexSave(ctx, event.id, event.roll?.faces ?? null);
-    case 'ADD_LATE_COMBATANT': return roster.checkAddCombatants(ctx, [event.combatant]);
+    case 'ADD_LATE_COMBATANT': return shared.checkAdd(roster.ROSTER, ctx, [event.combatant]);
     default: return null;
   }
 }

@@ -15,12 +15,11 @@ import * as attack from './attack.ts';
 import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
+import { names } from '../../encounter/roster.ts';
 
 // ---- the log ----
 
 const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-export const names = (ctx: CairnContext, ids: string[]) => ids.map((id) => rules.nameOf(ctx, id)).join(', ');
 const BUCKET_LABEL: Record<rules.Moment['bucket'], string> = { pcPass: 'PCs who won the DEX save', npc: 'enemies', pcFail: 'PCs who lost the DEX save', clash: 'melee clash' };
 const tierLabel = (tier: rules.Moment['tier']) => (tier === 'turn' ? 'turns' : tier);
 

@@ -9,7 +9,8 @@ import type { CairnCombatant, CairnContext, HitInjury, Wound } from './rules.ts'
 import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
-import { momentLabel, names, plural } from './log.ts';
+import { momentLabel } from './log.ts';
+import { names, plural } from '../../encounter/roster.ts';
 
 // ---- the runner's view ----
 
