@@ -1,7 +1,7 @@
 // Cairn-Errant's worked examples (RULES.md §4.7) by their IDs, and the attack, defence, damage, critical and wound
 // rules of §4.3–§4.6 with their rulings, through the event-sourced kernel.
 import { describe, expect, it } from 'vitest';
-import { app, ctx, encounter, fight, finishRound, intend, lock, rowDetails, seed, texts, who } from './testing.ts';
+import { app, ctx, encounter, fight, finishRound, intend, lock, seed, texts, who } from './testing.ts';
 
 describe('worked examples (§4.7)', () => {
   it('CAIRN-01 declaration and telegraph: LOCK_INTENTS is refused until every PC has declared', () => {
@@ -610,8 +610,8 @@ describe('consequences on the campaign (§4.6, §6.5)', () => {
     const carried = e.rules.carriedIn!(after.carry![0]!.state, after.injuries.map((i) => i.data));
     const next = fight([seed('bram', 'party', {}, carried), seed('orc', 'enemies')]);
     const bram = next.view().order.find((c) => c.id === 'bram')!;
-    const details = rowDetails(next.view(), 'bram');
-    expect([details.str, details.slotsUsed]).toEqual([8, 2]);
+    const stat = (label: string) => bram.stats?.find((s) => s.label === label)?.value;
+    expect([stat('STR'), stat('Slots')]).toEqual(['8/10', '2/10']);
     expect(bram.tags).toContain('next initiative save at disadvantage');
   });
 

@@ -1,6 +1,6 @@
 // Test helpers for Cairn-Errant: seeds, a running fight, and short-hands for the common events.
 import { EncounterEngine } from '../../encounter/kernel.ts';
-import type { CombatantSeed, EncounterView, GmEvent, LogLine } from '../../encounter/types.ts';
+import type { CombatantSeed, GmEvent, LogLine } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { defaultSheet } from '../sheet.ts';
 import { cairnErrantEncounter } from './encounter.ts';
@@ -8,7 +8,6 @@ import { cairnErrantOptions } from './options.ts';
 import type { CairnContext } from './rules.ts';
 import type { IntentInput } from './declarations.ts';
 import { cairnErrantSheet } from './sheet.ts';
-import type { CairnRowDetails } from './view.ts';
 
 export type Options = Record<string, string | number | boolean>;
 
@@ -43,12 +42,6 @@ export function fight(seeds: CombatantSeed[], options: Options = {}) {
 
 export const ctx = (e: EncounterEngine) => e.snapshot.context as CairnContext;
 export const who = (e: EncounterEngine, id: string) => ctx(e).combatants[id]!;
-/** A row's details, read through the type the view writes them with. */
-export function rowDetails(view: EncounterView, id: string): CairnRowDetails {
-  const row = view.order.find((c) => c.id === id);
-  if (!row?.details) throw new Error(`No row for ${id}.`);
-  return row.details as CairnRowDetails;
-}
 export const texts = (lines: LogLine[]) => lines.map((l) => l.text);
 
 /** DECLARE_INTENT for a PC, SET_NPC_INTENT for an enemy. */

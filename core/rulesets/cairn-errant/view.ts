@@ -5,7 +5,7 @@ import { ANYTIME_TYPES } from './machine.ts';
 import * as rules from './rules.ts';
 import * as intents from './intents.ts';
 import * as order from './order.ts';
-import type { Band, CairnCombatant, CairnContext, HitInjury, Intent, Wound } from './rules.ts';
+import type { CairnCombatant, CairnContext, Wound } from './rules.ts';
 import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
@@ -38,25 +38,6 @@ const woundTag = (w: Wound) => {
   return w.severity === 'permanent' && w.attribute ? `${label} (${w.attribute.toUpperCase()} −1)` : label;
 };
 
-/** What a Cairn-Errant row carries besides its stats: `CombatantView.details`. */
-export type CairnRowDetails = {
-  str: number; strMax: number; dex: number; dexMax: number; wil: number; wilMax: number; armor: number;
-  fatigue: number; slotsUsed: number; slots: number; gearSlots: number;
-  /** Every open Injury and wound it carries, in from the campaign or gained in this fight. */
-  items: { id: string; kind: 'injury' | 'wound'; name: string; gainedHere: boolean }[];
-  intent: Intent | null;
-  tier: Intent['tier'] | null;
-  deathClock: number | null;
-  band: Band | null;
-  legHits: { left: number; right: number };
-};
-
-/** The gambit prompt's details: whom the gambit is aimed at. */
-export type GambitPromptDetails = { targetId: string };
-
-/** A defence prompt's details: the attackers it answers, and whether it is the gambit user's reaction to the attack back. */
-export type DefencePromptDetails = { attackers: string[]; attackBack?: true };
-
 function combatantView(ctx: CairnContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
   const intent = ctx.intents[id];
@@ -75,7 +56,6 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
   const records = new Map<string, number>();
   for (const label of [...c.injuries.map((i) => i.name), ...c.wounds.map(woundTag)]) records.set(label, (records.get(label) ?? 0) + 1);
   for (const [label, count] of records) tags.push(count > 1 ? `${label} ×${count}` : label);
-  const running = [...c.injuries.map((i: HitInjury) => ({ id: i.id, kind: 'injury' as const, name: i.name, gainedHere: Boolean(i.gainedHere) })), ...c.wounds.map((w: Wound) => ({ id: w.id, kind: 'wound' as const, name: `${w.severity} ${damage.WOUND_TYPES.find((t) => t.key === w.type)!.label}`, gainedHere: Boolean(w.gainedHere) }))];
   return {
     id,
     name: c.name,
@@ -92,12 +72,6 @@ function combatantView(ctx: CairnContext, id: string, status: CombatantView['sta
       ...(c.band ? [{ label: 'Band', value: rules.bandLabel(c.band) }] : []),
       ...(c.deathClock !== null ? [{ label: 'Death clock', value: `${c.deathClock} min` }] : []),
     ],
-    details: {
-      str: c.str, strMax: c.strMax, dex: c.dex, dexMax: c.dexMax, wil: c.wil, wilMax: c.wilMax, armor: c.armor,
-      fatigue: c.fatigue, slotsUsed: rules.slotsUsed(c), slots: rules.SLOTS, gearSlots: c.gearSlots,
-      items: running, intent: intent ? { ...intent } : null, tier: intent?.tier ?? null, deathClock: c.deathClock, band: c.band,
-      legHits: rules.legHits(c),
-    } satisfies CairnRowDetails,
     ...(c.out ? { removedReason: c.out.reason, ...(c.out.kind === 'dead' ? { dead: true } : c.out.kind === 'defeated' ? { defeated: true } : {}) } : {}),
   };
 }
@@ -141,9 +115,9 @@ function prompt(ctx: CairnContext): EncounterView['prompt'] {
       return { kind: 'redirect', text, answer, subjectId: step.actorId, choices: [...targets.map((id) => ({ id, label: `Redirect to ${rules.nameOf(ctx, id)}` })), { id: 'lost', label: 'The action is lost' }] };
     }
     case 'gambit':
-      return { kind: 'gambit', text, answer, subjectId: step.attackerId, choices: [{ id: 'str', label: 'STR save' }, { id: 'dex', label: 'DEX save' }, { id: 'wil', label: 'WIL save' }], details: { targetId: step.targetId } satisfies GambitPromptDetails };
+      return { kind: 'gambit', text, answer, subjectId: step.attackerId, choices: [{ id: 'str', label: 'STR save' }, { id: 'dex', label: 'DEX save' }, { id: 'wil', label: 'WIL save' }] };
     case 'defence':
-      return { kind: 'defence', text, answer, subjectId: step.targetId, choices: moment.defenceChoices(ctx, step.targetId), details: { attackers: step.attackers } satisfies DefencePromptDetails };
+      return { kind: 'defence', text, answer, subjectId: step.targetId, choices: moment.defenceChoices(ctx, step.targetId) };
     case 'strike':
       return { kind: 'strike', text, answer, subjectId: step.targetId, choices: one(step.targetId, 'Roll the damage') };
     case 'tie':
@@ -159,7 +133,7 @@ function prompt(ctx: CairnContext): EncounterView['prompt'] {
     case 'attackBack':
       return { kind: 'attackBack', text, answer, subjectId: step.by, choices: [{ id: 'strike', label: `Attack ${rules.nameOf(ctx, step.against)} back` }, { id: 'decline', label: 'Decline' }] };
     case 'attackBackDefence':
-      return { kind: 'defence', text, answer, subjectId: step.against, choices: moment.attackBackChoices(ctx, step), details: { attackers: [step.by], attackBack: true } satisfies DefencePromptDetails };
+      return { kind: 'defence', text, answer, subjectId: step.against, choices: moment.attackBackChoices(ctx, step) };
     case 'attackBackStrike':
       return { kind: 'strike', text, answer, subjectId: step.against, choices: one(step.against, 'Roll the attack back') };
     case 'fightBack':
