@@ -8,6 +8,7 @@ import * as bands from './bands.ts';
 import * as declarations from './declarations.ts';
 import * as order from './order.ts';
 import * as roster from './roster.ts';
+import * as shared from '../../encounter/roster.ts';
 import type { Band, CairnContext } from './rules.ts';
 import type { IntentInput } from './declarations.ts';
 import { seed } from './testing.ts';
@@ -44,7 +45,7 @@ function nearestByRule(ctx: CairnContext, id: string): Band | null {
 
 function declaring(count: number): CairnContext {
   const seeds = Array.from({ length: count }, (_, i) => seed(`c${i}`, i % 3 === 0 ? 'party' : 'enemies'));
-  const ctx = roster.addCombatants(rules.initialContext({ options: defaultOptions(cairnErrantOptions), carried: {} }), seeds);
+  const ctx = shared.addSeeds(roster.ROSTER, rules.initialContext({ options: defaultOptions(cairnErrantOptions), carried: {} }), seeds);
   return order.openRound(ctx);
 }
 

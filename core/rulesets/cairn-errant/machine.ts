@@ -13,10 +13,13 @@ import * as declarations from './declarations.ts';
 import * as order from './order.ts';
 import * as roster from './roster.ts';
 import type { CairnCombatant, CairnContext } from './rules.ts';
+import * as moment from './moment.ts';
 
 /** Events answering a blocking question, and events the GM may send at any time of a running fight. */
 export const STEP_TYPES = ['REDIRECT', 'GAMBIT', 'ATTACK_BACK', 'DEFENSE', 'STRIKE', 'TIE_BREAK', 'STR_SAVE', 'CRIT_D6', 'HIT_LOCATION', 'NPC_CRITICAL', 'HEAD_RESULT', 'FIGHT_BACK'] as const;
 export const ANYTIME_TYPES = ['APPLY_DAMAGE', 'SET_AWARE', 'SET_BAND', 'TREAT', 'GAIN_WOUND', 'OVERRIDE'] as const;
+/** The events combat.ts checks and applies. */
+export const COMBAT_EVENTS = new Set<string>([...STEP_TYPES, ...ANYTIME_TYPES, 'RETREAT']);
 
 /** The shared roster guards and actions (core/encounter/roster-machine.ts) with what Cairn-Errant adds. */
 const ROSTER_MACHINE: RosterMachineSpec<CairnContext, CairnCombatant> = {
@@ -58,10 +61,10 @@ export const cairnErrantMachine = setup({
     savesDone: ({ context }) => order.pendingDexSaves(context).length === 0,
     combatAllowed,
     canCloseMoment: ({ context }) => combat.closeMomentRefusal(context) === null,
-    noQuestion: ({ context }) => combat.nextStep(context) === null || context.phase !== 'resolve',
-    questionWaiting: ({ context }) => combat.nextStep(context) !== null,
+    noQuestion: ({ context }) => moment.nextStep(context) === null || context.phase !== 'resolve',
+    questionWaiting: ({ context }) => moment.nextStep(context) !== null,
     roundDone: ({ context }) => context.cursor >= context.moments.length,
-    momentSettled: ({ context }) => combat.momentSettled(context),
+    momentSettled: ({ context }) => moment.momentSettled(context),
     fightOver: ({ context }) => roster.fightOver(context) !== null && context.moment.pending.length === 0,
   },
   actions: {

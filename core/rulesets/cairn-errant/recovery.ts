@@ -2,7 +2,7 @@
 // rests, the death clock and its treatment, wound care and training, healing hit-location Injuries. Pure: each
 // function takes a character's recovery state and returns a new one with a log sentence and the records it healed,
 // or throws RecoveryRefusal (changing nothing).
-import { WOUND_TYPES } from './combat.ts';
+import { WOUND_TYPES } from './damage.ts';
 import type { Attribute, HitInjury, Wound } from './rules.ts';
 import { counted } from '../../words.ts';
 

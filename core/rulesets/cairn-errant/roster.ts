@@ -1,7 +1,6 @@
 // Cairn-Errant's roster: who joins in setup or late, who leaves, when the fight is over (R-C7).
 import * as roster from '../../encounter/roster.ts';
 import type { RosterSpec } from '../../encounter/roster.ts';
-import type { CombatantSeed } from '../../encounter/types.ts';
 import { combatantFromSeed, down, present, update, type CairnCombatant, type CairnContext, type OutKind, type Side, type Step } from './rules.ts';
 
 // ---- setup and roster (the shared rules, core/encounter/roster.ts) ----
@@ -13,10 +12,6 @@ export const ROSTER: RosterSpec<CairnContext, CairnCombatant> = {
   hasLeft: (c) => c.out !== null,
 };
 
-export const addCombatants = (ctx: CairnContext, seeds: CombatantSeed[]): CairnContext => roster.addSeeds(ROSTER, ctx, seeds);
-export const dropFromRoster = (ctx: CairnContext, id: string): CairnContext => roster.dropFromRoster(ROSTER, ctx, id);
-export const checkAddCombatants = (ctx: CairnContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
-export const checkRemove = (ctx: CairnContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
 export const checkStart = (ctx: CairnContext): string | null =>
   roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'enemies', noun: 'enemy' }]);
 

@@ -610,7 +610,8 @@ describe('consequences on the campaign (§4.6, §6.5)', () => {
     const carried = e.rules.carriedIn!(after.carry![0]!.state, after.injuries.map((i) => i.data));
     const next = fight([seed('bram', 'party', {}, carried), seed('orc', 'enemies')]);
     const bram = next.view().order.find((c) => c.id === 'bram')!;
-    expect([bram.details!['str'], bram.details!['slotsUsed']]).toEqual([8, 2]);
+    const stat = (label: string) => bram.stats?.find((s) => s.label === label)?.value;
+    expect([stat('STR'), stat('Slots')]).toEqual(['8/10', '2/10']);
     expect(bram.tags).toContain('next initiative save at disadvantage');
   });
 
