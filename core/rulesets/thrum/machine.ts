@@ -6,6 +6,7 @@ import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
+import { beginTurn, closeCombat, combatOver, endTurn } from './turn.ts';
 import type { CombatEvent, Stage } from './combat.ts';
 import type { Board, Square } from './grid.ts';
 import * as rules from './rules.ts';
@@ -109,7 +110,7 @@ const ROSTER_MACHINE: RosterMachineSpec<ThrumContext, ThrumCombatant> = {
   ...rules.ROSTER,
   blocked: (ctx) => ctx.stack.length > 0,
   takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
-  close: (ctx, outcome) => combat.closeCombat(ctx, outcome),
+  close: (ctx, outcome) => closeCombat(ctx, outcome),
 };
 
 /** Removing the combatant whose turn it is passes the turn on (R-H4). */
@@ -167,7 +168,7 @@ export const thrumMachine = setup({
     combatInRoundZero: allowedIn('roundZero'),
     hasSlotAtCursor: ({ context }) => rules.hasSlotAtCursor(context),
     orderEmpty: ({ context }) => context.order.length === 0,
-    combatOver: ({ context }) => combat.combatOver(context),
+    combatOver: ({ context }) => combatOver(context),
   },
   actions: {
     ...rosterActions<ThrumContext, ThrumCombatant, ThrumEvent>(ROSTER_MACHINE),
@@ -214,13 +215,13 @@ export const thrumMachine = setup({
       const stack = context.stack.filter((f) => !(f.kind === 'roll' && f.reason === 'startOfTurn' && f.id === event.id));
       return rules.delay({ ...context, stack }, event.id, event.afterId);
     }),
-    beginRoundZeroTurn: assign(({ context }) => combat.beginTurn(context, 'roundZero')),
-    beginTurn: assign(({ context }) => combat.beginTurn(context, 'rounds')),
-    endRoundZeroTurn: assign(({ context }) => combat.endTurn(context, 'roundZero')),
-    endTurn: assign(({ context }) => combat.endTurn(context, 'rounds')),
+    beginRoundZeroTurn: assign(({ context }) => beginTurn(context, 'roundZero')),
+    beginTurn: assign(({ context }) => beginTurn(context, 'rounds')),
+    endRoundZeroTurn: assign(({ context }) => endTurn(context, 'roundZero')),
+    endTurn: assign(({ context }) => endTurn(context, 'rounds')),
     openRound: assign(({ context }) => rules.openRound(context)),
     applyCombat: assign(({ context, event }) => (isCombat(event) ? combat.applyCombat(context, event) : context)),
-    autoEnd: assign(({ context }) => combat.closeCombat(context, rules.endCondition(context) ?? 'The fight is over.')),
+    autoEnd: assign(({ context }) => closeCombat(context, rules.endCondition(context) ?? 'The fight is over.')),
   },
 }).createMachine({
   id: 'thrum',

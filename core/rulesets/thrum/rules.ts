@@ -525,3 +525,9 @@ export const checkStart = (ctx: ThrumContext): string | null =>
 export const update = (ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext => roster.update<ThrumContext, ThrumCombatant>(ctx, id, change);
 
 export { emptyBoard };
+
+// ---- the stack of pending decisions ----
+
+export const replaceTop = (ctx: ThrumContext, frame: Frame): ThrumContext => ({ ...ctx, stack: [...ctx.stack.slice(0, -1), frame] });
+export const push = (ctx: ThrumContext, ...frames: Frame[]): ThrumContext => ({ ...ctx, stack: [...ctx.stack, ...frames] });
+export const pop = (ctx: ThrumContext): ThrumContext => ({ ...ctx, stack: ctx.stack.slice(0, -1) });

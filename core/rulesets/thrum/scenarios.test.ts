@@ -261,7 +261,7 @@ describe('attacks and defence (§5.4)', () => {
   });
 
   it('R-H10 areas hit allies unless the option spares them', async () => {
-    const { areaTargets } = await import('./combat.ts');
+    const { areaTargets } = await import('./movement.ts');
     const { areaSquares } = await import('./grid.ts');
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], {}, [map()]);
     e.apply(place('ana', 0, 0));
