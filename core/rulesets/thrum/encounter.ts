@@ -3,6 +3,7 @@
 // needs and what the fight leaves on the campaign.
 import { z } from 'zod';
 import type { Consequences, EncounterRules, EncounterSnapshot, GmEvent, RollRequest } from '../../encounter/types.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import { keyOf, type Square } from './grid.ts';
 import { COMBAT_TYPES, thrumMachine, type ThrumEvent } from './machine.ts';
 import * as rules from './rules.ts';
@@ -55,8 +56,8 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       const dice = contestDice(ctx, top.attack, target);
       const side = (path: string, label: string, d: SideDice): RollRequest => ({ path: [path], label: `${label}, ${diceLabel(d)}`, notation: `${d.count}d6`, count: d.count, sides: 6 });
       return [
-        side('attackRoll', `${rules.nameOf(ctx, top.attack.attackerId)}: ${top.attack.ability} attack roll`, dice.attack),
-        side('defenceRoll', `${rules.nameOf(ctx, target.targetId)}: ${defenceLabel(target.defence)} roll`, dice.defence),
+        side('attackRoll', `${nameOf(ctx, top.attack.attackerId)}: ${top.attack.ability} attack roll`, dice.attack),
+        side('defenceRoll', `${nameOf(ctx, target.targetId)}: ${defenceLabel(target.defence)} roll`, dice.defence),
       ];
     }
     case 'ADD_LATE_COMBATANT':

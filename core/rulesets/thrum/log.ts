@@ -2,6 +2,7 @@
 // turn, a roll that is due, the end of combat).
 import type { EncounterSnapshot, GmEvent, LogLine } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
+import { nameOf, names, plural } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import { squareLabel, stepCost } from './grid.ts';
 import { isCombat, type ThrumEvent } from './machine.ts';
@@ -14,14 +15,12 @@ import { speedOf, statusName, sumFaces } from './health.ts';
 import { type DropRolled, dropRollOf, planForcedMove } from './movement.ts';
 
 export const signed = (n: number) => (n < 0 ? `− ${-n}` : `+ ${n}`);
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
 export const possessive = (name: string) => `${name}'${name.endsWith('s') ? '' : 's'}`;
-export const names = (ctx: ThrumContext, ids: string[]) => ids.map((id) => rules.nameOf(ctx, id)).join(', ');
 export const loads = (c: ThrumCombatant) =>
   `Fatigue ${c.fatigueLoad}/${c.fatigueTolerance}, Stress ${c.stressLoad}/${c.stressTolerance}${rules.isExhausted(c) ? ', Exhausted' : ''}${rules.isFrayed(c) ? ', Frayed' : ''}`;
 const orderText = (ctx: ThrumContext) =>
-  ctx.order.map((id) => `${rules.nameOf(ctx, id)} ${ctx.combatants[id]!.initiative?.total ?? '—'}`).join(', ');
+  ctx.order.map((id) => `${nameOf(ctx, id)} ${ctx.combatants[id]!.initiative?.total ?? '—'}`).join(', ');
 
 function rollLine(kind: 'panic' | 'incapacity', event: { id: string; roll?: Roll | null }, before: ThrumContext, after: ThrumContext, reason: string | null): LogLine {
   const b = before.combatants[event.id]!;
@@ -52,7 +51,7 @@ export const ROLL_REASON: Record<string, string> = { startOfTurn: 'start of turn
 
 function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContext): LogLine | null {
   const round = eventRound(before, after);
-  const name = (id: string | null | undefined) => rules.nameOf(before, id);
+  const name = (id: string | null | undefined) => nameOf(before, id);
   const actor = rules.activeId(before);
   const top = before.stack.at(-1);
   switch (event.type) {
@@ -273,18 +272,18 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
     }
     case 'REMOVE_COMBATANT': {
-      const who = rules.nameOf(b, event.combatantId);
+      const who = nameOf(b, event.combatantId);
       if (before.matches('setup')) return { round, kind: 'setup', text: `${who} was taken off the roster.` };
       return { round, kind: 'removal', actorId: event.combatantId, rulings: ['R-H4'], text: `${who} leaves the fight${event.reason ? ` (${event.reason})` : ''}; everyone after slides up.` };
     }
     case 'SET_SIDE':
-      return { round, kind: 'setup', text: `${rules.nameOf(b, event.id)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };
+      return { round, kind: 'setup', text: `${nameOf(b, event.id)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };
     case 'SET_MAP':
       return event.map
         ? { round, kind: 'setup', text: `Map: ${event.map.width}×${event.map.height} squares, ${plural(Object.keys(event.map.elevation).length, 'square')} off Elevation 0, ${event.map.difficult.length} of Difficult Terrain, a Starting Area of ${plural(event.map.startingArea.length, 'square')}.` }
         : { round, kind: 'setup', text: 'No map: the GM gives range, cover and adjacent enemies for each attack.' };
     case 'PLACE_NPC':
-      return { round, kind: 'setup', text: `The GM places ${rules.nameOf(b, event.id)}${event.square ? ` at ${squareLabel(event.square)}` : ' off the map'}.` };
+      return { round, kind: 'setup', text: `The GM places ${nameOf(b, event.id)}${event.square ? ` at ${squareLabel(event.square)}` : ' off the map'}.` };
     case 'START':
       return { round, kind: 'round', text: 'Combat starts: every combatant rolls initiative (2d6 + Initiative modifier).' };
     case 'ROLL_INITIATIVE': {
@@ -292,11 +291,11 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       return { round, kind: 'order', actorId: c.id, text: `${c.name} rolls initiative: ${faces(event.roll)} ${signed(c.initiativeModifier)} = ${c.initiative!.total}.` };
     }
     case 'BREAK_TIE':
-      return { round, kind: 'order', actorId: event.id, rulings: ['R-H1'], text: `The GM breaks the tie: ${rules.nameOf(b, event.id)} goes first among ${names(b, rules.openTie(b) ?? [event.id])}.` };
+      return { round, kind: 'order', actorId: event.id, rulings: ['R-H1'], text: `The GM breaks the tie: ${nameOf(b, event.id)} goes first among ${names(b, rules.openTie(b) ?? [event.id])}.` };
     case 'DELAY':
       return {
         round, kind: 'order', actorId: event.id, rulings: ['R-H3'],
-        text: `${rules.nameOf(b, event.id)} delays ${event.afterId ? `until after ${rules.nameOf(b, event.afterId)}` : 'to the end of the round'}, and keeps that place for the rest of the combat. Order: ${names(a, a.order)}.`,
+        text: `${nameOf(b, event.id)} delays ${event.afterId ? `until after ${nameOf(b, event.afterId)}` : 'to the end of the round'}, and keeps that place for the rest of the combat. Order: ${names(a, a.order)}.`,
       };
     case 'END_TURN':
       return endTurnLine(b, a, before.matches('roundZero'));

@@ -4,6 +4,7 @@
 // can never change the state on replay. The end condition is checked after every event in the rounds (THRUM-22).
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
+import { checkAdd, checkRemove, nameOf } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import { beginTurn, closeCombat, combatOver, endTurn } from './turn.ts';
@@ -47,14 +48,14 @@ export function delayRefusal(ctx: ThrumContext, id: string, afterId: string | nu
 }
 
 export function lateRefusal(ctx: ThrumContext, seed: CombatantSeed, roll: Roll | null | undefined, orderSet: boolean): string | null {
-  const problem = rules.checkAddCombatants(ctx, [seed]);
+  const problem = checkAdd(rules.ROSTER, ctx, [seed]);
   if (problem) return problem;
   if (ctx.stack.length) return `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.`;
   return orderSet ? rules.rollProblem(roll, `${seed.name}'s initiative`) : roll ? rules.rollProblem(roll, `${seed.name}'s initiative`) : null;
 }
 
 export function removeRefusal(ctx: ThrumContext, id: string): string | null {
-  const problem = rules.checkRemove(ctx, id);
+  const problem = checkRemove(rules.ROSTER, ctx, id);
   if (problem) return problem;
   return ctx.stack.length ? `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.` : null;
 }
@@ -69,13 +70,13 @@ export function initiativeRefusal(ctx: ThrumContext, id: string, roll: Roll | nu
 export function tieRefusal(ctx: ThrumContext, id: string): string | null {
   const tie = rules.openTie(ctx);
   if (!tie) return 'No initiative tie is waiting for the GM.';
-  return tie.includes(id) ? null : `${rules.nameOf(ctx, id)} is not among the tied combatants (${tie.map((x) => rules.nameOf(ctx, x)).join(', ')}).`;
+  return tie.includes(id) ? null : `${nameOf(ctx, id)} is not among the tied combatants (${tie.map((x) => nameOf(ctx, x)).join(', ')}).`;
 }
 
 export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | null {
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
+    case 'ADD_COMBATANTS': return checkAdd(rules.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return checkRemove(rules.ROSTER, ctx, event.combatantId);
     case 'SET_SIDE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
     case 'SET_CONDITION': return event.text.trim() ? ((ctx.conditions ?? []).length >= 10 ? 'An encounter has at most 10 Win and Defeat Conditions.' : null) : 'Say what the condition is.';
     case 'SET_MAP': {

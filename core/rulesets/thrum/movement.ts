@@ -1,10 +1,10 @@
 // Thrum's movement as pure functions (RULES.md §5.3, R-H10–R-H12): drops and their rolls, a Move along a path or
 // by squares, teleports, forced movement, and who an area holds.
-import { plural } from '../../encounter/roster.ts';
+import { nameOf, plural } from '../../encounter/roster.ts';
 import type { DropDice, DropChoice, CombatEvent } from './combat.ts';
 import { currentSpeed, distance, isAdjacent, keyOf, onBoard, sameSquare, squareLabel, stepCost, type Square } from './grid.ts';
 import { speedOf, isFoe, possessive, sumFaces, occupants } from './health.ts';
-import { activeId, inFight, nameOf, rollProblem, stacksOf, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { activeId, inFight, rollProblem, stacksOf, type ThrumCombatant, type ThrumContext } from './rules.ts';
 
 // ---- drop rolls (§5.3, R-H11) ----
 

@@ -1,9 +1,10 @@
 // Thrum's blocking questions: initiative, a tie, a defence, the contest, a Panic or Incapacity Roll, a triggered
 // effect, a second buff.
 import type { EncounterPrompt, EncounterSnapshot } from '../../encounter/types.ts';
+import { nameOf, names, plural } from '../../encounter/roster.ts';
 import * as rules from './rules.ts';
 import type { Frame, ThrumContext } from './rules.ts';
-import { signed, plural, possessive, names, ROLL_REASON } from './log.ts';
+import { signed, possessive, ROLL_REASON } from './log.ts';
 import { contextOf } from './stages.ts';
 import { contestDice, contestRolled, defenceChoices, defenceLabel, defenceModifier, diceLabel, rollCounts, tiersFor } from './attack.ts';
 import { stackEntry } from './combat.ts';
@@ -14,7 +15,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       const attack = frame.attack;
       const target = attack.targets[attack.current]!;
       const defender = ctx.combatants[target.targetId]!;
-      const attacker = rules.nameOf(ctx, attack.attackerId);
+      const attacker = nameOf(ctx, attack.attackerId);
       if (target.defence === null) {
         const choices = defenceChoices(attack.attackType).map((d) => {
           const boon = d === 'evasion' && rules.stacksOf(defender, 'Vulnerable') === 0 ? ', +1 Boon' : '';
@@ -70,8 +71,8 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       const waiting = stack.slice(1);
       return {
         kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: frame.ownerId,
-        text: `Trigger (${frame.trigger}): resolve ${possessive(rules.nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.${waiting.length ? ` Then, last in first out: ${waiting.map((w, i) => `${i + 2}. ${w}`).join('; ')}.` : ''}`,
-        choices: [{ id: frame.ownerId, label: `${rules.nameOf(ctx, frame.ownerId)}: resolved` }],
+        text: `Trigger (${frame.trigger}): resolve ${possessive(nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.${waiting.length ? ` Then, last in first out: ${waiting.map((w, i) => `${i + 2}. ${w}`).join('; ')}.` : ''}`,
+        choices: [{ id: frame.ownerId, label: `${nameOf(ctx, frame.ownerId)}: resolved` }],
         details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length, stack },
       };
     }
@@ -79,7 +80,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       const target = ctx.combatants[frame.targetId]!;
       return {
         kind: 'buffChoice', answer: 'BUFF_CHOICE', subjectId: target.id,
-        text: `${target.name} already benefits from ${target.buff?.name ?? 'a buff'}; one buff per target. Keep it, or take ${frame.name} from ${rules.nameOf(ctx, frame.fromId)}?`,
+        text: `${target.name} already benefits from ${target.buff?.name ?? 'a buff'}; one buff per target. Keep it, or take ${frame.name} from ${nameOf(ctx, frame.fromId)}?`,
         choices: [{ id: 'keepOld', label: `Keep ${target.buff?.name ?? 'the old buff'}` }, { id: 'takeNew', label: `Take ${frame.name}` }],
       };
     }
@@ -93,14 +94,14 @@ export function prompt(snapshot: EncounterSnapshot): EncounterPrompt | null {
     if (waiting.length) {
       return {
         kind: 'initiative', answer: 'ROLL_INITIATIVE', text: 'Every combatant rolls initiative: 2d6 + Initiative modifier.',
-        choices: waiting.map((id) => ({ id, label: `${rules.nameOf(ctx, id)} (2d6 ${signed(ctx.combatants[id]!.initiativeModifier)})` })),
+        choices: waiting.map((id) => ({ id, label: `${nameOf(ctx, id)} (2d6 ${signed(ctx.combatants[id]!.initiativeModifier)})` })),
       };
     }
     const tie = rules.openTie(ctx);
     if (tie) {
       return {
         kind: 'initiativeTie', answer: 'BREAK_TIE', text: `Initiative tie the rules cannot break (R-H1): who goes first? ${names(ctx, tie)} (${ctx.combatants[tie[0]!]!.initiative!.total}).`,
-        choices: tie.map((id) => ({ id, label: rules.nameOf(ctx, id) })),
+        choices: tie.map((id) => ({ id, label: nameOf(ctx, id) })),
       };
     }
   }

@@ -1,5 +1,6 @@
 // Why Thrum refuses a GM event now, in a sentence: the stage's own checks, then the combat rules'.
 import type { EncounterSnapshot, GmEvent } from '../../encounter/types.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import { delayRefusal, initiativeRefusal, isCombat, lateRefusal, removeRefusal, setupRefusal, tieRefusal, type ThrumEvent } from './machine.ts';
 import * as rules from './rules.ts';
 import type { ThrumContext } from './rules.ts';
@@ -31,8 +32,8 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
     if (!INITIATIVE_EVENTS.has(event.type)) {
       const tie = rules.openTie(ctx);
       const waiting = rules.unrolled(ctx);
-      if (waiting.length) return `Roll initiative first: ${waiting.map((id) => rules.nameOf(ctx, id)).join(', ')} still to roll.`;
-      if (tie) return `The GM breaks the initiative tie first: ${tie.map((id) => rules.nameOf(ctx, id)).join(', ')} (R-H1).`;
+      if (waiting.length) return `Roll initiative first: ${waiting.map((id) => nameOf(ctx, id)).join(', ')} still to roll.`;
+      if (tie) return `The GM breaks the initiative tie first: ${tie.map((id) => nameOf(ctx, id)).join(', ')} (R-H1).`;
     }
     switch (event.type) {
       case 'ROLL_INITIATIVE': return initiativeRefusal(ctx, event.id, event.roll);

@@ -2,7 +2,7 @@
 // end-of-turn upkeep and Wounds, settling an action, and the end of combat.
 import type { Stage } from './combat.ts';
 import { floor } from './health.ts';
-import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, removeCombatant, update, type ThrumCombatant, type ThrumContext, push } from './rules.ts';
+import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, update, type ThrumCombatant, type ThrumContext } from './rules.ts';
 
 // ---- the turn (§5.2 rule 4) ----
 

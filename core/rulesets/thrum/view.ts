@@ -1,5 +1,6 @@
 // Thrum's runner view: each combatant's row, the events allowed now, the counters, the aside and the board.
 import type { CombatantView, EncounterSnapshot, EncounterView, GmEvent } from '../../encounter/types.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import { squareLabel } from './grid.ts';
 import { delayRefusal } from './machine.ts';
@@ -150,7 +151,7 @@ export function view(snapshot: EncounterSnapshot): EncounterView {
   }
   if (ctx.board) {
     const placed = ctx.roster.filter((id) => ctx.combatants[id]!.position);
-    aside.push({ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${placed.map((id) => `${rules.nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` });
+    aside.push({ title: 'Map', text: `${ctx.board.width}×${ctx.board.height}; positions: ${placed.map((id) => `${nameOf(ctx, id)} ${squareLabel(ctx.combatants[id]!.position!)}`).join(', ') || 'none yet'}` });
   }
   const conditions = ctx.conditions ?? [];
   if (conditions.length) {
