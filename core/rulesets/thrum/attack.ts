@@ -252,7 +252,7 @@ export function takeEffect(ctx: ThrumContext, attack: PendingAttack, targetId: s
 
 /** The contest's tier: from the two rolls, or as the GM gave it (R-H11). */
 export function contestTier(ctx: ThrumContext, attack: PendingAttack, target: AttackTarget, e: Extract<CombatEvent, { type: 'DEFENSE_RESULT' }>): Tier {
-  const id = e.id ?? 'roll';
+  const id = e.outcome ?? 'roll';
   if (id !== 'roll') return id;
   return contestOf(ctx, attack, target, e.attackRoll!, e.defenceRoll!).tier;
 }

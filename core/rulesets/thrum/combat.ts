@@ -20,14 +20,17 @@ export type DropChoice = 'pay' | 'success' | 'failure' | DropDice;
 /** A forced drop of two or more levels is always rolled for (the mover has no movement to pay with). */
 export type DropRoll = 'success' | 'failure' | DropDice;
 
+/** A second buff on a target: keep the one it has, or take the new one (one buff per target). */
+export type BuffDecision = 'keepOld' | 'takeNew';
+
 export type OverrideField = 'fatigueLoad' | 'stressLoad' | 'fatigueTolerance' | 'stressTolerance' | 'wounds' | 'incapacitated' | 'moved' | 'acted' | 'prompt';
 
 export type CombatEvent =
-  | { type: 'PANIC_ROLL'; id: string; roll?: Roll | null }
-  | { type: 'INCAPACITY_ROLL'; id: string; roll?: Roll | null }
+  | { type: 'PANIC_ROLL'; combatantId: string; roll?: Roll | null }
+  | { type: 'INCAPACITY_ROLL'; combatantId: string; roll?: Roll | null }
   | { type: 'MOVE'; squares?: number | null; path?: Square[] | null; drops?: DropChoice[] | null; teleport?: boolean; note?: string }
   | {
-      type: 'FORCED_MOVE'; id: string; squares?: number | null; path?: Square[] | null; drops?: DropRoll[] | null;
+      type: 'FORCED_MOVE'; combatantId: string; squares?: number | null; path?: Square[] | null; drops?: DropRoll[] | null;
       drop?: 'none' | 'success' | 'failure' | 'endurance' | 'reflex' | null; levels?: number | null; source?: string;
       /** Without a map, a drop rolled with dice: the mover's roll and the environment's. */
       dropDice?: Roll | null; environmentDice?: Roll | null;
@@ -41,27 +44,27 @@ export type CombatEvent =
       statuses?: { status: string; stacks: number }[]; extraBoons?: number; extraBanes?: number;
       removesExhaustion?: boolean; movesAfter?: boolean; note?: string;
     }
-  | { type: 'DEFENSE_CHOICE'; id: DefenceKind }
+  | { type: 'DEFENSE_CHOICE'; defence: DefenceKind }
   /**
    * The contest for the current target: the attack roll against the defence roll (R-H11, rolled by the app or typed),
-   * `id` omitted or `roll`; or, when the GM resolves it (R-H11 `countsToCoreRules`, an ability's alternative defence,
-   * and every event stored before the contest was rolled), the outcome tier as `id`.
+   * `outcome` omitted or `roll`; or, when the GM resolves it (R-H11 `countsToCoreRules`, an ability's alternative
+   * defence, and every event stored before the contest was rolled), the outcome tier as `outcome`.
    */
-  | { type: 'DEFENSE_RESULT'; id?: Tier | 'roll' | null; attackRoll?: Roll | null; defenceRoll?: Roll | null }
+  | { type: 'DEFENSE_RESULT'; outcome?: Tier | 'roll' | null; attackRoll?: Roll | null; defenceRoll?: Roll | null }
   | {
       type: 'USE_ABILITY'; ability: string; overexert?: number | null; removesExhaustion?: boolean; movesAfter?: boolean;
       buffTargetId?: string | null; terrainEffect?: boolean; note?: string;
     }
   | { type: 'RESUSCITATE'; targetId: string }
-  | { type: 'BUFF_CHOICE'; id: 'keepOld' | 'takeNew' }
+  | { type: 'BUFF_CHOICE'; decision: BuffDecision }
   | { type: 'SET_STANCE'; stance: string }
   | { type: 'POSITION'; square: Square }
   | { type: 'TRIGGER'; trigger: string; effects: { ownerId: string; effect?: string | null }[] }
-  | { type: 'RESOLVE_TRIGGER'; id: string }
+  | { type: 'RESOLVE_TRIGGER'; ownerId: string }
   | { type: 'APPLY_LOAD'; targetId: string; load: 'fatigue' | 'stress'; amount: number; source: string }
   | { type: 'APPLY_STATUS'; targetId: string; status: string; stacks: number; ticks?: boolean | null; source: string }
   | { type: 'CLEAR_STATUS'; targetId: string; status: string; stacks?: number | null }
-  | { type: 'SET_POSITION'; id: string; square: Square | null; note: string }
+  | { type: 'SET_POSITION'; combatantId: string; square: Square | null; note: string }
   | { type: 'OVERRIDE'; targetId: string; field: OverrideField; value: number; note: string };
 
 export type Stage = 'roundZero' | 'rounds';
@@ -120,8 +123,8 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
     case 'PANIC_ROLL':
     case 'INCAPACITY_ROLL': {
       const kind = e.type === 'PANIC_ROLL' ? 'panic' : 'incapacity';
-      if (!top || top.kind !== 'roll' || top.roll !== kind || top.id !== e.id) return `No ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll is due from ${nameOf(ctx, e.id)}.`;
-      return rollProblem(e.roll, `${possessive(nameOf(ctx, e.id))} ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll`);
+      if (!top || top.kind !== 'roll' || top.roll !== kind || top.id !== e.combatantId) return `No ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll is due from ${nameOf(ctx, e.combatantId)}.`;
+      return rollProblem(e.roll, `${possessive(nameOf(ctx, e.combatantId))} ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll`);
     }
     case 'MOVE': {
       if (!actor) return 'Moving happens on a combatant\'s turn.';
@@ -132,7 +135,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       return planMove(ctx, actor, e).problem;
     }
     case 'FORCED_MOVE': {
-      const moved = ctx.combatants[e.id];
+      const moved = ctx.combatants[e.combatantId];
       if (!inFight(moved)) return 'That character is not in the fight.';
       if (stage === 'roundZero') return 'Round Zero has no actions, so nobody is moved by force; use a GM placement to correct a square.';
       return planForcedMove(ctx, e).problem;
@@ -182,7 +185,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       const attack = top.attack;
       const target = attack.targets[attack.current]!;
       if (target.defence !== null) return `${nameOf(ctx, target.targetId)} has already chosen ${defenceLabel(target.defence)}.`;
-      if (!defenceChoices(attack.attackType).includes(e.id)) {
+      if (!defenceChoices(attack.attackType).includes(e.defence)) {
         return `Against a ${attack.attackType} attack the defence is ${attack.attackType === 'physical' ? 'Resilience or Evasion' : 'Resolve or Evasion'} (or an ability's alternative).`;
       }
       return null;
@@ -192,7 +195,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       const attack = top.attack;
       const target = attack.targets[attack.current]!;
       if (target.defence === null) return `${nameOf(ctx, target.targetId)} must choose a defence before the attack is rolled.`;
-      const id = e.id ?? 'roll';
+      const id = e.outcome ?? 'roll';
       if (contestRolled(ctx, target.defence)) {
         // R-H11: the dice decide; the attack roll and the defence roll are rolled by the app or typed in.
         if (id !== 'roll') return 'The dice decide this contest (R-H11): roll the attack and the defence, or type their faces, instead of giving the outcome.';
@@ -258,7 +261,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
     }
     case 'RESOLVE_TRIGGER':
       if (!top || top.kind !== 'trigger') return 'No triggered effect is waiting.';
-      return top.ownerId === e.id ? null : `${possessive(nameOf(ctx, top.ownerId))} triggered effect resolves first (last in, first out).`;
+      return top.ownerId === e.ownerId ? null : `${possessive(nameOf(ctx, top.ownerId))} triggered effect resolves first (last in, first out).`;
     case 'APPLY_LOAD':
       if (!inFight(ctx.combatants[e.targetId])) return 'That character is not in the fight.';
       return e.amount === 0 ? 'A load changes by at least 1.' : null;
@@ -273,7 +276,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       return null;
     }
     case 'SET_POSITION': {
-      const c = ctx.combatants[e.id];
+      const c = ctx.combatants[e.combatantId];
       if (!inFight(c)) return 'That character is not in the fight.';
       if (e.square === null) return null;
       if (!ctx.board) return 'No map is set for this encounter.';
@@ -359,18 +362,18 @@ export function applyCombat(ctx: ThrumContext, e: CombatEvent): ThrumContext {
 function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
   switch (e.type) {
     case 'PANIC_ROLL': {
-      const c = ctx.combatants[e.id]!;
-      const next = { ...pop(ctx), turn: { ...ctx.turn, begun: ctx.turn.begun || activeId(ctx) === e.id } };
+      const c = ctx.combatants[e.combatantId]!;
+      const next = { ...pop(ctx), turn: { ...ctx.turn, begun: ctx.turn.begun || activeId(ctx) === e.combatantId } };
       if (sumFaces(e.roll!) + c.resolve > c.stressLoad) return next;
       // R-H5, in list order: Stunned; Stress Load added to Fatigue Load and reset; Stress Tolerance −1.
-      const stunned = addStatus(next, e.id, 'Stunned', 1);
-      const s = stunned.combatants[e.id]!;
-      return update(stunned, e.id, { fatigueLoad: s.fatigueLoad + s.stressLoad, stressLoad: 0, stressTolerance: floor(s.stressTolerance - 1) });
+      const stunned = addStatus(next, e.combatantId, 'Stunned', 1);
+      const s = stunned.combatants[e.combatantId]!;
+      return update(stunned, e.combatantId, { fatigueLoad: s.fatigueLoad + s.stressLoad, stressLoad: 0, stressTolerance: floor(s.stressTolerance - 1) });
     }
     case 'INCAPACITY_ROLL': {
-      const c = ctx.combatants[e.id]!;
+      const c = ctx.combatants[e.combatantId]!;
       const next = pop(ctx);
-      return sumFaces(e.roll!) + c.resilience > c.fatigueLoad ? next : becomeIncapacitated(next, e.id);
+      return sumFaces(e.roll!) + c.resilience > c.fatigueLoad ? next : becomeIncapacitated(next, e.combatantId);
     }
     case 'MOVE': {
       const mover = ctx.combatants[activeId(ctx)!]!;
@@ -383,11 +386,11 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
     }
     case 'FORCED_MOVE': {
       const plan = planForcedMove(ctx, e);
-      let next = plan.end ? update(ctx, e.id, { position: plan.end }) : ctx;
-      if (plan.slowed) next = addStatus(next, e.id, 'Slowed', plan.slowed);
-      if (plan.dazed) next = addStatus(next, e.id, 'Dazed', plan.dazed);
+      let next = plan.end ? update(ctx, e.combatantId, { position: plan.end }) : ctx;
+      if (plan.slowed) next = addStatus(next, e.combatantId, 'Slowed', plan.slowed);
+      if (plan.dazed) next = addStatus(next, e.combatantId, 'Dazed', plan.dazed);
       // A failed drop that meets the lowered Speed: the mover cannot move further this turn.
-      if (plan.dazed && activeId(next) === e.id) next = { ...next, turn: { ...next.turn, movementClosed: true } };
+      if (plan.dazed && activeId(next) === e.combatantId) next = { ...next, turn: { ...next.turn, movementClosed: true } };
       return next;
     }
     case 'ATTACK': {
@@ -400,7 +403,7 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
     case 'DEFENSE_CHOICE': {
       const frame = ctx.stack.at(-1) as Extract<Frame, { kind: 'attack' }>;
       const attack = frame.attack;
-      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, defence: e.id } : t));
+      const targets = attack.targets.map((t, i) => (i === attack.current ? { ...t, defence: e.defence } : t));
       return replaceTop(ctx, { kind: 'attack', attack: { ...attack, targets } });
     }
     case 'DEFENSE_RESULT': {
@@ -436,7 +439,7 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
     case 'BUFF_CHOICE': {
       const frame = ctx.stack.at(-1) as Extract<Frame, { kind: 'buff' }>;
       const next = pop(ctx);
-      return e.id === 'takeNew' ? update(next, frame.targetId, { buff: { name: frame.name, fromId: frame.fromId } }) : next;
+      return e.decision === 'takeNew' ? update(next, frame.targetId, { buff: { name: frame.name, fromId: frame.fromId } }) : next;
     }
     case 'SET_STANCE': {
       const id = activeId(ctx)!;
@@ -462,7 +465,7 @@ function reduce(ctx: ThrumContext, e: CombatEvent): ThrumContext {
     case 'CLEAR_STATUS':
       return removeStatus(ctx, e.targetId, e.status, e.stacks);
     case 'SET_POSITION':
-      return update(ctx, e.id, { position: e.square });
+      return update(ctx, e.combatantId, { position: e.square });
     case 'OVERRIDE':
       return override(ctx, e);
   }

@@ -9,8 +9,8 @@ import { ctx, dice, fight, seed, who } from './testing.ts';
 const ledge = (options = {}) => {
   const map: GmEvent = { type: 'SET_MAP', map: { width: 6, height: 6, elevation: { '0,0': 3 }, difficult: [], startingArea: [] } };
   const e = fight([seed('ana', 'party', { speed: 4, resilience: 2, evasion: -1 }), seed('orc', 'foes')], options, [map]);
-  e.apply({ type: 'SET_POSITION', id: 'ana', square: { x: 0, y: 0 }, note: '' });
-  e.apply({ type: 'SET_POSITION', id: 'orc', square: { x: 5, y: 5 }, note: '' });
+  e.apply({ type: 'SET_POSITION', combatantId: 'ana', square: { x: 0, y: 0 }, note: '' });
+  e.apply({ type: 'SET_POSITION', combatantId: 'orc', square: { x: 5, y: 5 }, note: '' });
   return e;
 };
 const down = (drop: unknown): GmEvent => ({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: [drop] } as unknown as GmEvent);
@@ -49,12 +49,12 @@ describe('a drop of two or more levels is rolled: the mover against the environm
 
   it('"The same process applies if a character is moved involuntarily": a forced drop without a map rolls against the levels given', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes', { resilience: 1 })]);
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance' })).toThrow('Give the levels dropped: the environment rolls 2d6 + the height of the drop.');
-    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4 }).map((r) => r.label)).toEqual([
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance' })).toThrow('Give the levels dropped: the environment rolls 2d6 + the height of the drop.');
+    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4 }).map((r) => r.label)).toEqual([
       'Orc: the drop, Endurance, 2d6 + 1', 'The environment: 2d6 + 4 (the height)',
     ]);
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6), environmentDice: dice(1, 1) })).toThrow("Orc's Endurance roll is 2d6: 1 die given.");
-    e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6, 5), environmentDice: dice(1, 1) });
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6), environmentDice: dice(1, 1) })).toThrow("Orc's Endurance roll is 2d6: 1 die given.");
+    e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6, 5), environmentDice: dice(1, 1) });
     expect(who(e, 'orc').statuses).toEqual({});
   });
 

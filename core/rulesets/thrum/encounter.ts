@@ -11,6 +11,7 @@ import { eventSchema } from './events.ts';
 import { describe, signed } from './log.ts';
 import { refusal } from './refusals.ts';
 import { contextOf, stageOf } from './stages.ts';
+import { upcastThrum } from './upcast.ts';
 import { view } from './view.ts';
 import { type SideDice, contestDice, contestRolled, defenceLabel, diceLabel } from './attack.ts';
 
@@ -20,7 +21,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
   const ctx = contextOf(snapshot);
   const event = raw as GmEvent & ThrumEvent;
   const request = (path: (string | number)[], label: string): RollRequest => ({ path, label, notation: '2d6', count: 2, sides: 6 });
-  const c = 'id' in event && typeof event.id === 'string' ? ctx.combatants[event.id] : undefined;
+  const c = 'combatantId' in event && typeof event.combatantId === 'string' ? ctx.combatants[event.combatantId] : undefined;
   switch (event.type) {
     case 'ROLL_INITIATIVE':
       return c ? [request(['roll'], `${c.name}: initiative, 2d6 ${signed(c.initiativeModifier)}`)] : [];
@@ -31,7 +32,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
     case 'MOVE':
     case 'FORCED_MOVE': {
       // R-H11: each drop rolled with dice is the mover's 2d6 (Endurance or Reflex) against the environment's 2d6.
-      const moverId = event.type === 'MOVE' ? rules.activeId(ctx) : event.id;
+      const moverId = event.type === 'MOVE' ? rules.activeId(ctx) : event.combatantId;
       const mover = moverId ? ctx.combatants[moverId] : undefined;
       if (!mover) return [];
       const stat = (roll: 'endurance' | 'reflex') => (roll === 'endurance' ? `Endurance, 2d6 ${signed(mover.resilience)}` : `Reflex, 2d6 ${signed(mover.evasion)}`);
@@ -50,7 +51,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
     case 'DEFENSE_RESULT': {
       // R-H11: both sides of the contest, each 2d6 and a d6 more per net Boon or Bane.
       const top = ctx.stack.at(-1);
-      if (top?.kind !== 'attack' || (event.id ?? 'roll') !== 'roll') return [];
+      if (top?.kind !== 'attack' || (event.outcome ?? 'roll') !== 'roll') return [];
       const target = top.attack.targets[top.attack.current];
       if (!target?.defence || !contestRolled(ctx, target.defence)) return [];
       const dice = contestDice(ctx, top.attack, target);
@@ -122,6 +123,9 @@ export const thrumEncounter: EncounterRules = {
   rollsFor,
   consequences,
   carriedIn,
+  // Version 2: every field named for what it holds, no bare `id` (upcast.ts reads the version 1 shapes).
+  rulesVersion: 2,
+  upcast: upcastThrum,
 };
 
 export { COMBAT_TYPES, keyOf };

@@ -13,7 +13,7 @@ describe('log lines and their round', () => {
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
     expect(e.view()).toMatchObject({ round: 1, prompt: { kind: 'incapacityRoll', subjectId: 'orc' } });
-    const lines: LogLine[] = e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
+    const lines: LogLine[] = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: dice(1, 1) });
     lines.push(...e.apply({ type: 'END_TURN' }));
     expect(e.view().round).toBe(2);
     expect(lines[0]).toMatchObject({ round: 1, kind: 'decision', text: expect.stringContaining('Incapacity Roll') });

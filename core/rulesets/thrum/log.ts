@@ -22,9 +22,9 @@ export const loads = (c: ThrumCombatant) =>
 const orderText = (ctx: ThrumContext) =>
   ctx.order.map((id) => `${nameOf(ctx, id)} ${ctx.combatants[id]!.initiative?.total ?? '—'}`).join(', ');
 
-function rollLine(kind: 'panic' | 'incapacity', event: { id: string; roll?: Roll | null }, before: ThrumContext, after: ThrumContext, reason: string | null): LogLine {
-  const b = before.combatants[event.id]!;
-  const a = after.combatants[event.id]!;
+function rollLine(kind: 'panic' | 'incapacity', event: { combatantId: string; roll?: Roll | null }, before: ThrumContext, after: ThrumContext, reason: string | null): LogLine {
+  const b = before.combatants[event.combatantId]!;
+  const a = after.combatants[event.combatantId]!;
   const modifier = kind === 'panic' ? b.resolve : b.resilience;
   const total = sumFaces(event.roll!) + modifier;
   const against = kind === 'panic' ? b.stressLoad : b.fatigueLoad;
@@ -93,7 +93,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
     }
     case 'FORCED_MOVE': {
       const plan = planForcedMove(before, event);
-      const a = after.combatants[event.id]!;
+      const a = after.combatants[event.combatantId]!;
       const distance = event.path?.length ?? event.squares ?? 0;
       const where = event.path?.length ? ` to ${squareLabel(event.path.at(-1)!)}` : '';
       const drops = plan.drops.map((d) => {
@@ -129,10 +129,10 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
       const target = attack.targets[attack.current]!;
       const defender = before.combatants[target.targetId]!;
-      const counts = rollCounts(before, attack, { ...target, defence: event.id });
+      const counts = rollCounts(before, attack, { ...target, defence: event.defence });
       const boons = counts.defenceBoons.length ? `, +${counts.defenceBoons.length} Boon (${counts.defenceBoons.join(', ')})` : '';
       const banes = counts.defenceBanes.length ? `, +${counts.defenceBanes.length} Bane (${counts.defenceBanes.join(', ')})` : '';
-      return { round, kind: 'decision', actorId: defender.id, rulings: defender.incapacitated ? ['R-H16'] : [], text: `${defender.incapacitated ? 'Though Incapacitated, ' : ''}${defender.name} defends with ${defenceLabel(event.id)} (${signed(defenceModifier(defender, event.id))}${boons}${banes}), chosen before the attack is rolled.` };
+      return { round, kind: 'decision', actorId: defender.id, rulings: defender.incapacitated ? ['R-H16'] : [], text: `${defender.incapacitated ? 'Though Incapacitated, ' : ''}${defender.name} defends with ${defenceLabel(event.defence)} (${signed(defenceModifier(defender, event.defence))}${boons}${banes}), chosen before the attack is rolled.` };
     }
     case 'DEFENSE_RESULT': {
       const attack = (top as Extract<Frame, { kind: 'attack' }>).attack;
@@ -142,7 +142,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
       const tier = contestTier(before, attack, target, event);
       const { takes, vulnerable } = outcomeOf(target.defence, tier);
       const result = `${tier}: ${takes ? `takes the effect (${loads(a)})` : 'avoids the effect'}${vulnerable ? ', +1 Vulnerable' : ''}`;
-      if ((event.id ?? 'roll') === 'roll') {
+      if ((event.outcome ?? 'roll') === 'roll') {
         // R-H11: the two rolls, the faces kept, the totals and what decided the outcome (a tie, a Critical: R-H11's contestTies and criticalMargin).
         const contest = contestOf(before, attack, target, event.attackRoll!, event.defenceRoll!);
         const sideText = (who: string, roll: Roll, side: Contest['attack']) => {
@@ -178,7 +178,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
     case 'BUFF_CHOICE': {
       const frame = top as Extract<Frame, { kind: 'buff' }>;
       const old = before.combatants[frame.targetId]!.buff?.name ?? 'the old buff';
-      return { round, kind: 'decision', actorId: frame.targetId, text: event.id === 'takeNew' ? `${name(frame.targetId)} takes ${frame.name}, ending ${old}.` : `${name(frame.targetId)} keeps ${old} and declines ${frame.name}.` };
+      return { round, kind: 'decision', actorId: frame.targetId, text: event.decision === 'takeNew' ? `${name(frame.targetId)} takes ${frame.name}, ending ${old}.` : `${name(frame.targetId)} keeps ${old} and declines ${frame.name}.` };
     }
     case 'SET_STANCE': {
       const old = before.combatants[actor!]!.stance;
@@ -214,7 +214,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
     case 'CLEAR_STATUS':
       return { round, kind: 'damage', actorId: event.targetId, text: `${name(event.targetId)} loses ${event.stacks ? `${event.stacks} ` : 'all '}${statusName(event.status)}.` };
     case 'SET_POSITION':
-      return { round, kind: 'decision', actorId: event.id, text: `GM placement: ${name(event.id)} ${event.square ? `to ${squareLabel(event.square)}` : 'off the map'}${event.note ? ` (${event.note})` : ''}.` };
+      return { round, kind: 'decision', actorId: event.combatantId, text: `GM placement: ${name(event.combatantId)} ${event.square ? `to ${squareLabel(event.square)}` : 'off the map'}${event.note ? ` (${event.note})` : ''}.` };
     case 'OVERRIDE':
       return {
         round, kind: 'decision', actorId: event.targetId,
@@ -277,25 +277,25 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
       return { round, kind: 'removal', actorId: event.combatantId, rulings: ['R-H4'], text: `${who} leaves the fight${event.reason ? ` (${event.reason})` : ''}; everyone after slides up.` };
     }
     case 'SET_SIDE':
-      return { round, kind: 'setup', text: `${nameOf(b, event.id)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };
+      return { round, kind: 'setup', text: `${nameOf(b, event.combatantId)} fights with the ${event.side === 'party' ? 'party' : 'foes'}.` };
     case 'SET_MAP':
       return event.map
         ? { round, kind: 'setup', text: `Map: ${event.map.width}×${event.map.height} squares, ${plural(Object.keys(event.map.elevation).length, 'square')} off Elevation 0, ${event.map.difficult.length} of Difficult Terrain, a Starting Area of ${plural(event.map.startingArea.length, 'square')}.` }
         : { round, kind: 'setup', text: 'No map: the GM gives range, cover and adjacent enemies for each attack.' };
     case 'PLACE_NPC':
-      return { round, kind: 'setup', text: `The GM places ${nameOf(b, event.id)}${event.square ? ` at ${squareLabel(event.square)}` : ' off the map'}.` };
+      return { round, kind: 'setup', text: `The GM places ${nameOf(b, event.combatantId)}${event.square ? ` at ${squareLabel(event.square)}` : ' off the map'}.` };
     case 'START':
       return { round, kind: 'round', text: 'Combat starts: every combatant rolls initiative (2d6 + Initiative modifier).' };
     case 'ROLL_INITIATIVE': {
-      const c = a.combatants[event.id]!;
+      const c = a.combatants[event.combatantId]!;
       return { round, kind: 'order', actorId: c.id, text: `${c.name} rolls initiative: ${faces(event.roll)} ${signed(c.initiativeModifier)} = ${c.initiative!.total}.` };
     }
     case 'BREAK_TIE':
-      return { round, kind: 'order', actorId: event.id, rulings: ['R-H1'], text: `The GM breaks the tie: ${nameOf(b, event.id)} goes first among ${names(b, rules.openTie(b) ?? [event.id])}.` };
+      return { round, kind: 'order', actorId: event.combatantId, rulings: ['R-H1'], text: `The GM breaks the tie: ${nameOf(b, event.combatantId)} goes first among ${names(b, rules.openTie(b) ?? [event.combatantId])}.` };
     case 'DELAY':
       return {
-        round, kind: 'order', actorId: event.id, rulings: ['R-H3'],
-        text: `${nameOf(b, event.id)} delays ${event.afterId ? `until after ${nameOf(b, event.afterId)}` : 'to the end of the round'}, and keeps that place for the rest of the combat. Order: ${names(a, a.order)}.`,
+        round, kind: 'order', actorId: event.combatantId, rulings: ['R-H3'],
+        text: `${nameOf(b, event.combatantId)} delays ${event.afterId ? `until after ${nameOf(b, event.afterId)}` : 'to the end of the round'}, and keeps that place for the rest of the combat. Order: ${names(a, a.order)}.`,
       };
     case 'END_TURN':
       return endTurnLine(b, a, before.matches('roundZero'));

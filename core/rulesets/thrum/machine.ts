@@ -17,13 +17,13 @@ export type ThrumEvent =
   | CombatEvent
   | AddCombatantsEvent
   | RemoveCombatantEvent
-  | { type: 'SET_SIDE'; id: string; side: Side }
+  | { type: 'SET_SIDE'; combatantId: string; side: Side }
   | { type: 'SET_MAP'; map: Board | null }
-  | { type: 'PLACE_NPC'; id: string; square: Square | null }
+  | { type: 'PLACE_NPC'; combatantId: string; square: Square | null }
   | { type: 'START' }
-  | { type: 'ROLL_INITIATIVE'; id: string; roll?: Roll | null }
-  | { type: 'BREAK_TIE'; id: string }
-  | { type: 'DELAY'; id: string; afterId: string | null }
+  | { type: 'ROLL_INITIATIVE'; combatantId: string; roll?: Roll | null }
+  | { type: 'BREAK_TIE'; combatantId: string }
+  | { type: 'DELAY'; combatantId: string; afterId: string | null }
   | { type: 'END_TURN' }
   | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null; initiativeRoll?: Roll | null }
   | EndCombatEvent
@@ -77,7 +77,7 @@ export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | nul
   switch (event.type) {
     case 'ADD_COMBATANTS': return checkAdd(rules.ROSTER, ctx, event.combatants);
     case 'REMOVE_COMBATANT': return checkRemove(rules.ROSTER, ctx, event.combatantId);
-    case 'SET_SIDE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
+    case 'SET_SIDE': return ctx.combatants[event.combatantId] ? null : 'That combatant is not in this encounter.';
     case 'SET_CONDITION': return event.text.trim() ? ((ctx.conditions ?? []).length >= 10 ? 'An encounter has at most 10 Win and Defeat Conditions.' : null) : 'Say what the condition is.';
     case 'SET_MAP': {
       const map = event.map;
@@ -89,7 +89,7 @@ export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | nul
       return outside ? `(${outside}) is outside a ${map.width}×${map.height} map.` : null;
     }
     case 'PLACE_NPC': {
-      const c = ctx.combatants[event.id];
+      const c = ctx.combatants[event.combatantId];
       if (!c) return 'That combatant is not in this encounter.';
       if (event.square === null) return null;
       if (!ctx.board) return 'Set the map before placing NPCs.';
@@ -140,11 +140,11 @@ export const thrumMachine = setup({
     },
     canRollInitiative: ({ context, event }) => {
       assertEvent(event, 'ROLL_INITIATIVE');
-      return initiativeRefusal(context, event.id, event.roll) === null;
+      return initiativeRefusal(context, event.combatantId, event.roll) === null;
     },
     canBreakTie: ({ context, event }) => {
       assertEvent(event, 'BREAK_TIE');
-      return tieRefusal(context, event.id) === null;
+      return tieRefusal(context, event.combatantId) === null;
     },
     initiativeSettled: ({ context }) => rules.initiativeSettled(context),
     canRemoveActive: ({ context, event }) => {
@@ -161,7 +161,7 @@ export const thrumMachine = setup({
     },
     canDelay: ({ context, event }) => {
       assertEvent(event, 'DELAY');
-      return delayRefusal(context, event.id, event.afterId) === null;
+      return delayRefusal(context, event.combatantId, event.afterId) === null;
     },
     nothingPending: ({ context }) => context.stack.length === 0,
     pending: ({ context }) => context.stack.length > 0,
@@ -175,7 +175,7 @@ export const thrumMachine = setup({
     ...rosterActions<ThrumContext, ThrumCombatant, ThrumEvent>(ROSTER_MACHINE),
     setSide: assign(({ context, event }) => {
       assertEvent(event, 'SET_SIDE');
-      return rules.setSide(context, event.id, event.side);
+      return rules.setSide(context, event.combatantId, event.side);
     }),
     setCondition: assign(({ context, event }) => {
       assertEvent(event, 'SET_CONDITION');
@@ -191,15 +191,15 @@ export const thrumMachine = setup({
     }),
     placeNpc: assign(({ context, event }) => {
       assertEvent(event, 'PLACE_NPC');
-      return rules.place(context, event.id, event.square);
+      return rules.place(context, event.combatantId, event.square);
     }),
     rollInitiative: assign(({ context, event }) => {
       assertEvent(event, 'ROLL_INITIATIVE');
-      return rules.rollInitiative(context, event.id, event.roll!);
+      return rules.rollInitiative(context, event.combatantId, event.roll!);
     }),
     breakTie: assign(({ context, event }) => {
       assertEvent(event, 'BREAK_TIE');
-      return { tieOrder: [...context.tieOrder, event.id] };
+      return { tieOrder: [...context.tieOrder, event.combatantId] };
     }),
     settleOrder: assign(({ context }) => rules.settleOrder(context)),
     addLateBeforeOrder: assign(({ context, event }) => {
@@ -213,8 +213,8 @@ export const thrumMachine = setup({
     delay: assign(({ context, event }) => {
       assertEvent(event, 'DELAY');
       // The panic roll waits until the turn really begins at the new slot (R-H3).
-      const stack = context.stack.filter((f) => !(f.kind === 'roll' && f.reason === 'startOfTurn' && f.id === event.id));
-      return rules.delay({ ...context, stack }, event.id, event.afterId);
+      const stack = context.stack.filter((f) => !(f.kind === 'roll' && f.reason === 'startOfTurn' && f.id === event.combatantId));
+      return rules.delay({ ...context, stack }, event.combatantId, event.afterId);
     }),
     beginRoundZeroTurn: assign(({ context }) => beginTurn(context, 'roundZero')),
     beginTurn: assign(({ context }) => beginTurn(context, 'rounds')),

@@ -174,7 +174,7 @@ export interface ForcedPlan {
  * lowered Speed (R-H12). It cannot be pushed into an enemy's square nor left on anyone's square.
  */
 export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'FORCED_MOVE' }>): ForcedPlan {
-  const moved = ctx.combatants[e.id]!;
+  const moved = ctx.combatants[e.combatantId]!;
   const plan: ForcedPlan = { end: moved.position, drops: [], slowed: 0, dazed: 0, problem: null };
   if (!e.path || e.path.length === 0) {
     if (!e.squares) return { ...plan, problem: 'Give the path on the map or the number of squares moved.' };

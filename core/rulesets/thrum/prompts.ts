@@ -19,7 +19,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       if (target.defence === null) {
         const choices = defenceChoices(attack.attackType).map((d) => {
           const boon = d === 'evasion' && rules.stacksOf(defender, 'Vulnerable') === 0 ? ', +1 Boon' : '';
-          return { id: d, label: d === 'alternative' ? 'An ability\'s defence' : `${defenceLabel(d)} ${signed(defenceModifier(defender, d))}${boon}` };
+          return { id: d, answer: { defence: d }, label: d === 'alternative' ? 'An ability\'s defence' : `${defenceLabel(d)} ${signed(defenceModifier(defender, d))}${boon}` };
         });
         return {
           kind: 'defenceChoice', answer: 'DEFENSE_CHOICE', subjectId: defender.id, choices,
@@ -42,14 +42,14 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         return {
           kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
           text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${defenceLabel(target.defence)}, ${diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${ctx.options['contestTies'] === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
-          choices: [{ id: 'roll', label: `Roll ${diceLabel(dice.attack)} against ${diceLabel(dice.defence)}` }],
+          choices: [{ id: 'roll', answer: { outcome: 'roll' }, label: `Roll ${diceLabel(dice.attack)} against ${diceLabel(dice.defence)}` }],
           details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count },
         };
       }
       return {
         kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
         text: `Roll ${possessive(attacker)} ${attack.ability}: Art ${signed(counts.attackModifier)}, ${plural(counts.attackBanes.length, 'Bane')}${counts.attackBoons ? `, ${plural(counts.attackBoons, 'Boon')}` : ''} — against ${possessive(defender.name)} ${defenceLabel(target.defence)} ${signed(counts.defenceModifier)}, ${plural(counts.defenceBoons.length, 'Boon')}, ${plural(counts.defenceBanes.length, 'Bane')}. The defender's outcome?`,
-        choices: tiersFor(target.defence).map((t) => ({ id: t, label: tierLabel[t]! })),
+        choices: tiersFor(target.defence).map((t) => ({ id: t, answer: { outcome: t }, label: tierLabel[t]! })),
         details: { ...counts },
       };
     }
@@ -61,7 +61,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         text: panic
           ? `${c.name} is Frayed (Stress ${c.stressLoad} over Tolerance ${c.stressTolerance}): Panic Roll, 2d6 ${signed(c.resolve)} must exceed ${c.stressLoad}.`
           : `${c.name} is Exhausted (Fatigue ${c.fatigueLoad} over Tolerance ${c.fatigueTolerance}): Incapacity Roll (${ROLL_REASON[frame.reason]}), 2d6 ${signed(c.resilience)} must exceed ${c.fatigueLoad}.`,
-        choices: [{ id: c.id, label: `Roll 2d6 ${signed(panic ? c.resolve : c.resilience)}` }],
+        choices: [{ id: c.id, answer: { combatantId: c.id }, label: `Roll 2d6 ${signed(panic ? c.resolve : c.resilience)}` }],
         details: { notation: '2d6', modifier: panic ? c.resolve : c.resilience, mustExceed: panic ? c.stressLoad : c.fatigueLoad, reason: frame.reason },
       };
     }
@@ -72,7 +72,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       return {
         kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: frame.ownerId,
         text: `Trigger (${frame.trigger}): resolve ${possessive(nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.${waiting.length ? ` Then, last in first out: ${waiting.map((w, i) => `${i + 2}. ${w}`).join('; ')}.` : ''}`,
-        choices: [{ id: frame.ownerId, label: `${nameOf(ctx, frame.ownerId)}: resolved` }],
+        choices: [{ id: frame.ownerId, answer: { ownerId: frame.ownerId }, label: `${nameOf(ctx, frame.ownerId)}: resolved` }],
         details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length, stack },
       };
     }
@@ -81,7 +81,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
       return {
         kind: 'buffChoice', answer: 'BUFF_CHOICE', subjectId: target.id,
         text: `${target.name} already benefits from ${target.buff?.name ?? 'a buff'}; one buff per target. Keep it, or take ${frame.name} from ${nameOf(ctx, frame.fromId)}?`,
-        choices: [{ id: 'keepOld', label: `Keep ${target.buff?.name ?? 'the old buff'}` }, { id: 'takeNew', label: `Take ${frame.name}` }],
+        choices: [{ id: 'keepOld', answer: { decision: 'keepOld' }, label: `Keep ${target.buff?.name ?? 'the old buff'}` }, { id: 'takeNew', answer: { decision: 'takeNew' }, label: `Take ${frame.name}` }],
       };
     }
   }
@@ -94,14 +94,14 @@ export function prompt(snapshot: EncounterSnapshot): EncounterPrompt | null {
     if (waiting.length) {
       return {
         kind: 'initiative', answer: 'ROLL_INITIATIVE', text: 'Every combatant rolls initiative: 2d6 + Initiative modifier.',
-        choices: waiting.map((id) => ({ id, label: `${nameOf(ctx, id)} (2d6 ${signed(ctx.combatants[id]!.initiativeModifier)})` })),
+        choices: waiting.map((id) => ({ id, answer: { combatantId: id }, label: `${nameOf(ctx, id)} (2d6 ${signed(ctx.combatants[id]!.initiativeModifier)})` })),
       };
     }
     const tie = rules.openTie(ctx);
     if (tie) {
       return {
         kind: 'initiativeTie', answer: 'BREAK_TIE', text: `Initiative tie the rules cannot break (R-H1): who goes first? ${names(ctx, tie)} (${ctx.combatants[tie[0]!]!.initiative!.total}).`,
-        choices: tie.map((id) => ({ id, label: nameOf(ctx, id) })),
+        choices: tie.map((id) => ({ id, answer: { combatantId: id }, label: nameOf(ctx, id) })),
       };
     }
   }

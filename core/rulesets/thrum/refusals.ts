@@ -36,8 +36,8 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
       if (tie) return `The GM breaks the initiative tie first: ${tie.map((id) => nameOf(ctx, id)).join(', ')} (R-H1).`;
     }
     switch (event.type) {
-      case 'ROLL_INITIATIVE': return initiativeRefusal(ctx, event.id, event.roll);
-      case 'BREAK_TIE': return tieRefusal(ctx, event.id);
+      case 'ROLL_INITIATIVE': return initiativeRefusal(ctx, event.combatantId, event.roll);
+      case 'BREAK_TIE': return tieRefusal(ctx, event.combatantId);
       case 'REMOVE_COMBATANT': return removeRefusal(ctx, event.combatantId);
       case 'ADD_LATE_COMBATANT': return lateRefusal(ctx, event.combatant, event.initiativeRoll, false);
       default: return null;
@@ -46,7 +46,7 @@ export function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | nul
   switch (event.type) {
     case 'ROLL_INITIATIVE': return 'Initiative is rolled once, before Round Zero; a late arrival rolls as it joins.';
     case 'BREAK_TIE': return 'No initiative tie is waiting for the GM.';
-    case 'DELAY': return delayRefusal(ctx, event.id, event.afterId);
+    case 'DELAY': return delayRefusal(ctx, event.combatantId, event.afterId);
     case 'END_TURN':
       if (snapshot.matches({ rounds: 'stalled' })) return 'Nobody is left in the initiative order.';
       return waitingFor(ctx);

@@ -36,7 +36,7 @@ export function rolled(seeds: CombatantSeed[], options: OptionValues = {}, befor
   seeds.forEach((s, i) => {
     const total = Math.max(2, 12 - i) - Number(s.sheet['initiativeModifier'] ?? 0);
     const a = Math.min(6, Math.max(1, total - 6));
-    e.apply({ type: 'ROLL_INITIATIVE', id: s.id, roll: dice(a, total - a) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: s.id, roll: dice(a, total - a) });
   });
   return e;
 }
