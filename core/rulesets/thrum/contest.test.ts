@@ -8,7 +8,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumOptions } from './options.ts';
-import { attack, ctx, dice, fight, seed, who } from './testing.ts';
+import { app, attack, ctx, fight, seed, who } from './testing.ts';
 
 const duel = (options = {}) =>
   fight([seed('ana', 'party', { highestArtModifier: 3 }), seed('orc', 'foes', { evasion: 2, resilience: 1, resolve: 1 })], options);
@@ -130,8 +130,8 @@ describe('the contested attack and defence are rolled or typed (R-H11)', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: [seed('ana', 'party'), seed('orc', 'foes')] },
       { type: 'START' },
-      { type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: dice(6, 6) },
-      { type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: dice(1, 1) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(6, 6) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: app(1, 1) },
       { type: 'END_TURN' },
       { type: 'END_TURN' },
       { type: 'ATTACK', attackerId: 'ana', ability: 'Strike', attackType: 'physical', targets: [{ targetId: 'orc' }], fatigue: 2, stress: 0 },

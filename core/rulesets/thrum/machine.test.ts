@@ -6,7 +6,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumOptions } from './options.ts';
-import { ctx, dice, encounter, fight, rolled, seed } from './testing.ts';
+import { app, ctx, encounter, fight, rolled, seed } from './testing.ts';
 
 const activeName = (e: EncounterEngine) => e.view().order.find((c) => c.id === e.view().activeId)?.name ?? null;
 
@@ -28,13 +28,13 @@ describe('initiative (§5.2 rules 1–2, R-H1)', () => {
     e.apply({ type: 'START' });
     expect(e.view().prompt).toMatchObject({ kind: 'initiative', answer: 'ROLL_INITIATIVE' });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('Roll initiative first: Ana, Bo, Orc still to roll.');
-    const lines = e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: dice(3, 2) });
+    const lines = e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(3, 2) });
     expect(lines[0]!.text).toBe('Ana rolls initiative: [3, 2] + 2 = 7.');
-    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: dice(6, 6) })).toThrow('Ana has already rolled initiative (7).');
-    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: dice(6) })).toThrow("Bo's initiative is 2d6: 1 die given.");
-    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: dice(6, 7) })).toThrow('7 is not a face of a d6.');
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: dice(6, 5) });
-    const last = e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: dice(4, 4) });
+    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(6, 6) })).toThrow('Ana has already rolled initiative (7).');
+    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(6) })).toThrow("Bo's initiative is 2d6: 1 die given.");
+    expect(() => e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(6, 7) })).toThrow('7 is not a face of a d6.');
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(6, 5) });
+    const last = e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: app(4, 4) });
     expect(last.map((l) => l.text)).toContain('Initiative order: Bo 11, Orc 9, Ana 7.');
     expect(e.view().counters).toEqual([{ key: 'stage', label: 'Stage', value: 'Round Zero' }]);
     expect(activeName(e)).toBe('Bo');
@@ -44,11 +44,11 @@ describe('initiative (§5.2 rules 1–2, R-H1)', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('orc', 'foes', { initiativeModifier: 2 }), seed('ana', 'party', { initiativeModifier: 2 }), seed('bo', 'party', { initiativeModifier: 3 }), seed('cy', 'party', { initiativeModifier: 2 }), seed('gob', 'foes')] });
     e.apply({ type: 'START' });
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: dice(4, 4) }); // 10
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: dice(4, 4) }); // 10
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: dice(4, 3) }); // 10, higher modifier
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'cy', roll: dice(5, 3) }); // 10, ties Ana exactly
-    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'gob', roll: dice(1, 1) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: app(4, 4) }); // 10
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(4, 4) }); // 10
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(4, 3) }); // 10, higher modifier
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'cy', roll: app(5, 3) }); // 10, ties Ana exactly
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'gob', roll: app(1, 1) });
     expect(e.view().prompt).toMatchObject({ kind: 'initiativeTie', answer: 'BREAK_TIE', choices: [{ id: 'ana' }, { id: 'cy' }] });
     expect(() => e.apply({ type: 'BREAK_TIE', combatantId: 'orc' })).toThrow('Orc is not among the tied combatants (Ana, Cy).');
     const lines = e.apply({ type: 'BREAK_TIE', combatantId: 'cy' });
@@ -61,9 +61,9 @@ describe('initiative (§5.2 rules 1–2, R-H1)', () => {
       const e = encounter(options);
       e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('orc', 'foes', { initiativeModifier: 1 }), seed('ana', 'party', { initiativeModifier: 1 }), seed('bo', 'party', { initiativeModifier: 2 })] });
       e.apply({ type: 'START' });
-      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: dice(4, 4) });
-      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: dice(4, 4) });
-      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: dice(4, 3) });
+      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: app(4, 4) });
+      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(4, 4) });
+      e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(4, 3) });
       return e;
     };
     expect(tie({ initiativeTies: 'modifierThenGm' }).view().prompt?.choices.map((c) => c.id)).toEqual(['orc', 'ana']);
@@ -181,7 +181,7 @@ describe('removals and late arrivals (R-H4)', () => {
       { path: ['initiativeRoll'], label: 'Cy: initiative, 2d6 + 0', notation: '2d6', count: 2, sides: 6 },
     ]);
     expect(() => e.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('cy', 'party') })).toThrow("Cy's initiative needs 2d6.");
-    e.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('cy', 'party'), initiativeRoll: dice(6, 5) }); // 11: between Ana 12 and Orc 11? ties go by modifier then PCs
+    e.apply({ type: 'ADD_LATE_COMBATANT', combatant: seed('cy', 'party'), initiativeRoll: app(6, 5) }); // 11: between Ana 12 and Orc 11? ties go by modifier then PCs
     expect(ctx(e).order).toEqual(['ana', 'cy', 'orc']);
     expect(playRound(e)).toEqual(['Ana', 'Cy', 'Orc']);
   });
@@ -231,9 +231,9 @@ describe('event sourcing', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: seeds },
       { type: 'START' },
-      { type: 'ROLL_INITIATIVE', combatantId: 'bob', roll: dice(6, 6) },
-      { type: 'ROLL_INITIATIVE', combatantId: 'alice', roll: dice(5, 6) },
-      { type: 'ROLL_INITIATIVE', combatantId: 'carol', roll: dice(5, 5) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'bob', roll: app(6, 6) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'alice', roll: app(5, 6) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'carol', roll: app(5, 5) },
       { type: 'SET_STANCE', stance: 'Guard' },
       { type: 'END_TURN' },
       { type: 'END_TURN' },
@@ -241,7 +241,7 @@ describe('event sourcing', () => {
       { type: 'DELAY', combatantId: 'bob', afterId: 'alice' },
       { type: 'ATTACK', attackerId: 'alice', ability: 'Bolt', attackType: 'mental', targets: [{ targetId: 'carol' }], fatigue: 0, stress: 2 },
       { type: 'DEFENSE_CHOICE', defence: 'evasion' },
-      { type: 'DEFENSE_RESULT', attackRoll: dice(6, 6), defenceRoll: dice(1, 1, 1) },
+      { type: 'DEFENSE_RESULT', attackRoll: app(6, 6), defenceRoll: app(1, 1, 1) },
       { type: 'END_TURN' },
       { type: 'APPLY_LOAD', targetId: 'bob', load: 'fatigue', amount: 3, source: 'poison' },
     ];

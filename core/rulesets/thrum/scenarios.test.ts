@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { attack, contest, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
+import { app, attack, contest, ctx, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
@@ -14,8 +14,8 @@ const defend = (e: ReturnType<typeof fight>, defence: string, tier: string) => {
 };
 const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
 /** Drop rolls typed from dice (R-H11): 2d6 + Endurance or Reflex against the environment's 2d6 + the height. */
-const holds = { roll: 'endurance', dice: dice(6, 6), environment: dice(1, 1) } as const;
-const falls = { roll: 'reflex', dice: dice(1, 1), environment: dice(6, 6) } as const;
+const holds = { roll: 'endurance', dice: app(6, 6), environment: app(1, 1) } as const;
+const falls = { roll: 'reflex', dice: app(1, 1), environment: app(6, 6) } as const;
 
 describe('worked examples (§5.7)', () => {
   it('THRUM-02 Bob and Alice delay (see machine.test.ts for the full walk-through)', () => {
@@ -77,12 +77,12 @@ describe('worked examples (§5.7)', () => {
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher' } });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: dice(1, 1) }); // 2 against Fatigue 4: fails
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) }); // 2 against Fatigue 4: fails
     // Ana is Exhausted: her post-action Incapacity Roll comes before the fight ends (§5.5), and nothing else does.
     expect(e.view().phase).not.toBe('ended');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana', details: { reason: 'afterAction' } });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Ana's Incapacity Roll.");
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(6, 6) }); // 12 > 2
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(6, 6) }); // 12 > 2
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Every foe is incapacitated or removed.');
   });
@@ -95,8 +95,8 @@ describe('worked examples (§5.7)', () => {
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: dice(1, 1) });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) }); // 2 against Fatigue 2: a tie fails
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // 2 against Fatigue 2: a tie fails
     expect(e.view().phase).toBe('ended');
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, incapacitated: true }); // R-H9: Tolerance 0 stays out
   });
@@ -134,7 +134,7 @@ describe('attacks and defence (§5.4)', () => {
     const f = duel();
     f.apply(attack('ana', ['orc'], { fatigue: 1, stress: 1 }));
     f.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 3) });
+    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: app(4, 3), defenceRoll: app(3, 3) });
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').stressLoad]).toEqual([1, 1]);
     expect(texts(lines)[0]).toBe("Ana's Strike [4, 3] + 3 = 10 against Orc's Resilience [3, 3] + 1 = 7: the attack is 3 higher — failure: takes the effect (Fatigue 1/5, Stress 1/5).");
   });
@@ -287,14 +287,14 @@ describe('Frayed and the Panic Roll (§5.5, R-H5, R-H6)', () => {
     expect(e.view().prompt).toMatchObject({ kind: 'panicRoll', answer: 'PANIC_ROLL', subjectId: 'ana', choices: [{ id: 'ana', label: 'Roll 2d6 + 1' }] });
     expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow("Waiting for Ana's Panic Roll.");
     expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'PANIC_ROLL', combatantId: 'ana' })[0]).toMatchObject({ path: ['roll'], notation: '2d6' });
-    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: dice(2, 2) }); // 5 > 4
+    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(2, 2) }); // 5 > 4
     expect(texts(lines)[0]).toContain('= 5 against Stress Load 4: it must exceed the load and does.');
     expect(who(e, 'ana').stressLoad).toBe(4);
   });
 
   it('a tie fails: Stunned, Stress Load into Fatigue Load and reset, Stress Tolerance −1, in that order', () => {
     const e = frayed();
-    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: dice(1, 2) }); // 4, a tie
+    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 2) }); // 4, a tie
     expect(lines[0]).toMatchObject({ rulings: ['R-H5', 'R-H6', 'R-H8'] });
     expect(texts(lines)[0]).toContain('a tie fails');
     expect(who(e, 'ana')).toMatchObject({ fatigueLoad: 5, stressLoad: 0, stressTolerance: 1, statuses: { Stunned: { stacks: 1, ticks: true } } });
@@ -302,14 +302,14 @@ describe('Frayed and the Panic Roll (§5.5, R-H5, R-H6)', () => {
 
   it('R-H6 Stunned skips the next Action, then counts down at the end of the turn; the GM option only marks it', () => {
     const e = frayed();
-    e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(() => e.apply(attack('ana', ['orc']))).toThrow('Ana is Stunned and skips the Action this turn (R-H6).');
     e.apply({ type: 'MOVE', squares: 1 });
     const lines = e.apply({ type: 'END_TURN' });
     expect(texts(lines)[0]).toContain('Stunned 1 → 0');
     expect(who(e, 'ana').statuses).toEqual({});
     const g = frayed({ stunned: 'gmAdjudicates' });
-    g.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    g.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 1) });
     g.apply(attack('ana', ['orc']));
   });
 
@@ -334,7 +334,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     const e = tired();
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana' });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(2, 2) }); // 5 > 4
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(2, 2) }); // 5 > 4
     expect(who(e, 'ana').incapacitated).toBe(false);
   });
 
@@ -348,7 +348,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     const e = tired();
     e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'acted', value: 0, note: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 2) }); // 4, a tie
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 2) }); // 4, a tie
     expect(texts(lines)[0]).toContain('a tie fails');
     expect(who(e, 'ana')).toMatchObject({ incapacitated: true, fatigueTolerance: 1, fatigueLoad: 3, stance: null });
     expect(e.view().allowed).not.toContain('SET_STANCE');
@@ -357,7 +357,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
   it('R-H7 end of turn while Incapacitated: −1 Tolerance and Load; a Wound at Tolerance 0; Load 0 ends it', () => {
     const e = tired({}, { fatigueTolerance: 1 });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, fatigueLoad: 3, incapacitated: true });
     const lines = e.apply({ type: 'END_TURN' });
     expect(lines[0]!.rulings).toEqual(expect.arrayContaining(['R-H7']));
@@ -377,12 +377,12 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
   it('R-H7 alternative: the wound check comes before the −1', () => {
     const e = tired({ woundCheckOrder: 'beforeDecrement' }, { fatigueTolerance: 2 });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) }); // Tolerance 2 → 1, Load 3
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // Tolerance 2 → 1, Load 3
     e.apply({ type: 'END_TURN' }); // before: Tolerance 1, no Wound; after −1: Tolerance 0
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 0 });
     const f = tired({}, { fatigueTolerance: 2 });
     f.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    f.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    f.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     f.apply({ type: 'END_TURN' }); // after: Tolerance 0 and still Incapacitated: a Wound
     expect(who(f, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 1 });
   });
@@ -405,7 +405,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher', mustExceed: 2 } });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: dice(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
     expect(who(e, 'orc').incapacitated).toBe(true);
     expect(e.view().phase).toBe('running');
   });
@@ -573,7 +573,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('bo', 'party', { fatigueTolerance: 3 }), seed('cy', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) }); // Tolerance 0
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // Tolerance 0
     e.apply({ type: 'APPLY_LOAD', targetId: 'bo', load: 'fatigue', amount: 5, source: '' });
     e.apply({ type: 'OVERRIDE', targetId: 'bo', field: 'incapacitated', value: 1, note: '' });
     e.apply({ type: 'APPLY_LOAD', targetId: 'cy', load: 'stress', amount: 2, source: '' });
@@ -591,7 +591,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const lenient = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes'), seed('gob', 'foes')], { zeroToleranceStaysOut: false });
     lenient.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
     lenient.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    lenient.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    lenient.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(lenient.view().phase).toBe('ended'); // the whole party is down
     expect(who(lenient, 'ana').incapacitated).toBe(false);
   });
@@ -600,7 +600,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes')]);
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: dice(1, 1) });
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Every member of the party is incapacitated or removed.');
     expect(texts(lines)).toContain('Combat ends: Every member of the party is incapacitated or removed. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.');
@@ -671,7 +671,7 @@ describe('teleport and forced movement (§5.3)', () => {
     expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'bo', path: [{ x: 1, y: 0 }, { x: 0, y: 1 }] })).toThrow("Orc stands on (1,0): Bo cannot be moved into an enemy's square.");
     expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'bo', path: [{ x: 1, y: 1 }, { x: 0, y: 0 }] })).toThrow("Ana stands on (0,0): nobody can be pushed onto another character's square.");
     const bare = fight([seed('ana', 'party'), seed('orc', 'foes')]);
-    const lines = bare.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 2, drop: 'reflex', levels: 3, dropDice: dice(1, 1), environmentDice: dice(6, 6) });
+    const lines = bare.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 2, drop: 'reflex', levels: 3, dropDice: app(1, 1), environmentDice: app(6, 6) });
     expect(lines[0]!.text).toBe('Orc is moved 2 squares; drops 3 levels: Reflex [1, 1] + 0 = 2 against the environment [6, 6] + 3 = 15: fails, +1 Slowed.');
     expect(who(bare, 'orc').statuses['Slowed']?.stacks).toBe(1);
     const zero = rolled([seed('ana', 'party'), seed('orc', 'foes')]);
