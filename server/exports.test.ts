@@ -96,8 +96,8 @@ const FIGHTS: Record<string, (f: Fight) => Promise<void>> = {
   },
   thrum: async ({ send, answer, end, detail, ids: { a, o } }) => {
     await send({ type: 'START' });
-    await send({ type: 'ROLL_INITIATIVE', id: a });
-    await send({ type: 'ROLL_INITIATIVE', id: o });
+    await send({ type: 'ROLL_INITIATIVE', combatantId: a });
+    await send({ type: 'ROLL_INITIATIVE', combatantId: o });
     await send({ type: 'END_TURN' });
     await send({ type: 'END_TURN' });
     await send({ type: 'APPLY_LOAD', targetId: o, load: 'stress', amount: 2, source: 'a howl' });

@@ -73,8 +73,8 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
   thrum: {
     steps: [
       () => ({ type: 'START' }),
-      (i) => ({ type: 'ROLL_INITIATIVE', id: i['Ash']!, roll: { faces: [6, 5], source: 'manual' } }),
-      (i) => ({ type: 'ROLL_INITIATIVE', id: i['Goblin']!, roll: { faces: [1, 2], source: 'manual' } }),
+      (i) => ({ type: 'ROLL_INITIATIVE', combatantId: i['Ash']!, roll: { faces: [6, 5], source: 'manual' } }),
+      (i) => ({ type: 'ROLL_INITIATIVE', combatantId: i['Goblin']!, roll: { faces: [1, 2], source: 'manual' } }),
       () => ({ type: 'END_TURN' }),
       () => ({ type: 'END_TURN' }),
       (i) => ({ type: 'APPLY_LOAD', targetId: i['Ash']!, load: 'fatigue', amount: 3, source: 'the climb' }),

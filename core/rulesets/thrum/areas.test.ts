@@ -5,7 +5,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { attack, ctx, fight, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult: [], startingArea: [] } });
-const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
 const sq = (x: number, y: number) => ({ x, y });
 /** Ana against Orc on an empty map, each at the square given. */
 const duelAt = (ana: [number, number], orc: [number, number]) => {

@@ -24,7 +24,7 @@ describe('Win and Defeat Conditions', () => {
   it('marked during an attack, the fight ends once the attack resolves', () => {
     const e = withConditions();
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     const lines = e.apply({ type: 'CONDITION_MET', n: 2 });
     expect(lines[0]!.text).toContain('Combat ends once the triggers and the action under way resolve.');
     expect(e.view().phase).not.toBe('ended');
@@ -49,7 +49,7 @@ describe('Win and Defeat Conditions', () => {
 describe('the end check counts PCs (§5.2)', () => {
   // source: "This repeats until either: - All PCs are incapacitated or removed from combat"
   it('every PC down ends the combat though an allied NPC on the party side still stands', () => {
-    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', combatantId: 'guard', side: 'party' }]);
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: 'a fall' });
     e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'incapacitated', value: 1, note: 'knocked out' });
     expect(e.view().phase).toBe('ended');
@@ -57,7 +57,7 @@ describe('the end check counts PCs (§5.2)', () => {
   });
 
   it('the allied NPC down, the PC standing: the fight goes on', () => {
-    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', id: 'guard', side: 'party' }]);
+    const e = fight([seed('ana', 'party'), seed('guard', 'foes'), seed('orc', 'foes')], {}, [{ type: 'SET_SIDE', combatantId: 'guard', side: 'party' }]);
     e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'guard', reason: 'flees' });
     expect(e.view().phase).toBe('running');
   });

@@ -17,7 +17,7 @@ function attack(f: DemoFight, attacker: string, target: string, ability: string,
  * more per net Boon or Bane, as the prompt says. The demo's attacks all land: the attack's dice beat the defence's.
  */
 function defend(f: DemoFight, defence: 'resilience' | 'evasion' | 'resolve', attackFaces: number[], defenceFaces: number[]): void {
-  f.act({ type: 'DEFENSE_CHOICE', id: defence });
+  f.act({ type: 'DEFENSE_CHOICE', defence: defence });
   const details = f.view.prompt?.details ?? {};
   const sized = (faces: number[], count: unknown) => typed(...Array.from({ length: Number(count ?? 2) }, (_, i) => faces[i % faces.length]!));
   f.act({ type: 'DEFENSE_RESULT', attackRoll: sized(attackFaces, details['attackDice']), defenceRoll: sized(defenceFaces, details['defenceDice']) });
@@ -50,7 +50,7 @@ export const thrumDemo: RulesetDemo = {
   fight(f) {
     f.act({ type: 'START' });
     const initiative: [string, [number, number]][] = [['Ash', [5, 4]], ['Vesper', [3, 3]], ['Husk 1', [4, 2]], ['Husk 2', [2, 1]]];
-    for (const [name, faces] of initiative) f.act({ type: 'ROLL_INITIATIVE', id: f.id(name), roll: typed(...faces) });
+    for (const [name, faces] of initiative) f.act({ type: 'ROLL_INITIATIVE', combatantId: f.id(name), roll: typed(...faces) });
     // Round Zero: a first stance each, in initiative order.
     for (const stance of ['Guarded', 'Focused', 'Aggressive', 'Aggressive']) {
       f.act({ type: 'SET_STANCE', stance });
@@ -63,7 +63,7 @@ export const thrumDemo: RulesetDemo = {
     f.act(attack(f, 'Vesper', 'Husk 1', 'Dread Whisper', { stress: 4 }));
     defend(f, 'resolve', [5, 4], [1, 3]);
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'PANIC_ROLL', id: f.id('Husk 1'), roll: typed(2, 1) });
+    f.act({ type: 'PANIC_ROLL', combatantId: f.id('Husk 1'), roll: typed(2, 1) });
     f.act({ type: 'END_TURN' });
     f.act(attack(f, 'Husk 2', 'Vesper', 'Hollow Wail', { stress: 7 }));
     defend(f, 'resolve', [4, 4], [2, 2]);
@@ -72,7 +72,7 @@ export const thrumDemo: RulesetDemo = {
     f.act(attack(f, 'Ash', 'Husk 2', 'Hammer Blow', { fatigue: 5 }));
     defend(f, 'resilience', [6, 6], [1, 2]);
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'PANIC_ROLL', id: f.id('Vesper'), roll: typed(1, 2) });
+    f.act({ type: 'PANIC_ROLL', combatantId: f.id('Vesper'), roll: typed(1, 2) });
     f.act({ type: 'END_COMBAT', outcome: 'Victory: the husks crumble to dust' });
   },
   recovery: (party) => [{ type: 'DOWNTIME', characterId: party['Vesper']!, days: 1 }],

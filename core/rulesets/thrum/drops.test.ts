@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { ctx, dice, fight, seed, who } from './testing.ts';
+import { app, ctx, fight, seed, who } from './testing.ts';
 
 const ledge = (options = {}) => {
   const map: GmEvent = { type: 'SET_MAP', map: { width: 6, height: 6, elevation: { '0,0': 3 }, difficult: [], startingArea: [] } };
   const e = fight([seed('ana', 'party', { speed: 4, resilience: 2, evasion: -1 }), seed('orc', 'foes')], options, [map]);
-  e.apply({ type: 'SET_POSITION', id: 'ana', square: { x: 0, y: 0 }, note: '' });
-  e.apply({ type: 'SET_POSITION', id: 'orc', square: { x: 5, y: 5 }, note: '' });
+  e.apply({ type: 'SET_POSITION', combatantId: 'ana', square: { x: 0, y: 0 }, note: '' });
+  e.apply({ type: 'SET_POSITION', combatantId: 'orc', square: { x: 5, y: 5 }, note: '' });
   return e;
 };
 const down = (drop: unknown): GmEvent => ({ type: 'MOVE', path: [{ x: 0, y: 1 }], drops: [drop] } as unknown as GmEvent);
@@ -23,12 +23,12 @@ describe('a drop of two or more levels is rolled: the mover against the environm
       { path: ['drops', 0, 'environment'], label: 'The environment: drop 1, 2d6 + its height', notation: '2d6', count: 2, sides: 6 },
     ]);
     // Endurance 3 + 4 + 2 = 9 against 3 + 2 + 3 = 8: lands with no adverse effect, base cost only.
-    const lines = e.apply(down({ roll: 'endurance', dice: dice(3, 4), environment: dice(3, 2) }));
+    const lines = e.apply(down({ roll: 'endurance', dice: app(3, 4), environment: app(3, 2) }));
     expect(lines[0]!.text).toContain('drops 3 levels into (0,1): Endurance [3, 4] + 2 = 9 against the environment [3, 2] + 3 = 8: succeeds, base cost only');
     expect([ctx(e).turn.moved, who(e, 'ana').statuses]).toEqual([1, {}]);
     // The same faces for Reflex (Evasion − 1): 6 against 8, "On a fail they are +1 Slowed".
     const f = ledge();
-    f.apply(down({ roll: 'reflex', dice: dice(3, 4), environment: dice(3, 2) }));
+    f.apply(down({ roll: 'reflex', dice: app(3, 4), environment: app(3, 2) }));
     expect(who(f, 'ana').statuses['Slowed']?.stacks).toBe(1);
     // Rolled by the app: the stored event carries both rolls.
     const g = ledge();
@@ -40,21 +40,21 @@ describe('a drop of two or more levels is rolled: the mover against the environm
   it('the roller must exceed the opposition: a tie fails (R-H11 contestTies), unless ties go to the roller', () => {
     const e = ledge();
     // Endurance 2 + 2 + 2 = 6 against 1 + 2 + 3 = 6.
-    e.apply(down({ roll: 'endurance', dice: dice(2, 2), environment: dice(1, 2) }));
+    e.apply(down({ roll: 'endurance', dice: app(2, 2), environment: app(1, 2) }));
     expect(who(e, 'ana').statuses['Slowed']?.stacks).toBe(1);
     const f = ledge({ contestTies: 'attackWins' });
-    f.apply(down({ roll: 'endurance', dice: dice(2, 2), environment: dice(1, 2) }));
+    f.apply(down({ roll: 'endurance', dice: app(2, 2), environment: app(1, 2) }));
     expect(who(f, 'ana').statuses).toEqual({});
   });
 
   it('"The same process applies if a character is moved involuntarily": a forced drop without a map rolls against the levels given', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes', { resilience: 1 })]);
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance' })).toThrow('Give the levels dropped: the environment rolls 2d6 + the height of the drop.');
-    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4 }).map((r) => r.label)).toEqual([
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance' })).toThrow('Give the levels dropped: the environment rolls 2d6 + the height of the drop.');
+    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4 }).map((r) => r.label)).toEqual([
       'Orc: the drop, Endurance, 2d6 + 1', 'The environment: 2d6 + 4 (the height)',
     ]);
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6), environmentDice: dice(1, 1) })).toThrow("Orc's Endurance roll is 2d6: 1 die given.");
-    e.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: dice(6, 5), environmentDice: dice(1, 1) });
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: app(6), environmentDice: app(1, 1) })).toThrow("Orc's Endurance roll is 2d6: 1 die given.");
+    e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1, drop: 'endurance', levels: 4, dropDice: app(6, 5), environmentDice: app(1, 1) });
     expect(who(e, 'orc').statuses).toEqual({});
   });
 

@@ -44,10 +44,10 @@ describe('action forms', () => {
     };
     e.apply(fromForm('MOVE', {}));
     // A Reflex drop roll against a 40-level fall, the app rolling both sides: it fails (R-H11).
-    e.apply(e.withRolls(fromForm('FORCED_MOVE', { id: 'orc', drop: 'reflex', levels: 40 })));
+    e.apply(e.withRolls(fromForm('FORCED_MOVE', { combatantId: 'orc', drop: 'reflex', levels: 40 })));
     expect(who(e, 'orc').statuses['Slowed']?.stacks).toBe(1);
     e.apply(fromForm('ATTACK', { attackerId: 'ana', attackType: 'physical', targets: ['orc'], covered: ['orc'] }));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
     // The Contested roll form left empty: the app rolls both sides, 3d6 for the attack with cover's Bane (R-H11).
     e.apply(e.withRolls(fromForm('DEFENSE_RESULT', {})));

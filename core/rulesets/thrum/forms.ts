@@ -9,7 +9,7 @@ const note = { key: 'note', label: 'Note', kind: 'text', optional: true } as con
 export const thrumActionForms: readonly ActionForm[] = [
   { type: 'SET_SIDE', phase: 'setup', label: 'Side', help: 'Before combat: an allied NPC fights with the party.',
     fields: [
-      { key: 'id', label: 'Who', kind: 'combatant' },
+      { key: 'combatantId', label: 'Who', kind: 'combatant' },
       { key: 'side', label: 'Side', kind: 'choice', choices: [{ value: 'party', label: 'Party' }, { value: 'foes', label: 'Foes' }] },
     ] },
   { type: 'SET_CONDITION', phase: 'setup', label: 'Win or Defeat Condition', help: 'Combat ends when the GM marks it met (after the action under way resolves), besides a whole side being down.',
@@ -27,7 +27,7 @@ export const thrumActionForms: readonly ActionForm[] = [
     ] },
   { type: 'FORCED_MOVE', label: 'Forced move', shortcut: 'f', help: 'Someone moves a character: a drop of two or more levels is rolled for (Endurance or Reflex against the environment\'s 2d6 + the height); a failure is +1 Slowed, and +1 Dazed if the movement it spent this turn reaches its lowered Speed.',
     fields: [
-      { key: 'id', label: 'Who is moved', kind: 'combatant', who: 'any' },
+      { key: 'combatantId', label: 'Who is moved', kind: 'combatant', who: 'any' },
       { key: 'squares', label: 'Squares', kind: 'integer', min: 1, max: 60, default: 1 },
       { key: 'drop', label: 'Drop of 2+ levels', kind: 'choice', help: 'Rolled: 2d6 + Endurance (Resilience) or Reflex (Evasion) against the environment\'s 2d6 + the height; roll for me or type the faces. A given result only where the campaign hands contests to the GM (R-H11).',
         choices: [{ value: 'none', label: 'No such drop' }, { value: 'endurance', label: 'Roll Endurance' }, { value: 'reflex', label: 'Roll Reflex' }, { value: 'success', label: 'Drop roll succeeds (R-H11: the GM\'s result)' }, { value: 'failure', label: 'Drop roll fails (R-H11: the GM\'s result)' }] },
@@ -57,11 +57,11 @@ export const thrumActionForms: readonly ActionForm[] = [
     ] },
   // The prompt's buttons let the app roll these; the forms take the faces of physical dice (GUIDE §5).
   { type: 'ROLL_INITIATIVE', label: 'Initiative roll', help: '2d6 + Initiative modifier, one combatant at a time. Roll for me, or type the faces of physical dice.',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any' }] },
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any' }] },
   { type: 'PANIC_ROLL', label: 'Panic Roll', help: 'A Frayed combatant at the start of its turn: 2d6 + Resolve must exceed the Stress Load. Roll for me, or type the faces.',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
   { type: 'INCAPACITY_ROLL', label: 'Incapacity Roll', help: 'After an Exhausted combatant\'s Action, or a Finisher on an Exhausted target: 2d6 + Resilience must exceed the Fatigue Load. Roll for me, or type the faces.',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant', who: 'any', defaultActive: true }] },
   { type: 'DEFENSE_RESULT', label: 'Contested roll', shortcut: 'r',
     help: 'The attack roll against the defence roll, once the defence is chosen: 2d6 + modifier each, a d6 more per net Boon (drop the lowest) or Bane (drop the highest). Roll for me, or type the faces of physical dice (R-H11).',
     fields: [] },
@@ -70,7 +70,7 @@ export const thrumActionForms: readonly ActionForm[] = [
   { type: 'SET_STANCE', label: 'Stance', shortcut: 's', help: 'Ends the old stance and the turn\'s Move and Action.',
     fields: [{ key: 'stance', label: 'Stance', kind: 'text', default: '' }] },
   { type: 'DELAY', label: 'Delay', shortcut: 'y', help: 'Once per round, permanently: act after the chosen character, or at the end of the round.',
-    fields: [{ key: 'id', label: 'Who delays', kind: 'combatant', defaultActive: true }, { key: 'afterId', label: 'After', kind: 'combatant', optional: true, emptyAs: 'null', help: 'empty: the end of the round' }] },
+    fields: [{ key: 'combatantId', label: 'Who delays', kind: 'combatant', defaultActive: true }, { key: 'afterId', label: 'After', kind: 'combatant', optional: true, emptyAs: 'null', help: 'empty: the end of the round' }] },
   { type: 'RESUSCITATE', label: 'Resuscitate', help: 'Ends Incapacitated. Its range is in Basic Combat Abilities, another chapter: the GM checks it.',
     fields: [{ key: 'targetId', label: 'Whom', kind: 'combatant', who: 'notActive' }] },
   { type: 'TRIGGER', label: 'Trigger', shortcut: 't', help: 'A trigger fired: the effects resolve top-down in initiative order; one set off while another resolves goes first (last in, first out).',

@@ -1,6 +1,7 @@
 // R-H1: initiative ties the rules cannot break, checked against the ruling read literally over many rolls and each
 // tie-break mode, as combatants roll, leave, and the GM puts them first one by one.
 import { describe, expect, it } from 'vitest';
+import { addSeeds } from '../../encounter/roster.ts';
 import { defaultOptions } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import * as rules from './rules.ts';
@@ -48,7 +49,7 @@ function openTieByRule(ctx: ThrumContext): string[] | null {
 
 function initiativeRoll(mode: string, count: number): ThrumContext {
   const seeds = Array.from({ length: count }, (_, i) => seed(`c${i}`, i % 2 === 0 ? 'party' : 'foes', { initiativeModifier: i % 3 }));
-  return rules.addCombatants(rules.initialContext({ options: { ...defaultOptions(thrumOptions), initiativeTies: mode }, carried: {} }), seeds);
+  return addSeeds(rules.ROSTER, rules.initialContext({ options: { ...defaultOptions(thrumOptions), initiativeTies: mode }, carried: {} }), seeds);
 }
 
 describe('initiative ties (R-H1)', () => {

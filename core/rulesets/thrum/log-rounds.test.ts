@@ -3,7 +3,7 @@
 // with the Orc, last in round 1, Exhausted and failing the Incapacity Roll after its Action.
 import { describe, expect, it } from 'vitest';
 import type { LogLine } from '../../encounter/types.ts';
-import { dice, fight, seed } from './testing.ts';
+import { app, fight, seed } from './testing.ts';
 
 describe('log lines and their round', () => {
   it("the roll and the end of round 1's last turn is logged in round 1; the new round's lines in round 2", () => {
@@ -13,7 +13,7 @@ describe('log lines and their round', () => {
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
     expect(e.view()).toMatchObject({ round: 1, prompt: { kind: 'incapacityRoll', subjectId: 'orc' } });
-    const lines: LogLine[] = e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
+    const lines: LogLine[] = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
     lines.push(...e.apply({ type: 'END_TURN' }));
     expect(e.view().round).toBe(2);
     expect(lines[0]).toMatchObject({ round: 1, kind: 'decision', text: expect.stringContaining('Incapacity Roll') });

@@ -4,8 +4,10 @@
 // can never change the state on replay. The end condition is checked after every event in the rounds (THRUM-22).
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
+import { checkAdd, checkRemove, nameOf } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
+import { beginTurn, closeCombat, combatOver, endTurn } from './turn.ts';
 import type { CombatEvent, Stage } from './combat.ts';
 import type { Board, Square } from './grid.ts';
 import * as rules from './rules.ts';
@@ -15,13 +17,13 @@ export type ThrumEvent =
   | CombatEvent
   | AddCombatantsEvent
   | RemoveCombatantEvent
-  | { type: 'SET_SIDE'; id: string; side: Side }
+  | { type: 'SET_SIDE'; combatantId: string; side: Side }
   | { type: 'SET_MAP'; map: Board | null }
-  | { type: 'PLACE_NPC'; id: string; square: Square | null }
+  | { type: 'PLACE_NPC'; combatantId: string; square: Square | null }
   | { type: 'START' }
-  | { type: 'ROLL_INITIATIVE'; id: string; roll?: Roll | null }
-  | { type: 'BREAK_TIE'; id: string }
-  | { type: 'DELAY'; id: string; afterId: string | null }
+  | { type: 'ROLL_INITIATIVE'; combatantId: string; roll?: Roll | null }
+  | { type: 'BREAK_TIE'; combatantId: string }
+  | { type: 'DELAY'; combatantId: string; afterId: string | null }
   | { type: 'END_TURN' }
   | { type: 'ADD_LATE_COMBATANT'; combatant: CombatantSeed; position?: number | null; initiativeRoll?: Roll | null }
   | EndCombatEvent
@@ -46,14 +48,14 @@ export function delayRefusal(ctx: ThrumContext, id: string, afterId: string | nu
 }
 
 export function lateRefusal(ctx: ThrumContext, seed: CombatantSeed, roll: Roll | null | undefined, orderSet: boolean): string | null {
-  const problem = rules.checkAddCombatants(ctx, [seed]);
+  const problem = checkAdd(rules.ROSTER, ctx, [seed]);
   if (problem) return problem;
   if (ctx.stack.length) return `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.`;
   return orderSet ? rules.rollProblem(roll, `${seed.name}'s initiative`) : roll ? rules.rollProblem(roll, `${seed.name}'s initiative`) : null;
 }
 
 export function removeRefusal(ctx: ThrumContext, id: string): string | null {
-  const problem = rules.checkRemove(ctx, id);
+  const problem = checkRemove(rules.ROSTER, ctx, id);
   if (problem) return problem;
   return ctx.stack.length ? `Waiting for ${combat.frameQuestion(ctx, ctx.stack.at(-1)!)}.` : null;
 }
@@ -68,14 +70,14 @@ export function initiativeRefusal(ctx: ThrumContext, id: string, roll: Roll | nu
 export function tieRefusal(ctx: ThrumContext, id: string): string | null {
   const tie = rules.openTie(ctx);
   if (!tie) return 'No initiative tie is waiting for the GM.';
-  return tie.includes(id) ? null : `${rules.nameOf(ctx, id)} is not among the tied combatants (${tie.map((x) => rules.nameOf(ctx, x)).join(', ')}).`;
+  return tie.includes(id) ? null : `${nameOf(ctx, id)} is not among the tied combatants (${tie.map((x) => nameOf(ctx, x)).join(', ')}).`;
 }
 
 export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | null {
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
-    case 'SET_SIDE': return ctx.combatants[event.id] ? null : 'That combatant is not in this encounter.';
+    case 'ADD_COMBATANTS': return checkAdd(rules.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return checkRemove(rules.ROSTER, ctx, event.combatantId);
+    case 'SET_SIDE': return ctx.combatants[event.combatantId] ? null : 'That combatant is not in this encounter.';
     case 'SET_CONDITION': return event.text.trim() ? ((ctx.conditions ?? []).length >= 10 ? 'An encounter has at most 10 Win and Defeat Conditions.' : null) : 'Say what the condition is.';
     case 'SET_MAP': {
       const map = event.map;
@@ -87,7 +89,7 @@ export function setupRefusal(ctx: ThrumContext, event: ThrumEvent): string | nul
       return outside ? `(${outside}) is outside a ${map.width}×${map.height} map.` : null;
     }
     case 'PLACE_NPC': {
-      const c = ctx.combatants[event.id];
+      const c = ctx.combatants[event.combatantId];
       if (!c) return 'That combatant is not in this encounter.';
       if (event.square === null) return null;
       if (!ctx.board) return 'Set the map before placing NPCs.';
@@ -109,7 +111,7 @@ const ROSTER_MACHINE: RosterMachineSpec<ThrumContext, ThrumCombatant> = {
   ...rules.ROSTER,
   blocked: (ctx) => ctx.stack.length > 0,
   takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
-  close: (ctx, outcome) => combat.closeCombat(ctx, outcome),
+  close: (ctx, outcome) => closeCombat(ctx, outcome),
 };
 
 /** Removing the combatant whose turn it is passes the turn on (R-H4). */
@@ -138,11 +140,11 @@ export const thrumMachine = setup({
     },
     canRollInitiative: ({ context, event }) => {
       assertEvent(event, 'ROLL_INITIATIVE');
-      return initiativeRefusal(context, event.id, event.roll) === null;
+      return initiativeRefusal(context, event.combatantId, event.roll) === null;
     },
     canBreakTie: ({ context, event }) => {
       assertEvent(event, 'BREAK_TIE');
-      return tieRefusal(context, event.id) === null;
+      return tieRefusal(context, event.combatantId) === null;
     },
     initiativeSettled: ({ context }) => rules.initiativeSettled(context),
     canRemoveActive: ({ context, event }) => {
@@ -159,7 +161,7 @@ export const thrumMachine = setup({
     },
     canDelay: ({ context, event }) => {
       assertEvent(event, 'DELAY');
-      return delayRefusal(context, event.id, event.afterId) === null;
+      return delayRefusal(context, event.combatantId, event.afterId) === null;
     },
     nothingPending: ({ context }) => context.stack.length === 0,
     pending: ({ context }) => context.stack.length > 0,
@@ -167,13 +169,13 @@ export const thrumMachine = setup({
     combatInRoundZero: allowedIn('roundZero'),
     hasSlotAtCursor: ({ context }) => rules.hasSlotAtCursor(context),
     orderEmpty: ({ context }) => context.order.length === 0,
-    combatOver: ({ context }) => combat.combatOver(context),
+    combatOver: ({ context }) => combatOver(context),
   },
   actions: {
     ...rosterActions<ThrumContext, ThrumCombatant, ThrumEvent>(ROSTER_MACHINE),
     setSide: assign(({ context, event }) => {
       assertEvent(event, 'SET_SIDE');
-      return rules.setSide(context, event.id, event.side);
+      return rules.setSide(context, event.combatantId, event.side);
     }),
     setCondition: assign(({ context, event }) => {
       assertEvent(event, 'SET_CONDITION');
@@ -189,15 +191,15 @@ export const thrumMachine = setup({
     }),
     placeNpc: assign(({ context, event }) => {
       assertEvent(event, 'PLACE_NPC');
-      return rules.place(context, event.id, event.square);
+      return rules.place(context, event.combatantId, event.square);
     }),
     rollInitiative: assign(({ context, event }) => {
       assertEvent(event, 'ROLL_INITIATIVE');
-      return rules.rollInitiative(context, event.id, event.roll!);
+      return rules.rollInitiative(context, event.combatantId, event.roll!);
     }),
     breakTie: assign(({ context, event }) => {
       assertEvent(event, 'BREAK_TIE');
-      return { tieOrder: [...context.tieOrder, event.id] };
+      return { tieOrder: [...context.tieOrder, event.combatantId] };
     }),
     settleOrder: assign(({ context }) => rules.settleOrder(context)),
     addLateBeforeOrder: assign(({ context, event }) => {
@@ -211,16 +213,16 @@ export const thrumMachine = setup({
     delay: assign(({ context, event }) => {
       assertEvent(event, 'DELAY');
       // The panic roll waits until the turn really begins at the new slot (R-H3).
-      const stack = context.stack.filter((f) => !(f.kind === 'roll' && f.reason === 'startOfTurn' && f.id === event.id));
-      return rules.delay({ ...context, stack }, event.id, event.afterId);
+      const stack = context.stack.filter((f) => !(f.kind === 'roll' && f.reason === 'startOfTurn' && f.id === event.combatantId));
+      return rules.delay({ ...context, stack }, event.combatantId, event.afterId);
     }),
-    beginRoundZeroTurn: assign(({ context }) => combat.beginTurn(context, 'roundZero')),
-    beginTurn: assign(({ context }) => combat.beginTurn(context, 'rounds')),
-    endRoundZeroTurn: assign(({ context }) => combat.endTurn(context, 'roundZero')),
-    endTurn: assign(({ context }) => combat.endTurn(context, 'rounds')),
+    beginRoundZeroTurn: assign(({ context }) => beginTurn(context, 'roundZero')),
+    beginTurn: assign(({ context }) => beginTurn(context, 'rounds')),
+    endRoundZeroTurn: assign(({ context }) => endTurn(context, 'roundZero')),
+    endTurn: assign(({ context }) => endTurn(context, 'rounds')),
     openRound: assign(({ context }) => rules.openRound(context)),
     applyCombat: assign(({ context, event }) => (isCombat(event) ? combat.applyCombat(context, event) : context)),
-    autoEnd: assign(({ context }) => combat.closeCombat(context, rules.endCondition(context) ?? 'The fight is over.')),
+    autoEnd: assign(({ context }) => closeCombat(context, rules.endCondition(context) ?? 'The fight is over.')),
   },
 }).createMachine({
   id: 'thrum',

@@ -6,10 +6,10 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import { downtime } from './recovery.ts';
-import { attack, ctx, dice, encounter, fight, rolled, seed, who } from './testing.ts';
+import { app, attack, ctx, encounter, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult: [], startingArea: [] } });
-const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
 const refusalOf = (work: () => unknown): string | null => {
   try {
     work();
@@ -26,9 +26,9 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     const e = encounter(options);
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('orc', 'foes', { initiativeModifier: 1 }), seed('ana', 'party', { initiativeModifier: 1 }), seed('bo', 'party', { initiativeModifier: 2 })] });
     e.apply({ type: 'START' });
-    e.apply({ type: 'ROLL_INITIATIVE', id: 'orc', roll: dice(4, 4) });
-    e.apply({ type: 'ROLL_INITIATIVE', id: 'ana', roll: dice(4, 4) });
-    e.apply({ type: 'ROLL_INITIATIVE', id: 'bo', roll: dice(4, 3) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'orc', roll: app(4, 4) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: app(4, 4) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: app(4, 3) });
     return { asked: e.view().prompt?.choices.map((c) => c.id) ?? null, order: ctx(e).order };
   },
   // R-H2: an NPC's Round Zero turn takes a square.
@@ -67,24 +67,24 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
   boonsAndBanes: (options) => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     const offered = e.view().prompt!.choices.map((c) => c.id);
-    return { offered, refused: refusalOf(() => e.apply({ type: 'DEFENSE_RESULT', id: 'failure' })), fatigue: who(e, 'orc').fatigueLoad };
+    return { offered, refused: refusalOf(() => e.apply({ type: 'DEFENSE_RESULT', outcome: 'failure' })), fatigue: who(e, 'orc').fatigueLoad };
   },
   // R-H11 contestTies: a tied contest (4 + 3 + 0 against 3 + 4 + 0).
   contestTies: (options) => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes')], options);
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
-    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 4) });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: app(4, 3), defenceRoll: app(3, 4) });
     return who(e, 'orc').fatigueLoad;
   },
   // R-H11 criticalMargin: Evasion totals 1 to 10 above the attack; which of them are Criticals (no Vulnerable).
   criticalMargin: (options) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((above) => {
     const e = fight([seed('ana', 'party', { highestArtModifier: 0 }), seed('orc', 'foes', { evasion: above })], options);
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
-    e.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(3, 3), defenceRoll: dice(3, 3, 1) });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
+    e.apply({ type: 'DEFENSE_RESULT', attackRoll: app(3, 3), defenceRoll: app(3, 3, 1) });
     return who(e, 'orc').statuses['Vulnerable']?.stacks ?? 0;
   }),
   // R-H12: Speed with one Slowed stack.
@@ -100,7 +100,7 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     e.apply(place('gob', 4, 5));
     e.apply(place('ana', 1, 5));
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     return (e.view().prompt!.details!['attackBanes'] as string[]).includes('cover');
   }),
   // R-H14: the attacker stands on the dividing line.
@@ -109,7 +109,7 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     e.apply(place('orc', 5, 5));
     e.apply(place('ana', 4, 9));
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     return e.view().prompt!.details!['attackBanes'];
   },
   // R-H15: Vulnerable at the end of the bearer's turn.

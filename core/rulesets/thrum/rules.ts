@@ -2,7 +2,7 @@
 // modifier, descending, ties by R-H1), Round Zero, Delay (once per round, permanent, R-H3), removals (R-H4), late
 // arrivals and the end condition. The machine calls these; refusal sentences come from the same checks.
 import * as roster from '../../encounter/roster.ts';
-import type { RosterSpec } from '../../encounter/roster.ts';
+import { nameOf, type RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
@@ -225,7 +225,6 @@ export function combatantFromSeed(seed: CombatantSeed): ThrumCombatant {
   };
 }
 
-export const nameOf: (ctx: ThrumContext, id: string | null | undefined) => string = roster.nameOf;
 export const activeId = (ctx: ThrumContext): string | null => ctx.order[ctx.cursor] ?? null;
 export const inFight = (c: ThrumCombatant | undefined): c is ThrumCombatant => c !== undefined && c.removed === null;
 
@@ -415,10 +414,7 @@ export function removeCombatant(ctx: ThrumContext, id: string, reason: string, k
   };
 }
 
-/** Setup only: taken off the roster, leaving no trace. */
-export const dropFromRoster = (ctx: ThrumContext, id: string): ThrumContext => roster.dropFromRoster(ROSTER, ctx, id);
 
-export const addCombatants = (ctx: ThrumContext, seeds: CombatantSeed[]): ThrumContext => roster.addSeeds(ROSTER, ctx, seeds);
 
 /**
  * A late arrival rolls initiative as it joins and takes its place in the order by that roll (or where the GM puts
@@ -426,7 +422,7 @@ export const addCombatants = (ctx: ThrumContext, seeds: CombatantSeed[]): ThrumC
  * joins the initiative roll.
  */
 export function addLateCombatant(ctx: ThrumContext, seed: CombatantSeed, roll: Roll | null | undefined, position: number | null | undefined, orderSet: boolean): ThrumContext {
-  let next = addCombatants(ctx, [seed]);
+  let next = roster.addSeeds(ROSTER, ctx, [seed]);
   if (roll) next = rollInitiative(next, seed.id, roll);
   if (!orderSet) return next;
   const newcomer = next.combatants[seed.id]!;
@@ -514,14 +510,16 @@ export const ROSTER: RosterSpec<ThrumContext, ThrumCombatant> = {
   hasLeft: (c) => c.removed !== null,
 };
 
-export const checkAddCombatants = (ctx: ThrumContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
-
-export const checkRemove = (ctx: ThrumContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
-
 export const checkStart = (ctx: ThrumContext): string | null =>
   roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'foes', noun: 'foe' }]);
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-export const update = (ctx: ThrumContext, id: string, change: Partial<ThrumCombatant>): ThrumContext => roster.update<ThrumContext, ThrumCombatant>(ctx, id, change);
+/** The shared update (core/encounter/roster.ts) for Thrum's combatants, so a change is checked against ThrumCombatant. */
+export const update = roster.update<ThrumContext, ThrumCombatant>;
 
 export { emptyBoard };
+
+// ---- the stack of pending decisions ----
+
+export const replaceTop = (ctx: ThrumContext, frame: Frame): ThrumContext => ({ ...ctx, stack: [...ctx.stack.slice(0, -1), frame] });
+export const push = (ctx: ThrumContext, ...frames: Frame[]): ThrumContext => ({ ...ctx, stack: [...ctx.stack, ...frames] });
+export const pop = (ctx: ThrumContext): ThrumContext => ({ ...ctx, stack: ctx.stack.slice(0, -1) });

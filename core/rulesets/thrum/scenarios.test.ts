@@ -4,25 +4,25 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { attack, contest, ctx, dice, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
+import { app, attack, contest, ctx, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
-const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
 const defend = (e: ReturnType<typeof fight>, defence: string, tier: string) => {
-  e.apply({ type: 'DEFENSE_CHOICE', id: defence });
+  e.apply({ type: 'DEFENSE_CHOICE', defence: defence });
   return contest(e, tier as 'critical' | 'success' | 'failure');
 };
 const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
 /** Drop rolls typed from dice (R-H11): 2d6 + Endurance or Reflex against the environment's 2d6 + the height. */
-const holds = { roll: 'endurance', dice: dice(6, 6), environment: dice(1, 1) } as const;
-const falls = { roll: 'reflex', dice: dice(1, 1), environment: dice(6, 6) } as const;
+const holds = { roll: 'endurance', dice: app(6, 6), environment: app(1, 1) } as const;
+const falls = { roll: 'reflex', dice: app(1, 1), environment: app(6, 6) } as const;
 
 describe('worked examples (§5.7)', () => {
   it('THRUM-02 Bob and Alice delay (see machine.test.ts for the full walk-through)', () => {
     const e = fight([seed('bob', 'party'), seed('alice', 'party'), seed('carol', 'foes')]);
-    e.apply({ type: 'DELAY', id: 'bob', afterId: 'alice' });
-    e.apply({ type: 'DELAY', id: 'alice', afterId: 'bob' });
-    expect(() => e.apply({ type: 'DELAY', id: 'bob', afterId: null })).toThrow('Bob has already delayed this round and must act now (R-H3).');
+    e.apply({ type: 'DELAY', combatantId: 'bob', afterId: 'alice' });
+    e.apply({ type: 'DELAY', combatantId: 'alice', afterId: 'bob' });
+    expect(() => e.apply({ type: 'DELAY', combatantId: 'bob', afterId: null })).toThrow('Bob has already delayed this round and must act now (R-H3).');
     expect(ctx(e).order).toEqual(['bob', 'alice', 'carol']);
   });
 
@@ -41,7 +41,7 @@ describe('worked examples (§5.7)', () => {
       e.apply(place('orc', 5, 5));
       e.apply(place('ana', x, y));
       e.apply(attack('ana', ['orc']));
-      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
       return (e.view().prompt!.details!['attackBanes'] as string[]);
     };
     expect(banes(1, 3)).toEqual(['cover']);
@@ -54,7 +54,7 @@ describe('worked examples (§5.7)', () => {
     e.apply(place('orc', 5, 5));
     e.apply(place('ana', 1, 5));
     e.apply(attack('ana', ['orc']));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual([]);
   });
 
@@ -77,12 +77,12 @@ describe('worked examples (§5.7)', () => {
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher' } });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) }); // 2 against Fatigue 4: fails
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) }); // 2 against Fatigue 4: fails
     // Ana is Exhausted: her post-action Incapacity Roll comes before the fight ends (§5.5), and nothing else does.
     expect(e.view().phase).not.toBe('ended');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana', details: { reason: 'afterAction' } });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Ana's Incapacity Roll.");
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(6, 6) }); // 12 > 2
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(6, 6) }); // 12 > 2
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Every foe is incapacitated or removed.');
   });
@@ -95,8 +95,8 @@ describe('worked examples (§5.7)', () => {
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // 2 against Fatigue 2: a tie fails
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // 2 against Fatigue 2: a tie fails
     expect(e.view().phase).toBe('ended');
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, incapacitated: true }); // R-H9: Tolerance 0 stays out
   });
@@ -112,18 +112,18 @@ describe('attacks and defence (§5.4)', () => {
     const prompt = e.view().prompt!;
     expect(prompt).toMatchObject({ kind: 'defenceChoice', answer: 'DEFENSE_CHOICE', subjectId: 'orc' });
     expect(prompt.choices.map((c) => c.label)).toEqual(['Resilience + 1', 'Evasion + 2, +1 Boon', 'An ability\'s defence']);
-    expect(() => e.apply({ type: 'DEFENSE_RESULT', id: 'failure' })).toThrow('Orc must choose a defence before the attack is rolled.');
-    expect(() => e.apply({ type: 'DEFENSE_CHOICE', id: 'resolve' })).toThrow('Against a physical attack the defence is Resilience or Evasion');
+    expect(() => e.apply({ type: 'DEFENSE_RESULT', outcome: 'failure' })).toThrow('Orc must choose a defence before the attack is rolled.');
+    expect(() => e.apply({ type: 'DEFENSE_CHOICE', defence: 'resolve' })).toThrow('Against a physical attack the defence is Resilience or Evasion');
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Orc chooses a defence against Ana's Strike before the roll.");
     expect(e.view().allowed).toEqual(['DEFENSE_CHOICE', 'TRIGGER', 'OVERRIDE']);
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['roll']);
     // R-H11 handed to the core rules: the GM gives the tier, and Resilience has no critical.
     const g = duel({ boonsAndBanes: 'countsToCoreRules' });
     g.apply(attack('ana', ['orc']));
-    g.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    g.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     expect(g.view().prompt!.choices.map((c) => c.id)).toEqual(['success', 'failure']);
-    expect(() => g.apply({ type: 'DEFENSE_RESULT', id: 'critical' })).toThrow('Only Evasion has a critical outcome');
+    expect(() => g.apply({ type: 'DEFENSE_RESULT', outcome: 'critical' })).toThrow('Only Evasion has a critical outcome');
   });
 
   it('Resilience: success avoids, failure takes the effect (+1 Fatigue, R-H12b)', () => {
@@ -133,8 +133,8 @@ describe('attacks and defence (§5.4)', () => {
     expect(who(e, 'orc').fatigueLoad).toBe(0);
     const f = duel();
     f.apply(attack('ana', ['orc'], { fatigue: 1, stress: 1 }));
-    f.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
-    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: dice(4, 3), defenceRoll: dice(3, 3) });
+    f.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
+    const lines = f.apply({ type: 'DEFENSE_RESULT', attackRoll: app(4, 3), defenceRoll: app(3, 3) });
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').stressLoad]).toEqual([1, 1]);
     expect(texts(lines)[0]).toBe("Ana's Strike [4, 3] + 3 = 10 against Orc's Resilience [3, 3] + 1 = 7: the attack is 3 higher — failure: takes the effect (Fatigue 1/5, Stress 1/5).");
   });
@@ -158,14 +158,14 @@ describe('attacks and defence (§5.4)', () => {
     expect([who(s, 'orc').fatigueLoad, who(s, 'orc').statuses['Vulnerable']?.stacks]).toEqual([0, 1]);
     const f = duel();
     f.apply(attack('ana', ['orc']));
-    f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    f.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
     expect(f.view().prompt!.details!['defenceBoons']).toEqual(['Evasion while not Vulnerable']);
     contest(f, 'failure');
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').statuses['Vulnerable']?.stacks]).toEqual([1, 1]);
     f.apply({ type: 'END_TURN' });
     f.apply({ type: 'END_TURN' });
     f.apply(attack('ana', ['orc']));
-    f.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    f.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
     expect(f.view().prompt!.details!['defenceBoons']).toEqual([]);
   });
 
@@ -186,7 +186,7 @@ describe('attacks and defence (§5.4)', () => {
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 2, source: '' });
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'stress', amount: 1, source: '' });
     e.apply(attack('ana', ['orc'], { ranged: true, range: 8 }));
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     const details = e.view().prompt!.details!;
     expect(details['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'an enemy adjacent to a Ranged attacker', 'Exhausted attacker']);
     expect(details['defenceBanes']).toEqual(['Frayed defender']);
@@ -195,7 +195,7 @@ describe('attacks and defence (§5.4)', () => {
   it('without a map the GM gives cover and adjacent enemies', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'ATTACK', attackerId: 'ana', ability: 'Shot', attackType: 'physical', ranged: true, adjacentEnemies: 1, targets: [{ targetId: 'orc', cover: true }], fatigue: 1, stress: 0 });
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'evasion' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'cover']);
   });
 
@@ -261,7 +261,7 @@ describe('attacks and defence (§5.4)', () => {
   });
 
   it('R-H10 areas hit allies unless the option spares them', async () => {
-    const { areaTargets } = await import('./combat.ts');
+    const { areaTargets } = await import('./movement.ts');
     const { areaSquares } = await import('./grid.ts');
     const e = fight([seed('ana', 'party'), seed('bo', 'party'), seed('orc', 'foes')], {}, [map()]);
     e.apply(place('ana', 0, 0));
@@ -286,15 +286,15 @@ describe('Frayed and the Panic Roll (§5.5, R-H5, R-H6)', () => {
     const e = frayed();
     expect(e.view().prompt).toMatchObject({ kind: 'panicRoll', answer: 'PANIC_ROLL', subjectId: 'ana', choices: [{ id: 'ana', label: 'Roll 2d6 + 1' }] });
     expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow("Waiting for Ana's Panic Roll.");
-    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'PANIC_ROLL', id: 'ana' })[0]).toMatchObject({ path: ['roll'], notation: '2d6' });
-    const lines = e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(2, 2) }); // 5 > 4
+    expect(thrumEncounter.rollsFor!(e.snapshot, { type: 'PANIC_ROLL', combatantId: 'ana' })[0]).toMatchObject({ path: ['roll'], notation: '2d6' });
+    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(2, 2) }); // 5 > 4
     expect(texts(lines)[0]).toContain('= 5 against Stress Load 4: it must exceed the load and does.');
     expect(who(e, 'ana').stressLoad).toBe(4);
   });
 
   it('a tie fails: Stunned, Stress Load into Fatigue Load and reset, Stress Tolerance −1, in that order', () => {
     const e = frayed();
-    const lines = e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 2) }); // 4, a tie
+    const lines = e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 2) }); // 4, a tie
     expect(lines[0]).toMatchObject({ rulings: ['R-H5', 'R-H6', 'R-H8'] });
     expect(texts(lines)[0]).toContain('a tie fails');
     expect(who(e, 'ana')).toMatchObject({ fatigueLoad: 5, stressLoad: 0, stressTolerance: 1, statuses: { Stunned: { stacks: 1, ticks: true } } });
@@ -302,20 +302,20 @@ describe('Frayed and the Panic Roll (§5.5, R-H5, R-H6)', () => {
 
   it('R-H6 Stunned skips the next Action, then counts down at the end of the turn; the GM option only marks it', () => {
     const e = frayed();
-    e.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 1) });
+    e.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(() => e.apply(attack('ana', ['orc']))).toThrow('Ana is Stunned and skips the Action this turn (R-H6).');
     e.apply({ type: 'MOVE', squares: 1 });
     const lines = e.apply({ type: 'END_TURN' });
     expect(texts(lines)[0]).toContain('Stunned 1 → 0');
     expect(who(e, 'ana').statuses).toEqual({});
     const g = frayed({ stunned: 'gmAdjudicates' });
-    g.apply({ type: 'PANIC_ROLL', id: 'ana', roll: dice(1, 1) });
+    g.apply({ type: 'PANIC_ROLL', combatantId: 'ana', roll: app(1, 1) });
     g.apply(attack('ana', ['orc']));
   });
 
   it('R-H3 a Delay comes before the Panic Roll, which waits for the new slot', () => {
     const e = frayed();
-    e.apply({ type: 'DELAY', id: 'ana', afterId: null });
+    e.apply({ type: 'DELAY', combatantId: 'ana', afterId: null });
     expect(e.view().prompt).toBeNull();
     expect(e.view().activeId).toBe('orc');
     e.apply({ type: 'END_TURN' });
@@ -334,7 +334,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     const e = tired();
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana' });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(2, 2) }); // 5 > 4
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(2, 2) }); // 5 > 4
     expect(who(e, 'ana').incapacitated).toBe(false);
   });
 
@@ -348,7 +348,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     const e = tired();
     e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'acted', value: 0, note: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 2) }); // 4, a tie
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 2) }); // 4, a tie
     expect(texts(lines)[0]).toContain('a tie fails');
     expect(who(e, 'ana')).toMatchObject({ incapacitated: true, fatigueTolerance: 1, fatigueLoad: 3, stance: null });
     expect(e.view().allowed).not.toContain('SET_STANCE');
@@ -357,7 +357,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
   it('R-H7 end of turn while Incapacitated: −1 Tolerance and Load; a Wound at Tolerance 0; Load 0 ends it', () => {
     const e = tired({}, { fatigueTolerance: 1 });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, fatigueLoad: 3, incapacitated: true });
     const lines = e.apply({ type: 'END_TURN' });
     expect(lines[0]!.rulings).toEqual(expect.arrayContaining(['R-H7']));
@@ -377,12 +377,12 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
   it('R-H7 alternative: the wound check comes before the −1', () => {
     const e = tired({ woundCheckOrder: 'beforeDecrement' }, { fatigueTolerance: 2 });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // Tolerance 2 → 1, Load 3
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // Tolerance 2 → 1, Load 3
     e.apply({ type: 'END_TURN' }); // before: Tolerance 1, no Wound; after −1: Tolerance 0
     expect(who(e, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 0 });
     const f = tired({}, { fatigueTolerance: 2 });
     f.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    f.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    f.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     f.apply({ type: 'END_TURN' }); // after: Tolerance 0 and still Incapacitated: a Wound
     expect(who(f, 'ana')).toMatchObject({ fatigueTolerance: 0, wounds: 1 });
   });
@@ -405,7 +405,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher', mustExceed: 2 } });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'orc', roll: dice(1, 1) });
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
     expect(who(e, 'orc').incapacitated).toBe(true);
     expect(e.view().phase).toBe('running');
   });
@@ -493,7 +493,7 @@ describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'USE_ABILITY', ability: 'Haste', buffTargetId: 'bo' });
     expect(e.view().prompt).toMatchObject({ kind: 'buffChoice', answer: 'BUFF_CHOICE', subjectId: 'bo' });
-    e.apply({ type: 'BUFF_CHOICE', id: 'takeNew' });
+    e.apply({ type: 'BUFF_CHOICE', decision: 'takeNew' });
     expect(who(e, 'bo').buff).toEqual({ name: 'Haste', fromId: 'bo' });
   });
 
@@ -535,18 +535,18 @@ describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
     expect(prompt).toMatchObject({ kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: 'bo', choices: [{ id: 'bo', label: 'Bo: resolved' }] });
     expect(prompt.text).toBe("Trigger (Orc moves adjacent): resolve Bo's Warning shout, then confirm. Then, last in first out: 2. Ana's Riposte (trigger: Orc moves adjacent).");
     expect(e.view().counters).toContainEqual({ key: 'triggers', label: 'Triggered effects waiting', value: 2 });
-    expect(() => e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' })).toThrow("Bo's triggered effect resolves first (last in, first out).");
+    expect(() => e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'ana' })).toThrow("Bo's triggered effect resolves first (last in, first out).");
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Bo's triggered effect (Warning shout) to resolve.");
-    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'bo' });
     expect(e.view().prompt).toMatchObject({ subjectId: 'ana' });
-    e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
+    e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'ana' });
     expect(e.view().prompt).toBeNull();
   });
 
   it('an effect triggered by a triggered effect resolves first (last in, first out), interrupting what set it off', () => {
     const e = stances();
     e.apply({ type: 'TRIGGER', trigger: 'Orc moves adjacent', effects: [{ ownerId: 'ana', effect: 'Riposte' }, { ownerId: 'bo', effect: 'Warning shout' }] });
-    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'bo' });
     // Ana's Riposte is an attack; the attack itself sets off Bo's Watch, which pre-empts the rest of the Riposte.
     e.apply(attack('ana', ['orc']));
     const lines = e.apply({ type: 'TRIGGER', trigger: 'an ally attacks', effects: [{ ownerId: 'bo', effect: 'Cheer' }] });
@@ -555,11 +555,11 @@ describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
       "Trigger (an ally attacks): resolve Bo's Cheer, then confirm. Then, last in first out: 2. the rest of Ana's Strike; 3. Ana's Riposte (trigger: Orc moves adjacent).",
     );
     expect(e.view().prompt!.details!['stack']).toEqual(["Bo's Cheer (trigger: an ally attacks)", "the rest of Ana's Strike", "Ana's Riposte (trigger: Orc moves adjacent)"]);
-    e.apply({ type: 'RESOLVE_TRIGGER', id: 'bo' });
+    e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'bo' });
     expect(e.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'orc' });
     defend(e, 'resilience', 'failure');
     expect(e.view().prompt).toMatchObject({ kind: 'trigger', subjectId: 'ana' });
-    e.apply({ type: 'RESOLVE_TRIGGER', id: 'ana' });
+    e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'ana' });
     expect(e.view().prompt).toBeNull();
     // The triggered attack used nobody's Action: Orc's turn is untouched.
     expect(e.view().activeId).toBe('orc');
@@ -573,7 +573,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('bo', 'party', { fatigueTolerance: 3 }), seed('cy', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) }); // Tolerance 0
+    e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) }); // Tolerance 0
     e.apply({ type: 'APPLY_LOAD', targetId: 'bo', load: 'fatigue', amount: 5, source: '' });
     e.apply({ type: 'OVERRIDE', targetId: 'bo', field: 'incapacitated', value: 1, note: '' });
     e.apply({ type: 'APPLY_LOAD', targetId: 'cy', load: 'stress', amount: 2, source: '' });
@@ -591,7 +591,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const lenient = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes'), seed('gob', 'foes')], { zeroToleranceStaysOut: false });
     lenient.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 4, source: '' });
     lenient.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    lenient.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    lenient.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(lenient.view().phase).toBe('ended'); // the whole party is down
     expect(who(lenient, 'ana').incapacitated).toBe(false);
   });
@@ -600,7 +600,7 @@ describe('end of combat and what it leaves (§5.6, R-H9)', () => {
     const e = fight([seed('ana', 'party', { fatigueTolerance: 1 }), seed('orc', 'foes')]);
     e.apply({ type: 'APPLY_LOAD', targetId: 'ana', load: 'fatigue', amount: 3, source: '' });
     e.apply({ type: 'USE_ABILITY', ability: 'Shout' });
-    const lines = e.apply({ type: 'INCAPACITY_ROLL', id: 'ana', roll: dice(1, 1) });
+    const lines = e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(1, 1) });
     expect(e.view().phase).toBe('ended');
     expect(e.view().outcome).toBe('Every member of the party is incapacitated or removed.');
     expect(texts(lines)).toContain('Combat ends: Every member of the party is incapacitated or removed. Fatigue and Stress Loads reset to 0; buffs, stances and terrain effects end.');
@@ -648,19 +648,19 @@ describe('teleport and forced movement (§5.3)', () => {
   it('forced movement: a drop of two or more levels is rolled for; a failure is +1 Slowed', () => {
     const e = ground({ '1,0': 3 });
     e.apply({ type: 'END_TURN' }); // Bo's turn; Orc (on a ledge at +3) is shoved off it
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }] })).toThrow('Orc drops 3 levels into (1,1): roll Endurance or Reflex against 3.');
-    const lines = e.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: [falls], source: 'Bo\'s Shove' });
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', path: [{ x: 1, y: 1 }] })).toThrow('Orc drops 3 levels into (1,1): roll Endurance or Reflex against 3.');
+    const lines = e.apply({ type: 'FORCED_MOVE', combatantId: 'orc', path: [{ x: 1, y: 1 }], drops: [falls], source: 'Bo\'s Shove' });
     expect(who(e, 'orc')).toMatchObject({ position: { x: 1, y: 1 }, statuses: { Slowed: { stacks: 1, ticks: true } } });
     expect(lines[0]).toMatchObject({ rulings: ['R-H11', 'R-H12'], text: "Orc is moved 1 square to (1,1) by Bo's Shove; drops 3 levels into (1,1): Reflex [1, 1] + 0 = 2 against the environment [6, 6] + 3 = 15: fails, +1 Slowed." });
     const safe = ground({ '1,0': 3 });
-    safe.apply({ type: 'FORCED_MOVE', id: 'orc', path: [{ x: 1, y: 1 }], drops: [holds] });
+    safe.apply({ type: 'FORCED_MOVE', combatantId: 'orc', path: [{ x: 1, y: 1 }], drops: [holds] });
     expect(who(safe, 'orc').statuses).toEqual({});
   });
 
   it('forced movement: +1 Dazed and no more movement when the movement spent reaches the lowered Speed', () => {
     const e = ground({ '0,2': 2 }, [], { speed: 3 });
     e.apply({ type: 'MOVE', path: [{ x: 0, y: 1 }, { x: 0, y: 2 }] }); // 1, then 2 for climbing two levels: all 3 spent
-    const lines = e.apply({ type: 'FORCED_MOVE', id: 'ana', path: [{ x: 0, y: 3 }], drops: [falls], source: 'a collapsing floor' });
+    const lines = e.apply({ type: 'FORCED_MOVE', combatantId: 'ana', path: [{ x: 0, y: 3 }], drops: [falls], source: 'a collapsing floor' });
     expect(who(e, 'ana').statuses).toMatchObject({ Slowed: { stacks: 1 }, Dazed: { stacks: 1 } });
     expect(lines[0]!.text).toContain('movement spent this turn reaches the lowered Speed 2: +1 Dazed and no further movement');
     expect(() => e.apply({ type: 'MOVE', squares: 1 })).toThrow('Ana stopped moving to act');
@@ -668,14 +668,14 @@ describe('teleport and forced movement (§5.3)', () => {
 
   it('forced movement never ends on another character nor enters an enemy\'s square; without a map the GM gives the drop\'s height', () => {
     const e = ground();
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 0 }, { x: 0, y: 1 }] })).toThrow("Orc stands on (1,0): Bo cannot be moved into an enemy's square.");
-    expect(() => e.apply({ type: 'FORCED_MOVE', id: 'bo', path: [{ x: 1, y: 1 }, { x: 0, y: 0 }] })).toThrow("Ana stands on (0,0): nobody can be pushed onto another character's square.");
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'bo', path: [{ x: 1, y: 0 }, { x: 0, y: 1 }] })).toThrow("Orc stands on (1,0): Bo cannot be moved into an enemy's square.");
+    expect(() => e.apply({ type: 'FORCED_MOVE', combatantId: 'bo', path: [{ x: 1, y: 1 }, { x: 0, y: 0 }] })).toThrow("Ana stands on (0,0): nobody can be pushed onto another character's square.");
     const bare = fight([seed('ana', 'party'), seed('orc', 'foes')]);
-    const lines = bare.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 2, drop: 'reflex', levels: 3, dropDice: dice(1, 1), environmentDice: dice(6, 6) });
+    const lines = bare.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 2, drop: 'reflex', levels: 3, dropDice: app(1, 1), environmentDice: app(6, 6) });
     expect(lines[0]!.text).toBe('Orc is moved 2 squares; drops 3 levels: Reflex [1, 1] + 0 = 2 against the environment [6, 6] + 3 = 15: fails, +1 Slowed.');
     expect(who(bare, 'orc').statuses['Slowed']?.stacks).toBe(1);
     const zero = rolled([seed('ana', 'party'), seed('orc', 'foes')]);
-    expect(() => zero.apply({ type: 'FORCED_MOVE', id: 'orc', squares: 1 })).toThrow('Round Zero has no actions, so nobody is moved by force');
+    expect(() => zero.apply({ type: 'FORCED_MOVE', combatantId: 'orc', squares: 1 })).toThrow('Round Zero has no actions, so nobody is moved by force');
   });
 
   it('a voluntary drop is logged with how the mover took it', () => {
@@ -713,7 +713,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
       e.apply(place('gob', 4, 5));
       e.apply(place('ana', 1, 3));
       const lines = e.apply(attack('ana', ['orc']));
-      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
       return { banes: e.view().prompt!.details!['attackBanes'], rulings: lines[0]!.rulings };
     };
     expect(banes()).toEqual({ banes: ['cover'], rulings: ['R-H11', 'R-H12b', 'R-H13', 'R-H14'] });
@@ -726,7 +726,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
       e.apply(place('orc', 5, 5));
       e.apply(place('ana', 4, 9));
       e.apply(attack('ana', ['orc']));
-      e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+      e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
       return e.view().prompt!.details!['attackBanes'];
     };
     expect(banes()).toEqual([]);
@@ -742,7 +742,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
     };
     const e = setup();
     e.apply(attack('ana', ['orc']));
-    const line = e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' })[0]!;
+    const line = e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' })[0]!;
     expect(line).toMatchObject({ rulings: ['R-H16'] });
     expect(line.text).toContain('Though Incapacitated, Orc defends with Resilience');
     const off = setup({ incapacitatedDefend: false });
@@ -756,7 +756,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
     expect(() => e.apply(attack('ana', ['orc'], { covered: ['gob'] }))).toThrow('Cover is marked on Gob, who is not a target of this attack.');
     e.apply(attack('ana', ['orc', 'gob'], { covered: ['gob'], area: true }));
     defend(e, 'resilience', 'failure');
-    e.apply({ type: 'DEFENSE_CHOICE', id: 'resilience' });
+    e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
     expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
   });
 });
@@ -780,7 +780,7 @@ describe('the runner shows loads, statuses, stance, wounds and the order with de
 
   it('the initiative order aside shows each total and who has delayed, this round and earlier', () => {
     const e = fight([seed('bob', 'party'), seed('alice', 'party'), seed('carol', 'foes')]);
-    e.apply({ type: 'DELAY', id: 'bob', afterId: 'alice' });
+    e.apply({ type: 'DELAY', combatantId: 'bob', afterId: 'alice' });
     expect(e.view().aside).toEqual([{ title: 'Initiative order', text: 'Alice 11 · Bob 12, delayed this round · Carol 10' }]);
     expect(e.view().order.find((c) => c.id === 'bob')!.tags).toContain('Delayed this round');
     while (e.view().round === 1) e.apply({ type: 'END_TURN' });

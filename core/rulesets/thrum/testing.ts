@@ -8,7 +8,8 @@ import { thrumOptions } from './options.ts';
 import type { ThrumCombatant, ThrumContext } from './rules.ts';
 import { thrumSheet } from './sheet.ts';
 
-export const dice = (...faces: number[]) => ({ faces, source: 'app' as const });
+/** Faces the app rolled, as a roll travels inside an event (the same helper as every ruleset's testing.ts). */
+export const app = (...faces: number[]) => ({ faces, source: 'app' as const });
 
 export function seed(id: string, side: 'party' | 'foes', sheet: Record<string, number | boolean | string> = {}, extra: Partial<CombatantSeed> = {}): CombatantSeed {
   return {
@@ -36,7 +37,7 @@ export function rolled(seeds: CombatantSeed[], options: OptionValues = {}, befor
   seeds.forEach((s, i) => {
     const total = Math.max(2, 12 - i) - Number(s.sheet['initiativeModifier'] ?? 0);
     const a = Math.min(6, Math.max(1, total - 6));
-    e.apply({ type: 'ROLL_INITIATIVE', id: s.id, roll: dice(a, total - a) });
+    e.apply({ type: 'ROLL_INITIATIVE', combatantId: s.id, roll: app(a, total - a) });
   });
   return e;
 }

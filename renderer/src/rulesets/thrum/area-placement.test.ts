@@ -8,7 +8,7 @@ import { readArea, readSquares, shapeAt, squaresText, toggleSquare, type AreaDra
 
 const sq = (x: number, y: number) => ({ x, y });
 const map = (elevation: Record<string, number> = {}): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult: [], startingArea: [] } });
-const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', id, square: { x, y }, note: '' });
+const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
 
 /** Ana (party) at (1,5), Orc behind a wall of +2 at (4,4)–(4,6) on (5,5), Gob far off at (9,9). */
 function walled(): EncounterEngine {

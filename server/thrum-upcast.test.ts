@@ -1,0 +1,75 @@
+// Thrum's rules version 2 renamed every bare `id` in its events (core/rulesets/thrum/upcast.ts). A fight stored by
+// version 1, with every payload in its old shape and no snapshot to resume from, replays to the same view. Real
+// SQLite file.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/connection.ts';
+import { useTestApp } from './testing/harness.ts';
+
+const t = useTestApp();
+const { ok, rows } = t;
+
+const typed = (...faces: number[]) => ({ faces, source: 'manual' as const });
+
+/** Ana against an orc: initiative, Round Zero, an attack the orc defends with Resilience, the contest rolled. */
+async function fight(): Promise<string> {
+  const campaign = await ok('campaigns:create', { name: 'Old shapes', rulesetId: 'thrum' });
+  const ana = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: {} });
+  const orc = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Orc', sheet: {} });
+  const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Ford' });
+  const added = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [ana.id], npcs: [{ templateId: orc.id, count: 1 }] });
+  const anaId = added.view.order.find((c) => c.side === 'party')!.id;
+  const orcId = added.view.order.find((c) => c.side === 'foes')!.id;
+  const send = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
+  await send({ type: 'START' });
+  await send({ type: 'ROLL_INITIATIVE', combatantId: anaId, roll: typed(6, 5) });
+  await send({ type: 'ROLL_INITIATIVE', combatantId: orcId, roll: typed(2, 1) });
+  await send({ type: 'END_TURN' });
+  await send({ type: 'END_TURN' });
+  await send({ type: 'ATTACK', attackerId: anaId, ability: 'Strike', attackType: 'physical', targets: [{ targetId: orcId }], fatigue: 2, stress: 0 });
+  await send({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
+  await send({ type: 'DEFENSE_RESULT', outcome: 'roll' });
+  await send({ type: 'END_TURN' });
+  await send({ type: 'APPLY_STATUS', targetId: orcId, status: 'Slowed', stacks: 1, source: 'mud' });
+  await send({ type: 'FORCED_MOVE', combatantId: orcId, squares: 1, source: 'a shove' });
+  return encounter.id;
+}
+
+const payloads = (id: string) => rows('SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq', id).map((r) => JSON.parse(String(r['payload_json'])) as Record<string, unknown>);
+
+/** Version 1's field for each renamed one. */
+const OLD_NAME: Record<string, string> = { combatantId: 'id', defence: 'id', outcome: 'id' };
+
+/** Rewrites every stored payload into version 1's shape and drops the snapshots, as a database written then holds it. */
+function storeVersionOne(id: string): void {
+  const other = openDatabase(t.dir.file());
+  try {
+    const stored = other.prepare('SELECT seq, payload_json FROM encounter_events WHERE encounter_id = ?').all(id) as { seq: number; payload_json: string }[];
+    for (const row of stored) {
+      const event = JSON.parse(row.payload_json) as Record<string, unknown>;
+      const old = Object.fromEntries(Object.entries(event).map(([key, value]) => [event['type'] !== 'REMOVE_COMBATANT' && OLD_NAME[key] ? OLD_NAME[key] : key, value]));
+      other.prepare('UPDATE encounter_events SET payload_json = ? WHERE encounter_id = ? AND seq = ?').run(JSON.stringify(old), id, row.seq);
+    }
+    other.prepare('DELETE FROM encounter_snapshots WHERE encounter_id = ?').run(id);
+  } finally {
+    other.close();
+  }
+}
+
+describe('Thrum rules version 2', () => {
+  it('replays a fight stored in version 1\'s shapes to the same view', async () => {
+    const id = await fight();
+    const before = await ok('encounters:get', { id });
+    const summary = await ok('encounters:summary', { id });
+    storeVersionOne(id);
+    const stored = payloads(id);
+    expect(stored.filter((e) => 'id' in e).map((e) => e['type'])).toEqual(['ROLL_INITIATIVE', 'ROLL_INITIATIVE', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'FORCED_MOVE']);
+    expect(stored.some((e) => 'combatantId' in e || 'defence' in e || 'outcome' in e)).toBe(false);
+
+    t.reopen();
+    const after = await ok('encounters:get', { id });
+    expect(after.view).toEqual(before.view);
+    expect(await ok('encounters:summary', { id })).toEqual(summary);
+    const undone = await ok('encounters:undo', { id });
+    expect(undone.encounter.eventCount).toBe(before.encounter.eventCount - 1);
+  });
+});
