@@ -349,6 +349,8 @@ export interface CharacterHistory {
   records: {
     id: string; name: string; category: string; permanent: boolean;
     source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
+    /** The ledger entry that created it (an injury between sessions), with its first line; null for a fight's record. */
+    entry: { seq: number; text: string } | null;
     dayGained: number | null; sessionGained: number | null; dayHealed: number | null; sessionHealed: number | null;
     /** Whether it has healed (a record healed before the clock kept days has no day or session of healing). */
     healed: boolean;
