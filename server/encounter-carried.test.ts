@@ -36,12 +36,12 @@ describe('encounters:create asks the ruleset what to carry from the party', () =
   });
 
   it('a ruleset without the hook carries nothing in, whatever the party holds', async () => {
-    for (const ruleset of RULESETS.filter((r) => !r.encounter?.carriedFromParty)) {
+    for (const ruleset of RULESETS.filter((r) => !r.encounter.carriedFromParty)) {
       const campaign = await ok('campaigns:create', { name: `A ${ruleset.name} campaign`, rulesetId: ruleset.id });
       setParty(campaign.id, { escalation: 3 });
       const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Fight' });
       expect(carried(encounter.id), ruleset.id).toEqual({});
     }
-    expect(RULESETS.filter((r) => r.encounter?.carriedFromParty).map((r) => r.id)).toEqual(['enigma']);
+    expect(RULESETS.filter((r) => r.encounter.carriedFromParty).map((r) => r.id)).toEqual(['enigma']);
   });
 });

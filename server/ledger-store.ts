@@ -38,9 +38,10 @@ export const clockEventSchema = z.discriminatedUnion('type', [
 ]);
 const CLOCK_EVENTS = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
 
+/** The recovery rules of a ruleset; one this version does not know (a newer database) is refused as rulesetOf does. */
 export function recoveryRulesFor(rulesetId: string): RecoveryRules {
   const ruleset = findRuleset(rulesetId);
-  if (!ruleset?.recovery) throw new GmError(`${ruleset?.name ?? rulesetId} has no recovery rules yet.`);
+  if (!ruleset) throw new GmError(`This campaign uses a ruleset this version does not know (${rulesetId}).`, 'invalid');
   return ruleset.recovery;
 }
 
@@ -107,7 +108,7 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
   const seq = ledger.nextSeq(w.db, w.campaign.id);
 
   if (event.type === 'SESSION_START' || event.type === 'SESSION_END') return sessionEvent(w, event, clock);
-  const rules = findRuleset(w.campaign.ruleset_id)?.recovery ?? null;
+  const rules = recoveryRulesFor(w.campaign.ruleset_id);
 
   const world = loadWorld(w.db, w.campaign);
   let outcome: RecoveryOutcome;
@@ -117,16 +118,15 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
     const days = event['days'] as number;
     newClock = { ...clock, day: clock.day + days };
     keys.add('clock');
-    const passed = guard(() => rules?.daysPassed?.({ ...world, day: newClock!.day }, days) ?? null);
+    const passed = guard(() => rules.daysPassed?.({ ...world, day: newClock!.day }, days) ?? null);
     const from = clock.day;
     outcome = {
       change: passed?.change ?? {},
       log: [`${days === 1 ? 'A day passes' : `${days} days pass`}: day ${from} → day ${newClock.day}.`, ...(passed?.log ?? [])],
     };
   } else {
-    const recovery = recoveryRulesFor(w.campaign.ruleset_id);
-    const filled = fillRolls(recovery.rollsFor?.(world, event) ?? [], event);
-    outcome = guard(() => applyRecovery(recovery, world, filled));
+    const filled = fillRolls(rules.rollsFor?.(world, event) ?? [], event);
+    outcome = guard(() => applyRecovery(rules, world, filled));
     Object.assign(event, filled);
   }
 

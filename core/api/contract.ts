@@ -159,15 +159,13 @@ export interface RulesetInfo {
   summary: string;
   sheet: SheetSchema;
   options: readonly RulingOption[];
-  /** False while only the sheet is registered and the encounter flow is still to come. */
-  playable: boolean;
   /** The runner's action forms for this ruleset's GM events. */
   actionForms: readonly ActionForm[];
-  /** Harm and healing for one target, for the selection bar (several targets at once); null when not playable. */
+  /** Harm and healing for one target, for the selection bar (several targets at once); null when it has none. */
   severalTargets: SeveralTargets | null;
   /** The ruleset's own condition names, suggested when the GM puts a condition on. */
   conditionNames: readonly string[];
-  /** The recovery screen's forms (empty when the ruleset has no recovery rules). */
+  /** The recovery screen's forms. */
   recoveryForms: readonly LedgerForm[];
   /** The kinds of lasting record its characters carry: their labels, and which are harm (the character's history). */
   records: readonly RecordCategory[];

@@ -63,7 +63,7 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
     party,
-    partyBadges: findRuleset(row.ruleset_id)?.recovery?.partyBadges?.(party) ?? [],
+    partyBadges: findRuleset(row.ruleset_id)?.recovery.partyBadges?.(party) ?? [],
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map((row) => ({ ...toEncounterSummary(row), sessionId: row.session_id ?? null, day: row.day ?? null })),
     injuries: open.rows.map(toInjuryRecord),

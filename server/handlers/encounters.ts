@@ -188,11 +188,10 @@ export const encounterHandlers = {
   'encounters:create': (ctx: HandlerContext, input: { campaignId: string; name: string }) => {
     const campaign = requireCampaign(ctx, input.campaignId);
     const ruleset = rulesetOf(campaign);
-    const rules = rulesFor(ruleset.id);
     const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
     const encounterInput: EncounterInput = {
       options: resolveOptions(ruleset.options, JSON.parse(campaign.options_json)),
-      carried: rules.carriedFromParty?.(party) ?? {},
+      carried: ruleset.encounter.carriedFromParty?.(party) ?? {},
     };
     const now = ctx.now();
     const { sessionId, day } = sessionForEncounter(ctx, campaign);

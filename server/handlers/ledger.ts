@@ -53,8 +53,8 @@ function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
   const redoLabel = redoRefusal ?? store.redoLabel(ctx.db, campaignId);
   return {
     campaignId, campaignName: campaign.name, rulesetId: ruleset.id, day, session,
-    party: rules?.partyStats?.(world) ?? [],
-    characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules?.card(world, c.id) ?? { stats: [], marks: [], records: [] } })),
+    party: rules.partyStats?.(world) ?? [],
+    characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules.card(world, c.id) })),
     entries: ledger.listEntries(ctx.db, campaignId, 200).map((e) => toEntry(e, numbers)),
     canUndo: undoRefusal === null && undoLabel !== null, canRedo: redoRefusal === null && redoLabel !== null, undoLabel, redoLabel,
   };
