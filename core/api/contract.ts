@@ -63,6 +63,11 @@ export const inputSchemas = {
     wholeParty: z.boolean().optional(),
     /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
     position: z.number().int().min(0).max(500).nullable().optional(),
+    /**
+     * After combat starts, for a ruleset whose late arrival takes one (`lateInitiative`): the initiative total every
+     * newcomer of this request joins at; absent or null, the ruleset rolls it. The ruleset's schema checks its range.
+     */
+    initiative: z.number({ error: 'An initiative must be a number.' }).int({ error: 'An initiative is a whole number.' }).min(-999).max(999).nullable().optional(),
     /** NPCs typed in place without a template: a name, a side, the number of the sheet's main pool (mainPool). */
     typed: z.array(z.strictObject({
       name: z.string().max(80, { error: 'A name is at most 80 characters.' }),
@@ -165,6 +170,8 @@ export interface RulesetInfo {
   severalTargets: SeveralTargets | null;
   /** The ruleset's own condition names, suggested when the GM puts a condition on. */
   conditionNames: readonly string[];
+  /** Whether its late arrival takes a typed initiative total (the late-arrival form offers one). */
+  lateInitiative: boolean;
   /** The recovery screen's forms. */
   recoveryForms: readonly LedgerForm[];
   /** The kinds of lasting record its characters carry: their labels, and which are harm (the character's history). */

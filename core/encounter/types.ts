@@ -188,6 +188,11 @@ export interface EncounterRules {
    * party's Escalation, which round 1 starts at (R-E20).
    */
   carriedFromParty?(party: Record<string, unknown>): EncounterInput['carried'];
+  /**
+   * Its late arrival (ADD_LATE_COMBATANT) takes a typed initiative total as `initiative` (Any system): the late-arrival
+   * form offers one, left empty to have it rolled. Absent: a late arrival is placed as the ruleset places it.
+   */
+  lateInitiative?: boolean;
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
   carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
   /**

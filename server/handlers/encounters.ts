@@ -218,7 +218,7 @@ export const encounterHandlers = {
    * Adds party members and copies of NPC templates. With `wholeParty`, every party member not yet in the fight joins
    * but the dead, who are skipped and named in `skipped` with why (one dead PC does not stop the others).
    */
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number; names?: string[] | undefined; pool?: number | (number | null)[] | undefined }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; initiative?: number | null | undefined; npcs: { templateId: string; count: number; names?: string[] | undefined; pool?: number | (number | null)[] | undefined }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
@@ -306,13 +306,16 @@ export const encounterHandlers = {
       inEncounter.add(name);
     }
     if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');
+    const initiative = input.initiative ?? null;
+    if (initiative !== null && !rules.lateInitiative) throw new GmError(`${ruleset.name} late arrivals take no typed initiative.`);
+    if (initiative !== null && view.phase === 'setup') throw new GmError('An initiative is typed for a late arrival: the fight has not started yet.');
     if (view.phase === 'setup') {
       ctx.encounters.append(row, { type: 'ADD_COMBATANTS', combatants: seeds }, ctx.now());
     } else {
       // After the start each newcomer is a late arrival (R-E4), one event each, in the same transaction.
       seeds.forEach((combatant, i) => {
         const position = input.position === null || input.position === undefined ? null : input.position + i;
-        ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position }, ctx.now());
+        ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position, ...(initiative !== null ? { initiative } : {}) }, ctx.now());
       });
     }
     const added = detail(ctx, touched(ctx, row));
