@@ -2,12 +2,13 @@
 // ("images"), the campaign clock, and game sessions. An image is keyed by what it holds:
 //   character:<id>  → the character's state_json
 //   record:<id>     → an injury row's changeable columns
+//   newRecord:<id>  → a record the entry created: the row as written (NEW_RECORD_COLUMNS), or null when it does not exist
 //   party           → the campaign's party_json
 //   clock           → the campaign's day and open session
 //   session:<id>    → a session row, or null when it does not exist
 import { prepared, type Db } from './connection.ts';
 
-export type ImageKey = `character:${string}` | `record:${string}` | 'party' | 'clock' | `session:${string}`;
+export type ImageKey = `character:${string}` | `record:${string}` | `newRecord:${string}` | 'party' | 'clock' | `session:${string}`;
 export type Images = Record<string, unknown>;
 
 export interface SessionRow {
@@ -44,6 +45,14 @@ export interface Clock {
 }
 
 const RECORD_COLUMNS = ['name', 'data_json', 'healed_at', 'day_healed', 'session_healed', 'ledger_seq'] as const;
+/**
+ * What an entry that created a record keeps of it, to take it away and bring it back: every column but its id and
+ * campaign (the key and the entry's), `updated_at` (any write moves it) and the fight's columns (always null: a
+ * record a ledger entry creates has that entry's seq as `source_seq` and no encounter).
+ */
+export const NEW_RECORD_COLUMNS = ['character_id', 'name', 'category', 'data_json', 'source_seq', 'day_gained', 'session_gained', 'created_at',
+  'healed_at', 'day_healed', 'session_healed', 'ledger_seq'] as const;
+export type NewRecordImage = Record<(typeof NEW_RECORD_COLUMNS)[number], unknown>;
 
 export function readClock(db: Db, campaignId: string): Clock {
   const row = prepared(db, 'SELECT day, session_id FROM campaigns WHERE id = ?').get(campaignId) as { day: number; session_id: string | null };
@@ -58,6 +67,8 @@ export function readImage(db: Db, campaignId: string, key: string): unknown {
       return (prepared(db, 'SELECT state_json FROM characters WHERE id = ? AND campaign_id = ?').get(id, campaignId) as { state_json: string } | undefined)?.state_json ?? null;
     case 'record':
       return prepared(db, `SELECT ${RECORD_COLUMNS.join(', ')} FROM injuries WHERE id = ? AND campaign_id = ?`).get(id, campaignId) ?? null;
+    case 'newRecord':
+      return prepared(db, `SELECT ${NEW_RECORD_COLUMNS.join(', ')} FROM injuries WHERE id = ? AND campaign_id = ?`).get(id, campaignId) ?? null;
     case 'party':
       return (prepared(db, 'SELECT party_json FROM campaigns WHERE id = ?').get(campaignId) as { party_json: string }).party_json;
     case 'clock':
@@ -80,6 +91,15 @@ export function writeImage(db: Db, campaignId: string, key: string, value: unkno
       const row = value as Record<(typeof RECORD_COLUMNS)[number], unknown>;
       prepared(db, `UPDATE injuries SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id AND campaign_id = @campaignId`)
         .run({ ...row, now, id, campaignId });
+      return;
+    }
+    case 'newRecord': {
+      if (value === null) {
+        prepared(db, 'DELETE FROM injuries WHERE id = ? AND campaign_id = ?').run(id, campaignId);
+        return;
+      }
+      prepared(db, `INSERT INTO injuries (id, campaign_id, ${NEW_RECORD_COLUMNS.join(', ')}, updated_at)
+        VALUES (@id, @campaignId, ${NEW_RECORD_COLUMNS.map((c) => `@${c}`).join(', ')}, @now)`).run({ ...(value as NewRecordImage), id, campaignId, now });
       return;
     }
     case 'party':

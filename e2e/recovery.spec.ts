@@ -48,3 +48,25 @@ test('a card leads with what changed; what is whole is one quiet line', async ({
   await expect(berrikCard.getByText('Endure d8/d8', { exact: true })).toHaveCount(0);
   await page.screenshot({ path: '/tmp/recovery-cards.png' });
 });
+
+test('an injury between sessions: recorded from the card, shown there and in the history, taken back by undo', async ({ page, request }) => {
+  const server = await gmw.start('recovery-injury.sqlite');
+  const api = apiOf(request, server);
+  const campaign = await api<Row>('campaigns:create', { name: 'Saltmarsh', rulesetId: 'any-system' });
+  const ana = await api<Row>('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { hpMax: 20, hp: 20, tempHp: 0, ac: 15, initiativeModifier: 3, notes: '' } });
+  await page.goto(`${server.launchUrl}#/campaign/${campaign.id}/recovery`);
+  const card = page.getByRole('article', { name: 'Ana' });
+  await card.getByRole('button', { name: 'Injury', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Injury for Ana' });
+  await form.getByRole('textbox', { name: 'Injury', exact: true }).fill('Broken arm');
+  await form.getByRole('textbox', { name: 'Notes', exact: true }).fill('Fell off the cliff path in the fog.');
+  await form.getByRole('button', { name: 'Injury', exact: true }).click();
+  await expect(card.getByRole('list', { name: "Ana's injuries and wounds" })).toContainText('Broken arm');
+
+  await page.goto(`${server.launchUrl}#/campaign/${campaign.id}/character/${ana.id}/history`);
+  await expect(page.getByRole('listitem', { name: 'Broken arm' }).locator('.gained')).toContainText('in the ledger (Ana is injured on day 1: Broken arm)');
+
+  await page.goto(`${server.launchUrl}#/campaign/${campaign.id}/recovery`);
+  await page.getByRole('button', { name: 'Undo: Ana is injured on day 1: Broken arm.' }).click();
+  await expect(page.getByRole('article', { name: 'Ana' }).getByText('No injuries or wounds.')).toBeVisible();
+});

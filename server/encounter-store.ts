@@ -80,10 +80,11 @@ function usable(rules: EncounterRules, stored: store.StoredSnapshot | null): sto
   return stored && stored.covers !== null && stored.rulesVersion !== rulesVersionOf(rules) ? { ...stored, covers: null } : stored;
 }
 
-export function rulesFor(rulesetId: string) {
-  const rules = findRuleset(rulesetId)?.encounter;
-  if (!rules) throw new GmError(`${findRuleset(rulesetId)?.name ?? rulesetId} encounters cannot be run yet: only the character sheets are ready.`);
-  return rules;
+/** The encounter rules of a ruleset; one this version does not know (a newer database) is refused as rulesetOf does. */
+export function rulesFor(rulesetId: string): EncounterRules {
+  const ruleset = findRuleset(rulesetId);
+  if (!ruleset) throw new GmError(`This campaign uses a ruleset this version does not know (${rulesetId}).`, 'invalid');
+  return ruleset.encounter;
 }
 
 export interface CarryAdjustment {

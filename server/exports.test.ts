@@ -117,7 +117,7 @@ async function exported(id: string): Promise<EncounterExport> {
 }
 
 function replay(file: EncounterExport): EncounterView {
-  const engine = EncounterEngine.create(findRuleset(file.rulesetId)!.encounter!, file.encounter.input);
+  const engine = EncounterEngine.create(findRuleset(file.rulesetId)!.encounter, file.encounter.input);
   for (const event of file.events) engine.apply(event);
   return engine.view();
 }

@@ -6,7 +6,7 @@ import { GmError, cutText } from '../core/api/contract.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { GmEvent, RollRequest } from '../core/encounter/types.ts';
 import { applyRecovery, parseRecoveryEvent } from '../core/ledger/kernel.ts';
-import { isRefusal, type CampaignWorld, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../core/ledger/types.ts';
+import { isRefusal, type CampaignWorld, type NewRecord, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../core/ledger/types.ts';
 import { resolveOptions } from '../core/rulesets/options.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { normalizeSheet } from '../core/rulesets/sheet.ts';
@@ -38,9 +38,10 @@ export const clockEventSchema = z.discriminatedUnion('type', [
 ]);
 const CLOCK_EVENTS = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
 
+/** The recovery rules of a ruleset; one this version does not know (a newer database) is refused as rulesetOf does. */
 export function recoveryRulesFor(rulesetId: string): RecoveryRules {
   const ruleset = findRuleset(rulesetId);
-  if (!ruleset?.recovery) throw new GmError(`${ruleset?.name ?? rulesetId} has no recovery rules yet.`);
+  if (!ruleset) throw new GmError(`This campaign uses a ruleset this version does not know (${rulesetId}).`, 'invalid');
   return ruleset.recovery;
 }
 
@@ -107,7 +108,7 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
   const seq = ledger.nextSeq(w.db, w.campaign.id);
 
   if (event.type === 'SESSION_START' || event.type === 'SESSION_END') return sessionEvent(w, event, clock);
-  const rules = findRuleset(w.campaign.ruleset_id)?.recovery ?? null;
+  const rules = recoveryRulesFor(w.campaign.ruleset_id);
 
   const world = loadWorld(w.db, w.campaign);
   let outcome: RecoveryOutcome;
@@ -117,16 +118,15 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
     const days = event['days'] as number;
     newClock = { ...clock, day: clock.day + days };
     keys.add('clock');
-    const passed = guard(() => rules?.daysPassed?.({ ...world, day: newClock!.day }, days) ?? null);
+    const passed = guard(() => rules.daysPassed?.({ ...world, day: newClock!.day }, days) ?? null);
     const from = clock.day;
     outcome = {
       change: passed?.change ?? {},
       log: [`${days === 1 ? 'A day passes' : `${days} days pass`}: day ${from} → day ${newClock.day}.`, ...(passed?.log ?? [])],
     };
   } else {
-    const recovery = recoveryRulesFor(w.campaign.ruleset_id);
-    const filled = fillRolls(recovery.rollsFor?.(world, event) ?? [], event);
-    outcome = guard(() => applyRecovery(recovery, world, filled));
+    const filled = fillRolls(rules.rollsFor?.(world, event) ?? [], event);
+    outcome = guard(() => applyRecovery(rules, world, filled));
     Object.assign(event, filled);
   }
 
@@ -137,16 +137,41 @@ export function appendLedger(w: LedgerWrite, raw: unknown): number {
     keys.add(`record:${r.id}`);
   }
   if (outcome.change.party) keys.add('party');
+  const created = (outcome.change.newRecords ?? []).map((r) => ({ ...checkNewRecord(w.campaign.ruleset_id, world, r), id: w.newId() }));
+  for (const r of created) keys.add(`newRecord:${r.id}`);
 
   const subjects = new Set<string>([
     ...(outcome.change.characters ?? []).map((c) => c.id),
     ...(outcome.change.records ?? []).map((r) => recordOwner.get(r.id)!),
+    ...created.map((r) => r.characterId),
     ...(event.type === 'PARTY' ? (event['characterIds'] as string[]) : typeof event['characterId'] === 'string' ? [event['characterId']] : []),
   ]);
   return record(w, keys, () => {
     if (newClock) ledger.writeImage(w.db, w.campaign.id, 'clock', newClock, w.now);
-    writeChange(w, outcome.change, newClock?.day ?? clock.day, clock.sessionId, seq);
+    const day = newClock?.day ?? clock.day;
+    writeChange(w, outcome.change, day, clock.sessionId, seq);
+    // Gained on the day and in the session the entry is written in, as a fight's records are (db/consequences.ts),
+    // with the entry as their source: no encounter, and the entry's seq.
+    for (const r of created) {
+      const row: ledger.NewRecordImage = {
+        character_id: r.characterId, name: r.name, category: r.category, data_json: JSON.stringify(r.data), source_seq: seq,
+        day_gained: day, session_gained: clock.sessionId, created_at: w.now, healed_at: null, day_healed: null, session_healed: null, ledger_seq: null,
+      };
+      ledger.writeImage(w.db, w.campaign.id, `newRecord:${r.id}`, row, w.now);
+    }
   }, { event, log: outcome.log, day: clock.day, sessionId: clock.sessionId, subjects: [...subjects] });
+}
+
+/** The longest record name a campaign file carries (core/export/campaign.ts): a longer one could not be exported. */
+const RECORD_NAME_MAX = 200;
+
+/** A record a ruleset's recovery creates, checked against the campaign: a wrong one is a bug in the ruleset, not the GM's. */
+function checkNewRecord(rulesetId: string, world: CampaignWorld, record: NewRecord): NewRecord {
+  const ruleset = findRuleset(rulesetId)!;
+  if (!world.characters.some((c) => c.id === record.characterId)) throw new Error(`Recovery created a record for ${record.characterId}, who is not a party member of this campaign.`);
+  if (!ruleset.records.categories.some((c) => c.key === record.category)) throw new Error(`Recovery created a record of category "${record.category}", which ${ruleset.name} does not declare.`);
+  if (record.name.length < 1 || record.name.length > RECORD_NAME_MAX) throw new Error(`Recovery created a record named with ${record.name.length} characters (1–${RECORD_NAME_MAX}).`);
+  return record;
 }
 
 /** Runs a ledger write between two readings of what it touches, and stores the entry with both. */
@@ -293,8 +318,8 @@ const firstLine = (entry: ledger.LedgerEntryRow) => (JSON.parse(entry.log_json) 
 function describeKeys(db: Db, keys: string[]): string {
   const names = keys.map((key) => {
     if (key.startsWith('character:')) return (db.prepare('SELECT name FROM characters WHERE id = ?').get(key.slice(10)) as { name: string } | undefined)?.name ?? 'A character';
-    if (key.startsWith('record:')) {
-      const row = db.prepare('SELECT i.name, c.name AS who FROM injuries i JOIN characters c ON c.id = i.character_id WHERE i.id = ?').get(key.slice(7)) as { name: string; who: string } | undefined;
+    if (key.startsWith('record:') || key.startsWith('newRecord:')) {
+      const row = db.prepare('SELECT i.name, c.name AS who FROM injuries i JOIN characters c ON c.id = i.character_id WHERE i.id = ?').get(key.slice(key.indexOf(':') + 1)) as { name: string; who: string } | undefined;
       return row ? `${row.who}'s ${row.name}` : 'A record';
     }
     if (key === 'party') return 'The party';

@@ -55,7 +55,7 @@ describe('what app:info and the campaign carry of each ruleset', () => {
       if (ruleset.id === 'enigma') expect(detail.partyBadges).toEqual([{ label: 'Escalation', value: '1 (reset)', title }]);
       else expect(detail.partyBadges, ruleset.id).toEqual([]);
     }
-    expect(findRuleset('enigma')!.recovery!.partyBadges!({ escalation: 3 })).toEqual([{ label: 'Escalation', value: '3', title }]);
+    expect(findRuleset('enigma')!.recovery.partyBadges!({ escalation: 3 })).toEqual([{ label: 'Escalation', value: '3', title }]);
   });
 
   it('the character\'s history sorts records by its ruleset\'s kinds: a Teams death is a lasting mark, not an open injury', async () => {

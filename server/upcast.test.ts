@@ -22,7 +22,7 @@ vi.mock('../core/rulesets/registry.ts', async (importOriginal) => {
 });
 
 const { findRuleset } = await import('../core/rulesets/registry.ts');
-const enigma = findRuleset('enigma')!.encounter!;
+const enigma = findRuleset('enigma')!.encounter;
 
 /** The old APPLY_DAMAGE {points} read as today's {amount}; every other payload as it is. */
 function upcast(stored: unknown): unknown {

@@ -66,6 +66,11 @@ export const inputSchemas = {
     wholeParty: z.boolean().optional(),
     /** After combat starts: where late arrivals join the frozen order (0-based slot), or null for the end (R-E4). */
     position: z.number().int().min(0).max(500).nullable().optional(),
+    /**
+     * After combat starts, for a ruleset whose late arrival takes one (`lateInitiative`): the initiative total every
+     * newcomer of this request joins at; absent or null, the ruleset rolls it. The ruleset's schema checks its range.
+     */
+    initiative: z.number({ error: 'An initiative must be a number.' }).int({ error: 'An initiative is a whole number.' }).min(-999).max(999).nullable().optional(),
     /** NPCs typed in place without a template: a name, a side, the number of the sheet's main pool (mainPool). */
     typed: z.array(z.strictObject({
       name: z.string().max(80, { error: 'A name is at most 80 characters.' }),
@@ -162,15 +167,15 @@ export interface RulesetInfo {
   summary: string;
   sheet: SheetSchema;
   options: readonly RulingOption[];
-  /** False while only the sheet is registered and the encounter flow is still to come. */
-  playable: boolean;
   /** The runner's action forms for this ruleset's GM events. */
   actionForms: readonly ActionForm[];
-  /** Harm and healing for one target, for the selection bar (several targets at once); null when not playable. */
+  /** Harm and healing for one target, for the selection bar (several targets at once); null when it has none. */
   severalTargets: SeveralTargets | null;
   /** The ruleset's own condition names, suggested when the GM puts a condition on. */
   conditionNames: readonly string[];
-  /** The recovery screen's forms (empty when the ruleset has no recovery rules). */
+  /** Whether its late arrival takes a typed initiative total (the late-arrival form offers one). */
+  lateInitiative: boolean;
+  /** The recovery screen's forms. */
   recoveryForms: readonly LedgerForm[];
   /** The kinds of lasting record its characters carry: their labels, and which are harm (the character's history). */
   records: readonly RecordCategory[];
@@ -356,6 +361,8 @@ export interface CharacterHistory {
   records: {
     id: string; name: string; category: string; permanent: boolean;
     source: { encounterId: string; encounterName: string; seq: number | null; text: string | null } | null;
+    /** The ledger entry that created it (an injury between sessions), with its first line; null for a fight's record. */
+    entry: { seq: number; text: string } | null;
     dayGained: number | null; sessionGained: number | null; dayHealed: number | null; sessionHealed: number | null;
     /** Whether it has healed (a record healed before the clock kept days has no day or session of healing). */
     healed: boolean;

@@ -13,7 +13,7 @@ export interface GmEvent {
 /** What an encounter machine is started with; stored with the encounter so replays never change. */
 export interface EncounterInput {
   options: OptionValues;
-  /** Party-level values carried in from the campaign (Enigma: escalation). */
+  /** Party-level values carried in from the campaign (the ruleset's `carriedFromParty`; Enigma: escalation). */
   carried: Record<string, number | null>;
 }
 
@@ -197,6 +197,17 @@ export interface EncounterRules {
   severalTargets?: SeveralTargets;
   /** The ruleset's own condition names, offered as suggestions when the GM puts a condition on (free text too). */
   conditionNames?: readonly string[];
+  /**
+   * The encounter's `carried` input from the campaign's party values (what earlier fights' `Consequences.party` and
+   * the ledger left there), read when the encounter is created. Absent: the fight carries nothing in. Enigma: the
+   * party's Escalation, which round 1 starts at (R-E20).
+   */
+  carriedFromParty?(party: Record<string, unknown>): EncounterInput['carried'];
+  /**
+   * Its late arrival (ADD_LATE_COMBATANT) takes a typed initiative total as `initiative` (Any system): the late-arrival
+   * form offers one, left empty to have it rolled. Absent: a late arrival is placed as the ruleset places it.
+   */
+  lateInitiative?: boolean;
   /** The `carried` part of a seed, from a character's stored condition and running injuries. */
   carriedIn?(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown>;
   /**

@@ -194,20 +194,27 @@ const imageValueSchemas = {
     name: recordName, data: jsonObject, healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(),
     sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
   }).nullable(),
+  /** A record the entry created, whole (db/ledger.ts NEW_RECORD_COLUMNS), or null when it does not exist. */
+  newRecord: z.strictObject({
+    character: characterRef, name: recordName, category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
+    data: jsonObject, entry: seqNumber.nullable(), dayGained: dayNumber.nullable(), sessionGained: sessionRef.nullable(), createdAt: timestamp,
+    healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(), sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
+  }).nullable(),
   party: jsonObject,
   clock: z.strictObject({ day: dayNumber, session: sessionRef.nullable() }),
   session: z.strictObject(sessionFields).nullable(),
 } as const;
 type ImageKind = keyof typeof imageValueSchemas;
-const IMAGE_KEY = /^(?:(character):(c[1-9]\d{0,8})|(record):(r[1-9]\d{0,8})|(session):(s[1-9]\d{0,8})|(party)|(clock))$/;
+const IMAGE_KEY = /^(?:(character):(c[1-9]\d{0,8})|(record):(r[1-9]\d{0,8})|(newRecord):(r[1-9]\d{0,8})|(session):(s[1-9]\d{0,8})|(party)|(clock))$/;
 
 function imageKind(key: string): { kind: ImageKind; ref: string | null } | null {
   const m = IMAGE_KEY.exec(key);
   if (!m) return null;
   if (m[1]) return { kind: 'character', ref: m[2]! };
   if (m[3]) return { kind: 'record', ref: m[4]! };
-  if (m[5]) return { kind: 'session', ref: m[6]! };
-  return { kind: (m[7] ?? m[8]) as ImageKind, ref: null };
+  if (m[5]) return { kind: 'newRecord', ref: m[6]! };
+  if (m[7]) return { kind: 'session', ref: m[8]! };
+  return { kind: (m[9] ?? m[10]) as ImageKind, ref: null };
 }
 
 /** The values a ledger entry replaced or wrote, keyed `character:c1`, `record:r1`, `session:s1`, `party`, `clock`. */
@@ -260,6 +267,8 @@ const recordSchema = z.strictObject({
   name: recordName,
   category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
   data: jsonObject,
+  /** The ledger entry that created it (an injury between sessions), when no encounter did. */
+  entry: seqNumber.optional(),
   /** The encounter event that caused it, and the key that names it within that encounter. */
   source: z.strictObject({
     encounter: encounterRef,
@@ -401,6 +410,12 @@ const splitImageKey = (key: string): [string, string] => {
   return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
 };
 
+/** A `newRecord:` image as db/ledger.ts stores it (NEW_RECORD_COLUMNS): the record an entry created. */
+interface StoredNewRecord {
+  character_id: string; name: string; category: string; data_json: string; source_seq: number | null; day_gained: number | null; session_gained: string | null;
+  created_at: string; healed_at: string | null; day_healed: number | null; session_healed: string | null; ledger_seq: number | null;
+}
+
 /** Every stored image's ids, numbered in the order the ledger names them (see ExportRefs). */
 function collectImageIds(refs: ExportRefs, images: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(images)) {
@@ -409,6 +424,12 @@ function collectImageIds(refs: ExportRefs, images: Record<string, unknown>): voi
     else if (kind === 'record') {
       refs.add('r', id);
       refs.add('s', (value as { session_healed?: string | null } | null)?.session_healed);
+    } else if (kind === 'newRecord') {
+      refs.add('r', id);
+      const row = value as StoredNewRecord | null;
+      refs.add('c', row?.character_id);
+      refs.add('s', row?.session_gained);
+      refs.add('s', row?.session_healed);
     } else if (kind === 'session') refs.add('s', id);
     else if (kind === 'clock') refs.add('s', (value as { sessionId: string | null }).sessionId);
   }
@@ -431,6 +452,15 @@ function imagesOut(refs: ExportRefs, images: Record<string, unknown>): Record<st
         out[`record:${refs.ref('r', id)}`] = row === null ? null : {
           name: row.name, data: refs.walk(parseJson(row.data_json)), healedAt: row.healed_at, dayHealed: row.day_healed,
           sessionHealed: refs.ref('s', row.session_healed), ledgerSeq: row.ledger_seq,
+        };
+        break;
+      }
+      case 'newRecord': {
+        const row = value as StoredNewRecord | null;
+        out[`newRecord:${refs.ref('r', id)}`] = row === null ? null : {
+          character: refs.ref('c', row.character_id), name: row.name, category: row.category, data: refs.walk(parseJson(row.data_json)), entry: row.source_seq,
+          dayGained: row.day_gained, sessionGained: refs.ref('s', row.session_gained), createdAt: row.created_at,
+          healedAt: row.healed_at, dayHealed: row.day_healed, sessionHealed: refs.ref('s', row.session_healed), ledgerSeq: row.ledger_seq,
         };
         break;
       }
@@ -507,6 +537,8 @@ export function campaignFile(stored: StoredCampaign, exportedAt: string): Campai
       const prefix = `${r.source_encounter_id}:`;
       return {
         ref: refs.ref('r', r.id), character: refs.ref('c', r.character_id), name: r.name, category: r.category, data: refs.walk(parseJson(r.data_json)) as Record<string, unknown>,
+        // A record a ledger entry created has no encounter and that entry's seq (server/ledger-store.ts).
+        ...(r.source_encounter_id === null && r.source_seq !== null ? { entry: r.source_seq } : {}),
         source: fromEncounter ? { encounter: refs.ref('e', r.source_encounter_id!), seq: r.source_seq, key: r.id.startsWith(prefix) && r.id.length > prefix.length ? r.id.slice(prefix.length) : null } : null,
         dayGained: r.day_gained, sessionGained: refs.ref('s', r.session_gained), dayHealed: r.day_healed, sessionHealed: refs.ref('s', r.session_healed),
         ledgerSeq: r.ledger_seq, createdAt: r.created_at, updatedAt: r.updated_at, healedAt: r.healed_at,
@@ -599,6 +631,8 @@ function checkReferences(file: CampaignFile): void {
       if (r.source.seq !== null && r.source.seq > source.events.length) refuse(`${where} comes from event ${r.source.seq} of “${source.name}”, which has ${counted(source.events.length, 'event')}.`);
     }
     if (r.ledgerSeq !== null && !seqs.has(r.ledgerSeq)) refuse(`${where} was last changed by ledger entry ${r.ledgerSeq}, which is not in the file.`);
+    if (r.entry !== undefined && r.source) refuse(`${where} comes from a fight and from ledger entry ${r.entry}: only one can have made it.`);
+    if (r.entry !== undefined && !seqs.has(r.entry)) refuse(`${where} comes from ledger entry ${r.entry}, which is not in the file.`);
   }
   let undone = false;
   for (const entry of file.ledger) {
@@ -639,6 +673,13 @@ function declareAll(file: CampaignFile, newId: () => string): ImportRefs {
         if (kind.ref !== null) refs.declare(kind.ref);
         if (kind.kind === 'clock') ghostSession((value as { session: string | null }).session);
         if (kind.kind === 'record' && value !== null) ghostSession((value as { sessionHealed: string | null }).sessionHealed);
+        if (kind.kind === 'newRecord' && value !== null) {
+          const created = value as { character: string; sessionGained: string | null; sessionHealed: string | null };
+          // Its character may be gone since (deleted with its records): it gets an id of its own, like a session.
+          refs.declare(created.character);
+          ghostSession(created.sessionGained);
+          ghostSession(created.sessionHealed);
+        }
       }
     }
   }
@@ -676,6 +717,16 @@ function imagesIn(refs: ImportRefs, images: FileEntry['before'], campaignId: str
           name: r.name, data_json: JSON.stringify(refs.walk(r.data, where)), healed_at: r.healedAt, day_healed: r.dayHealed,
           session_healed: refs.id(r.sessionHealed), ledger_seq: r.ledgerSeq,
         };
+        break;
+      }
+      case 'newRecord': {
+        const r = value as z.infer<typeof imageValueSchemas.newRecord>;
+        const row: StoredNewRecord | null = r === null ? null : {
+          character_id: refs.id(r.character), name: r.name, category: r.category, data_json: JSON.stringify(refs.walk(r.data, where)), source_seq: r.entry,
+          day_gained: r.dayGained, session_gained: refs.id(r.sessionGained), created_at: r.createdAt,
+          healed_at: r.healedAt, day_healed: r.dayHealed, session_healed: refs.id(r.sessionHealed), ledger_seq: r.ledgerSeq,
+        };
+        out[`newRecord:${refs.id(ref!)}`] = row;
         break;
       }
       case 'session':
@@ -721,7 +772,7 @@ export function campaignRows(file: CampaignFile, campaignId: string, newId: () =
     })),
     injuries: file.records.map((r: FileRecord) => ({
       id: refs.id(r.ref), character_id: refs.id(r.character), name: r.name, category: r.category, data_json: JSON.stringify(refs.walk(r.data, `Record ${r.ref}`)),
-      source_encounter_id: r.source ? refs.id(r.source.encounter) : null, source_seq: r.source?.seq ?? null,
+      source_encounter_id: r.source ? refs.id(r.source.encounter) : null, source_seq: r.source?.seq ?? r.entry ?? null,
       day_gained: r.dayGained, session_gained: refs.id(r.sessionGained), day_healed: r.dayHealed, session_healed: refs.id(r.sessionHealed), ledger_seq: r.ledgerSeq,
       created_at: r.createdAt, updated_at: r.updatedAt, healed_at: r.healedAt,
     })),

@@ -16,7 +16,7 @@ const seed = (id: string, side: string): CombatantSeed => ({ id, name: id, side,
 /** An Enigma fight stored the way the database holds it: each event with the lines it wrote, numbered from 1. */
 function stored(events: GmEvent[]): { encounter: StoredEncounter; engine: EncounterEngine } {
   const input = { options: defaultOptions(enigma.options), carried: { escalation: null } };
-  const engine = EncounterEngine.create(enigma.encounter!, input);
+  const engine = EncounterEngine.create(enigma.encounter, input);
   const recorded = events.map((event, i) => ({ seq: i + 1, event, lines: engine.apply(event) as LogLine[] }));
   const view = engine.view();
   return {
@@ -37,25 +37,25 @@ const FIGHT: GmEvent[] = [
 describe('the encounter export', () => {
   it('keeps the input, the events and the log lines exactly, numbers the lines by event, and adds the summary', () => {
     const { encounter, engine } = stored(FIGHT);
-    const { export: file, view } = buildEncounterExport(encounter, enigma.encounter!, '2026-11-21T09:00:00.000Z');
+    const { export: file, view } = buildEncounterExport(encounter, enigma.encounter, '2026-11-21T09:00:00.000Z');
     expect(file).toMatchObject({ format: ENCOUNTER_FORMAT, version: EXPORT_VERSION, exportedAt: '2026-11-21T09:00:00.000Z', rulesetId: 'enigma' });
     expect(file.encounter).toEqual({ id: 'enc-1', name: 'Toll bridge', campaignName: 'Vault', createdAt: '2026-11-20T10:00:00.000Z', phase: 'ended', round: 2, input: encounter.input });
     expect(file.events).toEqual(FIGHT);
     expect(file.log).toEqual(encounter.events.flatMap(({ seq, lines }) => lines.map((line) => ({ ...line, seq }))));
     expect(file.log.filter((l) => l.seq === 2).map((l) => l.text)).toEqual(encounter.events[1]!.lines.map((l) => l.text));
-    expect(file.summary).toEqual(summarize(enigma.encounter!, encounter.input, encounter.events));
+    expect(file.summary).toEqual(summarize(enigma.encounter, encounter.input, encounter.events));
     expect(view).toEqual(engine.view());
     expect(view.outcome).toBe('Victory');
     // What the file says is enough to rebuild the fight: JSON round trip, then replay.
     const parsed = JSON.parse(JSON.stringify(file)) as typeof file;
-    const replayed = EncounterEngine.create(enigma.encounter!, parsed.encounter.input);
+    const replayed = EncounterEngine.create(enigma.encounter, parsed.encounter.input);
     for (const event of parsed.events) replayed.apply(event);
     expect(replayed.view()).toEqual(engine.view());
   });
 
   it('groups the log by round, with the setup before round 1 and every round of the summary', () => {
     const { encounter } = stored(FIGHT);
-    const { export: file } = buildEncounterExport(encounter, enigma.encounter!, 'now');
+    const { export: file } = buildEncounterExport(encounter, enigma.encounter, 'now');
     const groups = logByRound(file);
     expect(groups.map((g) => g.round)).toEqual([0, 1, 2]);
     expect(groups[0]!.lines.map((l) => l.text)).toEqual(['Added Berrik to the party; Goblin to the GM side.']);

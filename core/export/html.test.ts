@@ -20,7 +20,7 @@ function fight(names: string[], extra: { encounter?: string; campaign?: string; 
   const enigma = findRuleset('enigma')!;
   const seeds: CombatantSeed[] = names.map((name, i) => ({ id: `c${i}`, name, side: i === 0 ? 'party' : 'gm', characterId: null, sheet: defaultSheet(enigma.sheet) as CombatantSeed['sheet'] }));
   const input = { options: defaultOptions(enigma.options), carried: {} };
-  const engine = EncounterEngine.create(enigma.encounter!, input);
+  const engine = EncounterEngine.create(enigma.encounter, input);
   const events: GmEvent[] = [
     { type: 'ADD_COMBATANTS', combatants: seeds },
     { type: 'START' },
@@ -32,7 +32,7 @@ function fight(names: string[], extra: { encounter?: string; campaign?: string; 
   const view = engine.view();
   const { export: file } = buildEncounterExport(
     { id: 'e', name: extra.encounter ?? 'Toll bridge', campaignName: extra.campaign ?? 'Vault', rulesetId: 'enigma', createdAt: 'then', phase: view.phase, round: view.round, input, events: stored },
-    enigma.encounter!,
+    enigma.encounter,
     '2026-11-21T09:00:00.000Z',
   );
   const html = encounterHtml(file, { rulesetName: 'Enigma', outcome: view.outcome ?? null });

@@ -16,7 +16,7 @@ function fightBetween(pc: string, npc: string, names: { encounter?: string; camp
   const enigma = findRuleset('enigma')!;
   const seed = (id: string, name: string, side: string): CombatantSeed => ({ id, name, side, characterId: null, sheet: defaultSheet(enigma.sheet) as CombatantSeed['sheet'] });
   const input = { options: defaultOptions(enigma.options), carried: {} };
-  const engine = EncounterEngine.create(enigma.encounter!, input);
+  const engine = EncounterEngine.create(enigma.encounter, input);
   const events: GmEvent[] = [
     { type: 'ADD_COMBATANTS', combatants: [seed('pc', pc, 'party'), seed('npc', npc, 'gm')] },
     { type: 'START' },
@@ -30,7 +30,7 @@ function fightBetween(pc: string, npc: string, names: { encounter?: string; camp
   const view = engine.view();
   const { export: file } = buildEncounterExport(
     { id: 'e', name: names.encounter ?? 'Toll bridge', campaignName: names.campaign ?? 'Vault', rulesetId: 'enigma', createdAt: 'then', phase: view.phase, round: view.round, input, events: stored },
-    enigma.encounter!,
+    enigma.encounter,
     '2026-11-21T09:00:00.000Z',
   );
   return { file, view, markdown: encounterMarkdown(file, { rulesetName: 'Enigma', outcome: view.outcome ?? null }) };

@@ -14,10 +14,10 @@ import type { RoundSummary } from './types.ts';
 function record(rulesetId: string, events: GmEvent[]) {
   const ruleset = findRuleset(rulesetId)!;
   const input = { options: defaultOptions(ruleset.options), carried: {} };
-  const engine = EncounterEngine.create(ruleset.encounter!, input);
+  const engine = EncounterEngine.create(ruleset.encounter, input);
   const steps: ReplayStep[] = [];
   for (const event of events) steps.push({ event, lines: engine.apply(event) });
-  return { rules: ruleset.encounter!, input, steps, engine };
+  return { rules: ruleset.encounter, input, steps, engine };
 }
 
 function seed(rulesetId: string, id: string, side: string, sheet: Record<string, unknown> = {}): CombatantSeed {

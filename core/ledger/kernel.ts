@@ -41,7 +41,10 @@ function refuse(message: string): never {
   throw new LedgerRefusal(message);
 }
 
-/** The world after a change: states and party replaced, records updated, healed records gone from the running list. */
+/**
+ * The world after a change: states and party replaced, records updated, healed records gone from the running list.
+ * Records the change creates are not in it: they get their ids when stored, so no later step of one event names them.
+ */
 export function foldChange(world: CampaignWorld, change: RecoveryChange): CampaignWorld {
   const states = new Map((change.characters ?? []).map((c) => [c.id, c.state]));
   const records = new Map((change.records ?? []).map((r) => [r.id, r]));
@@ -73,6 +76,8 @@ export function mergeChanges(first: RecoveryChange, second: RecoveryChange): Rec
   const records = byId(first.records, second.records, (x, y) => ({ ...x, ...y, healed: Boolean(x.healed || y.healed) }));
   if (characters.length) merged.characters = characters;
   if (records.length) merged.records = records;
+  const newRecords = [...(first.newRecords ?? []), ...(second.newRecords ?? [])];
+  if (newRecords.length) merged.newRecords = newRecords;
   const party = second.party ?? first.party;
   if (party) merged.party = party;
   return merged;

@@ -58,6 +58,20 @@ export interface RecoveryChange {
   records?: { id: string; data: Record<string, unknown>; name?: string; healed?: boolean }[];
   /** The whole new party object. */
   party?: Record<string, unknown>;
+  /**
+   * Lasting records the event creates (an injury between sessions: a fall during downtime), stored as a fight's
+   * consequences are (`Consequences['injuries']`: a category of the ruleset's `records`, its full data). The ledger
+   * gives each an id, the entry as its source and the day as the day gained; undoing the entry deletes them.
+   */
+  newRecords?: NewRecord[];
+}
+
+/** A lasting record a recovery event creates on a party member. */
+export interface NewRecord {
+  characterId: string;
+  name: string;
+  category: string;
+  data: Record<string, unknown>;
 }
 
 export interface RecoveryOutcome {

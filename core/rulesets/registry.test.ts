@@ -10,13 +10,13 @@ const RULES_MD = new URL('../../../shared/rules/RULES.md', import.meta.url);
 const digest = existsSync(RULES_MD) ? readFileSync(RULES_MD, 'utf8') : null;
 const RULING_PREFIX: Record<string, string> = { enigma: 'E', teams: 'T', factions: 'F', 'cairn-errant': 'C', thrum: 'H' };
 
-it('registers the five modelled rulesets and Any system, Enigma playable', () => {
+it('registers the five modelled rulesets and Any system', () => {
   expect(RULESETS.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum', 'any-system']);
   expect(findRuleset('enigma')?.encounter).toBeDefined();
   expect(findRuleset('dnd5e')).toBeUndefined();
 });
 
-describe.each(RULESETS.filter((r) => r.encounter?.actionForms?.length).map((r) => [r.name, r] as const))('%s action forms', (_name, ruleset) => {
+describe.each(RULESETS.filter((r) => r.encounter.actionForms?.length).map((r) => [r.name, r] as const))('%s action forms', (_name, ruleset) => {
   /** The event the runner would send from a form left at its defaults. */
   function defaultEvent(form: ActionForm): Record<string, unknown> {
     const event: Record<string, unknown> = { type: form.type };
@@ -38,8 +38,8 @@ describe.each(RULESETS.filter((r) => r.encounter?.actionForms?.length).map((r) =
   }
 
   it('sends only events the ruleset accepts, in shapes its schema parses', () => {
-    for (const form of ruleset.encounter!.actionForms!) {
-      const parsed = ruleset.encounter!.eventSchema.safeParse(defaultEvent(form));
+    for (const form of ruleset.encounter.actionForms!) {
+      const parsed = ruleset.encounter.eventSchema.safeParse(defaultEvent(form));
       expect(parsed.success, `${form.type}: ${parsed.error?.issues[0]?.message} at ${parsed.error?.issues[0]?.path.join('.')}`).toBe(true);
     }
   });

@@ -35,10 +35,10 @@ export interface RulesetDefinition {
   summary: string;
   sheet: SheetSchema;
   options: readonly RulingOption[];
-  /** Present once the ruleset's encounter flow is implemented. */
-  encounter?: EncounterRules;
-  /** Recovery between fights: the actions of the campaign ledger and the recovery screen. */
-  recovery?: RecoveryRules;
+  /** The encounter flow: machine, events, view, consequences (every ruleset has one). */
+  encounter: EncounterRules;
+  /** Recovery between fights: the actions of the campaign ledger and the recovery screen (every ruleset has them). */
+  recovery: RecoveryRules;
   /** The lasting records its fights and recovery write (the character's history, open injuries). */
   records: RecordKinds;
   /** The sample campaign "Load the demo campaigns" creates for it. */

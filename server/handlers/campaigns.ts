@@ -64,7 +64,7 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
     party,
-    partyBadges: findRuleset(row.ruleset_id)?.recovery?.partyBadges?.(party) ?? [],
+    partyBadges: findRuleset(row.ruleset_id)?.recovery.partyBadges?.(party) ?? [],
     conditionNames: conditionNamesOf(row),
     conditionNamesOwn: readConditionList(row.conditions_json) !== null,
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),

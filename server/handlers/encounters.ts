@@ -190,11 +190,10 @@ export const encounterHandlers = {
   'encounters:create': (ctx: HandlerContext, input: { campaignId: string; name: string }) => {
     const campaign = requireCampaign(ctx, input.campaignId);
     const ruleset = rulesetOf(campaign);
-    rulesFor(ruleset.id);
-    const party = JSON.parse(campaign.party_json) as Record<string, number | null>;
+    const party = JSON.parse(campaign.party_json) as Record<string, unknown>;
     const encounterInput: EncounterInput = {
       options: resolveOptions(ruleset.options, JSON.parse(campaign.options_json)),
-      carried: { escalation: party['escalation'] ?? null },
+      carried: ruleset.encounter.carriedFromParty?.(party) ?? {},
     };
     const now = ctx.now();
     const { sessionId, day } = sessionForEncounter(ctx, campaign);
@@ -221,7 +220,7 @@ export const encounterHandlers = {
    * Adds party members and copies of NPC templates. With `wholeParty`, every party member not yet in the fight joins
    * but the dead, who are skipped and named in `skipped` with why (one dead PC does not stop the others).
    */
-  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; npcs: { templateId: string; count: number; names?: string[] | undefined; pool?: number | (number | null)[] | undefined }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
+  'encounters:addFromCampaign': (ctx: HandlerContext, input: { id: string; since?: LogSince; pcIds: string[]; wholeParty?: boolean | undefined; position?: number | null | undefined; initiative?: number | null | undefined; npcs: { templateId: string; count: number; names?: string[] | undefined; pool?: number | (number | null)[] | undefined }[]; typed?: { name: string; side: string; pool: number }[] | undefined }): EncounterDetail => {
     const row = requireEncounter(ctx, input.id);
     refuseStale(row, input.since);
     const ruleset = rulesetOf(row);
@@ -309,13 +308,16 @@ export const encounterHandlers = {
       inEncounter.add(name);
     }
     if (seeds.length === 0) throw new GmError('Choose at least one party member or NPC template to add.');
+    const initiative = input.initiative ?? null;
+    if (initiative !== null && !rules.lateInitiative) throw new GmError(`${ruleset.name} late arrivals take no typed initiative.`);
+    if (initiative !== null && view.phase === 'setup') throw new GmError('An initiative is typed for a late arrival: the fight has not started yet.');
     if (view.phase === 'setup') {
       ctx.encounters.append(row, { type: 'ADD_COMBATANTS', combatants: seeds }, ctx.now());
     } else {
       // After the start each newcomer is a late arrival (R-E4), one event each, in the same transaction.
       seeds.forEach((combatant, i) => {
         const position = input.position === null || input.position === undefined ? null : input.position + i;
-        ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position }, ctx.now());
+        ctx.encounters.append(requireEncounter(ctx, row.id), { type: 'ADD_LATE_COMBATANT', combatant, position, ...(initiative !== null ? { initiative } : {}) }, ctx.now());
       });
     }
     const added = detail(ctx, touched(ctx, row));

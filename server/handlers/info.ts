@@ -7,6 +7,6 @@ export const infoHandlers = {
     version: ctx.options.version,
     transport: ctx.options.transport,
     databasePath: ctx.options.databasePath,
-    rulesets: RULESETS.map((r) => ({ id: r.id, name: r.name, summary: r.summary, sheet: r.sheet, options: r.options, playable: r.encounter !== undefined, actionForms: r.encounter?.actionForms ?? [], severalTargets: r.encounter?.severalTargets ?? null, conditionNames: r.encounter?.conditionNames ?? [], recoveryForms: r.recovery?.forms ?? [], records: r.records.categories, readers: (r.imports?.readers ?? []).map(({ key, label, extensions }) => ({ key, label, extensions })) })),
+    rulesets: RULESETS.map((r) => ({ id: r.id, name: r.name, summary: r.summary, sheet: r.sheet, options: r.options, actionForms: r.encounter.actionForms ?? [], severalTargets: r.encounter.severalTargets ?? null, conditionNames: r.encounter.conditionNames ?? [], lateInitiative: r.encounter.lateInitiative === true, recoveryForms: r.recovery.forms, records: r.records.categories, readers: (r.imports?.readers ?? []).map(({ key, label, extensions }) => ({ key, label, extensions })) })),
   }),
 };

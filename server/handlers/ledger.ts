@@ -53,8 +53,8 @@ function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
   const redoLabel = redoRefusal ?? store.redoLabel(ctx.db, campaignId);
   return {
     campaignId, campaignName: campaign.name, rulesetId: ruleset.id, day, session,
-    party: rules?.partyStats?.(world) ?? [],
-    characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules?.card(world, c.id) ?? { stats: [], marks: [], records: [] } })),
+    party: rules.partyStats?.(world) ?? [],
+    characters: world.characters.map((c) => ({ id: c.id, name: c.name, card: rules.card(world, c.id) })),
     entries: ledger.listEntries(ctx.db, campaignId, 200).map((e) => toEntry(e, numbers)),
     canUndo: undoRefusal === null && undoLabel !== null, canRedo: redoRefusal === null && redoLabel !== null, undoLabel, redoLabel,
   };
@@ -132,6 +132,13 @@ export const ledgerHandlers = {
     const sent = left.size ? facts.records.filter((r) => !left.has(r.id)) : facts.records;
     // The entries the sent records' treatments name, once each.
     const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
+    // A record a ledger entry created has no encounter and that entry's seq (server/ledger-store.ts); the entry names
+    // the character, so it is among the character's entries.
+    const entryText = new Map(facts.entries.map((e) => [e.seq, e.log[0] ?? e.type]));
+    const createdBy = (r: FactRecord) => {
+      const text = !r.source_encounter_id && r.source_seq ? entryText.get(r.source_seq) : undefined;
+      return text === undefined ? null : { seq: r.source_seq!, text: cutText(text, ENTRY_TEXT_SENT) };
+    };
     return {
       character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
       recordCounts: { open: open.length, healed: healed.length },
@@ -140,6 +147,7 @@ export const ledgerHandlers = {
         return {
           id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
           source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
+          entry: createdBy(r),
           dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
           healed: r.healed_at !== null,
           treatments: treatments.get(r.id) ?? [],

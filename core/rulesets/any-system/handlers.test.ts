@@ -57,4 +57,37 @@ describe('an Any system campaign through the handlers', () => {
     expect(await t.refused('ledger:append', { campaignId: campaign.id, event: { type: 'LONG_REST', characterId: ana.id } }))
       .toBe('Ana has already had a long rest today (day 1): move the campaign clock on first.');
   });
+
+  it('a late arrival joins at the initiative the GM types, or rolls one when none is typed; another ruleset refuses a typed one', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Saltmarsh', rulesetId: 'any-system' });
+    const npc = (name: string, initiativeModifier: number) => ok('characters:create', { campaignId: campaign.id, role: 'npc', name, sheet: { hpMax: 7, hp: 7, tempHp: 0, ac: 12, initiativeModifier, notes: '' } });
+    await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Ana', sheet: { hpMax: 20, hp: 20, tempHp: 0, ac: 15, initiativeModifier: 3, notes: '' } });
+    const goblin = await npc('Goblin', 2);
+    const wolf = await npc('Wolf', 2);
+    const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Ambush' });
+    const add = (input: Record<string, unknown>) => ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [], npcs: [], ...input });
+    // Before the start an initiative has nowhere to go.
+    expect(await t.refused('encounters:addFromCampaign', { id: encounter.id, pcIds: [], wholeParty: true, npcs: [], initiative: 12 }))
+      .toBe('An initiative is typed for a late arrival: the fight has not started yet.');
+    const added = await add({ wholeParty: true, npcs: [{ templateId: goblin.id, count: 1 }] });
+    const id = (name: string) => added.view.order.find((c) => c.name === name)!.id;
+    const act = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
+    await act({ type: 'START' });
+    await act({ type: 'SET_INITIATIVE', id: id('Ana'), total: 15 });
+    await act({ type: 'SET_INITIATIVE', id: id('Goblin'), total: 8 });
+    await act({ type: 'START_COMBAT' });
+
+    const typed = await add({ npcs: [{ templateId: wolf.id, count: 1 }], initiative: 17 });
+    expect(typed.log.at(-1)!.text).toBe('Wolf joins the fight late at initiative 17.');
+    expect(typed.view.order.map((c) => c.name)).toEqual(['Wolf', 'Ana', 'Goblin']);
+    const rolled = await add({ npcs: [{ templateId: wolf.id, count: 1 }] });
+    expect(rolled.log.at(-1)!.text).toMatch(/^Wolf 2 joins the fight late at initiative \d+ \(\d+ \+ 2\)\.$/);
+    expect(await t.refused('encounters:addFromCampaign', { id: encounter.id, pcIds: [], npcs: [{ templateId: wolf.id, count: 1 }], initiative: 500 })).toBe('An initiative is at most 99.');
+
+    const vault = await ok('campaigns:create', { name: 'The Vault', rulesetId: 'enigma' });
+    const fight = await ok('encounters:create', { campaignId: vault.id, name: 'Ford' });
+    expect(await t.refused('encounters:addFromCampaign', { id: fight.id, pcIds: [], npcs: [], initiative: 12 })).toBe('Choose at least one party member or NPC template to add.');
+    const ghoul = await ok('characters:create', { campaignId: vault.id, role: 'npc', name: 'Ghoul', sheet: {} });
+    expect(await t.refused('encounters:addFromCampaign', { id: fight.id, pcIds: [], npcs: [{ templateId: ghoul.id, count: 1 }], initiative: 12 })).toBe('Enigma late arrivals take no typed initiative.');
+  });
 });

@@ -18,6 +18,8 @@ export const anySystem = defineRuleset({
     ...anySystemEncounter,
     actionForms: anySystemActionForms,
     severalTargets: severalTargetsOf(anySystemActionForms, 'APPLY_DAMAGE', 'HEAL'),
+    // ADD_LATE_COMBATANT's `initiative`: the total typed, or rolled as the newcomer enters.
+    lateInitiative: true,
     // Damage to HP is the track; temporary HP soak it first and are not counted. Down, dying, stable and dead are out.
     summary: { measure: 'damage', pools: [], down: /^(dead|dying|stable|down)\b/i },
   },

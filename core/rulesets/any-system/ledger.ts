@@ -1,5 +1,5 @@
 // "Any system"'s recovery as campaign-ledger rules: short and long rests (what they restore is the campaign's
-// ruling), notes between sessions, injuries healed, a revival, and the recovery screen's card. The pure steps live
+// ruling), notes between sessions, injuries between sessions and injuries healed, a revival, and the recovery screen's card. The pure steps live
 // in recovery.ts; this file reads the campaign world into them and writes the results back as a ledger change.
 import { z } from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
@@ -12,10 +12,21 @@ const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: '
 const hp = (what: string) => z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` })
   .min(0, { error: `${what} cannot be negative.` }).max(9999, { error: `${what} is at most 9999.` });
 
+/** The category of the injuries this ruleset's fights and ledger write (its `records` declaration, index.ts). */
+const INJURY = 'injury';
+/** As long as a fight's injury's name (events.ts). */
+const INJURY_NAME_MAX = 120;
+
 const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('SHORT_REST'), characterId, hp: hp('HP healed') }),
   z.strictObject({ type: z.literal('LONG_REST'), characterId }),
   z.strictObject({ type: z.literal('NOTE'), characterId, text: z.string({ error: 'A note must be text.' }).trim().min(1, { error: 'Write the note.' }).max(500, { error: 'A note is at most 500 characters.' }) }),
+  z.strictObject({
+    type: z.literal('INJURY'), characterId,
+    name: z.string({ error: 'Name the injury.' }).trim().min(1, { error: 'Name the injury.' }).max(INJURY_NAME_MAX, { error: `An injury's name is at most ${INJURY_NAME_MAX} characters.` }),
+    untilLongRest: z.boolean({ error: '"Until a long rest" is yes or no.' }).optional(),
+    notes: z.string({ error: 'Notes must be text.' }).trim().max(500, { error: 'Notes on an injury are at most 500 characters.' }).optional(),
+  }),
   z.strictObject({ type: z.literal('HEAL_INJURY'), characterId, recordId: z.string({ error: 'Choose the injury.' }).min(1, { error: 'Choose the injury.' }).max(64) }),
   z.strictObject({ type: z.literal('REVIVE'), characterId, hp: hp('HP') }),
 ]);
@@ -30,7 +41,10 @@ const forms: readonly LedgerForm[] = [
     fields: [who, { key: 'hp', label: 'HP healed', kind: 'integer', min: 0, max: 9999, default: 0 }] },
   { type: 'LONG_REST', label: 'Long rest', bulk: true, help: 'HP as the campaign rules it (R-A10), temporary HP to 0, injuries "until a long rest" end. Once a day.', fields: [who] },
   { type: 'NOTE', label: 'Note', help: 'Anything to remember between sessions: a curse, a debt, a promise.', fields: [who, { key: 'text', label: 'Note', kind: 'text' }] },
-  { type: 'HEAL_INJURY', label: 'Heal an injury', fields: [who, { key: 'recordId', label: 'Injury', kind: 'record', categories: ['injury'] }] },
+  { type: 'INJURY', label: 'Injury', help: 'Hurt between sessions (a fall during downtime, a curse): recorded as a fight\'s injury is, until it heals.',
+    fields: [who, { key: 'name', label: 'Injury', kind: 'text' }, { key: 'untilLongRest', label: 'Until a long rest', kind: 'flag', optional: true },
+      { key: 'notes', label: 'Notes', kind: 'text', optional: true }] },
+  { type: 'HEAL_INJURY', label: 'Heal an injury', fields: [who, { key: 'recordId', label: 'Injury', kind: 'record', categories: [INJURY] }] },
   { type: 'REVIVE', label: 'Bring back to life', help: 'A resurrection, a miracle: the character is alive again at the HP you type.', fields: [who, { key: 'hp', label: 'HP', kind: 'integer', min: 1, max: 9999, default: 1 }] },
 ];
 
@@ -52,7 +66,7 @@ function characterOf(world: CampaignWorld, id: string): LedgerCharacter {
 }
 
 const longRestToday = (world: CampaignWorld, state: Record<string, unknown>) => state['longRestDay'] === world.day;
-const injuries = (character: LedgerCharacter) => character.records.filter((r) => r.category === 'injury');
+const injuries = (character: LedgerCharacter) => character.records.filter((r) => r.category === INJURY);
 
 function restOutcome(character: LedgerCharacter, result: RestResult, extra: Record<string, unknown> = {}): RecoveryOutcome {
   return { change: { characters: [{ id: character.id, state: { ...character.state, ...stateOf(result.condition), ...extra } }] }, log: [result.text] };
@@ -78,6 +92,15 @@ function apply(world: CampaignWorld, raw: GmEvent): RecoveryOutcome {
     case 'NOTE': {
       const notes = [...notesOf(character.state), { day: world.day, text: event.text }].slice(-NOTES_KEPT);
       return { change: { characters: [{ id: character.id, state: { ...character.state, notes } }] }, log: [`Note on ${name} (day ${world.day}): ${event.text}`] };
+    }
+    case 'INJURY': {
+      // Stored as a fight's injury is (encounter.ts consequences), with the day instead of the round.
+      const untilLongRest = event.untilLongRest === true;
+      const data = { untilLongRest, day: world.day, ...(event.notes ? { notes: event.notes } : {}) };
+      return {
+        change: { newRecords: [{ characterId: character.id, name: event.name, category: INJURY, data }] },
+        log: [`${name} is injured on day ${world.day}: ${event.name}${untilLongRest ? ' (until a long rest)' : ''}.`, ...(event.notes ? [`Notes: ${event.notes}`] : [])],
+      };
     }
     case 'HEAL_INJURY': {
       const record = injuries(character).find((r) => r.id === event.recordId);

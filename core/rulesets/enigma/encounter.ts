@@ -1,7 +1,7 @@
 // Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view and
 // the rolls an event needs.
 import { z } from 'zod';
-import type { CombatantView, Consequences, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import type { CombatantView, Consequences, EncounterInput, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
 import { renameFields } from '../../encounter/upcast.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
@@ -612,6 +612,12 @@ function consequences(snapshot: EncounterSnapshot): Consequences {
   };
 }
 
+/** A fight starts at the party's Escalation, left by the last fight and reset by a Breather or a Rest (R-E20). */
+function carriedFromParty(party: Record<string, unknown>): EncounterInput['carried'] {
+  const escalation = party['escalation'];
+  return { escalation: typeof escalation === 'number' ? escalation : null };
+}
+
 function carriedIn(state: Record<string, unknown>, injuries: Record<string, unknown>[]): Record<string, unknown> {
   const carried: Record<string, unknown> = {};
   if (typeof state['lp'] === 'number') carried['lp'] = state['lp'];
@@ -633,6 +639,7 @@ export const enigmaEncounter: EncounterRules = {
   roster,
   rollsFor,
   consequences,
+  carriedFromParty,
   carriedIn,
   // Before one name for one thing: these three named their combatant `id`.
   upcast: (stored) => renameFields(stored, { CHOOSE_NPC: { id: 'combatantId' }, RESOLVE_PERIL: { id: 'combatantId' }, SET_CAN_ACT: { id: 'combatantId' } }),

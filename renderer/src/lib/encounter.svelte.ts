@@ -120,10 +120,11 @@ export class EncounterState {
    * Adds party members and copies of NPC templates (each copy may carry its own name and main pool). With `refused`,
    * a refusal is handed to it (the prepare screen shows it next to the field it concerns) instead of a toast.
    */
-  addFromCampaign(pcIds: string[], npcs: NpcCopies[], position: number | null = null, refused?: (sentence: string) => void): Promise<void> {
+  addFromCampaign(pcIds: string[], npcs: NpcCopies[], position: number | null = null, refused?: (sentence: string) => void, initiative: number | null = null): Promise<void> {
     const since = this.#since();
-    const press = { write: `add ${JSON.stringify({ pcIds, npcs, position })}`, since };
-    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position }), refused);
+    const typed = initiative === null ? {} : { initiative };
+    const press = { write: `add ${JSON.stringify({ pcIds, npcs, position, ...typed })}`, since };
+    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position, ...typed }), refused);
   }
 
   /** Adds an NPC typed in place, without a template: its name, side and the number of its main pool (see `refused` above). */

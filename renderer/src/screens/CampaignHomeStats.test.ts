@@ -11,8 +11,8 @@ vi.mock('../lib/api.ts', async () => {
   const { cairnErrantSheet: cairn } = await import('../../../core/rulesets/cairn-errant/sheet.ts');
   const { thrumSheet: thrum } = await import('../../../core/rulesets/thrum/sheet.ts');
   const rulesets = [
-    { id: 'cairn-errant', name: 'Cairn-Errant', sheet: cairn, options: [], playable: true, actionForms: [], recoveryForms: [], readers: [] },
-    { id: 'thrum', name: 'Thrum', sheet: thrum, options: [], playable: true, actionForms: [], recoveryForms: [], readers: [] },
+    { id: 'cairn-errant', name: 'Cairn-Errant', sheet: cairn, options: [], actionForms: [], recoveryForms: [], readers: [] },
+    { id: 'thrum', name: 'Thrum', sheet: thrum, options: [], actionForms: [], recoveryForms: [], readers: [] },
   ];
   return {
     send: vi.fn(async (name: string) => (name === 'campaigns:get' ? api.campaign : name === 'app:info' ? { rulesets } : null)),

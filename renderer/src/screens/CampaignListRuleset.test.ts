@@ -11,8 +11,8 @@ vi.mock('../lib/api.ts', () => ({
     if (name === 'campaigns:list') return [];
     if (name === 'app:info') {
       return { rulesets: [
-        { id: 'zeta', name: 'Zeta', summary: 'The first registered.', playable: true },
-        { id: 'alpha', name: 'Alpha', summary: 'The second.', playable: true },
+        { id: 'zeta', name: 'Zeta', summary: 'The first registered.' },
+        { id: 'alpha', name: 'Alpha', summary: 'The second.' },
       ] };
     }
     if (name === 'campaigns:create') {

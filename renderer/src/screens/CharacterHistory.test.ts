@@ -29,7 +29,7 @@ vi.mock('../lib/api.ts', () => ({
 afterEach(cleanup);
 
 const record = (id: string, extra: Partial<History['records'][number]>): History['records'][number] => ({
-  id, name: 'Broken arm', category: 'endure', permanent: false, source: null,
+  id, name: 'Broken arm', category: 'endure', permanent: false, source: null, entry: null,
   dayGained: 3, sessionGained: 2, dayHealed: null, sessionHealed: null, treatments: [],
   healed: extra.dayHealed != null || extra.sessionHealed != null, ...extra,
 });
@@ -88,6 +88,14 @@ describe('character history', () => {
     expect(text(within(treatments).getByRole('listitem'))).toBe('Day 4 Lotty treats Berrik’s Broken arm: 3 → 1 rests.');
     expect(text(arm)).toContain('Healed on day 5 in Session 3');
     expect(text(arm)).not.toContain('Still open');
+  });
+
+  it('says which ledger entry made a record between sessions', async () => {
+    api.history = { ...history, records: [record('r5', { name: 'Burnt hand', category: 'maxLp', dayGained: 6, sessionGained: null, entry: { seq: 7, text: 'Berrik is injured on day 6: Burnt hand.' } })] };
+    render(CharacterHistory, { campaignId: 'c1', id: 'berrik' });
+    const hand = await screen.findByRole('listitem', { name: 'Burnt hand' });
+    expect(text(hand.querySelector('.gained')!)).toBe('Gained on day 6 between sessions — in the ledger (Berrik is injured on day 6: Burnt hand).');
+    expect(within(hand).queryByRole('link')).toBeNull();
   });
 
   it('marks a permanent injury and one that is still open, and counts them', async () => {
