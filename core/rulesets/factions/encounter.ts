@@ -9,6 +9,8 @@ import type { CombatEvent } from './combat.ts';
 import { factionsActionForms } from './forms.ts';
 import { factionsMachine, type FactionsEvent } from './machine.ts';
 import * as rules from './rules.ts';
+import * as turnOrder from './order.ts';
+import * as setupRules from './setup.ts';
 import type { FactionsContext, GearItem, GearState } from './rules.ts';
 
 // ---- the event schema ----
@@ -151,44 +153,44 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (inSetup) {
     if (!SETUP_EVENTS.has(event.type) && !['REMOVE_COMBATANT', 'SET_ZONE', 'SET_INITIATIVE'].includes(event.type)) return 'Start the fight first.';
   } else if (event.type !== 'OVERRIDE') {
-    const blocked = rules.blockingReason(ctx);
+    const blocked = turnOrder.blockingReason(ctx);
     if (blocked && !answersNow(ctx).includes(event.type)) return blocked;
     if (snapshot.matches({ running: 'initiative' }) && event.type !== 'SET_INITIATIVE') return 'Say which faction started the fight (or roll for it) first: it holds the initiative.';
   }
   if (snapshot.matches('aftermath') && !['DURABILITY_RESULT', 'CHASE', 'OVERRIDE'].includes(event.type)) return 'The fight is over: give the durability results.';
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
-    case 'ADD_FACTION': return rules.checkAddFaction(ctx, event.key, event.label);
-    case 'RENAME_FACTION': return rules.checkRenameFaction(ctx, event.key, event.label);
-    case 'SET_FACTION': return rules.checkSetFaction(ctx, event.id, event.faction);
-    case 'SET_FACTION_CYCLE': return rules.checkCycle(ctx, event.keys);
-    case 'SET_GROUP': return rules.checkSetGroup(ctx, rules.groupIdOf(event.groupId, event.label), event.ids);
-    case 'SET_CONCEALED': return rules.checkConcealed(ctx, event.id);
-    case 'START': return rules.checkStart(ctx);
+    case 'ADD_COMBATANTS': return setupRules.checkAddCombatants(ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return setupRules.checkRemove(ctx, event.combatantId);
+    case 'ADD_FACTION': return setupRules.checkAddFaction(ctx, event.key, event.label);
+    case 'RENAME_FACTION': return setupRules.checkRenameFaction(ctx, event.key, event.label);
+    case 'SET_FACTION': return setupRules.checkSetFaction(ctx, event.id, event.faction);
+    case 'SET_FACTION_CYCLE': return setupRules.checkCycle(ctx, event.keys);
+    case 'SET_GROUP': return setupRules.checkSetGroup(ctx, setupRules.groupIdOf(event.groupId, event.label), event.ids);
+    case 'SET_CONCEALED': return setupRules.checkConcealed(ctx, event.id);
+    case 'START': return setupRules.checkStart(ctx);
     case 'SET_INITIATIVE':
       if (!inSetup && !snapshot.matches({ running: 'initiative' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'already holds', 'already hold')} the initiative.`;
-      return rules.checkInitiative(ctx, event.id, event.roll, !inSetup);
+      return setupRules.checkInitiative(ctx, event.id, event.roll, !inSetup);
     case 'ROLL_FAT':
       if (!snapshot.matches({ running: 'awaitFat' })) return ctx.fastSlow ? 'The fast action threshold is rolled once, at the start of the round.' : 'Fast and slow activations are not in play in this fight.';
-      return rules.checkFat(event.roll);
+      return turnOrder.checkFat(event.roll);
     case 'CHOOSE_FIRST_FACTION':
       if (!snapshot.matches({ running: 'chooseFirst' })) return ctx.current ? `${agrees(rules.factionLabel(ctx, ctx.current), 'is', 'are')} already up: the first faction was chosen.` : 'The first faction is chosen at the start of the round or phase.';
-      return rules.checkChooseFirst(ctx, event.id);
+      return turnOrder.checkChooseFirst(ctx, event.id);
     case 'SELECT_CHARACTER':
     case 'PASS':
       if (turnOpen(snapshot)) return `${rules.nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
       if (snapshot.matches({ running: 'awaitFat' })) return 'Roll the fast action threshold first.';
       if (snapshot.matches({ running: 'chooseFirst' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'holds', 'hold')} the initiative: choose which faction acts first.`;
       if (!snapshot.matches({ running: 'factionTurn' })) return 'No faction is up right now.';
-      return event.type === 'PASS' ? null : rules.checkSelect(ctx, event.id);
+      return event.type === 'PASS' ? null : turnOrder.checkSelect(ctx, event.id);
     case 'END_TURN':
       return turnOpen(snapshot) ? null : 'Nobody is taking a turn.';
     case 'MORALE_ROLL': return combat.moraleRollProblem(ctx, event.roll);
     case 'MORALE_OUTCOME': return ctx.morale?.failures.length ? null : 'Nobody is waiting to surrender or retreat.';
     case 'DURABILITY_RESULT': return ctx.durability?.length ? null : 'No item is waiting for a durability result.';
-    case 'ADD_LATE_COMBATANT': return rules.checkLateCombatant(ctx, event.combatant);
+    case 'ADD_LATE_COMBATANT': return turnOrder.checkLateCombatant(ctx, event.combatant);
     case 'END_COMBAT': return null;
   }
   return null;
@@ -205,7 +207,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
     switch (event.type) {
       case 'SET_INITIATIVE': {
         if (event.id !== 'random' || snapshot.matches('setup')) return [];
-        const n = rules.activeFactions(ctx).length;
+        const n = setupRules.activeFactions(ctx).length;
         return [{ path: ['roll'], label: 'Initiative: which faction', notation: `1d${n}`, count: 1, sides: n }];
       }
       case 'ROLL_FAT': return [d20(['roll'], 'Fast action threshold')];
@@ -287,7 +289,7 @@ function statusOf(snapshot: EncounterSnapshot, ctx: FactionsContext, c: rules.Fa
   if (ctx.activeId === c.id) return 'active';
   if (c.acted) return 'acted';
   // Not able to take a turn in this phase (incapacitated, below the FAT, not an ambusher): shown apart.
-  return ctx.phase && !rules.couldActThisPhase(ctx, c) ? 'unplaced' : 'waiting';
+  return ctx.phase && !turnOrder.couldActThisPhase(ctx, c) ? 'unplaced' : 'waiting';
 }
 
 function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: string): CombatantView {
@@ -354,7 +356,7 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   if (snapshot.matches({ running: 'factionTurn' })) {
     return {
       kind: 'factionTurn', text: `${possessive(label(ctx.current))} go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
-      choices: [...rules.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
+      choices: [...turnOrder.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
       details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
     };
   }
@@ -419,7 +421,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     else turn.push('ATTACK'); // an opportunity attack from someone else
     if (combat.actionsLeft(ctx) > 0) turn.push('BONUS_ACTION');
     if (!ctx.turn.moved && !ctx.turn.stillShot) turn.push('MOVE_ZONE');
-    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(rules.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
+    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(turnOrder.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
     return [...new Set(turn), ...ANYTIME_EVENTS];
   }
   return ANYTIME_EVENTS;
@@ -453,7 +455,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
     // Chaos of combat: "Each Player has 15 seconds to declare ... otherwise they do nothing". Only a PC's turn is
     // timed; with `chaosTimeoutAtZero` (default on) the countdown sends the timeout itself when it reaches zero.
-    if (ctx.activeId && rules.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
+    if (ctx.activeId && turnOrder.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
       counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(ctx.options['chaosTimeoutAtZero'] !== false ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
     }
   }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultOptions } from '../options.ts';
 import { factionsOptions } from './options.ts';
 import * as rules from './rules.ts';
+import * as setupRules from './setup.ts';
 import { seed } from './testkit.ts';
 
 const empty = () => rules.initialContext({ options: defaultOptions(factionsOptions), carried: {} });
@@ -11,8 +12,8 @@ const empty = () => rules.initialContext({ options: defaultOptions(factionsOptio
 describe('adding combatants', () => {
   it('a batch gives the combatants, roster and groups of adding them one at a time', () => {
     const seeds = Array.from({ length: 30 }, (_, i) => seed(`c${i}`, i % 3 ? 'gm' : 'party', { agi: 8 + (i % 5) }));
-    const batched = rules.addCombatants(rules.addCombatants(empty(), seeds.slice(0, 12)), seeds.slice(12));
-    const single = seeds.reduce((ctx, s) => rules.addCombatants(ctx, [s]), empty());
+    const batched = setupRules.addCombatants(setupRules.addCombatants(empty(), seeds.slice(0, 12)), seeds.slice(12));
+    const single = seeds.reduce((ctx, s) => setupRules.addCombatants(ctx, [s]), empty());
     // Compared as stored (JSON keeps the order of keys and members).
     expect(JSON.stringify(batched.combatants)).toBe(JSON.stringify(single.combatants));
     expect(JSON.stringify(batched.groups)).toBe(JSON.stringify(single.groups));
