@@ -2,8 +2,10 @@
 // rolls an event needs, and what the fight leaves on the campaign (gear, health, morale flags).
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import * as roster from '../../encounter/roster.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import { agrees, possessive } from '../../words.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import { factionsActionForms } from './forms.ts';
@@ -160,8 +162,8 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (snapshot.matches('aftermath') && !['DURABILITY_RESULT', 'CHASE', 'OVERRIDE'].includes(event.type)) return 'The fight is over: give the durability results.';
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
   switch (event.type) {
-    case 'ADD_COMBATANTS': return setupRules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return setupRules.checkRemove(ctx, event.combatantId);
+    case 'ADD_COMBATANTS': return roster.checkAdd(setupRules.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return roster.checkRemove(setupRules.ROSTER, ctx, event.combatantId);
     case 'ADD_FACTION': return setupRules.checkAddFaction(ctx, event.key, event.label);
     case 'RENAME_FACTION': return setupRules.checkRenameFaction(ctx, event.key, event.label);
     case 'SET_FACTION': return setupRules.checkSetFaction(ctx, event.id, event.faction);
@@ -180,7 +182,7 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
       return turnOrder.checkChooseFirst(ctx, event.id);
     case 'SELECT_CHARACTER':
     case 'PASS':
-      if (turnOpen(snapshot)) return `${rules.nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
+      if (turnOpen(snapshot)) return `${nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
       if (snapshot.matches({ running: 'awaitFat' })) return 'Roll the fast action threshold first.';
       if (snapshot.matches({ running: 'chooseFirst' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'holds', 'hold')} the initiative: choose which faction acts first.`;
       if (!snapshot.matches({ running: 'factionTurn' })) return 'No faction is up right now.';
@@ -271,9 +273,9 @@ function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
   if (c.moraleFailed) tags.push('morale failed');
   if (c.moraleImmune) tags.push('morale immune (stretch)');
   if (c.fearImmune) tags.push('immune to fear');
-  if (c.grabbedBy) tags.push(`grabbed by ${rules.nameOf(ctx, c.grabbedBy)}`);
+  if (c.grabbedBy) tags.push(`grabbed by ${nameOf(ctx, c.grabbedBy)}`);
   const held = rules.grabbing(ctx, c.id);
-  if (held) tags.push(`holding ${rules.nameOf(ctx, held)}`);
+  if (held) tags.push(`holding ${nameOf(ctx, held)}`);
   if (c.disarmed) tags.push('disarmed');
   if (c.shieldDown && c.gear.shield !== 'none') tags.push('shield down');
   if (ctx.history.some((h) => h.round === ctx.round && h.id === c.id && h.kind === 'reaction')) tags.push('reacted this round');
@@ -329,11 +331,11 @@ function reactionChoices(ctx: FactionsContext): EncounterPrompt['choices'] {
   }
   for (const other of ctx.roster) {
     if (other === t.id) continue;
-    if (ok(`hideBehind:${other}`)) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${rules.nameOf(ctx, other)}` });
+    if (ok(`hideBehind:${other}`)) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${nameOf(ctx, other)}` });
   }
   for (const other of ctx.roster) {
     if (other === t.id) continue;
-    if (ok(`guard:${other}`)) choices.push({ id: `guard:${other}`, label: `${rules.nameOf(ctx, other)} guards` });
+    if (ok(`guard:${other}`)) choices.push({ id: `guard:${other}`, label: `${nameOf(ctx, other)} guards` });
   }
   return choices;
 }
@@ -356,19 +358,19 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   if (snapshot.matches({ running: 'factionTurn' })) {
     return {
       kind: 'factionTurn', text: `${possessive(label(ctx.current))} go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
-      choices: [...turnOrder.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
+      choices: [...turnOrder.eligibleNow(ctx).map((id) => ({ id, label: nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
       details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
     };
   }
   const p = ctx.pending;
   if (p?.stage === 'stunt') {
     const target = p.targets[0]!.id;
-    return { kind: 'stunt', text: `${rules.nameOf(ctx, p.attackerId)} offers ${rules.nameOf(ctx, target)} a stunt instead of damage: ${p.stunt}. Accept, or resolve the attack as normal?`, answer: 'STUNT_ANSWER', subjectId: target, choices: [{ id: 'accept', label: 'Accept' }, { id: 'decline', label: 'Decline' }] };
+    return { kind: 'stunt', text: `${nameOf(ctx, p.attackerId)} offers ${nameOf(ctx, target)} a stunt instead of damage: ${p.stunt}. Accept, or resolve the attack as normal?`, answer: 'STUNT_ANSWER', subjectId: target, choices: [{ id: 'accept', label: 'Accept' }, { id: 'decline', label: 'Decline' }] };
   }
   if (p?.stage === 'reaction') {
     const target = p.targets[p.cursor]!.id;
     return {
-      kind: 'reaction', text: `${rules.nameOf(ctx, p.attackerId)} attacks ${rules.nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
+      kind: 'reaction', text: `${nameOf(ctx, p.attackerId)} attacks ${nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
       choices: reactionChoices(ctx), details: { attackerId: p.attackerId, spec: p.spec, chain: p.targets[p.cursor]!.chain },
     };
   }
@@ -381,8 +383,8 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
     return {
       kind: 'morale',
       text: check.rollers.length === 1
-        ? `Morale: ${check.label} must make a WIT save. One d20; ${rules.nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
-        : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${rules.nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
+        ? `Morale: ${check.label} must make a WIT save. One d20; ${nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
+        : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
       answer: 'MORALE_ROLL',
       choices: [{ id: 'roll', label: 'Roll the d20' }], details: { rollers: check.rollers },
     };
@@ -390,13 +392,13 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   if (ctx.morale?.failures.length) {
     const id = ctx.morale.failures[0]!;
     const more = ctx.morale.failures.length - 1;
-    return { kind: 'moraleOutcome', text: `${rules.nameOf(ctx, id)} failed morale: surrender or retreat?${more ? ` (${more} more to decide after this one.)` : ''}`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
+    return { kind: 'moraleOutcome', text: `${nameOf(ctx, id)} failed morale: surrender or retreat?${more ? ` (${more} more to decide after this one.)` : ''}`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
   }
   if (ctx.durability?.length) {
     const { combatantId, item } = ctx.durability[0]!;
     const state = ctx.combatants[combatantId]!.gear[item];
     return {
-      kind: 'durability', text: `Durability roll for ${rules.nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
+      kind: 'durability', text: `Durability roll for ${nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
       choices: [{ id: 'ok', label: 'It holds' }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged' }], details: { item, state },
     };
   }

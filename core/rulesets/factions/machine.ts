@@ -7,6 +7,7 @@
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
@@ -162,9 +163,9 @@ export const factionsMachine = setup({
     pass: assign(({ context }) => turnOrder.selectOrPass(context, 'pass')),
     endTurn: assign(({ context }) => {
       const what = context.turn.mainUsed || context.turn.bonusUsed || context.turn.moved ? '' : ' without doing anything';
-      return turnOrder.endTurn(context, `${rules.nameOf(context, context.activeId)} ends the turn${what}.`);
+      return turnOrder.endTurn(context, `${nameOf(context, context.activeId)} ends the turn${what}.`);
     }),
-    endTurnDropped: assign(({ context }) => turnOrder.endTurn(context, `${rules.nameOf(context, context.activeId)} can no longer act: the turn ends.`)),
+    endTurnDropped: assign(({ context }) => turnOrder.endTurn(context, `${nameOf(context, context.activeId)} can no longer act: the turn ends.`)),
     startAttack: assign(({ context, event }) => combat.startAttack(context, event as Of<'ATTACK'>)),
     turnAction: assign(({ context, event }) => {
       switch (event.type) {

@@ -1,11 +1,13 @@
 // Factions' order policy (RULES.md §3.2 ordering rules): the ambush bonus turn, rounds with their fast and slow
 // phases, the initiative holder choosing who goes first, the take-a-turn-or-pass loop with its pass streak, the end of
 // the fight (R-F10), removals and late arrivals, and the question that must be answered before anything else.
+import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import { agrees, isPluralName, possessive } from '../../words.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Phase, Roll } from './rules.ts';
-import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, nameOf, releaseGrabs, say, standing, update } from './rules.ts';
-import { checkAddCombatants, joinGroup } from './setup.ts';
+import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing, update } from './rules.ts';
+import { joinGroup, ROSTER } from './setup.ts';
 
 /** The chaos of combat times the active character's declaration: "Each Player has 15 seconds to declare". */
 export const declarationTimed = (ctx: FactionsContext): boolean => ctx.chaos && ctx.activeId !== null && ctx.combatants[ctx.activeId]?.pc === true;
@@ -169,7 +171,7 @@ export function removeCombatant(ctx: FactionsContext, id: string, reason: string
 }
 
 export function checkLateCombatant(ctx: FactionsContext, seed: CombatantSeed): string | null {
-  const problem = checkAddCombatants(ctx, [seed]);
+  const problem = roster.checkAdd(ROSTER, ctx, [seed]);
   if (problem) return problem;
   if (!ctx.cycle.includes(seed.side)) return `${agrees(factionLabel(ctx, seed.side), 'is', 'are')} not in this fight's faction cycle.`;
   return null;

@@ -239,9 +239,7 @@ export const defaultGroupId = (faction: string) => `faction:${faction}`;
 
 // ---- small helpers ----
 
-export const nameOf: (ctx: FactionsContext, id: string | null | undefined) => string = roster.nameOf;
 export const factionLabel = (ctx: FactionsContext, key: string | null | undefined): string => (key && ctx.factions[key]?.label) || 'nobody';
-export const plural: (n: number, word: string) => string = roster.plural;
 
 export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: string[] = [], actorId: string | null = null): FactionsContext {
   const line: LogLine = { round: ctx.round, kind, text, ...(actorId ? { actorId } : {}), ...(rulings.length ? { rulings } : {}) };
@@ -249,7 +247,10 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   return { ...ctx, log: ctx.log.concat([line]) };
 }
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
+/**
+ * One combatant changed (core/encounter/roster.ts `update`, bound to Factions' combatant so a patch is checked against
+ * its fields): the same context when it already holds the change.
+ */
 export const update = (ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext => roster.update<FactionsContext, FactionsCombatant>(ctx, id, patch);
 
 /** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */

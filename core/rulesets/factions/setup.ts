@@ -5,8 +5,9 @@ import * as roster from '../../encounter/roster.ts';
 import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import { agrees, isPluralName } from '../../words.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
-import { combatantFromSeed, defaultGroupId, factionLabel, nameOf, say, update } from './rules.ts';
+import { combatantFromSeed, defaultGroupId, factionLabel, say, update } from './rules.ts';
 
 const RESERVED_IDS = new Set(['pass', 'none', 'roll', 'random']);
 
@@ -38,8 +39,6 @@ export const ROSTER: RosterSpec<FactionsContext, FactionsCombatant> = {
   afterDrop: (ctx, id, dropped) => say(leaveGroup(ctx, id, dropped.group), 'setup', `${dropped.name} was taken off the roster.`),
 };
 
-export const checkAddCombatants = (ctx: FactionsContext, seeds: CombatantSeed[]): string | null => roster.checkAdd(ROSTER, ctx, seeds);
-
 export function joinGroup(ctx: FactionsContext, id: string, groupId: string, countIt: boolean): FactionsContext {
   const group = ctx.groups[groupId]!;
   const groups = { ...ctx.groups, [groupId]: { ...group, members: [...group.members, id], originalCount: group.originalCount + (countIt ? 1 : 0) } };
@@ -51,13 +50,6 @@ function leaveGroup(ctx: FactionsContext, id: string, groupId = ctx.combatants[i
   if (!group) return ctx;
   return { ...ctx, groups: { ...ctx.groups, [groupId]: { ...group, members: group.members.filter((m) => m !== id) } } };
 }
-
-export const addCombatants = (ctx: FactionsContext, seeds: CombatantSeed[]): FactionsContext => roster.addSeeds(ROSTER, ctx, seeds);
-
-export const checkRemove = (ctx: FactionsContext, id: string): string | null => roster.checkRemove(ROSTER, ctx, id);
-
-/** Setup only: taken off the roster, no trace left. */
-export const dropFromRoster = (ctx: FactionsContext, id: string): FactionsContext => roster.dropFromRoster(ROSTER, ctx, id);
 
 const FACTION_KEY = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
