@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../encounter/kernel.ts';
 import { factionsEncounter } from './encounter.ts';
-import { app, fight, seed, texts } from './testkit.ts';
+import { app, fight, seed, texts } from './testing.ts';
 
 function zoned() {
   const e = fight([seed('hero', 'party'), seed('foe', 'gm'), seed('far', 'gm')]);

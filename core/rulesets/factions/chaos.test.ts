@@ -2,7 +2,7 @@
 // do on their turn, otherwise they do nothing." Only players are timed; at zero the countdown ends the turn itself
 // unless the campaign turns `chaosTimeoutAtZero` off.
 import { describe, expect, it } from 'vitest';
-import { fight, seed } from './testkit.ts';
+import { fight, seed } from './testing.ts';
 
 const chaos = { chaosOfCombat: true };
 const npcFirst = (options: Record<string, boolean>) => fight([seed('hero', 'party'), seed('foe', 'gm')], options, 'foe');

@@ -4,7 +4,7 @@
 // a character who is not visible, isn't possible" (ranged); indirect attacks "can be directed at targets which aren't
 // directly visible".
 import { describe, expect, it } from 'vitest';
-import { app, fight, seed, texts } from './testkit.ts';
+import { app, fight, seed, texts } from './testing.ts';
 
 function hidden() {
   const e = fight([seed('hero', 'party'), seed('foe', 'gm')]);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as combat from './combat.ts';
 import * as rules from './rules.ts';
 import type { FactionsContext } from './rules.ts';
-import { ctx, fight, seed } from './testkit.ts';
+import { ctx, fight, seed } from './testing.ts';
 
 /** A small seeded generator (mulberry32), so a failure replays the same fight. */
 function seeded(start: number): () => number {

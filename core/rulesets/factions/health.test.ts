@@ -9,7 +9,7 @@ import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { combatantFromSeed } from './rules.ts';
 import { factionsSheet } from './sheet.ts';
-import { damage, fight, melee, seed, who } from './testkit.ts';
+import { damage, fight, melee, seed, who } from './testing.ts';
 
 const murdham = defaultOptions(factionsOptions);
 const plainHp = { ...murdham, healthModel: 'hpZeroIncapacitates' };

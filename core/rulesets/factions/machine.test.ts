@@ -6,7 +6,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
-import { app, ctx, encounter, seed, texts, who } from './testkit.ts';
+import { app, ctx, encounter, seed, texts, who } from './testing.ts';
 
 /** Three factions A (party), B (gm) and C, two members each, A holding the initiative. */
 function threeFactions(options: Record<string, string | number | boolean> = {}) {

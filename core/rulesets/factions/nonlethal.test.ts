@@ -2,7 +2,7 @@
 // pass a save or suffer negative consequences." No weapon is swung: a disarmed character may still grapple or
 // disarm, and the weapon is not "used" for the after-fight durability roll.
 import { describe, expect, it } from 'vitest';
-import { app, ctx, fight, melee, seed, texts, who } from './testkit.ts';
+import { app, ctx, fight, melee, seed, texts, who } from './testing.ts';
 
 describe('non-lethal attacks swing no weapon', () => {
   it('a disarmed character may still grapple, even when the form says "with the weapon"', () => {

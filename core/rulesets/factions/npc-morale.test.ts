@@ -10,7 +10,7 @@ import { factionsEncounter } from './encounter.ts';
 import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { factionsSheet } from './sheet.ts';
-import { app, fight, seed, who } from './testkit.ts';
+import { app, fight, seed, who } from './testing.ts';
 
 const bandit = (id: string, party: Record<string, unknown> = {}) => {
   const carried = factionsEncounter.npcCarriedIn!(party, 'tpl-bandit');

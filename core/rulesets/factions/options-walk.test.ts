@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultOptions, otherValues } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
-import { app, damage, encounter, fight, melee, seed, who } from './testkit.ts';
+import { app, damage, encounter, fight, melee, seed, who } from './testing.ts';
 
 type Values = Record<string, string | number | boolean>;
 const defaults = defaultOptions(factionsOptions) as Values;

@@ -1,6 +1,6 @@
 // Reactions read against the source's grapple and sneaking rules (§3.4 steps 4 and 10, § Sneaking in combat).
 import { describe, expect, it } from 'vitest';
-import { app, fight, melee, seed, texts, who } from './testkit.ts';
+import { app, fight, melee, seed, texts, who } from './testing.ts';
 
 /** Hero holds Foe (a grapple that took), and still has this round's turn to react with; Foe2 attacks Hero. */
 function holding() {

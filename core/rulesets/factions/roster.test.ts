@@ -6,7 +6,7 @@ import { factionsOptions } from './options.ts';
 import * as roster from '../../encounter/roster.ts';
 import * as rules from './rules.ts';
 import * as setupRules from './setup.ts';
-import { seed } from './testkit.ts';
+import { seed } from './testing.ts';
 
 const empty = () => rules.initialContext({ options: defaultOptions(factionsOptions), carried: {} });
 

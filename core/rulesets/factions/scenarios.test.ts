@@ -4,7 +4,7 @@ import { factionsEncounter } from './encounter.ts';
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import { defaultOptions } from '../options.ts';
 import { factionsOptions } from './options.ts';
-import { app, ctx, damage, encounter, fight, melee, seed, texts, who } from './testkit.ts';
+import { app, ctx, damage, encounter, fight, melee, seed, texts, who } from './testing.ts';
 
 describe('FACTIONS-01 fast action threshold (the text\'s example)', () => {
   function setupExample() {

@@ -1,7 +1,7 @@
 // A shield that was put down (§3.3 bonus actions). source: "Pick up or put down something." / "Equip or unequip an
 // item." A shield on the floor neither protects nor strikes until it is picked up again.
 import { describe, expect, it } from 'vitest';
-import { damage, fight, melee, seed, texts, who } from './testkit.ts';
+import { damage, fight, melee, seed, texts, who } from './testing.ts';
 
 function shieldDown() {
   const e = fight([seed('hero', 'party', { hasShield: true }), seed('foe', 'gm')]);
