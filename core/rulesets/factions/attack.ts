@@ -51,11 +51,11 @@ export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { ty
   const legal = legalityProblem(ctx, attacker, targets, spec, moving);
   if (legal) return legal;
   if (saveReasons(spec, moving).length) {
-    const rollProblem = d20Problem(e.witRoll, `${attacker.name}'s WIT save to hit`);
+    const rollProblem = d20Problem(e.attackRoll, `${attacker.name}'s WIT save to hit`);
     if (rollProblem) return rollProblem;
     // source: "If they miss, they are deviated and hit a random neighbouring zone." A missed ranged blast needs the
     // zones next to its zone (an empty list when there are none) and the roll that picks one.
-    if (spec.blast && spec.kind !== 'melee' && !passes(e.witRoll!.faces[0]!, attacker.wit)) {
+    if (spec.blast && spec.kind !== 'melee' && !passes(e.attackRoll!.faces[0]!, attacker.wit)) {
       if (!e.neighbourZones) return `The blast misses and deviates to a random neighbouring zone: list the zones next to ${e.zone ?? 'the blast zone'} (or "none").`;
       if (e.neighbourZones.length && !e.deviationRoll) return `The blast misses: roll a d${e.neighbourZones.length} for the neighbouring zone it deviates to.`;
     }
@@ -92,7 +92,7 @@ export function stuntOfferProblem(ctx: FactionsContext): string | null {
 
 /** The rolls the resolution needs now: damage dice, STR saves against non-lethal attacks, the counter's. */
 export interface ResolveNeed {
-  key: 'damageRoll' | 'saveRoll' | 'counterRoll' | 'counterSaveRoll';
+  key: 'damageRoll' | 'saveRoll' | 'counterDamageRoll' | 'counterSaveRoll';
   who: string;
   label: string;
   notation: string;
@@ -122,7 +122,7 @@ export function resolveNeeds(ctx: FactionsContext): ResolveNeed[] {
     const reactor = ctx.combatants[p.counter.reactorId]!;
     if (p.counter.spec.effect === 'damage') {
       const dice = damageDice(p.counter.spec, ctx.options);
-      if (dice.count) needs.push({ key: 'counterRoll', who: reactor.name, label: `${reactor.name}: counter damage`, notation: dice.notation, count: dice.count, sides: dice.sides, dice });
+      if (dice.count) needs.push({ key: 'counterDamageRoll', who: reactor.name, label: `${reactor.name}: counter damage`, notation: dice.notation, count: dice.count, sides: dice.sides, dice });
     } else {
       needs.push({ key: 'counterSaveRoll', who: attacker.name, label: `${attacker.name}: STR save against the ${p.counter.spec.effect}`, notation: '1d20', count: 1, sides: 20, dice: null });
     }
@@ -179,9 +179,9 @@ export function startAttack(ctx: FactionsContext, e: Extract<CombatEvent, { type
   if (opportunity) text = `Opportunity attack: ${text} as ${nameOf(ctx, targetIds[0])} moves away`;
   if (spec.blast && spec.kind === 'melee') rulings.push('R-F19');
   if (reasons.length) {
-    const face = e.witRoll!.faces[0]!;
+    const face = e.attackRoll!.faces[0]!;
     save = { needed: true, face, passed: passes(face, attacker.wit) };
-    text += `. WIT save to hit (${reasons.join(', ')}): d20 ${faces(e.witRoll)} against WIT ${attacker.wit}, ${save.passed ? 'hit' : 'miss'}`;
+    text += `. WIT save to hit (${reasons.join(', ')}): d20 ${faces(e.attackRoll)} against WIT ${attacker.wit}, ${save.passed ? 'hit' : 'miss'}`;
   } else {
     text += spec.blast && spec.kind === 'melee' ? '. A melee blast cannot miss' : '. It hits automatically';
   }
@@ -267,7 +267,7 @@ export function resolveAttack(ctx: FactionsContext, e: Extract<CombatEvent, { ty
     const c = p.counter;
     if (c.spec.effect === 'damage') {
       const dice = damageDice(c.spec, ctx.options);
-      const roll = rollOf('counterRoll');
+      const roll = rollOf('counterDamageRoll');
       const raw = dice.count && roll ? keptFace(dice, roll) : 0;
       counterFace = dice.count && roll ? raw : null;
       const counterCover = c.spec.protection === 'cover' && !c.spec.pierces;

@@ -11,7 +11,7 @@ describe('the chaos of combat times players only', () => {
   it('an NPC\'s turn shows no countdown and cannot time out', () => {
     const e = fight([seed('hero', 'party'), seed('foe', 'gm')], chaos);
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
     expect(e.view().counters.find((c) => c.key === 'chaos')).toBeUndefined();
     expect(e.view().allowed).not.toContain('DECLARATION_TIMEOUT');
     expect(() => e.apply({ type: 'DECLARATION_TIMEOUT' })).toThrow('Only players have 15 seconds to declare: Foe is the GM\'s.');

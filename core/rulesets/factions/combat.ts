@@ -7,7 +7,7 @@ import { lastAnswer } from '../../encounter/last-answer.ts';
 import { nameOf } from '../../encounter/roster.ts';
 import { attackProblem, finalBlowProblem, resolveProblem, stuntOfferProblem, cancelAttack } from './attack.ts';
 import { d20Problem, faces } from './attack-spec.ts';
-import { reactProblem } from './reactions.ts';
+import { type CounterPreset, type Reaction, reactProblem } from './reactions.ts';
 import * as rules from './rules.ts';
 import * as turnOrder from './order.ts';
 import type { FactionsContext, GearState, Roll } from './rules.ts';
@@ -45,7 +45,7 @@ export interface AttackInput {
   protection?: 'none' | 'cover' | 'barrier';
   pierces?: boolean;
   border?: boolean;
-  witRoll?: Roll | null;
+  attackRoll?: Roll | null;
 }
 
 export type CombatEvent =
@@ -55,9 +55,9 @@ export type CombatEvent =
     })
   | { type: 'FINAL_BLOW'; attackerId: string; targetId: string; border?: boolean }
   | { type: 'OFFER_STUNT'; text: string }
-  | { type: 'STUNT_ANSWER'; id: 'accept' | 'decline' }
-  | { type: 'REACT'; id: string; roll?: Roll | null; counter?: AttackInput | null }
-  | { type: 'RESOLVE_ATTACK'; id?: 'roll'; damageRoll?: Roll | null; saveRoll?: Roll | null; counterRoll?: Roll | null; counterSaveRoll?: Roll | null }
+  | { type: 'STUNT_ANSWER'; decision: 'accept' | 'decline' }
+  | { type: 'REACT'; reaction: Reaction; counterPreset?: CounterPreset; behindId?: string; guardId?: string; roll?: Roll | null; counter?: AttackInput | null }
+  | { type: 'RESOLVE_ATTACK'; damageRoll?: Roll | null; saveRoll?: Roll | null; counterDamageRoll?: Roll | null; counterSaveRoll?: Roll | null }
   | { type: 'MOVE_ZONE'; to: string; sneaking?: boolean }
   | { type: 'BONUS_ACTION'; kind: BonusKind; item?: 'weapon' | 'shield' | 'armour' | 'other' | null; note?: string }
   | { type: 'MAIN_ACTION'; kind: 'interact' | 'power' | 'other'; note?: string }
@@ -66,8 +66,8 @@ export type CombatEvent =
   | { type: 'DECLARATION_TIMEOUT' }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; byId?: string | null }
   | { type: 'HEAL'; targetId: string; amount: number; source: string }
-  | { type: 'SET_STATUS'; id: string; status: StatusKey; on: boolean; note?: string }
-  | { type: 'SET_ZONE'; id: string; zone: string | null }
+  | { type: 'SET_STATUS'; combatantId: string; status: StatusKey; on: boolean; note?: string }
+  | { type: 'SET_ZONE'; combatantId: string; zone: string | null }
   | { type: 'CHASE'; fleeingIds: string[]; edge: 'none' | 'fleeingFaster' | 'pursuersFaster'; roll?: Roll | null }
   | { type: 'OVERRIDE'; targetId?: string | null; field: OverrideField; value?: number | boolean | string | null; note: string };
 
@@ -138,13 +138,13 @@ function refusalNow(ctx: FactionsContext, e: CombatEvent, turnOpen: boolean): st
       return target.health >= target.healthMax ? `${target.name} is already at full health.` : null;
     }
     case 'SET_STATUS': {
-      const c = ctx.combatants[e.id];
+      const c = ctx.combatants[e.combatantId];
       if (!c) return 'That combatant is not in this encounter.';
       if (Boolean(c[e.status]) === e.on) return `${c.name} is ${e.on ? 'already' : 'not'} ${STATUS_LABEL[e.status]}.`;
       return null;
     }
     case 'SET_ZONE':
-      return ctx.combatants[e.id] ? null : 'That combatant is not in this encounter.';
+      return ctx.combatants[e.combatantId] ? null : 'That combatant is not in this encounter.';
     case 'CHASE': {
       if (e.fleeingIds.length === 0) return 'Choose who is fleeing.';
       if (new Set(e.fleeingIds).size !== e.fleeingIds.length) return 'Each fleeing character is listed once.';
@@ -184,7 +184,7 @@ function overrideProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: '
 }
 
 export function setStatus(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'SET_STATUS' }>): FactionsContext {
-  const c = ctx.combatants[e.id]!;
+  const c = ctx.combatants[e.combatantId]!;
   const text = e.status === 'concealed' ? (e.on ? `${c.name} hides again, concealed` : `${c.name} is revealed`) : `${c.name} is ${e.on ? '' : 'no longer '}${STATUS_LABEL[e.status]}`;
   return say(update(ctx, c.id, { [e.status]: e.on }), 'decision', `${text}${e.note ? ` (${e.note})` : ''}.`, [], c.id);
 }

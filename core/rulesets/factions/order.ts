@@ -95,8 +95,11 @@ export function autoPass(ctx: FactionsContext): FactionsContext {
   return say(next, 'order', `${agrees(who, 'has', 'have')} nobody who can act: automatic pass (${next.passStreak} in a row).`, ['R-F3', 'R-F4']);
 }
 
-export function checkSelect(ctx: FactionsContext, id: string): string | null {
-  if (id === 'pass') return null;
+/** SELECT_CHARACTER: one of the faction's characters, or a pass (`pass: true`), never both. */
+export function checkSelect(ctx: FactionsContext, choice: { combatantId?: string; pass?: true }): string | null {
+  if (choice.pass) return choice.combatantId === undefined ? null : 'Send a character or pass, not both.';
+  const id = choice.combatantId;
+  if (id === undefined) return 'Choose a character to send, or pass.';
   const c = ctx.combatants[id];
   if (!c) return 'That combatant is not in this encounter.';
   if (c.faction !== ctx.current) return `It is ${possessive(factionLabel(ctx, ctx.current))} go, not ${possessive(factionLabel(ctx, c.faction))}.`;
@@ -110,8 +113,8 @@ export function checkSelect(ctx: FactionsContext, id: string): string | null {
 }
 
 /** SELECT_CHARACTER: the faction sends one character (its turn resets the pass streak), or passes (rule 4). */
-export function selectOrPass(ctx: FactionsContext, id: string): FactionsContext {
-  if (id === 'pass') {
+export function selectOrPass(ctx: FactionsContext, id: string | null): FactionsContext {
+  if (id === null) {
     const who = factionLabel(ctx, ctx.current);
     const next = { ...ctx, passStreak: ctx.passStreak + 1, current: nextFaction(ctx, ctx.current) };
     return say(next, 'order', `${agrees(who, 'passes', 'pass')} (${next.passStreak} in a row); ${isPluralName(who) ? 'their' : 'its'} characters may still act later this ${ctx.phase === 'normal' ? 'round' : 'phase'}.`, ['R-F3', 'R-F4']);

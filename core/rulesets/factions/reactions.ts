@@ -49,38 +49,41 @@ export function canBeGuarded(ctx: FactionsContext, p: PendingAttack, t: PendingT
     && redirectProblem(ctx, p, t, ctx.combatants[id], 'guard') === null && reactorProblem(ctx, ctx.combatants[id], 'guard') === null);
 }
 
-/**
- * The counters a reaction prompt offers as buttons (`counter`, `counter:unarmed`...): each a preset attack back at the
- * attacker. A `counter` description in the event adds to the preset (an improvised weapon's die, cover...).
- */
-export const COUNTER_PRESETS: Record<string, { input: AttackInput; label: string }> = {
-  counter: { input: { kind: 'melee', weapon: 'weapon' }, label: 'Counter: melee, with the weapon' },
-  'counter:unarmed': { input: { kind: 'melee', weapon: 'unarmed' }, label: 'Counter: unarmed (d4 impaired)' },
-  'counter:ranged': { input: { kind: 'ranged', weapon: 'weapon', range: 'withinHalf' }, label: 'Counter: ranged, within half range' },
-  'counter:rangedFar': { input: { kind: 'ranged', weapon: 'weapon', range: 'beyondHalf' }, label: 'Counter: ranged, beyond half range (WIT save)' },
-  'counter:disarm': { input: { kind: 'melee', weapon: 'unarmed', effect: 'disarm' }, label: 'Counter: disarm (non-lethal, resolved last)' },
-  'counter:grapple': { input: { kind: 'melee', weapon: 'unarmed', effect: 'grapple' }, label: 'Counter: grapple (non-lethal, resolved last)' },
+/** The reactions a target (or a guard) may choose (§3.4 step 4): each its own value, the combatant it names in its own field. */
+export const REACTIONS = ['none', 'dodge', 'counter', 'hideBehind', 'guard'] as const;
+export type Reaction = (typeof REACTIONS)[number];
+
+/** The counters a reaction prompt offers as buttons (R-F12): each a preset attack back at the attacker. */
+export const COUNTER_PRESET_KEYS = ['melee', 'unarmed', 'ranged', 'rangedFar', 'disarm', 'grapple'] as const;
+export type CounterPreset = (typeof COUNTER_PRESET_KEYS)[number];
+
+/** A `counter` description in the event adds to the preset (an improvised weapon's die, cover...). */
+export const COUNTER_PRESETS: Record<CounterPreset, { input: AttackInput; label: string }> = {
+  melee: { input: { kind: 'melee', weapon: 'weapon' }, label: 'Counter: melee, with the weapon' },
+  unarmed: { input: { kind: 'melee', weapon: 'unarmed' }, label: 'Counter: unarmed (d4 impaired)' },
+  ranged: { input: { kind: 'ranged', weapon: 'weapon', range: 'withinHalf' }, label: 'Counter: ranged, within half range' },
+  rangedFar: { input: { kind: 'ranged', weapon: 'weapon', range: 'beyondHalf' }, label: 'Counter: ranged, beyond half range (WIT save)' },
+  disarm: { input: { kind: 'melee', weapon: 'unarmed', effect: 'disarm' }, label: 'Counter: disarm (non-lethal, resolved last)' },
+  grapple: { input: { kind: 'melee', weapon: 'unarmed', effect: 'grapple' }, label: 'Counter: grapple (non-lethal, resolved last)' },
 };
 
-/** The counter a REACT describes: its preset, with the event's own description on top; null for an unknown preset. */
-export function counterInput(e: Extract<CombatEvent, { type: 'REACT' }>): AttackInput | null {
-  const preset = COUNTER_PRESETS[e.id];
-  if (!preset) return null;
-  return { ...preset.input, ...(e.counter ?? {}) };
+/** The counter a REACT describes: its preset (a melee counter with the weapon when none is named), with the event's own description on top. */
+export function counterInput(e: Extract<CombatEvent, { type: 'REACT' }>): AttackInput {
+  return { ...COUNTER_PRESETS[e.counterPreset ?? 'melee'].input, ...(e.counter ?? {}) };
 }
 
 /** The WIT save to hit with a counter rides in the counter's description, or (sent from a prompt button) in `roll`. */
-const counterSave = (e: Extract<CombatEvent, { type: 'REACT' }>) => e.counter?.witRoll ?? e.roll ?? null;
+const counterSave = (e: Extract<CombatEvent, { type: 'REACT' }>) => e.counter?.attackRoll ?? e.roll ?? null;
 
 export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REACT' }>): string | null {
   const p = ctx.pending;
   if (!p || p.stage !== 'reaction') return 'No attack is waiting for a reaction.';
   const t = currentTarget(p)!;
   const target = ctx.combatants[t.id]!;
-  const [kind, otherId] = e.id.split(':') as [string, string | undefined];
+  const kind = e.reaction;
   if (kind === 'none') return null;
   if (kind === 'guard') {
-    const guard = otherId ? ctx.combatants[otherId] : undefined;
+    const guard = e.guardId ? ctx.combatants[e.guardId] : undefined;
     return redirectProblem(ctx, p, t, guard, 'guard') ?? reactorProblem(ctx, guard, 'guard');
   }
   const blocker = reactionBlocker(ctx, p, t);
@@ -94,7 +97,6 @@ export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { typ
       const attacker = ctx.combatants[p.attackerId]!;
       if (!standing(attacker)) return `${attacker.name} is in no state to be countered.`;
       const input = counterInput(e);
-      if (!input) return `A counter is one of ${Object.keys(COUNTER_PRESETS).join(', ')}.`;
       const spec = normalizeSpec(input, target);
       const problem = attackerProblem(ctx, target, spec, input.die);
       if (problem) return problem;
@@ -105,11 +107,11 @@ export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { typ
       return saveReasons(spec, false).length ? d20Problem(counterSave(e), `${target.name}'s WIT save to hit with the counter (R-F12)`) : null;
     }
     case 'hideBehind': {
-      const behind = otherId ? ctx.combatants[otherId] : undefined;
+      const behind = e.behindId ? ctx.combatants[e.behindId] : undefined;
       return redirectProblem(ctx, p, t, behind, 'be hidden behind');
     }
     default:
-      return 'A reaction is none, dodge, counter, hideBehind:<who> or guard:<who>.';
+      return 'A reaction is none, dodge, counter, hideBehind or guard.';
   }
 }
 
@@ -142,7 +144,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
   const p = ctx.pending!;
   const t = p.targets[p.cursor]!;
   const target = ctx.combatants[t.id]!;
-  const [kind, otherId] = e.id.split(':') as [string, string | undefined];
+  const kind = e.reaction;
   const setTarget = (c: FactionsContext, patch: Partial<PendingTarget>, advance: boolean): FactionsContext => {
     const q = c.pending!;
     return { ...c, pending: { ...q, targets: q.targets.map((x, i) => (i === q.cursor ? { ...x, ...patch } : x)), cursor: q.cursor + (advance ? 1 : 0) } };
@@ -161,7 +163,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
       return openWindows(setTarget(next, { reaction: dodged ? 'dodged' : 'dodgeFailed', missed: dodged }, true));
     }
     case 'counter': {
-      const spec = normalizeSpec(counterInput(e)!, target);
+      const spec = normalizeSpec(counterInput(e), target);
       const legalOn = ctx.options['counterMustBeLegal'] !== false;
       const reasons = legalOn ? saveReasons(spec, false) : [];
       let save: PendingAttack['save'] = { needed: false, face: null, passed: true };
@@ -185,7 +187,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
       return openWindows(setTarget(next, { reaction: 'counter' }, true));
     }
     case 'hideBehind': {
-      const behind = ctx.combatants[otherId!]!;
+      const behind = ctx.combatants[e.behindId!]!;
       const heldShield = behind.grabbedBy === t.id;
       next = letGoUnless(usesTurnToReact(next, t.id), t.id, behind.id);
       next = markUsed(next, behind.id, ['shield', 'armour']);
@@ -194,7 +196,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
       return openWindows(next);
     }
     case 'guard': {
-      const guard = ctx.combatants[otherId!]!;
+      const guard = ctx.combatants[e.guardId!]!;
       next = letGoUnless(usesTurnToReact(next, guard.id), guard.id, null);
       next = markUsed(next, guard.id, ['shield', 'armour']);
       next = say(next, 'attack', `${guard.name} guards ${target.name} (the reaction is ${guard.name}'s turn) and becomes the target; having spent the reaction, ${guard.name} cannot dodge or counter.`, [...outside, 'R-F15'], guard.id);

@@ -13,7 +13,7 @@ describe('a shield put down gives no armour and cannot strike', () => {
   it('the wearer attacked after putting the shield down takes the whole hit', () => {
     const e = shieldDown();
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
     e.apply(melee('foe', 'hero'));
     expect(texts(e.apply(damage(3)))).toContain('Foe hits Hero: 3 damage. Hero 10 → 7 health.');
     expect(who(e, 'hero').used.shield).toBe(false); // R-F21: it was not carried, so it rolls no durability
