@@ -3,6 +3,7 @@
 // faction is left, the durability rolls after it, and the damaged shield repaired between sessions.
 import type { GmEvent } from '../../encounter/types.ts';
 import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
+import { durabilityDetailsOf } from './encounter.ts';
 
 const melee = (f: DemoFight, attacker: string, target: string): GmEvent => ({ type: 'ATTACK', attackerId: f.id(attacker), targetIds: [f.id(target)], kind: 'melee' });
 
@@ -36,7 +37,7 @@ export const factionsDemo: RulesetDemo = {
     f.act({ type: 'END_TURN' });
     // Sybilla's shield fails its roll; everything else holds.
     for (let prompt = f.view.prompt; prompt?.answer === 'DURABILITY_RESULT'; prompt = f.view.prompt) {
-      const shieldOfSybilla = prompt.subjectId === f.id('Sybilla') && prompt.details?.['item'] === 'shield';
+      const shieldOfSybilla = prompt.subjectId === f.id('Sybilla') && durabilityDetailsOf(prompt)?.item === 'shield';
       f.act({ type: 'DURABILITY_RESULT', result: shieldOfSybilla ? 'damaged' : 'ok' });
     }
   },

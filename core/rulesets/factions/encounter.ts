@@ -264,6 +264,16 @@ function describe(_event: GmEvent, before: EncounterSnapshot, after: EncounterSn
 
 // ---- the runner's view ----
 
+/** What is read of a row beyond its stats (`CombatantView.details`): the armour now, shield included, without cover. */
+export type FactionsRowDetails = { armour: number };
+
+/** The durability prompt's item (`EncounterPrompt.details` of the prompt of kind 'durability'). */
+export type FactionsDurabilityDetails = { item: GearItem; state: GearState };
+
+/** The durability prompt's details, as `promptOf` wrote them; null for any other prompt. */
+export const durabilityDetailsOf = (prompt: EncounterPrompt): FactionsDurabilityDetails | null =>
+  prompt.kind === 'durability' ? (prompt.details as FactionsDurabilityDetails) : null;
+
 const GEAR_WORDS: Record<GearItem, string> = { weapon: 'weapon', shield: 'shield', armour: 'armour' };
 
 function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
@@ -319,10 +329,7 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
       { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },
       ...(c.zone ? [{ label: 'Zone', value: String(c.zone) }] : []),
     ],
-    details: {
-      str: c.str, agi: c.agi, wit: c.wit, armour: combat.armourOf(c, false), weaponDie: c.weaponDie, zone: c.zone,
-      faction: c.faction, group: ctx.groups[c.group]?.label ?? null, gear: c.gear, acted: c.acted, pc: c.pc,
-    },
+    details: { armour: combat.armourOf(c, false) } satisfies FactionsRowDetails,
   };
 }
 
@@ -369,7 +376,6 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
     return {
       kind: 'factionTurn', text: `${possessive(label(ctx.current))} go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
       choices: [...turnOrder.eligibleNow(ctx).map((id) => ({ id, label: nameOf(ctx, id), answer: { combatantId: id } })), { id: 'pass', label: 'Pass', answer: { pass: true } }],
-      details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
     };
   }
   const p = ctx.pending;
@@ -381,12 +387,12 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
     const target = p.targets[p.cursor]!.id;
     return {
       kind: 'reaction', text: `${nameOf(ctx, p.attackerId)} attacks ${nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
-      choices: reactionChoices(ctx), details: { attackerId: p.attackerId, spec: p.spec, chain: p.targets[p.cursor]!.chain },
+      choices: reactionChoices(ctx),
     };
   }
   if (p?.stage === 'resolve') {
     const needs = combat.resolveNeeds(ctx);
-    return { kind: 'damage', text: `Roll for the attack: ${needs.map((n) => `${n.label} (${n.notation})`).join(', ')}.`, answer: 'RESOLVE_ATTACK', choices: [{ id: 'roll', label: 'Roll', answer: {} }], details: { needs: needs.map(({ dice: _dice, ...n }) => n) } };
+    return { kind: 'damage', text: `Roll for the attack: ${needs.map((n) => `${n.label} (${n.notation})`).join(', ')}.`, answer: 'RESOLVE_ATTACK', choices: [{ id: 'roll', label: 'Roll', answer: {} }] };
   }
   if (ctx.morale?.checks.length) {
     const check = ctx.morale.checks[0]!;
@@ -396,7 +402,7 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
         ? `Morale: ${check.label} must make a WIT save. One d20; ${nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
         : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
       answer: 'MORALE_ROLL',
-      choices: [{ id: 'roll', label: 'Roll the d20', answer: {} }], details: { rollers: check.rollers },
+      choices: [{ id: 'roll', label: 'Roll the d20', answer: {} }],
     };
   }
   if (ctx.morale?.failures.length) {
@@ -409,7 +415,7 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
     const state = ctx.combatants[combatantId]!.gear[item];
     return {
       kind: 'durability', text: `Durability roll for ${nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
-      choices: [{ id: 'ok', label: 'It holds', answer: { result: 'ok' } }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged', answer: { result: 'damaged' } }], details: { item, state },
+      choices: [{ id: 'ok', label: 'It holds', answer: { result: 'ok' } }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged', answer: { result: 'damaged' } }], details: { item, state } satisfies FactionsDurabilityDetails,
     };
   }
   return null;

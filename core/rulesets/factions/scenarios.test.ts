@@ -1,10 +1,10 @@
 // Factions' worked example (RULES.md §3.7) by its ID, and the turn, attack, health and morale rules of §3.3–§3.6.
 import { describe, expect, it } from 'vitest';
-import { factionsEncounter } from './encounter.ts';
+import { durabilityDetailsOf, factionsEncounter } from './encounter.ts';
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import { defaultOptions } from '../options.ts';
 import { factionsOptions } from './options.ts';
-import { app, ctx, damage, encounter, fight, melee, seed, texts, who } from './testing.ts';
+import { app, ctx, damage, encounter, fight, melee, rowDetails, seed, texts, who } from './testing.ts';
 
 describe('FACTIONS-01 fast action threshold (the text\'s example)', () => {
   function setupExample() {
@@ -815,7 +815,7 @@ describe('the end of the fight and what it leaves (R-F10, §3.6, R-F21, R-F22)',
       e.apply({ type: 'END_COMBAT', outcome: 'the foe flees' });
       const asked = [] as string[];
       while (e.view().prompt?.answer === 'DURABILITY_RESULT') {
-        asked.push(`${e.view().prompt!.subjectId}.${String(e.view().prompt!.details!['item'])}`);
+        asked.push(`${e.view().prompt!.subjectId}.${durabilityDetailsOf(e.view().prompt!)!.item}`);
         e.apply({ type: 'DURABILITY_RESULT', result: 'damaged' });
       }
       return { e, asked, gear: who(e, 'hero').gear, log: texts(ctx(e).log) };
@@ -855,7 +855,7 @@ describe('the end of the fight and what it leaves (R-F10, §3.6, R-F21, R-F22)',
     expect(carried).toEqual({ health: 4, dying: false, moraleImmune: true, gear: { weapon: 'damaged', armour: 'destroyed' } });
     const e = fight([{ ...pc('hero', { armour: 2 }), carried }, seed('foe', 'gm')]);
     expect(who(e, 'hero')).toMatchObject({ health: 4, moraleImmune: true, gear: { weapon: 'damaged', armour: 'destroyed', shield: 'none' } });
-    expect(e.view().order[0]!.details!['armour']).toBe(0);
+    expect(rowDetails(e, e.view().order[0]!.id).armour).toBe(0);
     // Only new harm to gear is a record of this encounter.
     expect(factionsEncounter.consequences!(e.snapshot).injuries).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { defaultSheet } from '../sheet.ts';
-import { factionsEncounter } from './encounter.ts';
+import { factionsEncounter, type FactionsRowDetails } from './encounter.ts';
 import { factionsOptions } from './options.ts';
 import type { FactionsCombatant, FactionsContext } from './rules.ts';
 import { factionsSheet } from './sheet.ts';
@@ -41,3 +41,6 @@ export function fight(seeds: CombatantSeed[] = [], options: Record<string, strin
 
 export const melee = (attackerId: string, targetId: string, extra: Partial<GmEvent> = {}): GmEvent => ({ type: 'ATTACK', attackerId, targetIds: [targetId], kind: 'melee', ...extra });
 export const damage = (...faces: number[]): GmEvent => ({ type: 'RESOLVE_ATTACK', damageRoll: app(...faces) });
+
+/** A row's details, as the view wrote them (FactionsRowDetails). */
+export const rowDetails = (e: EncounterEngine, id: string): FactionsRowDetails => e.view().order.find((c) => c.id === id)!.details as FactionsRowDetails;
