@@ -17,10 +17,10 @@ async function endedThenLedger() {
   const added = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [hero.id], npcs: [{ templateId: bandit.id, count: 1 }] });
   const ids = Object.fromEntries(added.view.order.map((c) => [c.name.replace(/ 1$/, ''), c.id])) as Record<string, string>;
   const send = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
-  await send({ type: 'SET_INITIATIVE', id: 'party' });
+  await send({ type: 'SET_INITIATIVE', faction: 'party' });
   await send({ type: 'START' });
-  await send({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-  await send({ type: 'SELECT_CHARACTER', id: ids['Theobald'] });
+  await send({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+  await send({ type: 'SELECT_CHARACTER', combatantId: ids['Theobald'] });
   await send({ type: 'APPLY_DAMAGE', targetId: ids['Theobald'], amount: 2, source: 'a club', byId: ids['Bandit'] });
   expect((await send({ type: 'END_COMBAT', outcome: 'the bandit runs' })).view.phase).toBe('ended');
   await ok('ledger:append', { campaignId: campaign.id, event: { type: 'SET_HEALTH', characterId: hero.id, health: 9 } });

@@ -74,10 +74,10 @@ const FIGHTS: Record<string, (f: Fight) => Promise<void>> = {
     await end('The raiders flee');
   },
   factions: async ({ send, answer, end, ids: { a, o } }) => {
-    await send({ type: 'SET_INITIATIVE', id: 'party' });
+    await send({ type: 'SET_INITIATIVE', faction: 'party' });
     await send({ type: 'START' });
-    await send({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    await send({ type: 'SELECT_CHARACTER', id: a });
+    await send({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    await send({ type: 'SELECT_CHARACTER', combatantId: a });
     await send({ type: 'ATTACK', attackerId: a, targetIds: [o], kind: 'melee' });
     await answer();
     await send({ type: 'APPLY_DAMAGE', targetId: a, amount: 2, source: 'a thrown knife', byId: o });

@@ -55,9 +55,9 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
   factions: {
     steps: [
       () => ({ type: 'START' }),
-      () => ({ type: 'SET_INITIATIVE', id: 'party' }),
-      () => ({ type: 'CHOOSE_FIRST_FACTION', id: 'party' }),
-      (i) => ({ type: 'SELECT_CHARACTER', id: i['Ash']! }),
+      () => ({ type: 'SET_INITIATIVE', faction: 'party' }),
+      () => ({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' }),
+      (i) => ({ type: 'SELECT_CHARACTER', combatantId: i['Ash']! }),
       (i) => ({ type: 'APPLY_DAMAGE', targetId: i['Ash']!, amount: 3, source: 'club' }),
     ],
     ending: () => ({ type: 'END_COMBAT', outcome: 'Victory' }),

@@ -30,14 +30,14 @@ async function campaignWithBandits() {
 async function banditPassesAndFightEnds(newFight: Awaited<ReturnType<typeof campaignWithBandits>>['newFight'], templateId: string) {
   const { encounter, ids } = await newFight('Crossroads');
   const send = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
-  await send({ type: 'SET_INITIATIVE', id: 'party' });
+  await send({ type: 'SET_INITIATIVE', faction: 'party' });
   await send({ type: 'START' });
-  await send({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-  await send({ type: 'SELECT_CHARACTER', id: ids['Theobald'] });
+  await send({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+  await send({ type: 'SELECT_CHARACTER', combatantId: ids['Theobald'] });
   await send({ type: 'APPLY_DAMAGE', targetId: ids['Bandit 2'], amount: 10, source: 'a spear', byId: ids['Theobald'] });
   let view = (await send({ type: 'END_TURN' })).view;
   while (view.prompt?.answer !== 'MORALE_ROLL') view = (await send({ type: 'PASS' })).view;
-  view = (await send({ type: 'MORALE_ROLL', id: 'roll', roll: { faces: [2], source: 'manual' } })).view;
+  view = (await send({ type: 'MORALE_ROLL', roll: { faces: [2], source: 'manual' } })).view;
   expect(view.order.find((c) => c.name === 'Bandit 1')!.tags).toContain(IMMUNE);
   // The runner's carry check names what the end keeps for the template, before anything is written.
   const asked = await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'the bandit yields the road' }, ask: true });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEvent } from '../../encounter/kernel.ts';
 import { factionsEncounter } from './encounter.ts';
-import { app, fight, seed, texts } from './testkit.ts';
+import { app, fight, seed, texts } from './testing.ts';
 
 function zoned() {
   const e = fight([seed('hero', 'party'), seed('foe', 'gm'), seed('far', 'gm')]);
@@ -16,30 +16,30 @@ describe('a missed ranged blast deviates to a random neighbouring zone', () => {
   it('a miss with no neighbouring zones listed is refused, asking for them, and nothing happens', () => {
     const e = zoned();
     const before = e.snapshot;
-    expect(() => e.apply({ ...blast, witRoll: app(18) })).toThrow('The blast misses and deviates to a random neighbouring zone: list the zones next to gate (or "none").');
+    expect(() => e.apply({ ...blast, attackRoll: app(18) })).toThrow('The blast misses and deviates to a random neighbouring zone: list the zones next to gate (or "none").');
     expect(e.snapshot).toBe(before);
   });
 
   it('a hit needs no neighbouring zones', () => {
     const e = zoned();
-    expect(texts(e.apply({ ...blast, witRoll: app(3) })).join(' ')).toMatch(/hit/);
+    expect(texts(e.apply({ ...blast, attackRoll: app(3) })).join(' ')).toMatch(/hit/);
   });
 
   it('neighbours listed without the roll that picks one are refused', () => {
-    expect(() => zoned().apply({ ...blast, witRoll: app(18), neighbourZones: ['hall', 'yard'] })).toThrow('The blast misses: roll a d2 for the neighbouring zone it deviates to.');
+    expect(() => zoned().apply({ ...blast, attackRoll: app(18), neighbourZones: ['hall', 'yard'] })).toThrow('The blast misses: roll a d2 for the neighbouring zone it deviates to.');
   });
 
   it('the form sends the neighbours as text: "hall, yard" is the list, "none" says there are none', () => {
-    const listed = parseEvent(factionsEncounter, { ...blast, witRoll: app(18), neighbourZones: 'hall, yard', deviationRoll: app(2) }) as unknown as { neighbourZones: string[] };
+    const listed = parseEvent(factionsEncounter, { ...blast, attackRoll: app(18), neighbourZones: 'hall, yard', deviationRoll: app(2) }) as unknown as { neighbourZones: string[] };
     expect(listed.neighbourZones).toEqual(['hall', 'yard']);
-    const none = parseEvent(factionsEncounter, { ...blast, witRoll: app(18), neighbourZones: 'none' });
+    const none = parseEvent(factionsEncounter, { ...blast, attackRoll: app(18), neighbourZones: 'none' });
     const e = zoned();
     expect(texts(e.apply(none))).toContain('The blast misses, and there is no neighbouring zone for it to deviate to.');
   });
 
   it('with the neighbours and the roll it deviates and hits who is there', () => {
     const e = zoned();
-    expect(texts(e.apply({ ...blast, witRoll: app(18), neighbourZones: ['hall', 'yard'], deviationRoll: app(2) }))).toContain('The blast deviates: d2 [2] → yard, hitting Far.');
+    expect(texts(e.apply({ ...blast, attackRoll: app(18), neighbourZones: ['hall', 'yard'], deviationRoll: app(2) }))).toContain('The blast deviates: d2 [2] → yard, hitting Far.');
   });
 });
 

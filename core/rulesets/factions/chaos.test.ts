@@ -2,7 +2,7 @@
 // do on their turn, otherwise they do nothing." Only players are timed; at zero the countdown ends the turn itself
 // unless the campaign turns `chaosTimeoutAtZero` off.
 import { describe, expect, it } from 'vitest';
-import { fight, seed } from './testkit.ts';
+import { fight, seed } from './testing.ts';
 
 const chaos = { chaosOfCombat: true };
 const npcFirst = (options: Record<string, boolean>) => fight([seed('hero', 'party'), seed('foe', 'gm')], options, 'foe');
@@ -11,7 +11,7 @@ describe('the chaos of combat times players only', () => {
   it('an NPC\'s turn shows no countdown and cannot time out', () => {
     const e = fight([seed('hero', 'party'), seed('foe', 'gm')], chaos);
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
     expect(e.view().counters.find((c) => c.key === 'chaos')).toBeUndefined();
     expect(e.view().allowed).not.toContain('DECLARATION_TIMEOUT');
     expect(() => e.apply({ type: 'DECLARATION_TIMEOUT' })).toThrow('Only players have 15 seconds to declare: Foe is the GM\'s.');

@@ -2,7 +2,7 @@
 // AGI save: those who pass escape, those who fail are reached by the pursuers." Those who escape are gone (R-F10).
 import { describe, expect, it } from 'vitest';
 import { factionsEncounter } from './encounter.ts';
-import { app, fight, seed, texts, who } from './testkit.ts';
+import { app, fight, seed, texts, who } from './testing.ts';
 
 describe('a long chase during the fight', () => {
   it('the last enemy escaping ends the fight: at most one faction is still in (R-F10)', () => {

@@ -2,13 +2,19 @@
 // rolls an event needs, and what the fight leaves on the campaign (gear, health, morale flags).
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import * as roster from '../../encounter/roster.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
+import { COUNTER_PRESET_KEYS, REACTIONS } from './reactions.ts';
+import { upcastFactionsEvent } from './upcast.ts';
 import { agrees, possessive } from '../../words.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import { factionsActionForms } from './forms.ts';
 import { factionsMachine, type FactionsEvent } from './machine.ts';
 import * as rules from './rules.ts';
+import * as turnOrder from './order.ts';
+import * as setupRules from './setup.ts';
 import type { FactionsContext, GearItem, GearState } from './rules.ts';
 
 // ---- the event schema ----
@@ -47,7 +53,7 @@ const attackFields = {
   protection: z.enum(['none', 'cover', 'barrier'], { error: 'Protection is none, cover or a barrier.' }).optional(),
   pierces: z.boolean().optional(),
   border: z.boolean().optional(),
-  witRoll: optionalRoll,
+  attackRoll: optionalRoll,
 };
 const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
 
@@ -57,22 +63,23 @@ const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
   z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
   z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
-  z.strictObject({ type: z.literal('SET_FACTION'), id: idSchema, faction: keySchema }),
+  z.strictObject({ type: z.literal('SET_FACTION'), combatantId: idSchema, faction: keySchema }),
   z.strictObject({
     type: z.literal('SET_FACTION_CYCLE'),
     // A form sends the cycle as text ("party, bandits, wolves"): split here, so the stored event holds the list.
     keys: z.preprocess((v) => (typeof v === 'string' ? v.split(/[,;>→]/).map((k) => k.trim()).filter(Boolean) : v), z.array(keySchema, { error: 'List the factions in cycle order, separated by commas.' }).max(12, { error: 'An encounter holds at most 12 factions.' })),
   }),
-  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema.optional(), label: nameSchema, ids: z.array(idSchema).max(200) }),
-  z.strictObject({ type: z.literal('SET_INITIATIVE'), id: z.string().max(64), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('SET_CONCEALED'), id: idSchema, concealed: z.boolean() }),
-  z.strictObject({ type: z.literal('SET_ZONE'), id: idSchema, zone: zoneSchema.nullable() }),
+  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema.optional(), label: nameSchema, memberIds: z.array(idSchema).max(200) }),
+  z.strictObject({ type: z.literal('SET_INITIATIVE'), faction: z.string().max(64), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('SET_CONCEALED'), combatantId: idSchema, concealed: z.boolean() }),
+  z.strictObject({ type: z.literal('SET_ZONE'), combatantId: idSchema, zone: zoneSchema.nullable() }),
   z.strictObject({ type: z.literal('SET_OPTIONAL_RULES'), fastSlow: z.boolean(), chaos: z.boolean() }),
   z.strictObject({ type: z.literal('START') }),
   // the order
-  z.strictObject({ type: z.literal('ROLL_FAT'), id: z.literal('roll').optional(), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('CHOOSE_FIRST_FACTION'), id: keySchema }),
-  z.strictObject({ type: z.literal('SELECT_CHARACTER'), id: idSchema }),
+  z.strictObject({ type: z.literal('ROLL_FAT'), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('CHOOSE_FIRST_FACTION'), faction: keySchema }),
+  // A faction's go: send one of its characters, or pass (the prompt's Pass button; PASS does the same).
+  z.strictObject({ type: z.literal('SELECT_CHARACTER'), combatantId: idSchema.optional(), pass: z.literal(true).optional() }),
   z.strictObject({ type: z.literal('PASS') }),
   z.strictObject({ type: z.literal('END_TURN') }),
   z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
@@ -90,9 +97,13 @@ const eventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
   z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
-  z.strictObject({ type: z.literal('STUNT_ANSWER'), id: z.enum(['accept', 'decline'], { error: 'The stunt is accepted or declined.' }) }),
-  z.strictObject({ type: z.literal('REACT'), id: z.string().max(80), roll: optionalRoll, counter: z.strictObject(attackFields).nullable().optional() }),
-  z.strictObject({ type: z.literal('RESOLVE_ATTACK'), id: z.literal('roll').optional(), damageRoll: optionalRoll, saveRoll: optionalRoll, counterRoll: optionalRoll, counterSaveRoll: optionalRoll }),
+  z.strictObject({ type: z.literal('STUNT_ANSWER'), decision: z.enum(['accept', 'decline'], { error: 'The stunt is accepted or declined.' }) }),
+  z.strictObject({
+    type: z.literal('REACT'), reaction: z.enum(REACTIONS, { error: 'A reaction is none, dodge, counter, hideBehind or guard.' }),
+    counterPreset: z.enum(COUNTER_PRESET_KEYS, { error: `A counter is one of ${COUNTER_PRESET_KEYS.join(', ')}.` }).optional(),
+    behindId: idSchema.optional(), guardId: idSchema.optional(), roll: optionalRoll, counter: z.strictObject(attackFields).nullable().optional(),
+  }),
+  z.strictObject({ type: z.literal('RESOLVE_ATTACK'), damageRoll: optionalRoll, saveRoll: optionalRoll, counterDamageRoll: optionalRoll, counterSaveRoll: optionalRoll }),
   z.strictObject({ type: z.literal('MOVE_ZONE'), to: zoneSchema, sneaking: z.boolean().optional() }),
   z.strictObject({
     type: z.literal('BONUS_ACTION'), kind: z.enum(['pickUp', 'drop', 'equip', 'unequip', 'swap', 'consumable', 'interact', 'speak'], { error: 'Not a bonus action of this game.' }),
@@ -105,7 +116,7 @@ const eventSchema = z.discriminatedUnion('type', [
   // any time
   z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: shortTextSchema, byId: idSchema.nullable().optional() }),
   z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, source: shortTextSchema }),
-  z.strictObject({ type: z.literal('SET_STATUS'), id: idSchema, status: z.enum(['concealed', 'unaware', 'fearImmune']), on: z.boolean(), note: shortTextSchema.optional() }),
+  z.strictObject({ type: z.literal('SET_STATUS'), combatantId: idSchema, status: z.enum(['concealed', 'unaware', 'fearImmune']), on: z.boolean(), note: shortTextSchema.optional() }),
   z.strictObject({ type: z.literal('CHASE'), fleeingIds: z.array(idSchema).max(200), edge: z.enum(['none', 'fleeingFaster', 'pursuersFaster']), roll: optionalRoll }),
   z.strictObject({
     type: z.literal('OVERRIDE'), targetId: idSchema.nullable().optional(),
@@ -113,9 +124,9 @@ const eventSchema = z.discriminatedUnion('type', [
     value: z.union([z.number().int().min(0).max(99), z.boolean(), z.string().max(20)]).nullable().optional(), note: shortTextSchema,
   }),
   // the morale phase and after the fight
-  z.strictObject({ type: z.literal('MORALE_ROLL'), id: z.literal('roll').optional(), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('MORALE_OUTCOME'), id: z.enum(['surrender', 'retreat'], { error: 'Those who fail morale surrender or retreat.' }) }),
-  z.strictObject({ type: z.literal('DURABILITY_RESULT'), id: z.enum(['ok', 'damaged'], { error: 'A durability result is ok or damaged.' }) }),
+  z.strictObject({ type: z.literal('MORALE_ROLL'), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('MORALE_OUTCOME'), outcome: z.enum(['surrender', 'retreat'], { error: 'Those who fail morale surrender or retreat.' }) }),
+  z.strictObject({ type: z.literal('DURABILITY_RESULT'), result: z.enum(['ok', 'damaged'], { error: 'A durability result is ok or damaged.' }) }),
 ]);
 
 // ---- refusals ----
@@ -151,44 +162,44 @@ function refusal(snapshot: EncounterSnapshot, raw: GmEvent): string | null {
   if (inSetup) {
     if (!SETUP_EVENTS.has(event.type) && !['REMOVE_COMBATANT', 'SET_ZONE', 'SET_INITIATIVE'].includes(event.type)) return 'Start the fight first.';
   } else if (event.type !== 'OVERRIDE') {
-    const blocked = rules.blockingReason(ctx);
+    const blocked = turnOrder.blockingReason(ctx);
     if (blocked && !answersNow(ctx).includes(event.type)) return blocked;
     if (snapshot.matches({ running: 'initiative' }) && event.type !== 'SET_INITIATIVE') return 'Say which faction started the fight (or roll for it) first: it holds the initiative.';
   }
   if (snapshot.matches('aftermath') && !['DURABILITY_RESULT', 'CHASE', 'OVERRIDE'].includes(event.type)) return 'The fight is over: give the durability results.';
   if (COMBAT_EVENTS.has(event.type)) return combat.combatRefusal(ctx, event as CombatEvent, turnOpen(snapshot));
   switch (event.type) {
-    case 'ADD_COMBATANTS': return rules.checkAddCombatants(ctx, event.combatants);
-    case 'REMOVE_COMBATANT': return rules.checkRemove(ctx, event.combatantId);
-    case 'ADD_FACTION': return rules.checkAddFaction(ctx, event.key, event.label);
-    case 'RENAME_FACTION': return rules.checkRenameFaction(ctx, event.key, event.label);
-    case 'SET_FACTION': return rules.checkSetFaction(ctx, event.id, event.faction);
-    case 'SET_FACTION_CYCLE': return rules.checkCycle(ctx, event.keys);
-    case 'SET_GROUP': return rules.checkSetGroup(ctx, rules.groupIdOf(event.groupId, event.label), event.ids);
-    case 'SET_CONCEALED': return rules.checkConcealed(ctx, event.id);
-    case 'START': return rules.checkStart(ctx);
+    case 'ADD_COMBATANTS': return roster.checkAdd(setupRules.ROSTER, ctx, event.combatants);
+    case 'REMOVE_COMBATANT': return roster.checkRemove(setupRules.ROSTER, ctx, event.combatantId);
+    case 'ADD_FACTION': return setupRules.checkAddFaction(ctx, event.key, event.label);
+    case 'RENAME_FACTION': return setupRules.checkRenameFaction(ctx, event.key, event.label);
+    case 'SET_FACTION': return setupRules.checkSetFaction(ctx, event.combatantId, event.faction);
+    case 'SET_FACTION_CYCLE': return setupRules.checkCycle(ctx, event.keys);
+    case 'SET_GROUP': return setupRules.checkSetGroup(ctx, setupRules.groupIdOf(event.groupId, event.label), event.memberIds);
+    case 'SET_CONCEALED': return setupRules.checkConcealed(ctx, event.combatantId);
+    case 'START': return setupRules.checkStart(ctx);
     case 'SET_INITIATIVE':
       if (!inSetup && !snapshot.matches({ running: 'initiative' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'already holds', 'already hold')} the initiative.`;
-      return rules.checkInitiative(ctx, event.id, event.roll, !inSetup);
+      return setupRules.checkInitiative(ctx, event.faction, event.roll, !inSetup);
     case 'ROLL_FAT':
       if (!snapshot.matches({ running: 'awaitFat' })) return ctx.fastSlow ? 'The fast action threshold is rolled once, at the start of the round.' : 'Fast and slow activations are not in play in this fight.';
-      return rules.checkFat(event.roll);
+      return turnOrder.checkFat(event.roll);
     case 'CHOOSE_FIRST_FACTION':
       if (!snapshot.matches({ running: 'chooseFirst' })) return ctx.current ? `${agrees(rules.factionLabel(ctx, ctx.current), 'is', 'are')} already up: the first faction was chosen.` : 'The first faction is chosen at the start of the round or phase.';
-      return rules.checkChooseFirst(ctx, event.id);
+      return turnOrder.checkChooseFirst(ctx, event.faction);
     case 'SELECT_CHARACTER':
     case 'PASS':
-      if (turnOpen(snapshot)) return `${rules.nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
+      if (turnOpen(snapshot)) return `${nameOf(ctx, ctx.activeId)} is taking a turn: end it first.`;
       if (snapshot.matches({ running: 'awaitFat' })) return 'Roll the fast action threshold first.';
       if (snapshot.matches({ running: 'chooseFirst' })) return `${agrees(rules.factionLabel(ctx, ctx.initiative), 'holds', 'hold')} the initiative: choose which faction acts first.`;
       if (!snapshot.matches({ running: 'factionTurn' })) return 'No faction is up right now.';
-      return event.type === 'PASS' ? null : rules.checkSelect(ctx, event.id);
+      return event.type === 'PASS' ? null : turnOrder.checkSelect(ctx, event);
     case 'END_TURN':
       return turnOpen(snapshot) ? null : 'Nobody is taking a turn.';
     case 'MORALE_ROLL': return combat.moraleRollProblem(ctx, event.roll);
     case 'MORALE_OUTCOME': return ctx.morale?.failures.length ? null : 'Nobody is waiting to surrender or retreat.';
     case 'DURABILITY_RESULT': return ctx.durability?.length ? null : 'No item is waiting for a durability result.';
-    case 'ADD_LATE_COMBATANT': return rules.checkLateCombatant(ctx, event.combatant);
+    case 'ADD_LATE_COMBATANT': return turnOrder.checkLateCombatant(ctx, event.combatant);
     case 'END_COMBAT': return null;
   }
   return null;
@@ -204,8 +215,8 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
   try {
     switch (event.type) {
       case 'SET_INITIATIVE': {
-        if (event.id !== 'random' || snapshot.matches('setup')) return [];
-        const n = rules.activeFactions(ctx).length;
+        if (event.faction !== 'random' || snapshot.matches('setup')) return [];
+        const n = setupRules.activeFactions(ctx).length;
         return [{ path: ['roll'], label: 'Initiative: which faction', notation: `1d${n}`, count: 1, sides: n }];
       }
       case 'ROLL_FAT': return [d20(['roll'], 'Fast action threshold')];
@@ -217,7 +228,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         const spec = combat.normalizeSpec(event, attacker);
         const moving = event.reaction !== 'opportunity' && (spec.moving || (ctx.activeId === attacker.id && ctx.turn.moved));
         const requests: RollRequest[] = [];
-        if (combat.saveReasons(spec, moving).length) requests.push(d20(['witRoll'], `${attacker.name}: WIT save to hit`));
+        if (combat.saveReasons(spec, moving).length) requests.push(d20(['attackRoll'], `${attacker.name}: WIT save to hit`));
         const n = event.neighbourZones?.length ?? 0;
         if (spec.blast && spec.kind !== 'melee' && n > 0 && requests.length) requests.push({ path: ['deviationRoll'], label: 'Blast deviation (used on a miss)', notation: `1d${n}`, count: 1, sides: n });
         return requests;
@@ -226,12 +237,12 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         const p = ctx.pending;
         if (!p || p.stage !== 'reaction') return [];
         const target = ctx.combatants[p.targets[p.cursor]!.id]!;
-        if (event.id === 'dodge') return [d20(['roll'], `${target.name}: AGI save to dodge`)];
-        const counter = event.id.startsWith('counter') ? combat.counterInput(event) : null;
+        if (event.reaction === 'dodge') return [d20(['roll'], `${target.name}: AGI save to dodge`)];
+        const counter = event.reaction === 'counter' ? combat.counterInput(event) : null;
         if (counter && ctx.options['counterMustBeLegal'] !== false) {
           const spec = combat.normalizeSpec(counter, target);
           // R-F12: the counter's own WIT save, in its description when there is one, else in `roll` (a prompt button).
-          return combat.saveReasons(spec, false).length ? [d20(event.counter ? ['counter', 'witRoll'] : ['roll'], `${target.name}: WIT save to hit with the counter`)] : [];
+          return combat.saveReasons(spec, false).length ? [d20(event.counter ? ['counter', 'attackRoll'] : ['roll'], `${target.name}: WIT save to hit with the counter`)] : [];
         }
         return [];
       }
@@ -253,6 +264,16 @@ function describe(_event: GmEvent, before: EncounterSnapshot, after: EncounterSn
 
 // ---- the runner's view ----
 
+/** What is read of a row beyond its stats (`CombatantView.details`): the armour now, shield included, without cover. */
+export type FactionsRowDetails = { armour: number };
+
+/** The durability prompt's item (`EncounterPrompt.details` of the prompt of kind 'durability'). */
+export type FactionsDurabilityDetails = { item: GearItem; state: GearState };
+
+/** The durability prompt's details, as `promptOf` wrote them; null for any other prompt. */
+export const durabilityDetailsOf = (prompt: EncounterPrompt): FactionsDurabilityDetails | null =>
+  prompt.kind === 'durability' ? (prompt.details as FactionsDurabilityDetails) : null;
+
 const GEAR_WORDS: Record<GearItem, string> = { weapon: 'weapon', shield: 'shield', armour: 'armour' };
 
 function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
@@ -269,9 +290,9 @@ function tagsOf(ctx: FactionsContext, c: rules.FactionsCombatant): string[] {
   if (c.moraleFailed) tags.push('morale failed');
   if (c.moraleImmune) tags.push('morale immune (stretch)');
   if (c.fearImmune) tags.push('immune to fear');
-  if (c.grabbedBy) tags.push(`grabbed by ${rules.nameOf(ctx, c.grabbedBy)}`);
+  if (c.grabbedBy) tags.push(`grabbed by ${nameOf(ctx, c.grabbedBy)}`);
   const held = rules.grabbing(ctx, c.id);
-  if (held) tags.push(`holding ${rules.nameOf(ctx, held)}`);
+  if (held) tags.push(`holding ${nameOf(ctx, held)}`);
   if (c.disarmed) tags.push('disarmed');
   if (c.shieldDown && c.gear.shield !== 'none') tags.push('shield down');
   if (ctx.history.some((h) => h.round === ctx.round && h.id === c.id && h.kind === 'reaction')) tags.push('reacted this round');
@@ -287,7 +308,7 @@ function statusOf(snapshot: EncounterSnapshot, ctx: FactionsContext, c: rules.Fa
   if (ctx.activeId === c.id) return 'active';
   if (c.acted) return 'acted';
   // Not able to take a turn in this phase (incapacitated, below the FAT, not an ambusher): shown apart.
-  return ctx.phase && !rules.couldActThisPhase(ctx, c) ? 'unplaced' : 'waiting';
+  return ctx.phase && !turnOrder.couldActThisPhase(ctx, c) ? 'unplaced' : 'waiting';
 }
 
 function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: string): CombatantView {
@@ -308,30 +329,30 @@ function combatantView(snapshot: EncounterSnapshot, ctx: FactionsContext, id: st
       { label: 'Armour', value: String(combat.armourOf(c, false)) }, { label: 'Weapon', value: `d${c.weaponDie}` },
       ...(c.zone ? [{ label: 'Zone', value: String(c.zone) }] : []),
     ],
-    details: {
-      str: c.str, agi: c.agi, wit: c.wit, armour: combat.armourOf(c, false), weaponDie: c.weaponDie, zone: c.zone,
-      faction: c.faction, group: ctx.groups[c.group]?.label ?? null, gear: c.gear, acted: c.acted, pc: c.pc,
-    },
+    details: { armour: combat.armourOf(c, false) } satisfies FactionsRowDetails,
   };
 }
 
+/** The reactions the rules allow now, each a button; its key (`counter:unarmed`, `guard:b`) names it in lists, its answer is what is sent. */
 function reactionChoices(ctx: FactionsContext): EncounterPrompt['choices'] {
   const p = ctx.pending!;
   const t = p.targets[p.cursor]!;
-  const ok = (id: string, extra: Partial<Extract<CombatEvent, { type: 'REACT' }>> = {}) => combat.reactProblem(ctx, { type: 'REACT', id, ...extra }) === null;
-  const choices: EncounterPrompt['choices'] = [{ id: 'none', label: 'No reaction' }];
-  if (ok('dodge', { roll: { faces: [1], source: 'manual' } })) choices.push({ id: 'dodge', label: 'Dodge (AGI save)' });
+  type React = Extract<CombatEvent, { type: 'REACT' }>;
+  const ok = (answer: Omit<React, 'type'>, roll: Partial<React> = {}) => combat.reactProblem(ctx, { type: 'REACT', ...answer, ...roll }) === null;
+  const aRoll = { roll: { faces: [1], source: 'manual' as const } };
+  const choices: EncounterPrompt['choices'] = [{ id: 'none', label: 'No reaction', answer: { reaction: 'none' } }];
+  if (ok({ reaction: 'dodge' }, aRoll)) choices.push({ id: 'dodge', label: 'Dodge (AGI save)', answer: { reaction: 'dodge' } });
   // Each legal counter is its own button (R-F12); the one that needs a WIT save gets it rolled with the answer.
-  for (const [id, preset] of Object.entries(combat.COUNTER_PRESETS)) {
-    if (ok(id, { roll: { faces: [1], source: 'manual' } })) choices.push({ id, label: preset.label });
+  for (const preset of combat.COUNTER_PRESET_KEYS) {
+    if (ok({ reaction: 'counter', counterPreset: preset }, aRoll)) choices.push({ id: preset === 'melee' ? 'counter' : `counter:${preset}`, label: combat.COUNTER_PRESETS[preset].label, answer: { reaction: 'counter', counterPreset: preset } });
   }
   for (const other of ctx.roster) {
     if (other === t.id) continue;
-    if (ok(`hideBehind:${other}`)) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${rules.nameOf(ctx, other)}` });
+    if (ok({ reaction: 'hideBehind', behindId: other })) choices.push({ id: `hideBehind:${other}`, label: `Hide behind ${nameOf(ctx, other)}`, answer: { reaction: 'hideBehind', behindId: other } });
   }
   for (const other of ctx.roster) {
     if (other === t.id) continue;
-    if (ok(`guard:${other}`)) choices.push({ id: `guard:${other}`, label: `${rules.nameOf(ctx, other)} guards` });
+    if (ok({ reaction: 'guard', guardId: other })) choices.push({ id: `guard:${other}`, label: `${nameOf(ctx, other)} guards`, answer: { reaction: 'guard', guardId: other } });
   }
   return choices;
 }
@@ -341,61 +362,60 @@ function promptOf(snapshot: EncounterSnapshot, ctx: FactionsContext): EncounterP
   if (snapshot.matches({ running: 'initiative' })) {
     return {
       kind: 'initiative', text: 'Which faction started the fight? It holds the initiative. If that is unclear, roll for it.', answer: 'SET_INITIATIVE',
-      choices: [...ctx.cycle.map((key) => ({ id: key, label: label(key) })), { id: 'random', label: 'Unclear: roll for it' }],
+      choices: [...ctx.cycle.map((key) => ({ id: key, label: label(key), answer: { faction: key } })), { id: 'random', label: 'Unclear: roll for it', answer: { faction: 'random' } }],
     };
   }
   if (snapshot.matches({ running: 'awaitFat' })) {
-    return { kind: 'fat', text: `Round ${ctx.round}: roll the fast action threshold (a d20, in the open).`, answer: 'ROLL_FAT', choices: [{ id: 'roll', label: 'Roll the d20' }] };
+    return { kind: 'fat', text: `Round ${ctx.round}: roll the fast action threshold (a d20, in the open).`, answer: 'ROLL_FAT', choices: [{ id: 'roll', label: 'Roll the d20', answer: {} }] };
   }
   if (snapshot.matches({ running: 'chooseFirst' })) {
     const phase = ctx.phase === 'ambush' ? ' in the ambush bonus turn' : ctx.phase === 'fast' ? ' in the fast phase' : ctx.phase === 'slow' ? ' in the slow phase' : ` in round ${ctx.round}`;
-    return { kind: 'firstFaction', text: `${agrees(label(ctx.initiative), 'holds', 'hold')} the initiative: which faction acts first${phase}?`, answer: 'CHOOSE_FIRST_FACTION', choices: ctx.cycle.map((key) => ({ id: key, label: label(key) })) };
+    return { kind: 'firstFaction', text: `${agrees(label(ctx.initiative), 'holds', 'hold')} the initiative: which faction acts first${phase}?`, answer: 'CHOOSE_FIRST_FACTION', choices: ctx.cycle.map((key) => ({ id: key, label: label(key), answer: { faction: key } })) };
   }
   if (snapshot.matches({ running: 'factionTurn' })) {
     return {
       kind: 'factionTurn', text: `${possessive(label(ctx.current))} go: send a character or pass (${ctx.passStreak} of ${ctx.cycle.length} passes in a row).`, answer: 'SELECT_CHARACTER',
-      choices: [...rules.eligibleNow(ctx).map((id) => ({ id, label: rules.nameOf(ctx, id) })), { id: 'pass', label: 'Pass' }],
-      details: { faction: ctx.current, passStreak: ctx.passStreak, factions: ctx.cycle.length },
+      choices: [...turnOrder.eligibleNow(ctx).map((id) => ({ id, label: nameOf(ctx, id), answer: { combatantId: id } })), { id: 'pass', label: 'Pass', answer: { pass: true } }],
     };
   }
   const p = ctx.pending;
   if (p?.stage === 'stunt') {
     const target = p.targets[0]!.id;
-    return { kind: 'stunt', text: `${rules.nameOf(ctx, p.attackerId)} offers ${rules.nameOf(ctx, target)} a stunt instead of damage: ${p.stunt}. Accept, or resolve the attack as normal?`, answer: 'STUNT_ANSWER', subjectId: target, choices: [{ id: 'accept', label: 'Accept' }, { id: 'decline', label: 'Decline' }] };
+    return { kind: 'stunt', text: `${nameOf(ctx, p.attackerId)} offers ${nameOf(ctx, target)} a stunt instead of damage: ${p.stunt}. Accept, or resolve the attack as normal?`, answer: 'STUNT_ANSWER', subjectId: target, choices: [{ id: 'accept', label: 'Accept', answer: { decision: 'accept' } }, { id: 'decline', label: 'Decline', answer: { decision: 'decline' } }] };
   }
   if (p?.stage === 'reaction') {
     const target = p.targets[p.cursor]!.id;
     return {
-      kind: 'reaction', text: `${rules.nameOf(ctx, p.attackerId)} attacks ${rules.nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
-      choices: reactionChoices(ctx), details: { attackerId: p.attackerId, spec: p.spec, chain: p.targets[p.cursor]!.chain },
+      kind: 'reaction', text: `${nameOf(ctx, p.attackerId)} attacks ${nameOf(ctx, target)}. React (it takes this round's turn), or not?`, answer: 'REACT', subjectId: target,
+      choices: reactionChoices(ctx),
     };
   }
   if (p?.stage === 'resolve') {
     const needs = combat.resolveNeeds(ctx);
-    return { kind: 'damage', text: `Roll for the attack: ${needs.map((n) => `${n.label} (${n.notation})`).join(', ')}.`, answer: 'RESOLVE_ATTACK', choices: [{ id: 'roll', label: 'Roll' }], details: { needs: needs.map(({ dice: _dice, ...n }) => n) } };
+    return { kind: 'damage', text: `Roll for the attack: ${needs.map((n) => `${n.label} (${n.notation})`).join(', ')}.`, answer: 'RESOLVE_ATTACK', choices: [{ id: 'roll', label: 'Roll', answer: {} }] };
   }
   if (ctx.morale?.checks.length) {
     const check = ctx.morale.checks[0]!;
     return {
       kind: 'morale',
       text: check.rollers.length === 1
-        ? `Morale: ${check.label} must make a WIT save. One d20; ${rules.nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
-        : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${rules.nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
+        ? `Morale: ${check.label} must make a WIT save. One d20; ${nameOf(ctx, check.rollers[0]!)} holds on ${ctx.combatants[check.rollers[0]!]!.wit} or less.`
+        : `Morale: ${check.label} must make a group WIT save. One d20; each holds on a roll of their WIT or less: ${check.rollers.map((id) => `${nameOf(ctx, id)} (WIT ${ctx.combatants[id]!.wit})`).join(', ')}.`,
       answer: 'MORALE_ROLL',
-      choices: [{ id: 'roll', label: 'Roll the d20' }], details: { rollers: check.rollers },
+      choices: [{ id: 'roll', label: 'Roll the d20', answer: {} }],
     };
   }
   if (ctx.morale?.failures.length) {
     const id = ctx.morale.failures[0]!;
     const more = ctx.morale.failures.length - 1;
-    return { kind: 'moraleOutcome', text: `${rules.nameOf(ctx, id)} failed morale: surrender or retreat?${more ? ` (${more} more to decide after this one.)` : ''}`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender' }, { id: 'retreat', label: 'Retreat' }] };
+    return { kind: 'moraleOutcome', text: `${nameOf(ctx, id)} failed morale: surrender or retreat?${more ? ` (${more} more to decide after this one.)` : ''}`, answer: 'MORALE_OUTCOME', subjectId: id, choices: [{ id: 'surrender', label: 'Surrender', answer: { outcome: 'surrender' } }, { id: 'retreat', label: 'Retreat', answer: { outcome: 'retreat' } }] };
   }
   if (ctx.durability?.length) {
     const { combatantId, item } = ctx.durability[0]!;
     const state = ctx.combatants[combatantId]!.gear[item];
     return {
-      kind: 'durability', text: `Durability roll for ${rules.nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
-      choices: [{ id: 'ok', label: 'It holds' }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged' }], details: { item, state },
+      kind: 'durability', text: `Durability roll for ${nameOf(ctx, combatantId)}'s ${item} (${state}): does it hold?`, answer: 'DURABILITY_RESULT', subjectId: combatantId,
+      choices: [{ id: 'ok', label: 'It holds', answer: { result: 'ok' } }, { id: 'damaged', label: state === 'damaged' ? 'Fails again' : 'Damaged', answer: { result: 'damaged' } }], details: { item, state } satisfies FactionsDurabilityDetails,
     };
   }
   return null;
@@ -419,7 +439,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
     else turn.push('ATTACK'); // an opportunity attack from someone else
     if (combat.actionsLeft(ctx) > 0) turn.push('BONUS_ACTION');
     if (!ctx.turn.moved && !ctx.turn.stillShot) turn.push('MOVE_ZONE');
-    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(rules.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
+    if (!ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) turn.push('SURRENDER', ...(turnOrder.declarationTimed(ctx) ? ['DECLARATION_TIMEOUT'] : []));
     return [...new Set(turn), ...ANYTIME_EVENTS];
   }
   return ANYTIME_EVENTS;
@@ -453,7 +473,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     if (ctx.activeId && turnOpen(snapshot)) counters.push({ key: 'turnLeft', label: 'May still', value: turnLeft(ctx) });
     // Chaos of combat: "Each Player has 15 seconds to declare ... otherwise they do nothing". Only a PC's turn is
     // timed; with `chaosTimeoutAtZero` (default on) the countdown sends the timeout itself when it reaches zero.
-    if (ctx.activeId && rules.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
+    if (ctx.activeId && turnOrder.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
       counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(ctx.options['chaosTimeoutAtZero'] !== false ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
     }
   }
@@ -564,4 +584,7 @@ export const factionsEncounter: EncounterRules = {
   actionForms: factionsActionForms,
   carriedIn,
   npcCarriedIn,
+  // 2: structured answers and one vocabulary (combatantId, faction, reaction with behindId/guardId, attackRoll...).
+  rulesVersion: 2,
+  upcast: upcastFactionsEvent,
 };

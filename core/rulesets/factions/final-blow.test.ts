@@ -1,7 +1,7 @@
 // The final blow (§ Attacking) and the durability roll after the fight (§ Combat gear degradation). source: "After a
 // fight, make a durability roll for all weapons and armour which were used at least once."
 import { describe, expect, it } from 'vitest';
-import { fight, seed, who } from './testkit.ts';
+import { fight, seed, who } from './testing.ts';
 
 describe('a final blow uses the weapon only if it is in hand', () => {
   function helpless(disarmed: boolean) {

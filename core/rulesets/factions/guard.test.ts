@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as combat from './combat.ts';
 import * as rules from './rules.ts';
 import type { FactionsContext } from './rules.ts';
-import { ctx, fight, seed } from './testkit.ts';
+import { ctx, fight, seed } from './testing.ts';
 
 /** A small seeded generator (mulberry32), so a failure replays the same fight. */
 function seeded(start: number): () => number {
@@ -21,7 +21,7 @@ function seeded(start: number): () => number {
 /** Could anyone guard the current target: is a REACT guard:<id> accepted for some other combatant? */
 function someGuardAccepted(state: FactionsContext): boolean {
   const t = state.pending!.targets[state.pending!.cursor]!;
-  return state.roster.some((id) => id !== t.id && combat.reactProblem(state, { type: 'REACT', id: `guard:${id}` }) === null);
+  return state.roster.some((id) => id !== t.id && combat.reactProblem(state, { type: 'REACT', reaction: 'guard', guardId: id }) === null);
 }
 
 describe('someone could still guard the target (§3.4 step 4)', () => {
@@ -29,7 +29,7 @@ describe('someone could still guard the target (§3.4 step 4)', () => {
     const random = seeded(5);
     const seeds = [seed('hero', 'party'), ...Array.from({ length: 24 }, (_, i) => seed(`n${i}`, i % 2 ? 'party' : 'gm'))];
     const e = fight(seeds);
-    for (const s of seeds) e.apply({ type: 'SET_ZONE', id: s.id, zone: s.id === 'hero' || random() < 0.7 ? 'hall' : 'yard' });
+    for (const s of seeds) e.apply({ type: 'SET_ZONE', combatantId: s.id, zone: s.id === 'hero' || random() < 0.7 ? 'hall' : 'yard' });
     e.apply({ type: 'ATTACK', attackerId: 'hero', targetIds: [], kind: 'melee', blast: true, zone: 'hall' });
     let state = ctx(e);
     expect(state.pending?.stage).toBe('reaction');

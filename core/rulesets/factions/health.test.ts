@@ -9,7 +9,7 @@ import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { combatantFromSeed } from './rules.ts';
 import { factionsSheet } from './sheet.ts';
-import { damage, fight, melee, seed, who } from './testkit.ts';
+import { damage, fight, melee, seed, who } from './testing.ts';
 
 const murdham = defaultOptions(factionsOptions);
 const plainHp = { ...murdham, healthModel: 'hpZeroIncapacitates' };
@@ -38,7 +38,7 @@ describe('R-F20: "health equals STR"', () => {
   it('in the fight: a hit of 10 on STR 14 is not "at least the maximum", it incapacitates (half or more of 14 lost)', () => {
     const e = fight([seed('hero', 'party'), seed('foe', 'gm', { str: 14, armour: 0, weaponDie: 12 })]);
     e.apply(melee('hero', 'foe', { die: 12 }));
-    e.apply({ type: 'REACT', id: 'none' });
+    e.apply({ type: 'REACT', reaction: 'none' });
     e.apply(damage(10));
     const foe = who(e, 'foe');
     expect([foe.health, foe.healthMax, foe.dead, foe.incapacitated]).toEqual([4, 14, false, true]);

@@ -6,14 +6,14 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
-import { app, ctx, encounter, seed, texts, who } from './testkit.ts';
+import { app, ctx, encounter, seed, texts, who } from './testing.ts';
 
 /** Three factions A (party), B (gm) and C, two members each, A holding the initiative. */
 function threeFactions(options: Record<string, string | number | boolean> = {}) {
   const e = encounter(options);
   e.apply({ type: 'ADD_FACTION', key: 'c', label: 'Cultists' });
   e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('a1', 'party'), seed('a2', 'party'), seed('b1', 'gm'), seed('b2', 'gm'), seed('c1', 'c'), seed('c2', 'c')] });
-  e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+  e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
   e.apply({ type: 'START' });
   return e;
 }
@@ -23,22 +23,22 @@ describe('initiative and the first faction (§3.2 rules 1–2)', () => {
   it('asks who started the fight when nobody said so, and rolls for it when that is unclear', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-    expect(() => e.apply({ type: 'SET_INITIATIVE', id: 'random' })).toThrow('Roll for the initiative once the fight has started');
+    expect(() => e.apply({ type: 'SET_INITIATIVE', faction: 'random' })).toThrow('Roll for the initiative once the fight has started');
     e.apply({ type: 'START' });
     const prompt = e.view().prompt!;
     expect([prompt.answer, prompt.choices.map((c) => c.id)]).toEqual(['SET_INITIATIVE', ['party', 'gm', 'random']]);
     expect(e.view().allowed).toEqual(['SET_INITIATIVE', 'OVERRIDE']);
     expect(() => e.apply({ type: 'END_COMBAT', outcome: '' })).toThrow('Say which faction started the fight (or roll for it) first');
-    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'SET_INITIATIVE', id: 'random' })).toEqual([{ path: ['roll'], label: 'Initiative: which faction', notation: '1d2', count: 1, sides: 2 }]);
-    expect(() => e.apply({ type: 'SET_INITIATIVE', id: 'random', roll: app(3) })).toThrow('3 is not a face of a d2.');
-    const lines = e.apply({ type: 'SET_INITIATIVE', id: 'random', roll: app(2) });
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'SET_INITIATIVE', faction: 'random' })).toEqual([{ path: ['roll'], label: 'Initiative: which faction', notation: '1d2', count: 1, sides: 2 }]);
+    expect(() => e.apply({ type: 'SET_INITIATIVE', faction: 'random', roll: app(3) })).toThrow('3 is not a face of a d2.');
+    const lines = e.apply({ type: 'SET_INITIATIVE', faction: 'random', roll: app(2) });
     expect(texts(lines)[0]).toBe('Nobody clearly started the fight: d2 [2] gives the initiative to Enemies.');
     expect(e.view().prompt?.text).toBe('Enemies hold the initiative: which faction acts first in round 1?');
   });
 
   it('lets the initiative holder send an enemy faction first', () => {
     const e = threeFactions();
-    const lines = e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'c' });
+    const lines = e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'c' });
     expect(texts(lines)[0]).toBe('Party holds the initiative and sends Cultists first.');
     expect(up(e)).toBe('c');
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['c1', 'c2', 'pass']);
@@ -52,13 +52,13 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('a1', 'party'), seed('b1', 'gm'), seed('c1', 'c')] });
     e.apply({ type: 'SET_FACTION_CYCLE', keys: ['party', 'c', 'gm'] });
     expect(() => e.apply({ type: 'SET_FACTION_CYCLE', keys: ['party', 'c'] })).toThrow('The cycle must list every faction exactly once: Party, Enemies, Cultists.');
-    e.apply({ type: 'SET_INITIATIVE', id: 'gm' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'gm' });
     e.apply({ type: 'START' });
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'c' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'c' });
     const turns: string[] = [];
     for (let i = 0; i < 3; i += 1) {
       turns.push(up(e)!);
-      e.apply({ type: 'SELECT_CHARACTER', id: e.view().prompt!.choices[0]!.id });
+      e.apply({ type: 'SELECT_CHARACTER', combatantId: e.view().prompt!.choices[0]!.id });
       e.apply({ type: 'END_TURN' });
     }
     expect(turns).toEqual(['c', 'gm', 'party']);
@@ -66,9 +66,9 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
 
   it('R-F4 A passes, B acts, C passes, A passes, B passes: the round ends (C, A and B passed in a row)', () => {
     const e = threeFactions();
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
     e.apply({ type: 'PASS' }); // A
-    e.apply({ type: 'SELECT_CHARACTER', id: 'b1' }); // B acts: the streak resets
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'b1' }); // B acts: the streak resets
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'PASS' }); // C
     e.apply({ type: 'PASS' }); // A
@@ -80,12 +80,12 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
 
   it('a pass keeps the faction\'s characters for its next opportunity (rule 4)', () => {
     const e = threeFactions();
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'pass' }); // the prompt's Pass button
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    e.apply({ type: 'SELECT_CHARACTER', pass: true }); // the prompt's Pass button
     expect([up(e), ctx(e).passStreak]).toEqual(['gm', 1]);
-    e.apply({ type: 'SELECT_CHARACTER', id: 'b1' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'b1' });
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'c1' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'c1' });
     e.apply({ type: 'END_TURN' });
     expect(up(e)).toBe('party');
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['a1', 'a2', 'pass']);
@@ -94,29 +94,29 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
   it('R-F3 a faction with nobody eligible passes automatically and the pass counts; each character acts once a round', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm'), seed('brute', 'gm')] });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     e.apply({ type: 'START' });
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'hero' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'hero' });
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
     const lines = e.apply({ type: 'END_TURN' });
     expect(texts(lines)).toContain('Party has nobody who can act: automatic pass (1 in a row).');
     expect(up(e)).toBe('gm');
-    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'foe' })).toThrow('Foe has already used this round\'s turn.');
-    e.apply({ type: 'SELECT_CHARACTER', id: 'brute' });
+    expect(() => e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' })).toThrow('Foe has already used this round\'s turn.');
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'brute' });
     const end = e.apply({ type: 'END_TURN' });
     expect(texts(end)).toEqual(expect.arrayContaining(['Party has nobody who can act: automatic pass (1 in a row).', 'Enemies have nobody who can act: automatic pass (2 in a row).', 'Round 2 begins.']));
   });
 
   it('R-F5 a reaction uses up the reactor\'s turn but moves neither the faction cursor nor the pass streak', () => {
     const e = threeFactions();
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
     e.apply({ type: 'PASS' }); // B passes: streak 1, C is up
-    e.apply({ type: 'SELECT_CHARACTER', id: 'c1' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'c1' });
     expect(ctx(e).passStreak).toBe(0);
     e.apply({ type: 'ATTACK', attackerId: 'c1', targetIds: ['a1'], kind: 'melee' });
-    const lines = e.apply({ type: 'REACT', id: 'dodge', roll: app(20) });
+    const lines = e.apply({ type: 'REACT', reaction: 'dodge', roll: app(20) });
     expect(lines[0]!.rulings).toContain('R-F5');
     e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(1) });
     expect([up(e), ctx(e).passStreak]).toEqual(['c', 0]);
@@ -127,10 +127,10 @@ describe('the faction cycle and passes (rules 3–6, R-F1, R-F3, R-F4, R-F5)', (
 
   it('refuses a character of another faction, and a selection while a turn is open', () => {
     const e = threeFactions();
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'b1' })).toThrow("It is Party's go, not Enemies'.");
-    e.apply({ type: 'SELECT_CHARACTER', id: 'a1' });
-    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'a2' })).toThrow('A1 is taking a turn: end it first.');
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    expect(() => e.apply({ type: 'SELECT_CHARACTER', combatantId: 'b1' })).toThrow("It is Party's go, not Enemies'.");
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'a1' });
+    expect(() => e.apply({ type: 'SELECT_CHARACTER', combatantId: 'a2' })).toThrow('A1 is taking a turn: end it first.');
     expect(() => e.apply({ type: 'PASS' })).toThrow('A1 is taking a turn: end it first.');
   });
 });
@@ -140,9 +140,9 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
     const e = encounter({ initiativePerPhase });
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('quick', 'party', { wit: 15 }), seed('slow', 'party', { wit: 3 }), seed('foe', 'gm', { wit: 10 })] });
     e.apply({ type: 'SET_OPTIONAL_RULES', fastSlow: true, chaos: false });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     e.apply({ type: 'START' });
-    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'ROLL_FAT', id: 'roll' })).toEqual([{ path: ['roll'], label: 'Fast action threshold', notation: '1d20', count: 1, sides: 20 }]);
+    expect(factionsEncounter.rollsFor!(e.snapshot, { type: 'ROLL_FAT' })).toEqual([{ path: ['roll'], label: 'Fast action threshold', notation: '1d20', count: 1, sides: 20 }]);
     expect(() => e.apply({ type: 'ROLL_FAT', roll: app(21) })).toThrow(RuleRefusal);
     e.apply({ type: 'ROLL_FAT', roll: app(10) });
     return e;
@@ -150,7 +150,7 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
 
   it('WIT equal to the FAT acts in the fast phase (matches or exceeds)', () => {
     const e = fastSlow('eachPhase');
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['foe', 'pass']);
     expect(e.view().order.find((c) => c.id === 'slow')!.status).toBe('unplaced');
     expect(e.view().counters).toContainEqual({ key: 'fat', label: 'FAT', value: 10 });
@@ -158,12 +158,12 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
 
   it('R-F6 the holder chooses again in the slow phase; once per round reuses the fast-phase choice', () => {
     const each = fastSlow('eachPhase');
-    each.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
+    each.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
     each.apply({ type: 'PASS' });
     each.apply({ type: 'PASS' });
     expect(each.view().prompt?.answer).toBe('CHOOSE_FIRST_FACTION');
     const once = fastSlow('oncePerRound');
-    once.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
+    once.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
     once.apply({ type: 'PASS' });
     const lines = once.apply({ type: 'PASS' });
     expect(texts(lines)).toContain('Enemies act first again in the slow phase.');
@@ -175,7 +175,7 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
     expect(() => e.apply({ type: 'ROLL_FAT', roll: app(3) })).toThrow('The fast action threshold is rolled once, at the start of the round.');
     const off = encounter();
     off.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-    off.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    off.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     off.apply({ type: 'START' });
     expect(() => off.apply({ type: 'ROLL_FAT', roll: app(3) })).toThrow('Fast and slow activations are not in play in this fight.');
   });
@@ -183,7 +183,7 @@ describe('fast and slow phases (§3.2 rule 9, R-F6)', () => {
   it('reads the optional rules from the campaign options when present', () => {
     const e = encounter({ fastSlow: true } as Record<string, boolean>);
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     e.apply({ type: 'START' });
     expect(e.view().prompt?.answer).toBe('ROLL_FAT');
   });
@@ -193,26 +193,26 @@ describe('the ambush bonus turn (§3.2 rule 8, R-F2)', () => {
   it('only the concealed act, in the take-or-pass loop the holder starts; they act again in round 1', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('scout', 'party'), seed('foe', 'gm'), seed('lurker', 'gm')] });
-    e.apply({ type: 'SET_CONCEALED', id: 'scout', concealed: true });
-    e.apply({ type: 'SET_CONCEALED', id: 'lurker', concealed: true });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_CONCEALED', combatantId: 'scout', concealed: true });
+    e.apply({ type: 'SET_CONCEALED', combatantId: 'lurker', concealed: true });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     const start = e.apply({ type: 'START' });
     expect(texts(start)).toContain('Ambush: Scout, Lurker play a bonus turn before round 1; only they act.');
     expect(e.view().prompt?.text).toBe('Party holds the initiative: which faction acts first in the ambush bonus turn?');
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['scout', 'pass']);
-    expect(() => e.apply({ type: 'SELECT_CHARACTER', id: 'hero' })).toThrow('Only the ambushers act in the ambush bonus turn; Hero was not concealed.');
-    e.apply({ type: 'SELECT_CHARACTER', id: 'scout' });
+    expect(() => e.apply({ type: 'SELECT_CHARACTER', combatantId: 'hero' })).toThrow('Only the ambushers act in the ambush bonus turn; Hero was not concealed.');
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'scout' });
     e.apply({ type: 'ATTACK', attackerId: 'scout', targetIds: ['foe'], kind: 'melee' });
     // Taken by surprise: no reaction window, straight to damage. The attack revealed the scout.
     expect(e.view().prompt?.answer).toBe('RESOLVE_ATTACK');
     expect(who(e, 'scout').concealed).toBe(false);
     e.apply({ type: 'RESOLVE_ATTACK', damageRoll: app(2) });
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'lurker' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'lurker' });
     const end = e.apply({ type: 'END_TURN' });
     expect(texts(end)).toEqual(expect.arrayContaining(['Every faction passed in a row: the ambush bonus turn ends. The ambushers still get their turn in round 1.', 'Round 1 begins.']));
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
     expect(e.view().prompt?.choices.map((c) => c.id)).toEqual(['hero', 'scout', 'pass']);
   });
 });
@@ -221,10 +221,10 @@ describe('blocking questions (RULES.md §6.8)', () => {
   it('refuses everything but the answer and OVERRIDE while a reaction is awaited', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     e.apply({ type: 'START' });
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'hero' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'hero' });
     e.apply({ type: 'ATTACK', attackerId: 'hero', targetIds: ['foe'], kind: 'melee' });
     expect(e.view().allowed).toEqual(['REACT', 'OFFER_STUNT', 'OVERRIDE']);
     const before = JSON.stringify(e.persisted());
@@ -241,8 +241,8 @@ describe('blocking questions (RULES.md §6.8)', () => {
 describe('removals and late arrivals', () => {
   it('ends the turn of a removed active character, and lets a late arrival act this round', () => {
     const e = threeFactions();
-    e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'party' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'a1' });
+    e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'party' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'a1' });
     e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'a1', reason: 'fled through the door' });
     expect(e.view().activeId).toBeNull();
     expect(up(e)).toBe('gm');
@@ -272,10 +272,10 @@ describe('setup', () => {
     const e = encounter();
     e.apply({ type: 'ADD_FACTION', key: 'c', label: 'Cultists' });
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm'), seed('imp', 'gm')] });
-    e.apply({ type: 'SET_FACTION', id: 'imp', faction: 'c' });
-    e.apply({ type: 'SET_GROUP', groupId: 'pack', label: 'Pack', ids: ['foe'] });
-    expect(() => e.apply({ type: 'SET_GROUP', groupId: 'mixed', label: 'Mixed', ids: ['hero', 'foe'] })).toThrow('A morale group stays inside one faction.');
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_FACTION', combatantId: 'imp', faction: 'c' });
+    e.apply({ type: 'SET_GROUP', groupId: 'pack', label: 'Pack', memberIds: ['foe'] });
+    expect(() => e.apply({ type: 'SET_GROUP', groupId: 'mixed', label: 'Mixed', memberIds: ['hero', 'foe'] })).toThrow('A morale group stays inside one faction.');
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     const start = e.apply({ type: 'START' });
     expect(texts(start)[0]).toBe('The fight starts. Factions in cycle order: Party → Enemies → Cultists. Morale groups: Party 1, Cultists 1, Pack 1.');
     expect(e.view().order.map((c) => [c.name, c.sideLabel])).toEqual([['Hero', 'Party'], ['Foe', 'Enemies'], ['Imp', 'Cultists']]);
@@ -288,7 +288,7 @@ describe('parsing untrusted payloads', () => {
     expect(parse({ type: 'FIREBALL' })).toThrow('"FIREBALL" is not an action this ruleset knows.');
     expect(parse({ type: 'ATTACK', attackerId: 'a', targetIds: ['b'], kind: 'psychic' })).toThrow('An attack is melee, ranged or indirect.');
     expect(parse({ type: 'ATTACK', attackerId: 'a', targetIds: ['b'], kind: 'melee', die: 7 })).toThrow('A damage die is a d4, d6, d8, d10 or d12.');
-    expect(parse({ type: 'MORALE_OUTCOME', id: 'cry' })).toThrow('Those who fail morale surrender or retreat.');
+    expect(parse({ type: 'MORALE_OUTCOME', outcome: 'cry' })).toThrow('Those who fail morale surrender or retreat.');
     expect(parse({ type: 'END_TURN', extra: 1 })).toThrow(RuleRefusal);
     expect(parseEvent(factionsEncounter, { type: 'PASS' })).toEqual({ type: 'PASS' });
   });
@@ -299,16 +299,16 @@ describe('event sourcing', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party', { wit: 12 }), seed('ally', 'party'), seed('foe', 'gm', { agi: 5 }), seed('brute', 'gm')] },
       { type: 'SET_OPTIONAL_RULES', fastSlow: true, chaos: false },
-      { type: 'SET_INITIATIVE', id: 'party' },
+      { type: 'SET_INITIATIVE', faction: 'party' },
       { type: 'START' },
       { type: 'ROLL_FAT', roll: app(11) },
-      { type: 'CHOOSE_FIRST_FACTION', id: 'party' },
-      { type: 'SELECT_CHARACTER', id: 'hero' },
+      { type: 'CHOOSE_FIRST_FACTION', faction: 'party' },
+      { type: 'SELECT_CHARACTER', combatantId: 'hero' },
       { type: 'ATTACK', attackerId: 'hero', targetIds: ['foe'], kind: 'melee' },
-      { type: 'REACT', id: 'dodge', roll: app(17) },
+      { type: 'REACT', reaction: 'dodge', roll: app(17) },
       { type: 'RESOLVE_ATTACK', damageRoll: app(4) },
       { type: 'END_TURN' },
-      { type: 'CHOOSE_FIRST_FACTION', id: 'gm' },
+      { type: 'CHOOSE_FIRST_FACTION', faction: 'gm' },
     ];
     const input = { options: defaultOptions(factionsOptions), carried: {} };
     const whole = EncounterEngine.resume(factionsEncounter, input, undefined, events);
@@ -357,14 +357,14 @@ describe('action forms', () => {
     const cycle = parseEvent(factionsEncounter, { type: 'SET_FACTION_CYCLE', keys: 'Wolves, party, Enemies' });
     expect(cycle).toEqual({ type: 'SET_FACTION_CYCLE', keys: ['Wolves', 'party', 'Enemies'] });
     expect(texts(e.apply(cycle))).toEqual(['Faction cycle: Wolves → Party → Enemies.']);
-    expect(() => e.apply({ type: 'SET_FACTION', id: 'imp', faction: 'bears' })).toThrow('There is no faction "bears": the factions are Party (party), Enemies (gm), Wolves (wolves).');
-    e.apply({ type: 'SET_FACTION', id: 'imp', faction: 'wolves' });
+    expect(() => e.apply({ type: 'SET_FACTION', combatantId: 'imp', faction: 'bears' })).toThrow('There is no faction "bears": the factions are Party (party), Enemies (gm), Wolves (wolves).');
+    e.apply({ type: 'SET_FACTION', combatantId: 'imp', faction: 'wolves' });
     expect(who(e, 'imp').faction).toBe('wolves');
     // A group from a form has only a label: its id is made from it.
-    e.apply(parseEvent(factionsEncounter, { type: 'SET_GROUP', label: 'Pack', ids: ['imp', 'wolf'] }));
+    e.apply(parseEvent(factionsEncounter, { type: 'SET_GROUP', label: 'Pack', memberIds: ['imp', 'wolf'] }));
     expect(ctx(e).groups['group:pack']).toMatchObject({ label: 'Pack', members: ['imp', 'wolf'] });
-    e.apply({ type: 'SET_INITIATIVE', id: 'Enemies' });
-    e.apply({ type: 'SET_CONCEALED', id: 'wolf', concealed: true });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'Enemies' });
+    e.apply({ type: 'SET_CONCEALED', combatantId: 'wolf', concealed: true });
     expect(texts(e.apply({ type: 'SET_OPTIONAL_RULES', fastSlow: true, chaos: false }))).toEqual(['Optional rules: fast and slow activations on; the chaos of combat off.']);
     e.apply({ type: 'START' });
     expect([ctx(e).initiative, ctx(e).cycle, ctx(e).fastSlow]).toEqual(['gm', ['wolves', 'party', 'gm'], true]);
@@ -374,7 +374,7 @@ describe('action forms', () => {
   it('an override typed in a form: a number for health, on/off for flags', () => {
     const e = encounter();
     e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-    e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+    e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
     e.apply({ type: 'START' });
     expect(() => e.apply({ type: 'OVERRIDE', field: 'health', targetId: 'foe', value: 'lots', note: '' })).toThrow('Health is a whole number from 0 to 10.');
     e.apply({ type: 'OVERRIDE', field: 'health', targetId: 'foe', value: '7', note: 'potion' });

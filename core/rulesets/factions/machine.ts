@@ -7,9 +7,12 @@
 import { assertEvent, assign, setup } from 'xstate';
 import { type AddCombatantsEvent, type AddLateCombatantEvent, type EndCombatEvent, type RemoveCombatantEvent, rosterActions, rosterGuards, type RosterMachineSpec, SETUP_ROSTER } from '../../encounter/roster-machine.ts';
 import type { EncounterInput } from '../../encounter/types.ts';
+import { nameOf } from '../../encounter/roster.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
+import * as turnOrder from './order.ts';
+import * as setupRules from './setup.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
 
 export type FactionsEvent =
@@ -18,21 +21,21 @@ export type FactionsEvent =
   | RemoveCombatantEvent
   | { type: 'ADD_FACTION'; key: string; label: string }
   | { type: 'RENAME_FACTION'; key: string; label: string }
-  | { type: 'SET_FACTION'; id: string; faction: string }
+  | { type: 'SET_FACTION'; combatantId: string; faction: string }
   | { type: 'SET_FACTION_CYCLE'; keys: string[] }
-  | { type: 'SET_GROUP'; groupId?: string; label: string; ids: string[] }
-  | { type: 'SET_INITIATIVE'; id: string; roll?: Roll | null }
-  | { type: 'SET_CONCEALED'; id: string; concealed: boolean }
+  | { type: 'SET_GROUP'; groupId?: string; label: string; memberIds: string[] }
+  | { type: 'SET_INITIATIVE'; faction: string; roll?: Roll | null }
+  | { type: 'SET_CONCEALED'; combatantId: string; concealed: boolean }
   | { type: 'SET_OPTIONAL_RULES'; fastSlow: boolean; chaos: boolean }
   | { type: 'START' }
-  | { type: 'ROLL_FAT'; id?: 'roll'; roll?: Roll | null }
-  | { type: 'CHOOSE_FIRST_FACTION'; id: string }
-  | { type: 'SELECT_CHARACTER'; id: string }
+  | { type: 'ROLL_FAT'; roll?: Roll | null }
+  | { type: 'CHOOSE_FIRST_FACTION'; faction: string }
+  | { type: 'SELECT_CHARACTER'; combatantId?: string; pass?: true }
   | { type: 'PASS' }
   | { type: 'END_TURN' }
-  | { type: 'MORALE_ROLL'; id?: 'roll'; roll?: Roll | null }
-  | { type: 'MORALE_OUTCOME'; id: 'surrender' | 'retreat' }
-  | { type: 'DURABILITY_RESULT'; id: 'ok' | 'damaged' }
+  | { type: 'MORALE_ROLL'; roll?: Roll | null }
+  | { type: 'MORALE_OUTCOME'; outcome: 'surrender' | 'retreat' }
+  | { type: 'DURABILITY_RESULT'; result: 'ok' | 'damaged' }
   | AddLateCombatantEvent
   | EndCombatEvent;
 
@@ -49,11 +52,11 @@ const TURN_ACTIONS = ['ATTACK', 'FINAL_BLOW', 'MOVE_ZONE', 'BONUS_ACTION', 'MAIN
  * removals, late arrivals and the end; a late arrival joins its faction's group, counted (rules.ts).
  */
 const ROSTER_MACHINE: RosterMachineSpec<FactionsContext, FactionsCombatant> = {
-  ...rules.ROSTER,
-  blocked: (ctx) => rules.blockingReason(ctx) !== null,
-  lateProblem: (ctx, event) => rules.checkLateCombatant(ctx, event.combatant),
-  addLate: (ctx, event) => rules.addLateCombatant(ctx, event.combatant),
-  takeOut: (ctx, id, reason) => rules.removeCombatant(ctx, id, reason),
+  ...setupRules.ROSTER,
+  blocked: (ctx) => turnOrder.blockingReason(ctx) !== null,
+  lateProblem: (ctx, event) => turnOrder.checkLateCombatant(ctx, event.combatant),
+  addLate: (ctx, event) => turnOrder.addLateCombatant(ctx, event.combatant),
+  takeOut: (ctx, id, reason) => turnOrder.removeCombatant(ctx, id, reason),
   close: (ctx, outcome) => combat.closeFight(ctx, outcome),
 };
 
@@ -69,33 +72,33 @@ export const factionsMachine = setup({
   guards: {
     // setup
     ...rosterGuards(ROSTER_MACHINE),
-    canAddFaction: ({ context, event }) => rules.checkAddFaction(context, (event as Of<'ADD_FACTION'>).key, (event as Of<'ADD_FACTION'>).label) === null,
-    canRenameFaction: ({ context, event }) => rules.checkRenameFaction(context, (event as Of<'RENAME_FACTION'>).key, (event as Of<'RENAME_FACTION'>).label) === null,
-    canSetFaction: ({ context, event }) => rules.checkSetFaction(context, (event as Of<'SET_FACTION'>).id, (event as Of<'SET_FACTION'>).faction) === null,
-    cycleValid: ({ context, event }) => rules.checkCycle(context, (event as Of<'SET_FACTION_CYCLE'>).keys) === null,
-    canSetGroup: ({ context, event }) => rules.checkSetGroup(context, rules.groupIdOf((event as Of<'SET_GROUP'>).groupId, (event as Of<'SET_GROUP'>).label), (event as Of<'SET_GROUP'>).ids) === null,
-    initiativeBeforeStart: ({ context, event }) => rules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).id, (event as Of<'SET_INITIATIVE'>).roll, false) === null,
-    initiativeAfterStart: ({ context, event }) => rules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).id, (event as Of<'SET_INITIATIVE'>).roll, true) === null,
-    canConceal: ({ context, event }) => rules.checkConcealed(context, (event as Of<'SET_CONCEALED'>).id) === null,
-    canStart: ({ context }) => rules.checkStart(context) === null,
+    canAddFaction: ({ context, event }) => setupRules.checkAddFaction(context, (event as Of<'ADD_FACTION'>).key, (event as Of<'ADD_FACTION'>).label) === null,
+    canRenameFaction: ({ context, event }) => setupRules.checkRenameFaction(context, (event as Of<'RENAME_FACTION'>).key, (event as Of<'RENAME_FACTION'>).label) === null,
+    canSetFaction: ({ context, event }) => setupRules.checkSetFaction(context, (event as Of<'SET_FACTION'>).combatantId, (event as Of<'SET_FACTION'>).faction) === null,
+    cycleValid: ({ context, event }) => setupRules.checkCycle(context, (event as Of<'SET_FACTION_CYCLE'>).keys) === null,
+    canSetGroup: ({ context, event }) => setupRules.checkSetGroup(context, setupRules.groupIdOf((event as Of<'SET_GROUP'>).groupId, (event as Of<'SET_GROUP'>).label), (event as Of<'SET_GROUP'>).memberIds) === null,
+    initiativeBeforeStart: ({ context, event }) => setupRules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).faction, (event as Of<'SET_INITIATIVE'>).roll, false) === null,
+    initiativeAfterStart: ({ context, event }) => setupRules.checkInitiative(context, (event as Of<'SET_INITIATIVE'>).faction, (event as Of<'SET_INITIATIVE'>).roll, true) === null,
+    canConceal: ({ context, event }) => setupRules.checkConcealed(context, (event as Of<'SET_CONCEALED'>).combatantId) === null,
+    canStart: ({ context }) => setupRules.checkStart(context) === null,
     // flow
     initiativeUnset: ({ context }) => context.initiative === null,
-    ambushDue: ({ context }) => context.phase === null && context.round === 0 && rules.hasAmbushers(context),
+    ambushDue: ({ context }) => context.phase === null && context.round === 0 && turnOrder.hasAmbushers(context),
     betweenRounds: ({ context }) => context.phase === null && context.morale === null,
     inTurn: ({ context }) => context.activeId !== null,
     moraleOpen: ({ context }) => context.morale !== null,
     fatDue: ({ context }) => context.phase === 'fast' && context.fat === null,
     noFirstFaction: ({ context }) => context.current === null,
-    firstFactionKnown: ({ context }) => rules.firstFactionKnown(context),
-    fatValid: ({ event }) => rules.checkFat((event as Of<'ROLL_FAT'>).roll) === null,
-    canChooseFirst: ({ context, event }) => rules.checkChooseFirst(context, (event as Of<'CHOOSE_FIRST_FACTION'>).id) === null,
-    fightOver: ({ context }) => rules.fightOver(context),
-    phaseOver: ({ context }) => rules.phaseOver(context),
-    mustPass: ({ context }) => rules.mustPass(context),
-    canSelect: ({ context, event }) => rules.checkSelect(context, (event as Of<'SELECT_CHARACTER'>).id) === null,
+    firstFactionKnown: ({ context }) => turnOrder.firstFactionKnown(context),
+    fatValid: ({ event }) => turnOrder.checkFat((event as Of<'ROLL_FAT'>).roll) === null,
+    canChooseFirst: ({ context, event }) => turnOrder.checkChooseFirst(context, (event as Of<'CHOOSE_FIRST_FACTION'>).faction) === null,
+    fightOver: ({ context }) => turnOrder.fightOver(context),
+    phaseOver: ({ context }) => turnOrder.phaseOver(context),
+    mustPass: ({ context }) => turnOrder.mustPass(context),
+    canSelect: ({ context, event }) => turnOrder.checkSelect(context, event as Of<'SELECT_CHARACTER'>) === null,
     // turn and attacks
     turnAction: ({ context, event }) => combatOk(context, event, true),
-    outOfTurn: ({ context, event }) => rules.blockingReason(context) === null && combatOk(context, event, context.activeId !== null),
+    outOfTurn: ({ context, event }) => turnOrder.blockingReason(context) === null && combatOk(context, event, context.activeId !== null),
     overrideOk: ({ context, event }) => combatOk(context, event, context.activeId !== null),
     activeDropped: ({ context }) => context.pending === null && context.activeId !== null && !rules.canAct(context.combatants[context.activeId]!),
     stageStunt: ({ context }) => context.pending?.stage === 'stunt',
@@ -114,55 +117,55 @@ export const factionsMachine = setup({
     ...rosterActions<FactionsContext, FactionsCombatant, FactionsEvent>(ROSTER_MACHINE),
     addFaction: assign(({ context, event }) => {
       assertEvent(event, 'ADD_FACTION');
-      return rules.addFaction(context, event.key, event.label);
+      return setupRules.addFaction(context, event.key, event.label);
     }),
     renameFaction: assign(({ context, event }) => {
       assertEvent(event, 'RENAME_FACTION');
-      return rules.renameFaction(context, event.key, event.label);
+      return setupRules.renameFaction(context, event.key, event.label);
     }),
     setFaction: assign(({ context, event }) => {
       assertEvent(event, 'SET_FACTION');
-      return rules.setFaction(context, event.id, event.faction);
+      return setupRules.setFaction(context, event.combatantId, event.faction);
     }),
     setCycle: assign(({ context, event }) => {
       assertEvent(event, 'SET_FACTION_CYCLE');
-      return rules.setCycle(context, event.keys);
+      return setupRules.setCycle(context, event.keys);
     }),
     setGroup: assign(({ context, event }) => {
       assertEvent(event, 'SET_GROUP');
-      return rules.setGroup(context, rules.groupIdOf(event.groupId, event.label), event.label, event.ids);
+      return setupRules.setGroup(context, setupRules.groupIdOf(event.groupId, event.label), event.label, event.memberIds);
     }),
     setInitiative: assign(({ context, event }) => {
       assertEvent(event, 'SET_INITIATIVE');
-      return rules.setInitiative(context, event.id, event.roll);
+      return setupRules.setInitiative(context, event.faction, event.roll);
     }),
     setConcealed: assign(({ context, event }) => {
       assertEvent(event, 'SET_CONCEALED');
-      return rules.setConcealed(context, event.id, event.concealed);
+      return setupRules.setConcealed(context, event.combatantId, event.concealed);
     }),
     setOptionalRules: assign(({ context, event }) => {
       assertEvent(event, 'SET_OPTIONAL_RULES');
-      return rules.setOptionalRules(context, event.fastSlow, event.chaos);
+      return setupRules.setOptionalRules(context, event.fastSlow, event.chaos);
     }),
-    start: assign(({ context }) => rules.start(context)),
-    openAmbush: assign(({ context }) => rules.openAmbush(context)),
-    openRound: assign(({ context }) => rules.openRound(context)),
-    setFat: assign(({ context, event }) => rules.setFat(context, (event as Of<'ROLL_FAT'>).roll!)),
-    startAtKnownFirst: assign(({ context }) => rules.startAtKnownFirst(context)),
-    chooseFirst: assign(({ context, event }) => rules.chooseFirst(context, (event as Of<'CHOOSE_FIRST_FACTION'>).id)),
-    autoEnd: assign(({ context }) => rules.autoEnd(context)),
+    start: assign(({ context }) => setupRules.start(context)),
+    openAmbush: assign(({ context }) => turnOrder.openAmbush(context)),
+    openRound: assign(({ context }) => turnOrder.openRound(context)),
+    setFat: assign(({ context, event }) => turnOrder.setFat(context, (event as Of<'ROLL_FAT'>).roll!)),
+    startAtKnownFirst: assign(({ context }) => turnOrder.startAtKnownFirst(context)),
+    chooseFirst: assign(({ context, event }) => turnOrder.chooseFirst(context, (event as Of<'CHOOSE_FIRST_FACTION'>).faction)),
+    autoEnd: assign(({ context }) => turnOrder.autoEnd(context)),
     endPhase: assign(({ context }) => {
-      const closed = rules.closePhase(context);
+      const closed = turnOrder.closePhase(context);
       return context.phase === 'normal' || context.phase === 'slow' ? combat.openMorale(closed) : closed;
     }),
-    autoPass: assign(({ context }) => rules.autoPass(context)),
-    select: assign(({ context, event }) => rules.selectOrPass(context, (event as Of<'SELECT_CHARACTER'>).id)),
-    pass: assign(({ context }) => rules.selectOrPass(context, 'pass')),
+    autoPass: assign(({ context }) => turnOrder.autoPass(context)),
+    select: assign(({ context, event }) => turnOrder.selectOrPass(context, (event as Of<'SELECT_CHARACTER'>).combatantId ?? null)),
+    pass: assign(({ context }) => turnOrder.selectOrPass(context, null)),
     endTurn: assign(({ context }) => {
       const what = context.turn.mainUsed || context.turn.bonusUsed || context.turn.moved ? '' : ' without doing anything';
-      return rules.endTurn(context, `${rules.nameOf(context, context.activeId)} ends the turn${what}.`);
+      return turnOrder.endTurn(context, `${nameOf(context, context.activeId)} ends the turn${what}.`);
     }),
-    endTurnDropped: assign(({ context }) => rules.endTurn(context, `${rules.nameOf(context, context.activeId)} can no longer act: the turn ends.`)),
+    endTurnDropped: assign(({ context }) => turnOrder.endTurn(context, `${nameOf(context, context.activeId)} can no longer act: the turn ends.`)),
     startAttack: assign(({ context, event }) => combat.startAttack(context, event as Of<'ATTACK'>)),
     turnAction: assign(({ context, event }) => {
       switch (event.type) {
@@ -178,7 +181,7 @@ export const factionsMachine = setup({
     surrender: assign(({ context }) => combat.surrender(context)),
     declarationTimeout: assign(({ context }) => combat.declarationTimeout(context)),
     offerStunt: assign(({ context, event }) => combat.offerStunt(context, (event as Of<'OFFER_STUNT'>).text)),
-    answerStunt: assign(({ context, event }) => combat.answerStunt(context, (event as Of<'STUNT_ANSWER'>).id === 'accept')),
+    answerStunt: assign(({ context, event }) => combat.answerStunt(context, (event as Of<'STUNT_ANSWER'>).decision === 'accept')),
     react: assign(({ context, event }) => combat.react(context, event as Of<'REACT'>)),
     resolve: assign(({ context, event }) => combat.resolveAttack(context, event as Of<'RESOLVE_ATTACK'>)),
     resolveWithoutRolls: assign(({ context }) => combat.resolveAttack(context, null)),
@@ -187,17 +190,17 @@ export const factionsMachine = setup({
         case 'APPLY_DAMAGE': return combat.applyHarm(context, event.targetId, event.amount, event.byId ?? null, event.source || 'Damage');
         case 'HEAL': return combat.heal(context, event);
         case 'SET_STATUS': return combat.setStatus(context, event);
-        case 'SET_ZONE': return combat.setZone(context, event.id, event.zone);
+        case 'SET_ZONE': return combat.setZone(context, event.combatantId, event.zone);
         case 'CHASE': return combat.chase(context, event);
         case 'OVERRIDE': return combat.override(context, event);
         default: return context;
       }
     }),
     moraleRoll: assign(({ context, event }) => combat.moraleRoll(context, (event as Of<'MORALE_ROLL'>).roll!)),
-    moraleOutcome: assign(({ context, event }) => combat.moraleOutcome(context, (event as Of<'MORALE_OUTCOME'>).id)),
+    moraleOutcome: assign(({ context, event }) => combat.moraleOutcome(context, (event as Of<'MORALE_OUTCOME'>).outcome)),
     closeRound: assign(({ context }) => ({ ...context, morale: null, phase: null })),
     openDurability: assign(({ context }) => combat.openDurability(context)),
-    durabilityResult: assign(({ context, event }) => combat.durabilityResult(context, (event as Of<'DURABILITY_RESULT'>).id)),
+    durabilityResult: assign(({ context, event }) => combat.durabilityResult(context, (event as Of<'DURABILITY_RESULT'>).result)),
   },
 }).createMachine({
   id: 'factions',
@@ -278,7 +281,7 @@ export const factionsMachine = setup({
         factionTurn: {
           on: {
             SELECT_CHARACTER: [
-              { guard: ({ event }) => (event as Of<'SELECT_CHARACTER'>).id === 'pass', target: 'resume', actions: 'pass' },
+              { guard: ({ event }) => (event as Of<'SELECT_CHARACTER'>).pass === true, target: 'resume', actions: 'pass' },
               { guard: 'canSelect', target: 'resume', actions: 'select' },
             ],
             PASS: { target: 'resume', actions: 'pass' },

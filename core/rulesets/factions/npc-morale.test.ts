@@ -10,7 +10,7 @@ import { factionsEncounter } from './encounter.ts';
 import { factionsRecovery } from './ledger.ts';
 import { factionsOptions } from './options.ts';
 import { factionsSheet } from './sheet.ts';
-import { app, fight, seed, who } from './testkit.ts';
+import { app, fight, seed, who } from './testing.ts';
 
 const bandit = (id: string, party: Record<string, unknown> = {}) => {
   const carried = factionsEncounter.npcCarriedIn!(party, 'tpl-bandit');
@@ -41,7 +41,7 @@ describe('an NPC\'s morale immunity lasts "for the remainder of the stretch" (R-
   it('an NPC that did not pass, or died, keeps nothing', () => {
     const e = banditsHalved();
     e.apply({ type: 'MORALE_ROLL', roll: app(19) });
-    e.apply({ type: 'MORALE_OUTCOME', id: 'retreat' });
+    e.apply({ type: 'MORALE_OUTCOME', outcome: 'retreat' });
     if (e.view().phase !== 'ended') e.apply({ type: 'END_COMBAT', outcome: 'the bandits are gone' });
     expect(factionsEncounter.consequences!(e.snapshot).party).toEqual({});
     // One who passed and was then killed is not immune for anything.

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultOptions, otherValues } from '../options.ts';
 import { factionsEncounter } from './encounter.ts';
 import { factionsOptions } from './options.ts';
-import { app, damage, encounter, fight, melee, seed, who } from './testkit.ts';
+import { app, damage, encounter, fight, melee, seed, who } from './testing.ts';
 
 type Values = Record<string, string | number | boolean>;
 const defaults = defaultOptions(factionsOptions) as Values;
@@ -23,7 +23,7 @@ function outcome(play: (options: Values) => unknown, options: Values): string {
 const heavyHit = (o: Values) => {
   const e = fight([seed('hero', 'party', { weaponDie: 10 }), seed('foe', 'gm', { str: 20, healthMax: 20, health: 20, armour: 3, armourDamaged: true, hasShield: true, shieldDamaged: true })], o);
   e.apply(melee('hero', 'foe'));
-  e.apply({ type: 'REACT', id: 'none' });
+  e.apply({ type: 'REACT', reaction: 'none' });
   e.apply(damage(8));
   return who(e, 'foe').gear;
 };
@@ -33,10 +33,10 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     oncePerRound: (o) => {
       const e = encounter({ ...o, fastSlow: true });
       e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party', { wit: 15 }), seed('foe', 'gm', { wit: 15 })] });
-      e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+      e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
       e.apply({ type: 'START' });
       e.apply({ type: 'ROLL_FAT', roll: app(10) });
-      e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
+      e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
       e.apply({ type: 'PASS' });
       e.apply({ type: 'PASS' });
       return e.view().prompt?.answer;
@@ -46,7 +46,7 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     false: (o) => {
       const f = fight([seed('hero', 'party'), seed('foe', 'gm'), seed('imp', 'gm')], o);
       f.apply({ type: 'END_TURN' });
-      f.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+      f.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
       f.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 4, source: 'club', byId: 'foe' });
       f.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 1, source: 'club', byId: 'foe' });
       f.apply({ type: 'END_TURN' });
@@ -62,8 +62,8 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
       e.apply({ type: 'PASS' });
       e.apply({ type: 'MORALE_ROLL', roll: app(2) });
       e.apply({ type: 'OVERRIDE', targetId: 'hero', field: 'moraleImmune', value: false, note: 'new stretch' });
-      e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
-      e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+      e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
+      e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
       e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 4, source: '', byId: 'foe' });
       e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 2, source: '', byId: 'foe' });
       e.apply({ type: 'END_TURN' });
@@ -75,10 +75,10 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
   counterMustBeLegal: {
     false: (o) => {
       const e = fight([], o);
-      e.apply({ type: 'SET_ZONE', id: 'hero', zone: 'hall' });
-      e.apply({ type: 'SET_ZONE', id: 'foe', zone: 'gate' });
+      e.apply({ type: 'SET_ZONE', combatantId: 'hero', zone: 'hall' });
+      e.apply({ type: 'SET_ZONE', combatantId: 'foe', zone: 'gate' });
       e.apply({ type: 'ATTACK', attackerId: 'hero', targetIds: ['foe'], kind: 'ranged' });
-      e.apply({ type: 'REACT', id: 'counter' });
+      e.apply({ type: 'REACT', reaction: 'counter' });
       return e.view().prompt?.answer;
     },
   },
@@ -86,14 +86,14 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     true: (o) => {
       const e = fight([seed('hero', 'party', { str: 12 }), seed('foe', 'gm', { str: 5 }), seed('archer', 'gm')], o);
       e.apply(melee('hero', 'foe', { effect: 'grapple' }));
-      e.apply({ type: 'REACT', id: 'none' });
+      e.apply({ type: 'REACT', reaction: 'none' });
       e.apply({ type: 'RESOLVE_ATTACK', saveRoll: app(9) });
       e.apply({ type: 'END_TURN' });
       e.apply({ type: 'PASS' });
-      e.apply({ type: 'CHOOSE_FIRST_FACTION', id: 'gm' });
-      e.apply({ type: 'SELECT_CHARACTER', id: 'archer' });
+      e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: 'gm' });
+      e.apply({ type: 'SELECT_CHARACTER', combatantId: 'archer' });
       e.apply({ type: 'ATTACK', attackerId: 'archer', targetIds: ['hero'], kind: 'ranged' });
-      e.apply({ type: 'REACT', id: 'hideBehind:foe' });
+      e.apply({ type: 'REACT', reaction: 'hideBehind', behindId: 'foe' });
       return e.view().prompt?.answer;
     },
   },
@@ -101,8 +101,8 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     once: (o) => {
       const e = fight([seed('hero', 'party'), seed('foe', 'gm'), seed('friend', 'gm'), seed('bodyguard', 'gm')], o);
       e.apply(melee('hero', 'foe'));
-      e.apply({ type: 'REACT', id: 'hideBehind:friend' });
-      e.apply({ type: 'REACT', id: 'hideBehind:bodyguard' });
+      e.apply({ type: 'REACT', reaction: 'hideBehind', behindId: 'friend' });
+      e.apply({ type: 'REACT', reaction: 'hideBehind', behindId: 'bodyguard' });
       return e.view().prompt?.subjectId;
     },
   },
@@ -110,7 +110,7 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     flatD4: (o) => {
       const e = fight([], o);
       e.apply(melee('hero', 'foe', { holdBack: true }));
-      e.apply({ type: 'REACT', id: 'none' });
+      e.apply({ type: 'REACT', reaction: 'none' });
       return factionsEncounter.rollsFor!(e.snapshot, { type: 'RESOLVE_ATTACK' }).map((r) => r.notation);
     },
   },
@@ -118,7 +118,7 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     one: (o) => {
       const e = fight([seed('hero', 'party'), seed('foe', 'gm', { armour: 3 })], o);
       e.apply(melee('hero', 'foe'));
-      e.apply({ type: 'REACT', id: 'none' });
+      e.apply({ type: 'REACT', reaction: 'none' });
       e.apply(damage(2));
       return who(e, 'foe').health;
     },
@@ -136,7 +136,7 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     hpZeroIncapacitates: (o) => {
       const e = fight([seed('hero', 'party', { weaponDie: 12 }), seed('foe', 'gm', { str: 8, healthMax: 8, health: 8 })], o);
       e.apply(melee('hero', 'foe'));
-      e.apply({ type: 'REACT', id: 'none' });
+      e.apply({ type: 'REACT', reaction: 'none' });
       e.apply(damage(4));
       return who(e, 'foe').incapacitated;
     },
@@ -145,11 +145,11 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     destroyed: (o) => {
       const e = fight([seed('foe', 'gm'), seed('hero', 'party', { armour: 1, armourDamaged: true })], o, 'foe');
       e.apply(melee('foe', 'hero'));
-      e.apply({ type: 'REACT', id: 'none' });
+      e.apply({ type: 'REACT', reaction: 'none' });
       e.apply(damage(1));
       e.apply({ type: 'END_TURN' });
       e.apply({ type: 'END_COMBAT', outcome: 'the foe flees' });
-      while (e.view().prompt?.answer === 'DURABILITY_RESULT') e.apply({ type: 'DURABILITY_RESULT', id: 'damaged' });
+      while (e.view().prompt?.answer === 'DURABILITY_RESULT') e.apply({ type: 'DURABILITY_RESULT', result: 'damaged' });
       return who(e, 'hero').gear;
     },
   },
@@ -157,7 +157,7 @@ const CASES: Record<string, Record<string, (o: Values) => unknown>> = {
     true: (o) => {
       const e = encounter(o);
       e.apply({ type: 'ADD_COMBATANTS', combatants: [seed('hero', 'party'), seed('foe', 'gm')] });
-      e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+      e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
       e.apply({ type: 'START' });
       return e.view().prompt?.answer;
     },

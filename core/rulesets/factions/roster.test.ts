@@ -3,16 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { defaultOptions } from '../options.ts';
 import { factionsOptions } from './options.ts';
+import * as roster from '../../encounter/roster.ts';
 import * as rules from './rules.ts';
-import { seed } from './testkit.ts';
+import * as setupRules from './setup.ts';
+import { seed } from './testing.ts';
 
 const empty = () => rules.initialContext({ options: defaultOptions(factionsOptions), carried: {} });
 
 describe('adding combatants', () => {
   it('a batch gives the combatants, roster and groups of adding them one at a time', () => {
     const seeds = Array.from({ length: 30 }, (_, i) => seed(`c${i}`, i % 3 ? 'gm' : 'party', { agi: 8 + (i % 5) }));
-    const batched = rules.addCombatants(rules.addCombatants(empty(), seeds.slice(0, 12)), seeds.slice(12));
-    const single = seeds.reduce((ctx, s) => rules.addCombatants(ctx, [s]), empty());
+    const batched = roster.addSeeds(setupRules.ROSTER, roster.addSeeds(setupRules.ROSTER, empty(), seeds.slice(0, 12)), seeds.slice(12));
+    const single = seeds.reduce((ctx, s) => roster.addSeeds(setupRules.ROSTER, ctx, [s]), empty());
     // Compared as stored (JSON keeps the order of keys and members).
     expect(JSON.stringify(batched.combatants)).toBe(JSON.stringify(single.combatants));
     expect(JSON.stringify(batched.groups)).toBe(JSON.stringify(single.groups));

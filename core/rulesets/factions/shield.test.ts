@@ -1,7 +1,7 @@
 // A shield that was put down (§3.3 bonus actions). source: "Pick up or put down something." / "Equip or unequip an
 // item." A shield on the floor neither protects nor strikes until it is picked up again.
 import { describe, expect, it } from 'vitest';
-import { damage, fight, melee, seed, texts, who } from './testkit.ts';
+import { damage, fight, melee, seed, texts, who } from './testing.ts';
 
 function shieldDown() {
   const e = fight([seed('hero', 'party', { hasShield: true }), seed('foe', 'gm')]);
@@ -13,7 +13,7 @@ describe('a shield put down gives no armour and cannot strike', () => {
   it('the wearer attacked after putting the shield down takes the whole hit', () => {
     const e = shieldDown();
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'SELECT_CHARACTER', id: 'foe' });
+    e.apply({ type: 'SELECT_CHARACTER', combatantId: 'foe' });
     e.apply(melee('foe', 'hero'));
     expect(texts(e.apply(damage(3)))).toContain('Foe hits Hero: 3 damage. Hero 10 → 7 health.');
     expect(who(e, 'hero').used.shield).toBe(false); // R-F21: it was not carried, so it rolls no durability

@@ -4,7 +4,7 @@ import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { defaultSheet } from '../sheet.ts';
-import { factionsEncounter } from './encounter.ts';
+import { factionsEncounter, type FactionsRowDetails } from './encounter.ts';
 import { factionsOptions } from './options.ts';
 import type { FactionsCombatant, FactionsContext } from './rules.ts';
 import { factionsSheet } from './sheet.ts';
@@ -31,13 +31,16 @@ export const texts = (lines: { text: string }[]) => lines.map((l) => l.text);
 export function fight(seeds: CombatantSeed[] = [], options: Record<string, string | number | boolean> = {}, first = 'hero') {
   const e = encounter(options);
   e.apply({ type: 'ADD_COMBATANTS', combatants: seeds.length ? seeds : [seed('hero', 'party'), seed('foe', 'gm')] });
-  e.apply({ type: 'SET_INITIATIVE', id: 'party' });
+  e.apply({ type: 'SET_INITIATIVE', faction: 'party' });
   e.apply({ type: 'START' });
-  e.apply({ type: 'CHOOSE_FIRST_FACTION', id: who(e, first).faction });
-  e.apply({ type: 'SELECT_CHARACTER', id: first });
+  e.apply({ type: 'CHOOSE_FIRST_FACTION', faction: who(e, first).faction });
+  e.apply({ type: 'SELECT_CHARACTER', combatantId: first });
   expect(e.view().activeId).toBe(first);
   return e;
 }
 
 export const melee = (attackerId: string, targetId: string, extra: Partial<GmEvent> = {}): GmEvent => ({ type: 'ATTACK', attackerId, targetIds: [targetId], kind: 'melee', ...extra });
-export const damage = (...faces: number[]): GmEvent => ({ type: 'RESOLVE_ATTACK', id: 'roll', damageRoll: app(...faces) });
+export const damage = (...faces: number[]): GmEvent => ({ type: 'RESOLVE_ATTACK', damageRoll: app(...faces) });
+
+/** A row's details, as the view wrote them (FactionsRowDetails). */
+export const rowDetails = (e: EncounterEngine, id: string): FactionsRowDetails => e.view().order.find((c) => c.id === id)!.details as FactionsRowDetails;
