@@ -28,10 +28,10 @@ export const anySystemDemo: RulesetDemo = {
   fight(f) {
     f.act({ type: 'ADD_FIXED', name: 'Rockfall', initiative: 20 });
     f.act({ type: 'START' });
-    f.act({ type: 'ROLL_INITIATIVE', id: f.id('Pip'), roll: typed(17) });
-    f.act({ type: 'ROLL_INITIATIVE', id: f.id('Mirela'), roll: typed(14) });
-    f.act({ type: 'ROLL_INITIATIVE', id: f.id('Brannoc'), roll: typed(12) });
-    f.act({ type: 'ROLL_INITIATIVE', id: f.id('Ilsa'), roll: typed(9) });
+    f.act({ type: 'ROLL_INITIATIVE', combatantId: f.id('Pip'), roll: typed(17) });
+    f.act({ type: 'ROLL_INITIATIVE', combatantId: f.id('Mirela'), roll: typed(14) });
+    f.act({ type: 'ROLL_INITIATIVE', combatantId: f.id('Brannoc'), roll: typed(12) });
+    f.act({ type: 'ROLL_INITIATIVE', combatantId: f.id('Ilsa'), roll: typed(9) });
     f.act({
       type: 'ROLL_ALL_INITIATIVE',
       rolls: { [f.id('Goblin 1')]: typed(11), [f.id('Goblin 2')]: typed(5), [f.id('Goblin 3')]: typed(16), [f.id('Goblin Boss')]: typed(10) },
@@ -49,17 +49,17 @@ export const anySystemDemo: RulesetDemo = {
     f.act({ type: 'END_TURN' });
     f.act(damage(f, 'Mirela', 9, 'a scimitar'));
     f.act(damage(f, 'Mirela', 13, 'a scimitar'));
-    f.act({ type: 'USE_REACTION', id: f.id('Brannoc'), what: 'Protection, too late' });
+    f.act({ type: 'USE_REACTION', combatantId: f.id('Brannoc'), what: 'Protection, too late' });
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'CONCENTRATE', id: f.id('Ilsa'), on: true, spell: 'Bless' });
+    f.act({ type: 'CONCENTRATE', combatantId: f.id('Ilsa'), on: true, spell: 'Bless' });
     f.act({ type: 'END_TURN' });
     // Round 2.
     f.act(damage(f, 'Goblin Boss', 2, 'a thrown dagger'));
     f.act({ type: 'END_TURN' });
     f.act(damage(f, 'Ilsa', 5, 'the rockfall'));
-    f.act({ type: 'CONCENTRATION_CHECK', id: f.id('Ilsa'), passed: true });
+    f.act({ type: 'CONCENTRATION_CHECK', combatantId: f.id('Ilsa'), passed: true });
     f.act({ type: 'END_TURN' });
-    f.act({ type: 'DEATH_SAVE', id: f.id('Mirela'), roll: typed(13) });
+    f.act({ type: 'DEATH_SAVE', combatantId: f.id('Mirela'), roll: typed(13) });
     f.act({ type: 'END_TURN' });
     f.act(damage(f, 'Goblin Boss', 6, 'a longsword'));
     f.act({ type: 'END_TURN' });

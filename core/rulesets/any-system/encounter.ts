@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { names, nameOf } from '../../encounter/roster.ts';
+import { renameFields } from '../../encounter/upcast.ts';
 import { eventSchema, type AnyEvent } from './events.ts';
 import { anySystemMachine } from './machine.ts';
 import { npcsToRoll } from './order.ts';
@@ -33,7 +34,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
   if (typedInitiative(ctx.options) && event.type !== 'DEATH_SAVE') return [];
   switch (event.type) {
     case 'ROLL_INITIATIVE': {
-      const c = ctx.combatants[event.id];
+      const c = ctx.combatants[event.combatantId];
       return c && !c.fixed ? [initiative(['roll'], c)] : [];
     }
     case 'ROLL_ALL_INITIATIVE':
@@ -42,7 +43,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       if (ctx.stage === 'setup' || event.initiative !== undefined) return [];
       return [initiative(['roll'], { name: event.combatant.name, initiativeModifier: Number(event.combatant.sheet['initiativeModifier'] ?? 0) })];
     case 'DEATH_SAVE': {
-      const c = ctx.combatants[event.id];
+      const c = ctx.combatants[event.combatantId];
       return c ? [{ path: ['roll'], label: `${c.name}: death save, d20 (10 or more succeeds)`, notation: '1d20', count: 1, sides: 20 }] : [];
     }
     default:
@@ -122,13 +123,13 @@ function eventLines(event: AnyEvent, before: AnyContext, after: AnyContext): Log
     case 'END_COMBAT':
       return one('end', `The fight ends: ${after.outcome}`.replace(/([^.!?])$/, '$1.'));
     case 'ROLL_INITIATIVE':
-      return one('order', initiativeLine(before, after, event.id, event.roll), event.id);
+      return one('order', initiativeLine(before, after, event.combatantId, event.roll), event.combatantId);
     case 'ROLL_ALL_INITIATIVE':
       return npcsToRoll(before).map((id) => ({ round, kind: 'order' as const, actorId: id, text: initiativeLine(before, after, id, event.rolls?.[id]) }));
     case 'SET_INITIATIVE':
-      return one('order', initiativeLine(before, after, event.id, null), event.id);
+      return one('order', initiativeLine(before, after, event.combatantId, null), event.combatantId);
     case 'REORDER':
-      return one('order', `The GM puts ${nameOf(after, event.id)} before ${nameOf(after, event.beforeId)} (tied at ${after.combatants[event.id]!.initiative?.total}).`, null, ['R-A3']);
+      return one('order', `The GM puts ${nameOf(after, event.combatantId)} before ${nameOf(after, event.beforeId)} (tied at ${after.combatants[event.combatantId]!.initiative?.total}).`, null, ['R-A3']);
     case 'START_COMBAT': {
       const missing = withoutInitiative(before);
       return [
@@ -139,19 +140,19 @@ function eventLines(event: AnyEvent, before: AnyContext, after: AnyContext): Log
     case 'END_TURN':
       return turnLines(before, after);
     case 'DELAY':
-      return [...one('turn', `${nameOf(after, event.id)} delays.`, event.id), ...turnLines(before, after)];
+      return [...one('turn', `${nameOf(after, event.combatantId)} delays.`, event.combatantId), ...turnLines(before, after)];
     case 'RESUME': {
       const active = activeId(after);
-      return one('turn', `${nameOf(after, event.id)} stops delaying and acts after ${nameOf(after, active)} (initiative ${after.combatants[event.id]!.initiative?.total ?? '—'}).`, event.id);
+      return one('turn', `${nameOf(after, event.combatantId)} stops delaying and acts after ${nameOf(after, active)} (initiative ${after.combatants[event.combatantId]!.initiative?.total ?? '—'}).`, event.combatantId);
     }
     case 'READY':
-      return one('turn', `${nameOf(after, event.id)} readies an action: "${event.trigger.trim()}".`, event.id);
+      return one('turn', `${nameOf(after, event.combatantId)} readies an action: "${event.trigger.trim()}".`, event.combatantId);
     case 'USE_READY':
-      return one('decision', `${nameOf(after, event.id)} takes the readied action ("${before.combatants[event.id]!.ready}")${reactionsPerRound(after.options) > 0 ? ' as a reaction' : ''}.`, event.id, reactionsPerRound(after.options) > 0 ? ['R-A8'] : []);
+      return one('decision', `${nameOf(after, event.combatantId)} takes the readied action ("${before.combatants[event.combatantId]!.ready}")${reactionsPerRound(after.options) > 0 ? ' as a reaction' : ''}.`, event.combatantId, reactionsPerRound(after.options) > 0 ? ['R-A8'] : []);
     case 'USE_REACTION': {
-      const c = after.combatants[event.id]!;
+      const c = after.combatants[event.combatantId]!;
       const what = event.what?.trim() ? `: ${event.what.trim()}` : '';
-      return one('decision', `${c.name} uses a reaction${what} (${reactionsLeft(after.options, c)} left this round).`, event.id, ['R-A8']);
+      return one('decision', `${c.name} uses a reaction${what} (${reactionsLeft(after.options, c)} left this round).`, event.combatantId, ['R-A8']);
     }
     case 'APPLY_DAMAGE': {
       const b = before.combatants[event.targetId]!;
@@ -177,8 +178,8 @@ function eventLines(event: AnyEvent, before: AnyContext, after: AnyContext): Log
       return [...one('damage', `The GM sets ${a.name}'s HP: ${b.hp} → ${a.hp}${event.note?.trim() ? ` (${event.note.trim()})` : ''}.`, a.id), ...standingLines(b, a, round)];
     }
     case 'DEATH_SAVE': {
-      const b = before.combatants[event.id]!;
-      const a = after.combatants[event.id]!;
+      const b = before.combatants[event.combatantId]!;
+      const a = after.combatants[event.combatantId]!;
       const face = event.roll?.faces[0] ?? 1;
       const result = a.vitality === 'up' ? 'a 20: back up at 1 HP'
         : a.vitality === 'dead' ? `${face === 1 ? 'a 1, two failures' : 'a failure'}: ${a.name} dies`
@@ -187,13 +188,13 @@ function eventLines(event: AnyEvent, before: AnyContext, after: AnyContext): Log
       return one('decision', `${b.name}'s death save: ${face}${faceText(event.roll)}, ${result} (${savesText(a)}).`, a.id, ['R-A7']);
     }
     case 'CONCENTRATE': {
-      const b = before.combatants[event.id]!;
+      const b = before.combatants[event.combatantId]!;
       if (!event.on) return one('decision', `${b.name} stops concentrating on ${b.concentration}.`, b.id, ['R-A9']);
       const dropped = b.concentration ? ` (and drops ${b.concentration})` : '';
       return one('decision', `${b.name} concentrates on ${event.spell!.trim()}${dropped}.`, b.id, ['R-A9']);
     }
     case 'CONCENTRATION_CHECK': {
-      const b = before.combatants[event.id]!;
+      const b = before.combatants[event.combatantId]!;
       return one('decision', event.passed ? `${b.name} keeps concentration on ${b.concentration} (DC ${b.concentrationCheck}).` : `${b.name} loses concentration on ${b.concentration} (DC ${b.concentrationCheck}).`, b.id, ['R-A9']);
     }
     case 'INJURY':
@@ -280,7 +281,7 @@ function prompt(ctx: AnyContext): EncounterPrompt | null {
   return {
     kind: 'deathSave', answer: 'DEATH_SAVE', subjectId: id,
     text: `${c.name} is dying (${savesText(c)}): roll a death save. 10 or more succeeds, a 1 counts twice, a 20 brings them back at 1 HP. Healing wakes them instead.`,
-    choices: [{ id, label: `Death save for ${c.name} (d20)` }],
+    choices: [{ id, label: `Death save for ${c.name} (d20)`, answer: { combatantId: id } }],
   };
 }
 
@@ -389,6 +390,9 @@ export const CONDITIONS_5E = [
   'Paralyzed', 'Petrified', 'Poisoned', 'Prone', 'Restrained', 'Stunned', 'Unconscious',
 ] as const;
 
+/** The events that named their combatant `id` until it was `combatantId`. */
+export const NAMED_BY_ID = ['ROLL_INITIATIVE', 'SET_INITIATIVE', 'REORDER', 'DELAY', 'RESUME', 'READY', 'USE_READY', 'USE_REACTION', 'DEATH_SAVE', 'CONCENTRATE', 'CONCENTRATION_CHECK'] as const;
+
 export const anySystemEncounter: EncounterRules = {
   conditionNames: CONDITIONS_5E,
   machine: anySystemMachine,
@@ -400,5 +404,7 @@ export const anySystemEncounter: EncounterRules = {
   rollsFor,
   consequences,
   carriedIn,
+  // Before one name for one thing these named their combatant `id` (the context is unchanged: no new rulesVersion).
+  upcast: (stored) => renameFields(stored, Object.fromEntries(NAMED_BY_ID.map((type) => [type, { id: 'combatantId' }]))),
 };
 

@@ -3,7 +3,7 @@
 // (SeveralTargets). Rolls are not fields: the app rolls them, or the GM types the faces of a physical die.
 import type { ActionForm } from '../../encounter/types.ts';
 
-const who = (label = 'Who', extra: object = {}) => ({ key: 'id', label, kind: 'combatant', who: 'any', ...extra }) as const;
+const who = (label = 'Who', extra: object = {}) => ({ key: 'combatantId', label, kind: 'combatant', who: 'any', ...extra }) as const;
 const target = { key: 'targetId', label: 'Target', kind: 'combatant', who: 'any' } as const;
 
 export const anySystemActionForms: readonly ActionForm[] = [

@@ -22,8 +22,8 @@ describe('an Any system campaign through the handlers', () => {
     const act = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
 
     await act({ type: 'START' });
-    await act({ type: 'ROLL_INITIATIVE', id: id('Ana'), roll: typed(15) });
-    await act({ type: 'SET_INITIATIVE', id: id('Bo'), total: 4 });
+    await act({ type: 'ROLL_INITIATIVE', combatantId: id('Ana'), roll: typed(15) });
+    await act({ type: 'SET_INITIATIVE', combatantId: id('Bo'), total: 4 });
     // The app rolls the bandits' dice: the reply carries them inside the stored event.
     const rolled = await act({ type: 'ROLL_ALL_INITIATIVE' });
     expect(rolled.view.order.filter((c) => c.stats?.[0]?.value === '—')).toEqual([]);
@@ -73,8 +73,8 @@ describe('an Any system campaign through the handlers', () => {
     const id = (name: string) => added.view.order.find((c) => c.name === name)!.id;
     const act = (event: Record<string, unknown>) => ok('encounters:append', { id: encounter.id, event });
     await act({ type: 'START' });
-    await act({ type: 'SET_INITIATIVE', id: id('Ana'), total: 15 });
-    await act({ type: 'SET_INITIATIVE', id: id('Goblin'), total: 8 });
+    await act({ type: 'SET_INITIATIVE', combatantId: id('Ana'), total: 15 });
+    await act({ type: 'SET_INITIATIVE', combatantId: id('Goblin'), total: 8 });
     await act({ type: 'START_COMBAT' });
 
     const typed = await add({ npcs: [{ templateId: wolf.id, count: 1 }], initiative: 17 });

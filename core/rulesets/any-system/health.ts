@@ -134,9 +134,9 @@ export function deathSaveRolled(ctx: AnyContext, id: string, roll: Roll | null |
 
 export function checkConcentrate(ctx: AnyContext, event: EventOf<'CONCENTRATE'>): string | null {
   if (ctx.options['concentration'] === false) return 'Concentration is not tracked in this campaign (R-A9).';
-  const target = targetRefusal(ctx, event.id);
+  const target = targetRefusal(ctx, event.combatantId);
   if (target) return target;
-  const c = ctx.combatants[event.id]!;
+  const c = ctx.combatants[event.combatantId]!;
   if (event.on && c.vitality !== 'up') return `${c.name} is ${c.vitality}: they cannot concentrate.`;
   if (event.on && !event.spell?.trim()) return 'Name the spell (or effect) being concentrated on.';
   if (!event.on && !c.concentration) return `${c.name} is not concentrating.`;
@@ -144,7 +144,7 @@ export function checkConcentrate(ctx: AnyContext, event: EventOf<'CONCENTRATE'>)
 }
 
 export const concentrate = (ctx: AnyContext, event: EventOf<'CONCENTRATE'>): AnyContext =>
-  update(ctx, event.id, event.on ? { concentration: event.spell!.trim(), concentrationCheck: null } : { concentration: null, concentrationCheck: null });
+  update(ctx, event.combatantId, event.on ? { concentration: event.spell!.trim(), concentrationCheck: null } : { concentration: null, concentrationCheck: null });
 
 export function checkConcentrationCheck(ctx: AnyContext, id: string): string | null {
   if (ctx.stage === 'ended') return 'This encounter has ended.';

@@ -15,15 +15,15 @@ describe('initiative', () => {
     e.apply({ type: 'ADD_COMBATANTS', combatants: [...party(), ...goblins()] });
     e.apply({ type: 'ADD_FIXED', name: 'Lair action', initiative: 20 });
     expect(texts(e.apply({ type: 'START' }))).toEqual(['The encounter starts: roll initiative (d20 + modifier).']);
-    expect(texts(e.apply({ type: 'ROLL_INITIATIVE', id: 'ana', roll: typed(18) }))).toEqual(['Ana rolls initiative: 18 + 2 = 20 (d20) (typed in).']);
+    expect(texts(e.apply({ type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: typed(18) }))).toEqual(['Ana rolls initiative: 18 + 2 = 20 (d20) (typed in).']);
     expect(texts(e.apply({ type: 'ROLL_ALL_INITIATIVE', rolls: { gob1: typed(9), gob2: typed(9) } }))).toEqual([
       'Gob1 rolls initiative: 9 + 2 = 11 (d20) (typed in).', 'Gob2 rolls initiative: 9 + 2 = 11 (d20) (typed in).',
     ]);
     expect(refused(e, { type: 'START_COMBAT' })).toBe('Bo has no initiative yet: roll or type it, or begin with those missing going last.');
-    e.apply({ type: 'SET_INITIATIVE', id: 'bo', total: 11 });
+    e.apply({ type: 'SET_INITIATIVE', combatantId: 'bo', total: 11 });
     // Gob1 and Gob2: same total, same modifier → the GM orders them; Bo has a lower modifier.
-    expect(refused(e, { type: 'REORDER', id: 'bo', beforeId: 'gob1' })).toMatch(/are not tied/);
-    e.apply({ type: 'REORDER', id: 'gob2', beforeId: 'gob1' });
+    expect(refused(e, { type: 'REORDER', combatantId: 'bo', beforeId: 'gob1' })).toMatch(/are not tied/);
+    e.apply({ type: 'REORDER', combatantId: 'gob2', beforeId: 'gob1' });
     const lines = texts(e.apply({ type: 'START_COMBAT' }));
     expect(lines).toEqual(['Round 1 begins. Order: Ana 20, Lair action 20, Gob2 11, Gob1 11, Bo 11.', "Ana's turn."]);
     expect(e.view().order.map((c) => [c.name, c.slot, c.stats?.[0]?.value])).toEqual([
@@ -37,15 +37,15 @@ describe('initiative', () => {
     e.apply({ type: 'ADD_COMBATANTS', combatants: [...party(), ...goblins()] });
     e.apply({ type: 'START' });
     expect(e.rollsFor({ type: 'ROLL_ALL_INITIATIVE' }).map((r) => [r.path, r.notation])).toEqual([[['rolls', 'gob1'], '1d10'], [['rolls', 'gob2'], '1d10']]);
-    expect(refused(e, { type: 'ROLL_INITIATIVE', id: 'ana', roll: typed(12) })).toBe('A d10 shows 1 to 10: 12 is not one of its faces.');
+    expect(refused(e, { type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: typed(12) })).toBe('A d10 shows 1 to 10: 12 is not one of its faces.');
   });
 
   it('typed initiative refuses rolls and lets those missing go last', () => {
     const e = encounter({ initiative: 'typed' });
     e.apply({ type: 'ADD_COMBATANTS', combatants: [...party(), ...goblins()] });
     e.apply({ type: 'START' });
-    expect(refused(e, { type: 'ROLL_INITIATIVE', id: 'ana' })).toBe('This campaign types each initiative total (R-A1): use Type initiative.');
-    e.apply({ type: 'SET_INITIATIVE', id: 'gob1', total: 3 });
+    expect(refused(e, { type: 'ROLL_INITIATIVE', combatantId: 'ana' })).toBe('This campaign types each initiative total (R-A1): use Type initiative.');
+    e.apply({ type: 'SET_INITIATIVE', combatantId: 'gob1', total: 3 });
     e.apply({ type: 'START_COMBAT', missingLast: true });
     expect(ctx(e).order).toEqual(['gob1', 'ana', 'bo', 'gob2']);
   });
@@ -63,26 +63,26 @@ describe('turns', () => {
 
   it('delay leaves the order; resume acts after the current turn at its initiative', () => {
     const e = fight([...party(), ...goblins()]);
-    expect(texts(e.apply({ type: 'DELAY', id: 'ana' }))).toEqual(['Ana delays.', "Bo's turn."]);
+    expect(texts(e.apply({ type: 'DELAY', combatantId: 'ana' }))).toEqual(['Ana delays.', "Bo's turn."]);
     expect(row(e, 'ana').tags).toContain('Delaying');
     e.apply({ type: 'END_TURN' });
-    expect(texts(e.apply({ type: 'RESUME', id: 'ana' }))).toEqual(['Ana stops delaying and acts after Gob1 (initiative 18).']);
+    expect(texts(e.apply({ type: 'RESUME', combatantId: 'ana' }))).toEqual(['Ana stops delaying and acts after Gob1 (initiative 18).']);
     expect(texts(e.apply({ type: 'END_TURN' }))).toEqual(["Ana's turn."]);
     expect(ctx(e).order).toEqual(['bo', 'gob1', 'ana', 'gob2']);
   });
 
   it('ready spends a reaction; reactions refresh at the start of the own turn', () => {
     const e = fight([...party(), ...goblins()]);
-    e.apply({ type: 'READY', id: 'ana', trigger: 'if the door opens' });
+    e.apply({ type: 'READY', combatantId: 'ana', trigger: 'if the door opens' });
     expect(row(e, 'ana').tags).toContain('Ready: "if the door opens"');
     e.apply({ type: 'END_TURN' });
-    expect(texts(e.apply({ type: 'USE_READY', id: 'ana' }))).toEqual(['Ana takes the readied action ("if the door opens") as a reaction.']);
-    expect(refused(e, { type: 'USE_REACTION', id: 'ana' })).toBe('Ana has used its reaction this round (R-A8).');
+    expect(texts(e.apply({ type: 'USE_READY', combatantId: 'ana' }))).toEqual(['Ana takes the readied action ("if the door opens") as a reaction.']);
+    expect(refused(e, { type: 'USE_REACTION', combatantId: 'ana' })).toBe('Ana has used its reaction this round (R-A8).');
     expect(row(e, 'ana').tags).toContain('Reaction used');
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'END_TURN' });
-    expect(refused(e, { type: 'USE_REACTION', id: 'ana' })).toBeNull();
+    expect(refused(e, { type: 'USE_REACTION', combatantId: 'ana' })).toBeNull();
   });
 
   it('a late arrival rolls as it enters and takes its sorted place', () => {
@@ -113,8 +113,8 @@ describe('damage, healing and death saves', () => {
     expect(lines).toEqual(["Bo's turn.", 'Bo is dying (0✓ 0✗): a death save opens the turn.']);
     expect(e.view().prompt).toMatchObject({ kind: 'deathSave', answer: 'DEATH_SAVE', choices: [{ id: 'bo' }] });
     expect(refused(e, { type: 'END_TURN' })).toBe('Bo rolls a death save before the turn goes on.');
-    expect(e.rollsFor({ type: 'DEATH_SAVE', id: 'bo' })[0]).toMatchObject({ path: ['roll'], notation: '1d20' });
-    expect(texts(e.apply({ type: 'DEATH_SAVE', id: 'bo', roll: typed(1) }))).toEqual(["Bo's death save: 1 (typed in), a 1: two failures (0✓ 2✗)."]);
+    expect(e.rollsFor({ type: 'DEATH_SAVE', combatantId: 'bo' })[0]).toMatchObject({ path: ['roll'], notation: '1d20' });
+    expect(texts(e.apply({ type: 'DEATH_SAVE', combatantId: 'bo', roll: typed(1) }))).toEqual(["Bo's death save: 1 (typed in), a 1: two failures (0✓ 2✗)."]);
     expect(row(e, 'bo').tags).toEqual(['Dying 0✓ 2✗']);
     expect(texts(e.apply({ type: 'APPLY_DAMAGE', targetId: 'bo', amount: 2 }))).toEqual(['Bo takes 2 damage: HP 0 → 0.', 'Bo dies (0✓ 3✗).']);
     expect(row(e, 'bo').dead).toBe(true);
@@ -126,11 +126,11 @@ describe('damage, healing and death saves', () => {
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'END_TURN' });
     e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'DEATH_SAVE', id: 'bo', roll: typed(15) });
+    e.apply({ type: 'DEATH_SAVE', combatantId: 'bo', roll: typed(15) });
     for (let i = 0; i < 3; i += 1) e.apply({ type: 'END_TURN' });
-    e.apply({ type: 'DEATH_SAVE', id: 'bo', roll: typed(12) });
+    e.apply({ type: 'DEATH_SAVE', combatantId: 'bo', roll: typed(12) });
     for (let i = 0; i < 3; i += 1) e.apply({ type: 'END_TURN' });
-    expect(texts(e.apply({ type: 'DEATH_SAVE', id: 'bo', roll: typed(10) }))).toEqual(["Bo's death save: 10 (typed in), a third success: stable (3✓ 0✗)."]);
+    expect(texts(e.apply({ type: 'DEATH_SAVE', combatantId: 'bo', roll: typed(10) }))).toEqual(["Bo's death save: 10 (typed in), a third success: stable (3✓ 0✗)."]);
     expect(texts(e.apply({ type: 'HEAL', targetId: 'bo', amount: 20 }))).toEqual(['Bo heals 20: HP 0 → 9, capped at the maximum 9.', 'Bo is back up.']);
     expect(who(e, 'bo')).toMatchObject({ vitality: 'up', hp: 9, saves: { successes: 0, failures: 0 } });
   });
@@ -143,13 +143,13 @@ describe('damage, healing and death saves', () => {
 
   it('concentration: damage reminds the GM of the DC; a failed check ends it', () => {
     const e = fight([...party(), ...goblins()]);
-    e.apply({ type: 'CONCENTRATE', id: 'ana', on: true, spell: 'Bless' });
+    e.apply({ type: 'CONCENTRATE', combatantId: 'ana', on: true, spell: 'Bless' });
     expect(texts(e.apply({ type: 'APPLY_DAMAGE', targetId: 'ana', amount: 4 }))).toEqual([
       'Ana takes 4 damage: HP 12 → 8.', 'Concentration check for Ana: DC 10 (Bless). Record whether it holds.',
     ]);
     expect(row(e, 'ana').tags).toEqual(['Concentrating: Bless', 'Concentration check: DC 10']);
     expect(row(e, 'ana').alertTags).toEqual(['Concentration check: DC 10']);
-    expect(texts(e.apply({ type: 'CONCENTRATION_CHECK', id: 'ana', passed: false }))).toEqual(['Ana loses concentration on Bless (DC 10).']);
+    expect(texts(e.apply({ type: 'CONCENTRATION_CHECK', combatantId: 'ana', passed: false }))).toEqual(['Ana loses concentration on Bless (DC 10).']);
     expect(row(e, 'ana').tags).toEqual([]);
   });
 
@@ -177,8 +177,8 @@ describe('the end and the replay', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: [...party(), ...goblins()] },
       { type: 'START' },
-      { type: 'ROLL_INITIATIVE', id: 'ana', roll: typed(12) },
-      { type: 'ROLL_INITIATIVE', id: 'bo', roll: typed(4) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'ana', roll: typed(12) },
+      { type: 'ROLL_INITIATIVE', combatantId: 'bo', roll: typed(4) },
       { type: 'ROLL_ALL_INITIATIVE', rolls: { gob1: typed(15), gob2: typed(3) } },
       { type: 'START_COMBAT' },
       { type: 'APPLY_DAMAGE', targetId: 'ana', amount: 5, source: 'a scimitar' },

@@ -32,7 +32,7 @@ export function fight(seeds: CombatantSeed[], options: OptionValues = {}) {
   const e = encounter(options);
   e.apply({ type: 'ADD_COMBATANTS', combatants: seeds });
   e.apply({ type: 'START' });
-  seeds.forEach((s, i) => e.apply({ type: 'SET_INITIATIVE', id: s.id, total: 20 - i }));
+  seeds.forEach((s, i) => e.apply({ type: 'SET_INITIATIVE', combatantId: s.id, total: 20 - i }));
   e.apply({ type: 'START_COMBAT' });
   return e;
 }
