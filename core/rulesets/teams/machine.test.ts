@@ -6,7 +6,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { promptAnswerEvent } from '../../encounter/prompt.ts';
 import { teamsEncounter } from './encounter.ts';
-import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, turns, who } from './testing.ts';
+import { activeName, app, attack, ctx, encounter, fight, pick, playRound, seed, teamPicking, turns, who } from './testing.ts';
 import { teamsOptions } from './options.ts';
 
 const players = (...ids: string[]) => ids.map((id) => seed(id, 'party'));
@@ -75,10 +75,10 @@ describe('team alternation (§2.2 rules 1–4)', () => {
   it('R-T2 every round starts again with the first team (option: carry the cycle on)', () => {
     const first = fight(players('p1', 'p2', 'p3'), guards('g1', 'g2'));
     playRound(first); // P G P G P: the last turn was the party's
-    expect(first.view().prompt!.details).toEqual({ team: 'party' });
+    expect(teamPicking(first)).toBe('party');
     const carry = fight(players('p1', 'p2', 'p3'), guards('g1', 'g2'), { roundStartTeam: 'continueCycle' });
     playRound(carry);
-    expect(carry.view().prompt!.details).toEqual({ team: 'gm' });
+    expect(teamPicking(carry)).toBe('gm');
   });
 
   it('nobody able to act stalls the fight until someone is revived', () => {
@@ -103,7 +103,7 @@ describe('team alternation (§2.2 rules 1–4)', () => {
     const e = fight(players('p1', 'p2'), guards('g1'));
     pick(e, 'p1');
     e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'p1', reason: 'flees' });
-    expect(e.view().prompt!.details).toEqual({ team: 'gm' });
+    expect(teamPicking(e)).toBe('gm');
     expect(e.view().order.find((c) => c.id === 'p1')).toMatchObject({ status: 'removed', removedReason: 'flees' });
   });
 });
@@ -141,7 +141,8 @@ describe('revival and the end of combat (R-T4, R-T11)', () => {
     const p1 = e.view().order.find((c) => c.id === 'p1')!;
     expect(e.view().turn).toEqual({ actionsLeft: 2, actionsPerTurn: 3 });
     expect(p1).toMatchObject({ status: 'active', slot: 1, health: { label: 'Health', current: 12, max: 12 }, tags: ['moved', 'reaction ready'] });
-    expect(p1.details).toMatchObject({ endurance: 12, enduranceMax: 12, stamina: 4, focus: 4, reaction: 'normal', harmed: false, bloodied: false, inProgress: null });
+    expect(p1.stats).toEqual(expect.arrayContaining([{ label: 'Endurance', value: '12/12' }, { label: 'Stamina', value: '4/4' }, { label: 'Focus', value: '4/4' }]));
+    expect(p1.stats).toHaveLength(5); // no extended action under way
     expect(e.view().allowed).toEqual(expect.arrayContaining(['END_TURN', 'ATTACK', 'ACTION', 'FREE_ACTION', 'KILLING_STRIKE', 'APPLY_DAMAGE', 'HEAL', 'OVERRIDE']));
   });
 

@@ -48,7 +48,7 @@ const cases: Record<string, (options: Options) => unknown> = {
   roundStartTeam: (options) => {
     const e = fight(['p1', 'p2', 'p3'].map((id) => seed(id, 'party')), ['g1', 'g2'].map((id) => seed(id, 'gm')), options);
     turns(e, ['p1', 'g1', 'p2', 'g2', 'p3']);
-    return e.view().prompt!.details;
+    return e.view().prompt!.text;
   },
   surprisedCannotReact: (options) => {
     const e = encounter(options);

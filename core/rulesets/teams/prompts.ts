@@ -15,7 +15,6 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
       kind: 'defence', answer: 'DEFEND', subjectId: target.id,
       text: `${nameOf(ctx, pa.attackerId)} ${pa.crit ? 'critically hits' : 'hits'} ${target.name} (attack ${pa.total}, ${pa.weapon.damageType}). Defend?`,
       choices: [{ id: 'none', label: 'Take the hit', answer: { defence: 'none' } }, ...combat.defenceChoices(ctx, pa)],
-      details: { attackTotal: pa.total, crit: pa.crit, freeReaction: pa.freeReaction, damageType: pa.weapon.damageType },
     };
   }
   if (head?.kind === 'consciousness') {
@@ -27,7 +26,6 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
         { id: 'fortify', label: `Fortify (${combat.describeDice(combat.reactionSpec(c, 'fortify')!)})`, answer: { decision: 'fortify' } },
         { id: 'unconscious', label: 'Fall unconscious', answer: { decision: 'unconscious' } },
       ],
-      details: { difficulty: head.missing },
     };
   }
   if (head?.kind === 'death') {
@@ -36,7 +34,6 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
       kind: 'death', answer: 'LUCK_TEST', subjectId: c.id,
       text: `${c.name} is at zero health and risks death: luck test, d${c.luckDie} against ${c.cheatDeathDifficulty}.`,
       choices: [{ id: 'roll', label: `Roll the luck die (${c.cheatDeathDifficulty}+)`, answer: {} }],
-      details: { difficulty: c.cheatDeathDifficulty },
     };
   }
   if (snapshot.matches({ running: 'teamPick' })) {
@@ -45,7 +42,6 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
       kind: 'selectMember', answer: 'SELECT_MEMBER',
       text: `${rules.teamLabel(ctx, team)}: who takes the next turn?`,
       choices: rules.eligibleMembers(ctx, team).map((id) => ({ id, label: nameOf(ctx, id), answer: { combatantId: id } })),
-      details: { team },
     };
   }
   const active = ctx.combatants[ctx.activeId ?? ''];
@@ -65,7 +61,6 @@ export function prompt(snapshot: EncounterSnapshot, ctx: TeamsContext): Encounte
       kind: 'openingAttack', answer: 'OPENING_ATTACK', subjectId: active.id,
       text: `${active.name} started the fight: their turn opens with that attack on ${rules.teamLabel(ctx, ctx.instigator?.attackedTeam)}.`,
       choices: [{ id: 'waive', label: 'Waive it', answer: { decision: 'waive' } }],
-      details: { attackedTeam: ctx.instigator?.attackedTeam },
     };
   }
   return null;

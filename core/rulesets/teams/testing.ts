@@ -33,6 +33,11 @@ export const who = (e: EncounterEngine, id: string): TeamsCombatant => ctx(e).co
 export const activeName = (e: EncounterEngine) => (e.view().activeId ? who(e, e.view().activeId!).name : null);
 
 /** Picks a member at its team's go and starts its turn. */
+/** The team whose member the pick prompt offers (its choices are that team's members), or null with no pick open. */
+export const teamPicking = (e: EncounterEngine): string | null => {
+  const prompt = e.view().prompt;
+  return prompt?.kind === 'selectMember' && prompt.choices[0] ? who(e, prompt.choices[0].id).team : null;
+};
 export const pick = (e: EncounterEngine, id: string) => e.apply({ type: 'SELECT_MEMBER', combatantId: id });
 
 /** Picks and ends turns for the given ids in order, returning the team of each turn. */

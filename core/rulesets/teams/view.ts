@@ -53,26 +53,6 @@ function combatantView(ctx: TeamsContext, id: string, status: CombatantView['sta
       { label: 'Holding', value: holdingText(c) },
       ...(c.inProgress ? [{ label: c.inProgress.name, value: `${c.inProgress.paid}/${c.inProgress.cost} actions` }] : []),
     ],
-    details: {
-      team: c.team,
-      endurance: c.endurance,
-      enduranceMax: c.enduranceMax,
-      stamina: c.stamina,
-      staminaMax: c.staminaMax,
-      focus: c.focus,
-      focusMax: c.focusMax,
-      constitution: c.constitution,
-      evasion: c.evasion,
-      cheatDeathDifficulty: c.cheatDeathDifficulty,
-      harmed: combat.isHarmed(c),
-      bloodied: combat.isBloodied(c),
-      conscious: c.conscious,
-      reaction: combat.reactionAvailable(ctx, c),
-      attacksThisRound: c.attacksThisRound,
-      inProgress: c.inProgress ? { name: c.inProgress.name, paid: c.inProgress.paid, cost: c.inProgress.cost } : null,
-      items: c.items,
-      held: c.held,
-    },
   };
 }
 
