@@ -8,7 +8,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumOptions } from './options.ts';
-import { app, attack, ctx, fight, seed, who } from './testing.ts';
+import { app, attack, contestDetails, ctx, fight, seed, who } from './testing.ts';
 
 const duel = (options = {}) =>
   fight([seed('ana', 'party', { highestArtModifier: 3 }), seed('orc', 'foes', { evasion: 2, resilience: 1, resolve: 1 })], options);
@@ -67,7 +67,7 @@ describe('the contested attack and defence are rolled or typed (R-H11)', () => {
     const e = duel();
     e.apply(attack('ana', ['orc'], { covered: ['orc'], extraBoons: 1 }));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    expect(e.view().prompt!.details).toMatchObject({ attackDice: 2, defenceDice: 2 });
+    expect(contestDetails(e)).toMatchObject({ attackDice: 2, defenceDice: 2 });
   });
 
   it('Evasion "Critical: Avoid the effect": a defence 5 or more above the attack (R-H11 criticalMargin); 4 above is a success with +1 Vulnerable', () => {

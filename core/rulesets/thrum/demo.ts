@@ -3,6 +3,7 @@
 // that restores it.
 import type { GmEvent } from '../../encounter/types.ts';
 import { typed, type DemoFight, type RulesetDemo } from '../demo.ts';
+import { contestDetailsOf } from './prompts.ts';
 
 function attack(f: DemoFight, attacker: string, target: string, ability: string, load: { fatigue: number } | { stress: number }): GmEvent {
   const physical = 'fatigue' in load;
@@ -18,9 +19,9 @@ function attack(f: DemoFight, attacker: string, target: string, ability: string,
  */
 function defend(f: DemoFight, defence: 'resilience' | 'evasion' | 'resolve', attackFaces: number[], defenceFaces: number[]): void {
   f.act({ type: 'DEFENSE_CHOICE', defence: defence });
-  const details = f.view.prompt?.details ?? {};
-  const sized = (faces: number[], count: unknown) => typed(...Array.from({ length: Number(count ?? 2) }, (_, i) => faces[i % faces.length]!));
-  f.act({ type: 'DEFENSE_RESULT', attackRoll: sized(attackFaces, details['attackDice']), defenceRoll: sized(defenceFaces, details['defenceDice']) });
+  const details = contestDetailsOf(f.view.prompt);
+  const sized = (faces: number[], count = 2) => typed(...Array.from({ length: count }, (_, i) => faces[i % faces.length]!));
+  f.act({ type: 'DEFENSE_RESULT', attackRoll: sized(attackFaces, details?.attackDice), defenceRoll: sized(defenceFaces, details?.defenceDice) });
 }
 
 export const thrumDemo: RulesetDemo = {

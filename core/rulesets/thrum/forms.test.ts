@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumActionForms } from './forms.ts';
-import { ctx, fight, seed, who } from './testing.ts';
+import { contestDetails, ctx, fight, seed, who } from './testing.ts';
 
 /** Answered from prompt buttons, drawn by the prep screen or the runner itself, or placed on the board. */
 const NOT_TYPED = {
@@ -48,7 +48,7 @@ describe('action forms', () => {
     expect(who(e, 'orc').statuses['Slowed']?.stacks).toBe(1);
     e.apply(fromForm('ATTACK', { attackerId: 'ana', attackType: 'physical', targets: ['orc'], covered: ['orc'] }));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
-    expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
+    expect(contestDetails(e).attackBanes).toEqual(['cover']);
     // The Contested roll form left empty: the app rolls both sides, 3d6 for the attack with cover's Bane (R-H11).
     e.apply(e.withRolls(fromForm('DEFENSE_RESULT', {})));
     expect(ctx(e).stack).toEqual([]);

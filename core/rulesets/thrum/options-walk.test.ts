@@ -6,7 +6,7 @@ import type { GmEvent } from '../../encounter/types.ts';
 import { defaultOptions, otherValues, type OptionValues } from '../options.ts';
 import { thrumOptions } from './options.ts';
 import { downtime } from './recovery.ts';
-import { app, attack, ctx, encounter, fight, rolled, seed, who } from './testing.ts';
+import { app, attack, contestDetails, ctx, encounter, fight, rolled, seed, shownSpeed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult: [], startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
@@ -91,7 +91,7 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
   slowedSpeedPerStack: (options) => {
     const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);
     e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 1, source: '' });
-    return e.view().order[0]!.details!['speed'];
+    return shownSpeed(e.view().order[0]);
   },
   // R-H13: a character beside the target as cover, the attacker standing at elevation 0 to 4.
   characterCoverHeight: (options) => [0, 1, 2, 3, 4].map((k) => {
@@ -101,7 +101,7 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     e.apply(place('ana', 1, 5));
     e.apply(attack('ana', ['orc']));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    return (e.view().prompt!.details!['attackBanes'] as string[]).includes('cover');
+    return contestDetails(e).attackBanes.includes('cover');
   }),
   // R-H14: the attacker stands on the dividing line.
   dividingLineCover: (options) => {
@@ -110,7 +110,7 @@ const cases: Record<string, (options: OptionValues) => unknown> = {
     e.apply(place('ana', 4, 9));
     e.apply(attack('ana', ['orc']));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    return e.view().prompt!.details!['attackBanes'];
+    return contestDetails(e).attackBanes;
   },
   // R-H15: Vulnerable at the end of the bearer's turn.
   statusCountdown: (options) => {

@@ -6,8 +6,22 @@ import * as rules from './rules.ts';
 import type { Frame, ThrumContext } from './rules.ts';
 import { signed, possessive, ROLL_REASON } from './log.ts';
 import { contextOf } from './stages.ts';
-import { contestDice, contestRolled, defenceChoices, defenceLabel, defenceModifier, diceLabel, rollCounts, tiersFor } from './attack.ts';
+import { contestDice, contestRolled, defenceChoices, defenceLabel, defenceModifier, diceLabel, rollCounts, tiersFor, type RollCounts } from './attack.ts';
 import { stackEntry } from './combat.ts';
+
+/**
+ * What the contest prompt (kind 'defenceResult') carries beside its text: each side's modifier, Boons and Banes (the
+ * Banes and the defence's Boons by reason) and, when the app rolls the contest (R-H11), how many d6 each side rolls.
+ * The demo sizes its typed dice from these; the tests read the reasons.
+ */
+export type ThrumContestDetails = RollCounts & { attackDice?: number; defenceDice?: number };
+
+/** The contest prompt's details as `framePrompt` wrote them; null for any other prompt (or none). */
+export function contestDetailsOf(prompt: EncounterPrompt | null | undefined): ThrumContestDetails | null {
+  if (prompt?.kind !== 'defenceResult') return null;
+  const details: unknown = prompt.details;
+  return details as ThrumContestDetails;
+}
 
 function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
   switch (frame.kind) {
@@ -24,7 +38,6 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         return {
           kind: 'defenceChoice', answer: 'DEFENSE_CHOICE', subjectId: defender.id, choices,
           text: `${attacker} attacks ${defender.name} with ${attack.ability} (${attack.attackType}). ${defender.name} chooses a defence before the roll.`,
-          details: { attackerId: attack.attackerId, ability: attack.ability, attackType: attack.attackType, target: attack.current + 1, targets: attack.targets.length },
         };
       }
       const counts = rollCounts(ctx, attack, target);
@@ -43,14 +56,14 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
           kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
           text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${defenceLabel(target.defence)}, ${diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${ctx.options['contestTies'] === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
           choices: [{ id: 'roll', answer: { outcome: 'roll' }, label: `Roll ${diceLabel(dice.attack)} against ${diceLabel(dice.defence)}` }],
-          details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count },
+          details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count } satisfies ThrumContestDetails,
         };
       }
       return {
         kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
         text: `Roll ${possessive(attacker)} ${attack.ability}: Art ${signed(counts.attackModifier)}, ${plural(counts.attackBanes.length, 'Bane')}${counts.attackBoons ? `, ${plural(counts.attackBoons, 'Boon')}` : ''} — against ${possessive(defender.name)} ${defenceLabel(target.defence)} ${signed(counts.defenceModifier)}, ${plural(counts.defenceBoons.length, 'Boon')}, ${plural(counts.defenceBanes.length, 'Bane')}. The defender's outcome?`,
         choices: tiersFor(target.defence).map((t) => ({ id: t, answer: { outcome: t }, label: tierLabel[t]! })),
-        details: { ...counts },
+        details: { ...counts } satisfies ThrumContestDetails,
       };
     }
     case 'roll': {
@@ -62,7 +75,6 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
           ? `${c.name} is Frayed (Stress ${c.stressLoad} over Tolerance ${c.stressTolerance}): Panic Roll, 2d6 ${signed(c.resolve)} must exceed ${c.stressLoad}.`
           : `${c.name} is Exhausted (Fatigue ${c.fatigueLoad} over Tolerance ${c.fatigueTolerance}): Incapacity Roll (${ROLL_REASON[frame.reason]}), 2d6 ${signed(c.resilience)} must exceed ${c.fatigueLoad}.`,
         choices: [{ id: c.id, answer: { combatantId: c.id }, label: `Roll 2d6 ${signed(panic ? c.resolve : c.resilience)}` }],
-        details: { notation: '2d6', modifier: panic ? c.resolve : c.resilience, mustExceed: panic ? c.stressLoad : c.fatigueLoad, reason: frame.reason },
       };
     }
     case 'trigger': {
@@ -73,7 +85,6 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         kind: 'trigger', answer: 'RESOLVE_TRIGGER', subjectId: frame.ownerId,
         text: `Trigger (${frame.trigger}): resolve ${possessive(nameOf(ctx, frame.ownerId))} ${frame.effect}, then confirm.${waiting.length ? ` Then, last in first out: ${waiting.map((w, i) => `${i + 2}. ${w}`).join('; ')}.` : ''}`,
         choices: [{ id: frame.ownerId, answer: { ownerId: frame.ownerId }, label: `${nameOf(ctx, frame.ownerId)}: resolved` }],
-        details: { pending: ctx.stack.filter((f) => f.kind === 'trigger').length, stack },
       };
     }
     case 'buff': {

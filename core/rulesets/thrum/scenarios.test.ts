@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GmEvent } from '../../encounter/types.ts';
 import { thrumEncounter } from './encounter.ts';
-import { app, attack, contest, ctx, endTurnsUntil, fight, rolled, seed, who } from './testing.ts';
+import { app, attack, contest, contestDetails, ctx, endTurnsUntil, fight, rolled, seed, shownSpeed, who } from './testing.ts';
 
 const map = (elevation: Record<string, number> = {}, difficult: string[] = []): GmEvent => ({ type: 'SET_MAP', map: { width: 12, height: 12, elevation, difficult, startingArea: [] } });
 const place = (id: string, x: number, y: number): GmEvent => ({ type: 'SET_POSITION', combatantId: id, square: { x, y }, note: '' });
@@ -42,7 +42,7 @@ describe('worked examples (§5.7)', () => {
       e.apply(place('ana', x, y));
       e.apply(attack('ana', ['orc']));
       e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-      return (e.view().prompt!.details!['attackBanes'] as string[]);
+      return contestDetails(e).attackBanes;
     };
     expect(banes(1, 3)).toEqual(['cover']);
     expect(banes(8, 5)).toEqual([]);
@@ -55,7 +55,7 @@ describe('worked examples (§5.7)', () => {
     e.apply(place('ana', 1, 5));
     e.apply(attack('ana', ['orc']));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    expect(e.view().prompt!.details!['attackBanes']).toEqual([]);
+    expect(contestDetails(e).attackBanes).toEqual([]);
   });
 
   it('THRUM-10 cover, diagonal: a +2 pillar up-left of T covers from (2,3), not from (8,1)', () => {
@@ -76,11 +76,11 @@ describe('worked examples (§5.7)', () => {
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 3, source: '' });
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
-    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher' } });
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', text: expect.stringContaining('Incapacity Roll (Finisher)') });
     e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) }); // 2 against Fatigue 4: fails
     // Ana is Exhausted: her post-action Incapacity Roll comes before the fight ends (§5.5), and nothing else does.
     expect(e.view().phase).not.toBe('ended');
-    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana', details: { reason: 'afterAction' } });
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'ana', text: expect.stringContaining('Incapacity Roll (Exhausted after acting)') });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow("Waiting for Ana's Incapacity Roll.");
     e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'ana', roll: app(6, 6) }); // 12 > 2
     expect(e.view().phase).toBe('ended');
@@ -159,14 +159,14 @@ describe('attacks and defence (§5.4)', () => {
     const f = duel();
     f.apply(attack('ana', ['orc']));
     f.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
-    expect(f.view().prompt!.details!['defenceBoons']).toEqual(['Evasion while not Vulnerable']);
+    expect(contestDetails(f).defenceBoons).toEqual(['Evasion while not Vulnerable']);
     contest(f, 'failure');
     expect([who(f, 'orc').fatigueLoad, who(f, 'orc').statuses['Vulnerable']?.stacks]).toEqual([1, 1]);
     f.apply({ type: 'END_TURN' });
     f.apply({ type: 'END_TURN' });
     f.apply(attack('ana', ['orc']));
     f.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
-    expect(f.view().prompt!.details!['defenceBoons']).toEqual([]);
+    expect(contestDetails(f).defenceBoons).toEqual([]);
   });
 
   it('a Basic Attack uses the highest Art modifier; an Art ability its own', () => {
@@ -187,16 +187,16 @@ describe('attacks and defence (§5.4)', () => {
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'stress', amount: 1, source: '' });
     e.apply(attack('ana', ['orc'], { ranged: true, range: 8 }));
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    const details = e.view().prompt!.details!;
-    expect(details['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'an enemy adjacent to a Ranged attacker', 'Exhausted attacker']);
-    expect(details['defenceBanes']).toEqual(['Frayed defender']);
+    const details = contestDetails(e);
+    expect(details.attackBanes).toEqual(['an enemy adjacent to a Ranged attacker', 'an enemy adjacent to a Ranged attacker', 'Exhausted attacker']);
+    expect(details.defenceBanes).toEqual(['Frayed defender']);
   });
 
   it('without a map the GM gives cover and adjacent enemies', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'ATTACK', attackerId: 'ana', ability: 'Shot', attackType: 'physical', ranged: true, adjacentEnemies: 1, targets: [{ targetId: 'orc', cover: true }], fatigue: 1, stress: 0 });
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'evasion' });
-    expect(e.view().prompt!.details!['attackBanes']).toEqual(['an enemy adjacent to a Ranged attacker', 'cover']);
+    expect(contestDetails(e).attackBanes).toEqual(['an enemy adjacent to a Ranged attacker', 'cover']);
   });
 
   it('an Obstructed target cannot be attacked, but an area may still reach it', () => {
@@ -404,7 +404,7 @@ describe('Exhausted, Incapacity Rolls and Incapacitated (§5.5, R-H4, R-H7, R-H8
     e.apply({ type: 'APPLY_LOAD', targetId: 'orc', load: 'fatigue', amount: 1, source: '' });
     e.apply(attack('ana', ['orc'], { finisher: true }));
     defend(e, 'resilience', 'failure');
-    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', details: { reason: 'finisher', mustExceed: 2 } });
+    expect(e.view().prompt).toMatchObject({ kind: 'incapacityRoll', subjectId: 'orc', text: expect.stringMatching(/Incapacity Roll \(Finisher\), 2d6 .* must exceed 2\./) });
     e.apply({ type: 'INCAPACITY_ROLL', combatantId: 'orc', roll: app(1, 1) });
     expect(who(e, 'orc').incapacitated).toBe(true);
     expect(e.view().phase).toBe('running');
@@ -428,7 +428,7 @@ describe('statuses (R-H15)', () => {
     const e = fight([seed('ana', 'party'), seed('orc', 'foes')]);
     e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'slowed', stacks: 2, source: 'web' });
     e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Vulnerable', stacks: 1, source: '' });
-    expect(e.view().order[0]!.details!['speed']).toBe(3);
+    expect(shownSpeed(e.view().order[0])).toBe(3);
     e.apply({ type: 'END_TURN' });
     expect(who(e, 'ana').statuses).toEqual({ Slowed: { stacks: 1, ticks: true }, Vulnerable: { stacks: 1, ticks: false } });
     const all = fight([seed('ana', 'party'), seed('orc', 'foes')], { statusCountdown: 'allStacksTick' });
@@ -554,7 +554,6 @@ describe('buffs, terrain effects and triggers (§5.2 rule 6, §5.3)', () => {
     expect(e.view().prompt!.text).toBe(
       "Trigger (an ally attacks): resolve Bo's Cheer, then confirm. Then, last in first out: 2. the rest of Ana's Strike; 3. Ana's Riposte (trigger: Orc moves adjacent).",
     );
-    expect(e.view().prompt!.details!['stack']).toEqual(["Bo's Cheer (trigger: an ally attacks)", "the rest of Ana's Strike", "Ana's Riposte (trigger: Orc moves adjacent)"]);
     e.apply({ type: 'RESOLVE_TRIGGER', ownerId: 'bo' });
     expect(e.view().prompt).toMatchObject({ kind: 'defenceChoice', subjectId: 'orc' });
     defend(e, 'resilience', 'failure');
@@ -700,7 +699,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
     const speed = (options = {}) => {
       const e = fight([seed('ana', 'party', { speed: 5 }), seed('orc', 'foes')], options);
       e.apply({ type: 'APPLY_STATUS', targetId: 'ana', status: 'Slowed', stacks: 1, source: '' });
-      return e.view().order[0]!.details!['speed'];
+      return shownSpeed(e.view().order[0]);
     };
     expect(speed()).toBe(4);
     expect(speed({ slowedSpeedPerStack: 2 })).toBe(3);
@@ -714,7 +713,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
       e.apply(place('ana', 1, 3));
       const lines = e.apply(attack('ana', ['orc']));
       e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-      return { banes: e.view().prompt!.details!['attackBanes'], rulings: lines[0]!.rulings };
+      return { banes: contestDetails(e).attackBanes, rulings: lines[0]!.rulings };
     };
     expect(banes()).toEqual({ banes: ['cover'], rulings: ['R-H11', 'R-H12b', 'R-H13', 'R-H14'] });
     expect(banes({ characterCoverHeight: 0 }).banes).toEqual([]);
@@ -727,7 +726,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
       e.apply(place('ana', 4, 9));
       e.apply(attack('ana', ['orc']));
       e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-      return e.view().prompt!.details!['attackBanes'];
+      return contestDetails(e).attackBanes;
     };
     expect(banes()).toEqual([]);
     expect(banes({ dividingLineCover: 'cover' })).toEqual(['cover']);
@@ -757,7 +756,7 @@ describe('rulings read from their options (R-H10, R-H12, R-H13, R-H14, R-H16)', 
     e.apply(attack('ana', ['orc', 'gob'], { covered: ['gob'], area: true }));
     defend(e, 'resilience', 'failure');
     e.apply({ type: 'DEFENSE_CHOICE', defence: 'resilience' });
-    expect(e.view().prompt!.details!['attackBanes']).toEqual(['cover']);
+    expect(contestDetails(e).attackBanes).toEqual(['cover']);
   });
 });
 

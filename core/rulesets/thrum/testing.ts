@@ -1,10 +1,11 @@
 // Shared builders for Thrum's tests: seeds, rolls, and a fight brought to a chosen point through the kernel.
 import { EncounterEngine } from '../../encounter/kernel.ts';
-import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
+import type { CombatantSeed, CombatantView, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions, type OptionValues } from '../options.ts';
 import { defaultSheet } from '../sheet.ts';
 import { thrumEncounter } from './encounter.ts';
 import { thrumOptions } from './options.ts';
+import { contestDetailsOf, type ThrumContestDetails } from './prompts.ts';
 import type { ThrumCombatant, ThrumContext } from './rules.ts';
 import { thrumSheet } from './sheet.ts';
 
@@ -24,6 +25,16 @@ export function encounter(options: OptionValues = {}) {
 
 export const ctx = (e: EncounterEngine) => e.snapshot.context as ThrumContext;
 export const who = (e: EncounterEngine, id: string): ThrumCombatant => ctx(e).combatants[id]!;
+
+/** The open contest prompt's details (ThrumContestDetails); throws when no contest is open. */
+export function contestDetails(e: EncounterEngine): ThrumContestDetails {
+  const details = contestDetailsOf(e.view().prompt);
+  if (!details) throw new Error(`no contest is open (prompt: ${e.view().prompt?.kind ?? 'none'})`);
+  return details;
+}
+
+/** The Speed a row shows in its stats. */
+export const shownSpeed = (row: CombatantView | undefined): number => Number(row?.stats?.find((s) => s.label === 'Speed')?.value);
 
 /**
  * Rolls initiative so the combatants act in the listed order (totals 12, 11, 10, ... with modifier 0), optionally
@@ -64,11 +75,7 @@ export const attack = (attackerId: string, targetIds: string[], extra: Record<st
  * modifiers and dice counts from the prompt, so it does not lean on the engine's own arithmetic.
  */
 export function contest(e: EncounterEngine, tier: 'critical' | 'success' | 'failure') {
-  const details = e.view().prompt?.details ?? {};
-  const attackDice = Number(details['attackDice'] ?? 2);
-  const defenceDice = Number(details['defenceDice'] ?? 2);
-  const attackModifier = Number(details['attackModifier'] ?? 0);
-  const defenceModifier = Number(details['defenceModifier'] ?? 0);
+  const { attackDice = 2, defenceDice = 2, attackModifier, defenceModifier } = contestDetails(e);
   const evasion = Boolean(e.view().prompt?.text.includes(' Evasion, '));
   const wanted = (margin: number) => (tier === 'failure' ? margin < 0 : tier === 'critical' ? margin >= 5 : margin >= 0 && (!evasion || margin < 5));
   const low = [1, 2, 3, 4, 5, 6];
