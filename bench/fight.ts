@@ -8,6 +8,7 @@ import { EncounterEngine, RuleRefusal, parseEvent } from '../core/encounter/kern
 import type { ActionField, ActionForm, CombatantSeed, CombatantView, EncounterInput, EncounterRules, EncounterView, GmEvent } from '../core/encounter/types.ts';
 import { resolveOptions } from '../core/rulesets/options.ts';
 import { promptAnswerEvent } from '../core/encounter/prompt.ts';
+import { perilDetailsOf } from '../core/rulesets/enigma/encounter.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
 import { normalizeSheet, type SheetValues } from '../core/rulesets/sheet.ts';
 import type { RulesetId } from '../core/rulesets/types.ts';
@@ -217,7 +218,7 @@ class RandomGm {
     if (prompt.subjectId) out.push({ type: prompt.answer, id: prompt.subjectId });
     if (prompt.answer === 'RESOLVE_PERIL' && prompt.subjectId) {
       // Most survivals extend an injury the combatant already has (or cost nothing more); a few add a new one.
-      const extend = ((prompt.details?.['extendable'] ?? []) as { id: string }[])[0];
+      const extend = perilDetailsOf(prompt)?.extendable[0];
       if (extend && this.random() < 0.97) out.push({ type: 'RESOLVE_PERIL', combatantId: prompt.subjectId, choice: 'survive', costText: 'the old wound opens', injury: { mode: 'extend', injuryId: extend.id } });
       out.push({ type: 'RESOLVE_PERIL', combatantId: prompt.subjectId, choice: 'survive', costText: 'a scar to remember',
         injury: { mode: 'new', name: 'Deep Cut', category: 'endure', baseRoll: 1 + Math.floor(this.random() * 4) } });

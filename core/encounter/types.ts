@@ -74,10 +74,11 @@ export interface CombatantView {
   /** The tags drawn as an alert: a question waits about this combatant (Enigma's 'Mortal Peril'). */
   alertTags?: string[];
   /**
-   * What only the ruleset's own renderer folder reads (Enigma's survival numbers, injuries to extend...). Typed by
-   * the ruleset (`EnigmaRowDetails`); the generic screens never read it.
+   * What only the ruleset's own folders read (Enigma's speed and who it is hidden from...). `unknown` here: the
+   * ruleset exports its type (`EnigmaRowDetails`, written with `satisfies`) and a typed reader; the generic screens
+   * never read it. Absent when nothing outside the view needs more than the row's stats and tags.
    */
-  details?: Record<string, unknown>;
+  details?: unknown;
   /** The conditions on it (the kernel's, core/encounter/conditions.ts): absent when it has none. */
   conditions?: { id: string; name: string; remains: string }[];
 }
@@ -105,8 +106,11 @@ export interface EncounterPrompt {
   /** Whom the question is about, when it is about one combatant. */
   subjectId?: string;
   choices: PromptChoice[];
-  /** Facts only the ruleset's own prompt component reads, typed by the ruleset (Enigma's `PerilDetails`). */
-  details?: Record<string, unknown>;
+  /**
+   * Facts only the ruleset's own folders read (Enigma's `PerilDetails`, Thrum's `ThrumContestDetails`): `unknown`
+   * here, read through the ruleset's typed reader; never by the generic screens.
+   */
+  details?: unknown;
 }
 
 /** A square grid for rulesets that fight on one (Thrum): terrain, who stands where, and what cover needs. */

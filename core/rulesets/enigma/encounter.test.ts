@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EncounterEngine, RuleRefusal } from '../../encounter/kernel.ts';
 import type { CombatantSeed, EncounterSnapshot, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
-import { enigmaEncounter } from './encounter.ts';
+import { enigmaEncounter, enigmaRowDetailsOf, perilDetailsOf } from './encounter.ts';
 import { enigmaOptions } from './options.ts';
 import type { EnigmaContext } from './rules.ts';
 
@@ -66,7 +66,7 @@ function randomFight(events: number, start: number): EncounterSnapshot[] {
     }
     if (view.prompt?.answer === 'RESOLVE_PERIL') {
       const id = view.prompt.subjectId!;
-      const extendable = (view.prompt.details?.['extendable'] ?? []) as { id: string }[];
+      const extendable = perilDetailsOf(view.prompt)?.extendable ?? [];
       const injury = extendable.length && random() < 0.5 ? { mode: 'extend', injuryId: extendable[0]!.id } : { mode: 'new', name: 'Deep Cut', category: pick(['endure', 'navigate', 'speed', 'maxLp']), baseRoll: 1 + Math.floor(random() * 4) };
       tryApply(random() < 0.1 ? { type: 'RESOLVE_PERIL', id, choice: 'sacrifice', costText: 'for the others' } : { type: 'RESOLVE_PERIL', id, choice: 'survive', costText: 'a scar', injury });
       continue;
@@ -110,7 +110,7 @@ describe("Enigma's view", () => {
     expect(new Set(rows.map((r) => r.status))).toEqual(new Set(['active', 'acted', 'waiting', 'unplaced', 'removed']));
     expect(rows.some((r) => r.tags.some((t) => t.startsWith('hidden from')))).toBe(true);
     expect(rows.some((r) => r.tags.includes('Mortal Peril'))).toBe(true);
-    expect(rows.some((r) => (r.details?.['injuries'] as unknown[]).length > 0)).toBe(true);
+    expect(rows.some((r) => (enigmaRowDetailsOf(r)?.injuries.length ?? 0) > 0)).toBe(true);
     expect(rows.some((r) => r.plannedSlot !== undefined && r.plannedSlot !== null)).toBe(true);
   });
 

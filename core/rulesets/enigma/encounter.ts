@@ -1,7 +1,7 @@
 // Enigma's encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view and
 // the rolls an event needs.
 import { z } from 'zod';
-import type { CombatantView, Consequences, EncounterInput, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
+import type { CombatantView, Consequences, EncounterInput, EncounterPrompt, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
 import { renameFields } from '../../encounter/upcast.ts';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
@@ -391,6 +391,13 @@ export type PerilDetails = {
   /** This fight's injuries a Survive may extend instead of taking a new one. */
   extendable: { id: string; label: string }[];
 };
+
+/** A row's details as Enigma's view wrote them (EnigmaRowDetails); undefined for no row. */
+export const enigmaRowDetailsOf = (row: CombatantView | null | undefined): EnigmaRowDetails | undefined => row?.details as EnigmaRowDetails | undefined;
+
+/** The Mortal Peril prompt's details as Enigma's view wrote them (PerilDetails); null for any other prompt. */
+export const perilDetailsOf = (prompt: EncounterPrompt | null | undefined): PerilDetails | null =>
+  prompt?.kind === 'mortalPeril' ? (prompt.details as PerilDetails) : null;
 
 /**
  * What a combatant's row shows besides its place (health, tags, details, why it left), kept per combatant record

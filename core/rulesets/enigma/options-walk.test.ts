@@ -9,7 +9,8 @@ import { applyEvent } from '../../ledger/testing.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerRecord } from '../../ledger/types.ts';
 import { defaultOptions, otherValues, resolveOptions, type OptionValues } from '../options.ts';
 import { normalizeSheet } from '../sheet.ts';
-import { enigmaEncounter } from './encounter.ts';
+import { enigmaEncounter, perilDetailsOf } from './encounter.ts';
+import { rowDetails } from './testing.ts';
 import { enigmaRecovery } from './ledger.ts';
 import { enigmaOptions } from './options.ts';
 import type { EnigmaContext } from './rules.ts';
@@ -170,13 +171,13 @@ const CASES: Record<string, (options: OptionValues) => unknown> = {
   manifestRollOfTen: (o) => {
     const e = fight(o);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 20, source: 'cave-in' });
-    return (e.view().prompt!.details as { manifestRollOfTen: unknown }).manifestRollOfTen;
+    return perilDetailsOf(e.view().prompt)!.manifestRollOfTen;
   },
   // R-E28: speed with two Speed injuries.
   injuryStacking: (o) => {
     const ankle = (id: string) => ({ id, name: 'Ankle', category: 'speed', baseRoll: 1, multiplier: 1, restsRemaining: 1, permanent: false, cureCondition: null, notes: '' });
     const e = fight(o, [seed('hero', 'party', {}, { carried: { injuries: [ankle('i1'), ankle('i2')] } }), seed('goblin', 'gm')]);
-    return e.view().order.find((c) => c.id === 'hero')!.details!['speed'];
+    return rowDetails(e, 'hero').speed;
   },
   // R-E29: a Breather on a Glean die diminished to d4 (base d8).
   breatherDieSteps: (o) => applyEvent(enigmaRecovery, world(o), { type: 'BREATHER', characterId: 'b', raise: 'glean' }).world.characters[0]!.state['dice'],

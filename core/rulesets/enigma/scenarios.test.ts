@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
-import { enigmaEncounter } from './encounter.ts';
+import { enigmaEncounter, perilDetailsOf } from './encounter.ts';
+import { rowDetails } from './testing.ts';
 import { enigmaOptions } from './options.ts';
 import type { EnigmaContext } from './rules.ts';
 
@@ -251,9 +252,9 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 10, source: '' });
     e.apply({ type: 'RESOLVE_PERIL', combatantId: 'hero', choice: 'survive', costText: '', injury: { mode: 'new', name: 'Deep Laceration', category: 'endure', baseRoll: 3 } });
     expect(who(e, 'hero').injuries.map((i) => [i.name, i.restsRemaining])).toEqual([['Sprained Ankle', 2], ['Deep Laceration', 6]]);
-    const details = e.view().order.find((c) => c.id === 'hero')!.details!;
-    expect(details['speed']).toBe(6);
-    expect((details['disadvantage'] as Record<string, number>)['endure']).toBe(1);
+    const details = rowDetails(e, 'hero');
+    expect(details.speed).toBe(6);
+    expect(details.disadvantage.endure).toBe(1);
     e.apply({ type: 'END_TURN' });
     // The goblin attacks the hero in melee: the Endure defence now rolls two dice and keeps the lower.
     expect(() => e.apply(melee('goblin', 'hero', 5, 5))).toThrow("Hero's Endure roll needs 2 d10 (1 disadvantage): 1 given.");
@@ -285,7 +286,7 @@ describe('Mortal Peril and injuries (§1.5, §1.6)', () => {
     const carried = { lp: 4, dice: { navigate: 6 }, injuries: [{ id: 'old', name: 'Twisted Ankle', category: 'speed', baseRoll: 2, multiplier: 1, restsRemaining: 1, permanent: false, cureCondition: null, notes: '' }] };
     const e = fight({}, [seed('hero', 'party', {}, { carried }), seed('goblin', 'gm')]);
     const hero = e.view().order.find((c) => c.id === 'hero')!;
-    expect([hero.health!.current, hero.details!['speed']]).toEqual([4, 4]);
+    expect([hero.health!.current, rowDetails(e, 'hero').speed]).toEqual([4, 4]);
     expect(hero.tags).toContain('navigate d6 (base d8)');
   });
 
@@ -358,7 +359,7 @@ describe('options that choose (issue 27)', () => {
     const peril = (options: Record<string, string | number | boolean>) => {
       const e = fight(options);
       e.apply({ type: 'APPLY_DAMAGE', targetId: 'hero', amount: 20, source: 'cave-in' });
-      return e.view().prompt!.details as { manifestRollOfTen: string };
+      return perilDetailsOf(e.view().prompt)!;
     };
     expect(peril({}).manifestRollOfTen).toBe('reroll');
     expect(peril({ manifestRollOfTen: 'gmChooses' }).manifestRollOfTen).toBe('gmChooses');

@@ -3,7 +3,7 @@
 import { EncounterEngine } from '../../encounter/kernel.ts';
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
-import { enigmaEncounter } from './encounter.ts';
+import { enigmaEncounter, enigmaRowDetailsOf, type EnigmaRowDetails } from './encounter.ts';
 import { enigmaOptions } from './options.ts';
 import type { EnigmaCombatant, EnigmaContext } from './rules.ts';
 
@@ -32,3 +32,10 @@ export const who = (e: EncounterEngine, id: string): EnigmaCombatant => ctx(e).c
 export const melee = (attackerId: string, targetId: string, attack: number, defence: number, extra: Partial<GmEvent> = {}): GmEvent => ({
   type: 'ATTACK', attackerId, targetId, mode: 'melee', sight: 'clear', damage: 'full', attackRoll: app(attack), defenceRoll: app(defence), ...extra,
 });
+
+/** A combatant's row details, as the view wrote them (EnigmaRowDetails). */
+export function rowDetails(e: EncounterEngine, id: string): EnigmaRowDetails {
+  const details = enigmaRowDetailsOf(e.view().order.find((c) => c.id === id));
+  if (!details) throw new Error(`no row for ${id}`);
+  return details;
+}

@@ -1,6 +1,6 @@
 // Enigma's row and Mortal Peril details, typed: the view fills them (core/rulesets/enigma/encounter.ts), while the
-// shared `CombatantView.details` and `EncounterPrompt.details` stay untyped for every ruleset. These two readers are
-// the one place that says which type an Enigma encounter's details have.
+// shared `CombatantView.details` and `EncounterPrompt.details` are `unknown` for every ruleset. These two readers are
+// the one place in the renderer that says which type an Enigma encounter's details have.
 import type { CombatantView, EncounterPrompt } from '../../../../core/encounter/types.ts';
 import type { EnigmaRowDetails, PerilDetails } from '../../../../core/rulesets/enigma/encounter.ts';
 
