@@ -127,7 +127,7 @@ const RULESETS: RulesetCase[] = [
         ['Hollis', { hpMax: 4, hp: 4, strMax: 10, str: 10, dexMax: 11, dex: 11, wilMax: 13, wil: 13, weaponDie: 6, armor: 1, gearSlots: 5 }],
       ], ['Ghoul', { hpMax: 4, hp: 4, strMax: 11, str: 11, dexMax: 10, dex: 10, wilMax: 8, wil: 8, weaponDie: 6 }], ['Barrow', 'Road']);
       const { ids } = c;
-      const wounded = await ok(app, 'encounters:append', { id: c.encounters.bridge, event: { type: 'GAIN_WOUND', id: ids['Hollis'], woundType: 'burns', severity: 'light', source: 'a brazier trap' } });
+      const wounded = await ok(app, 'encounters:append', { id: c.encounters.bridge, event: { type: 'GAIN_WOUND', combatantId: ids['Hollis'], woundType: 'burns', severity: 'light', source: 'a brazier trap' } });
       return {
         campaignId: c.campaignId, pcs: c.pcs, encounters: c.encounters,
         prefix: { bridge: wounded.encounter.eventCount, ford: c.secondCount },

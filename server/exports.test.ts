@@ -87,8 +87,8 @@ const FIGHTS: Record<string, (f: Fight) => Promise<void>> = {
   'cairn-errant': async ({ send, answer, end, detail, ids: { a, o } }) => {
     await send({ type: 'START' });
     await send({ type: 'APPLY_DAMAGE', targetId: o, amount: 1, source: 'a snare' });
-    await send({ type: 'DECLARE_INTENT', id: a, action: 'melee', targetId: o });
-    await send({ type: 'SET_NPC_INTENT', id: o, action: 'melee', targetId: a });
+    await send({ type: 'DECLARE_INTENT', combatantId: a, action: 'melee', targetId: o });
+    await send({ type: 'SET_NPC_INTENT', combatantId: o, action: 'melee', targetId: a });
     await send({ type: 'LOCK_INTENTS' });
     await answer();
     if (detail().view.phase !== 'ended' && detail().view.allowed.includes('END_TURN')) await send({ type: 'END_TURN' });

@@ -65,7 +65,7 @@ const FIGHTS: Record<string, { steps: Step[]; ending: Step; adjust?: { key: stri
   'cairn-errant': {
     steps: [
       () => ({ type: 'START' }),
-      (i) => ({ type: 'GAIN_WOUND', id: i['Ash']!, woundType: 'frostbite', severity: 'severe', source: 'the pass' }),
+      (i) => ({ type: 'GAIN_WOUND', combatantId: i['Ash']!, woundType: 'frostbite', severity: 'severe', source: 'the pass' }),
       (i) => ({ type: 'APPLY_DAMAGE', targetId: i['Ash']!, amount: 2, source: 'claw' }),
     ],
     ending: () => ({ type: 'END_COMBAT', outcome: 'Victory' }),

@@ -48,7 +48,7 @@ describe('exporting and importing a fight prepared without friction', () => {
     await send({ type: 'START' });
     await send({ type: 'APPLY_DAMAGE', targetId: id('Barrow Wight'), amount: 4, source: 'a torch' });
     await send({ type: 'APPLY_DAMAGE', targetId: id('Snaga'), amount: 1, source: 'a sling stone' });
-    await send({ type: 'DECLARE_INTENT', id: id('Wren'), action: 'melee', targetId: id('Goblin 3') });
+    await send({ type: 'DECLARE_INTENT', combatantId: id('Wren'), action: 'melee', targetId: id('Goblin 3') });
     const pools = (d: EncounterDetail) => d.view.order.map((c) => [c.name, c.side, c.health?.current, c.health?.max]);
     expect(pools(detail)).toEqual(expect.arrayContaining([
       ['Goblin 1', 'enemies', 5, 5], ['Snaga', 'enemies', 4, 5], ['Goblin 3', 'enemies', 2, 2], ['Barrow Wight', 'enemies', 5, 9], ['Torchbearer', 'party', 3, 3],

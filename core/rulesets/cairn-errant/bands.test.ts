@@ -82,7 +82,7 @@ describe('intents follow the bands while they are declared (source "Range Bands"
       const foes = ctx.roster.filter((other) => ctx.combatants[other]!.side !== c.side);
       const action = actions[Math.floor(random() * actions.length)]!;
       const input: IntentInput = {
-        id, action,
+        combatantId: id, action,
         ...(action === 'melee' || action === 'gambit' || action === 'ranged' ? { targetId: foes[Math.floor(random() * foes.length)]! } : {}),
         ...(action === 'retreat' && random() < 0.5 ? { fromClose: random() < 0.5 } : {}),
         ...(action === 'melee' && random() < 0.3 ? { move: 'after' as const } : {}),
@@ -106,7 +106,7 @@ describe('intents follow the bands while they are declared (source "Range Bands"
   it('a tier the GM confirmed stays through band changes; the band note still follows', () => {
     let ctx = declaring(3);
     ctx = rules.update(ctx, 'c1', { band: 'close' });
-    ctx = declarations.declare(ctx, { id: 'c0', action: 'melee', targetId: 'c1' });
+    ctx = declarations.declare(ctx, { combatantId: 'c0', action: 'melee', targetId: 'c1' });
     expect([ctx.intents['c0']!.tier, ctx.intents['c0']!.bandNote]).toEqual(['quick', null]);
     ctx = { ...ctx, intents: { ...ctx.intents, c0: { ...ctx.intents['c0']!, tier: 'quick', tierConfirmed: true } } };
     ctx = bands.rederiveIntents(rules.update(ctx, 'c1', { band: 'far' }));

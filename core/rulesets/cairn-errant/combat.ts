@@ -9,7 +9,7 @@ import { checkBand, meleeCloses, rederiveIntents } from './bands.ts';
 import { saveResult } from './order.ts';
 import { takeOut } from './roster.ts';
 import {
-  type NextStep, attackBackChoices, dead, defenceChoices, defenceFatigue, nextStep, openActions, outOfReach, parseDefence, reachesToFightBack, reactsToAttackBack, strikeGroup, takesDirectStr,
+  type NextStep, attackBackChoices, dead, defenceChoices, defenceFatigue, nextStep, openActions, outOfReach, choosesDefence, defenceOf, reachesToFightBack, type DefenceKind, reactsToAttackBack, strikeGroup, takesDirectStr,
 } from './moment.ts';
 import {
   applyDamage, critD6Result, die, gainWound, impairAfterSave, locationOf, popStep, pushBack, pushFront, resolveCritD6, resolveCritSave, resolveHitLocation, settleStr, woundRefusal,
@@ -28,24 +28,24 @@ export interface Roll {
 export type SaveKind = Attribute;
 
 export type CombatEvent =
-  | { type: 'REDIRECT'; id: string }
-  | { type: 'GAMBIT'; id: SaveKind; roll?: Roll | null; saveRoll?: Roll | null }
-  | { type: 'ATTACK_BACK'; id: 'strike' | 'decline'; roll?: Roll | null }
-  | { type: 'DEFENSE'; id: string; defenderId?: string | null }
-  | { type: 'STRIKE'; id: string; roll?: Roll | null }
-  | { type: 'TIE_BREAK'; id: string }
-  | { type: 'STR_SAVE'; id: string; roll?: Roll | null }
-  | { type: 'CRIT_D6'; id: string; roll?: Roll | null; hpRoll?: Roll | null }
-  | { type: 'HIT_LOCATION'; id: string; roll?: Roll | null; strRoll?: Roll | null }
-  | { type: 'NPC_CRITICAL'; id: 'dead' | 'out' | 'fightsOn' }
-  | { type: 'HEAD_RESULT'; id: 'dies' | 'survives' }
-  | { type: 'FIGHT_BACK'; id: string; roll?: Roll | null }
-  | { type: 'RETREAT'; id: string; safePlace?: boolean; roll?: Roll | null }
+  | { type: 'REDIRECT'; targetId: string | null }
+  | { type: 'GAMBIT'; save: SaveKind; roll?: Roll | null; saveRoll?: Roll | null }
+  | { type: 'ATTACK_BACK'; decision: 'strike' | 'decline'; roll?: Roll | null }
+  | { type: 'DEFENSE'; defence: DefenceKind; attackerId?: string | null; defenderId?: string | null }
+  | { type: 'STRIKE'; targetId: string; roll?: Roll | null }
+  | { type: 'TIE_BREAK'; attackerId: string }
+  | { type: 'STR_SAVE'; combatantId: string; roll?: Roll | null }
+  | { type: 'CRIT_D6'; combatantId: string; roll?: Roll | null; hpRoll?: Roll | null }
+  | { type: 'HIT_LOCATION'; combatantId: string; roll?: Roll | null; strRoll?: Roll | null }
+  | { type: 'NPC_CRITICAL'; result: 'dead' | 'out' | 'fightsOn' }
+  | { type: 'HEAD_RESULT'; result: 'dies' | 'survives' }
+  | { type: 'FIGHT_BACK'; defenderId: string; roll?: Roll | null }
+  | { type: 'RETREAT'; combatantId: string; safePlace?: boolean; roll?: Roll | null }
   | { type: 'APPLY_DAMAGE'; targetId: string; amount: number; source: string; attribute?: 'hp' | Attribute; nonLethal?: boolean }
-  | { type: 'SET_AWARE'; id: string; aware: boolean }
-  | { type: 'SET_BAND'; id: string; band: Band }
-  | { type: 'TREAT'; id: string; note?: string }
-  | { type: 'GAIN_WOUND'; id: string; woundType: WoundType; choice?: 'worsen' | 'newSlot' | null; severity?: Severity | null; attribute?: Attribute | null; dropItem?: boolean; source: string }
+  | { type: 'SET_AWARE'; combatantId: string; aware: boolean }
+  | { type: 'SET_BAND'; combatantId: string; band: Band }
+  | { type: 'TREAT'; combatantId: string; note?: string }
+  | { type: 'GAIN_WOUND'; combatantId: string; woundType: WoundType; choice?: 'worsen' | 'newSlot' | null; severity?: Severity | null; attribute?: Attribute | null; dropItem?: boolean; source: string }
   | { type: 'OVERRIDE'; targetId: string; field: 'hp' | 'str' | 'dex' | 'wil' | 'fatigue' | 'gearSlots' | 'armor' | 'skipPrompt'; value: number; note: string };
 
 // ---- refusals ----
@@ -130,9 +130,9 @@ function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
   switch (e.type) {
     case 'RETREAT': {
       if (ctx.phase !== 'resolve') return 'Retreats are made when their moment comes.';
-      const c = ctx.combatants[e.id];
-      if (!c || !openActions(ctx).includes(e.id)) return `${nameOf(ctx, e.id)} is not retreating at this moment.`;
-      if (ctx.intents[e.id]?.action !== 'retreat') return `${c.name} declared no retreat this round.`;
+      const c = ctx.combatants[e.combatantId];
+      if (!c || !openActions(ctx).includes(e.combatantId)) return `${nameOf(ctx, e.combatantId)} is not retreating at this moment.`;
+      if (ctx.intents[e.combatantId]?.action !== 'retreat') return `${c.name} declared no retreat this round.`;
       if (e.safePlace === false) return null; // no save to roll: there is nowhere safe to run to
       return rollProblem([20], e.roll, `${c.name}'s DEX save to retreat`);
     }
@@ -141,11 +141,11 @@ function refusalNow(ctx: CairnContext, e: CombatEvent): string | null {
       return present(c) ? null : 'That combatant is not in the fight.';
     }
     case 'SET_AWARE':
-      return present(ctx.combatants[e.id]) ? null : 'That combatant is not in the fight.';
+      return present(ctx.combatants[e.combatantId]) ? null : 'That combatant is not in the fight.';
     case 'SET_BAND':
-      return checkBand(ctx, e.id);
+      return checkBand(ctx, e.combatantId);
     case 'TREAT': {
-      const c = ctx.combatants[e.id];
+      const c = ctx.combatants[e.combatantId];
       if (!c || dead(c)) return 'Only the living can be treated.';
       if (!c.incapacitated || c.deathClock === null) return `${c.name} is not dying: there is no death clock to stop.`;
       if (c.treated) return `${c.name} has already been treated.`;
@@ -173,20 +173,20 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
   switch (e.type) {
     case 'REDIRECT': {
       if (!isStep(step, 'redirect')) return null;
-      if (e.id === 'lost') return null;
+      if (e.targetId === null) return null;
       const actor = ctx.combatants[step.actorId]!;
-      const target = ctx.combatants[e.id];
-      if (!target || !present(target) || dead(target)) return `${nameOf(ctx, e.id)} is not in the fight.`;
+      const target = ctx.combatants[e.targetId];
+      if (!target || !present(target) || dead(target)) return `${nameOf(ctx, e.targetId)} is not in the fight.`;
       if (target.side === actor.side) return `${target.name} is on ${actor.name}'s own side.`;
       return null;
     }
     case 'GAMBIT': {
       if (!isStep(step, 'gambit')) return null;
       const attacker = nameOf(ctx, step.attackerId);
-      return rollProblem(gambitDice(ctx, step.attackerId), e.roll, `${attacker}'s gambit roll`) ?? rollProblem([20], e.saveRoll, `${nameOf(ctx, step.targetId)}'s ${e.id.toUpperCase()} save`);
+      return rollProblem(gambitDice(ctx, step.attackerId), e.roll, `${attacker}'s gambit roll`) ?? rollProblem([20], e.saveRoll, `${nameOf(ctx, step.targetId)}'s ${e.save.toUpperCase()} save`);
     }
     case 'ATTACK_BACK':
-      if (!isStep(step, 'attackBack') || e.id === 'decline') return null;
+      if (!isStep(step, 'attackBack') || e.decision === 'decline') return null;
       if (reactsToAttackBack(ctx, step.against)) {
         return e.roll ? `${nameOf(ctx, step.against)} may react to the attack back first (R-C17): roll it once the reaction is chosen.` : null;
       }
@@ -195,50 +195,50 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       if (!isStep(step, 'defence') && !isStep(step, 'attackBackDefence')) return null;
       const defenderId = isStep(step, 'defence') ? step.targetId : step.against;
       const choices = isStep(step, 'defence') ? defenceChoices(ctx, step.targetId) : attackBackChoices(ctx, step);
-      if (choices.some((c) => c.id === e.id)) return null;
-      const defence = parseDefence(e.id);
+      const defence = defenceOf(e);
       const name = nameOf(ctx, defenderId);
-      if (isStep(step, 'attackBackDefence') && (defence?.kind === 'fightBack' || defence?.kind === 'parry')) return `${name} can ${defence.kind === 'parry' ? 'parry' : 'fight back against'} only ${nameOf(ctx, step.by)}, who attacks back.`;
-      if (defence?.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
-      if (defence?.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
-      if (defence?.kind === 'parry' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId, 'parry');
-      if (defence?.kind === 'parry') return `${name} can parry only someone attacking ${name} with damage now.`;
-      if (defence?.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
-      if (defence?.kind === 'fightBack') return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
-      return `"${e.id}" is not one of ${name}'s options: none, block, dodge, fightBack:<attacker> or parry:<attacker>.`;
+      if (!defence) return `Say whom ${name} ${e.defence === 'parry' ? 'parries' : 'fights back against'}.`;
+      if (choices.some((c) => choosesDefence(c, defence))) return null;
+      if (isStep(step, 'attackBackDefence') && (defence.kind === 'fightBack' || defence.kind === 'parry')) return `${name} can ${defence.kind === 'parry' ? 'parry' : 'fight back against'} only ${nameOf(ctx, step.by)}, who attacks back.`;
+      if (defence.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
+      if (defence.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
+      if (defence.kind === 'parry' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId, 'parry');
+      if (defence.kind === 'parry') return `${name} can parry only someone attacking ${name} with damage now.`;
+      if (defence.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
+      return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
     }
     case 'STRIKE': {
       if (isStep(step, 'attackBackStrike')) {
-        if (e.id !== step.against) return `Roll ${nameOf(ctx, step.by)}'s attack back against ${nameOf(ctx, step.against)} first.`;
+        if (e.targetId !== step.against) return `Roll ${nameOf(ctx, step.by)}'s attack back against ${nameOf(ctx, step.against)} first.`;
         const plan = planAttackBack(ctx, step);
         return plan.dice.length ? rollProblem(plan.dice, e.roll, `${nameOf(ctx, step.by)}'s attack back`) : null;
       }
       if (!isStep(step, 'strike')) return null;
-      if (e.id !== step.targetId) return `Resolve the attacks on ${nameOf(ctx, step.targetId)} first.`;
+      if (e.targetId !== step.targetId) return `Resolve the attacks on ${nameOf(ctx, step.targetId)} first.`;
       const plan = planStrike(ctx, step.targetId);
       if (plan.dice.length === 0) return null;
       return rollProblem(plan.dice, e.roll, `The damage roll against ${nameOf(ctx, step.targetId)}`);
     }
     case 'TIE_BREAK':
       if (!isStep(step, 'tie')) return null;
-      return step.candidates.includes(e.id) ? null : `${nameOf(ctx, e.id)} is not one of the tied attackers.`;
+      return step.candidates.includes(e.attackerId) ? null : `${nameOf(ctx, e.attackerId)} is not one of the tied attackers.`;
     case 'STR_SAVE':
       if (!isStep(step, 'critSave')) return null;
-      if (e.id !== step.id) return `${nameOf(ctx, step.id)} makes the STR save first.`;
+      if (e.combatantId !== step.id) return `${nameOf(ctx, step.id)} makes the STR save first.`;
       return rollProblem([20], e.roll, `${nameOf(ctx, step.id)}'s STR save`);
     case 'CRIT_D6':
       if (!isStep(step, 'critTable')) return null;
       if (ctx.options['hitLocations']) return 'This campaign rolls hit locations (d10) instead of the d6.';
-      if (e.id !== step.id) return `${nameOf(ctx, step.id)} rolls for critical damage first.`;
+      if (e.combatantId !== step.id) return `${nameOf(ctx, step.id)} rolls for critical damage first.`;
       return rollProblem([6], e.roll, 'The critical damage d6') ?? (critD6Result(e.roll!.faces[0]!) === 'notToday' ? rollProblem([4], e.hpRoll, 'The d4 of HP regained') : null);
     case 'HIT_LOCATION':
       if (!isStep(step, 'critTable')) return null;
       if (!ctx.options['hitLocations']) return 'This campaign rolls the d6 critical damage table, not hit locations.';
-      if (e.id !== step.id) return `${nameOf(ctx, step.id)} rolls for the hit location first.`;
+      if (e.combatantId !== step.id) return `${nameOf(ctx, step.id)} rolls for the hit location first.`;
       return rollProblem([10], e.roll, 'The hit location d10') ?? (locationOf(e.roll!.faces[0]!).location === 'torso' ? rollProblem([4], e.strRoll, 'The d4 of STR lost') : null);
     case 'FIGHT_BACK':
       if (!isStep(step, 'fightBack')) return null;
-      if (e.id !== step.defenderId) return `${nameOf(ctx, step.defenderId)} is the one fighting back.`;
+      if (e.defenderId !== step.defenderId) return `${nameOf(ctx, step.defenderId)} is the one fighting back.`;
       return rollProblem(counterDice(ctx, step.defenderId), e.roll, `${nameOf(ctx, step.defenderId)}'s fight-back damage`);
     default:
       return null;
@@ -345,14 +345,14 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
   switch (e.type) {
     case 'REDIRECT': {
       if (!isStep(step, 'redirect')) return ctx;
-      if (e.id === 'lost') return markDone(ctx, [step.actorId], true);
-      return { ...ctx, intents: { ...ctx.intents, [step.actorId]: { ...ctx.intents[step.actorId]!, targetId: e.id } } };
+      if (e.targetId === null) return markDone(ctx, [step.actorId], true);
+      return { ...ctx, intents: { ...ctx.intents, [step.actorId]: { ...ctx.intents[step.actorId]!, targetId: e.targetId } } };
     }
     case 'GAMBIT': {
       if (!isStep(step, 'gambit')) return ctx;
       const target = ctx.combatants[step.targetId]!;
       const difficulty = gambitDifficulty(Math.max(...e.roll!.faces), ctx.options);
-      const passes = gambitSavePasses(e.saveRoll!.faces[0]!, target[e.id], difficulty, ctx.options);
+      const passes = gambitSavePasses(e.saveRoll!.faces[0]!, target[e.save], difficulty, ctx.options);
       let next = meleeCloses(useImprovised(markDone(ctx, [step.attackerId]), step.attackerId), step.attackerId, step.targetId);
       if (passes && canAct(target, ctx.options)) next = pushFront(next, { kind: 'attackBack', by: step.targetId, against: step.attackerId });
       const defence = ctx.moment.defences[step.targetId];
@@ -362,14 +362,14 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     case 'ATTACK_BACK': {
       if (!isStep(step, 'attackBack')) return ctx;
       const next = popStep(ctx);
-      if (e.id === 'decline') return next;
+      if (e.decision === 'decline') return next;
       // R-C17: the gambit user cannot react to the attack back, unless the option lets it (its window comes first).
       if (reactsToAttackBack(ctx, step.against)) return pushFront(next, { kind: 'attackBackDefence', by: step.by, against: step.against });
       return counterStrike(next, step.by, step.against, e.roll!);
     }
     case 'DEFENSE': {
       if (!isStep(step, 'defence') && !isStep(step, 'attackBackDefence')) return ctx;
-      const defence = parseDefence(e.id)!;
+      const defence = defenceOf(e)!;
       const c = ctx.combatants[isStep(step, 'defence') ? step.targetId : step.against]!;
       const next = update(ctx, c.id, { fatigue: c.fatigue + defenceFatigue(defence, ctx.options) });
       if (isStep(step, 'attackBackDefence')) return pushFront(popStep(next), { kind: 'attackBackStrike', by: step.by, against: step.against, defence });
@@ -382,7 +382,7 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       if (!isStep(step, 'tie')) return ctx;
       // Only the chosen weapon's tags apply (R-C20): its lethality decides the save that follows (as it was struck:
       // empty hands are unarmed, "Unarmed/non-lethal attacks").
-      const nonLethal = step.nonLethal?.[e.id] ?? Boolean(ctx.intents[e.id]?.nonLethal);
+      const nonLethal = step.nonLethal?.[e.attackerId] ?? Boolean(ctx.intents[e.attackerId]?.nonLethal);
       const next = popStep(ctx);
       const pending = next.moment.pending.map((s) => (s.kind === 'critSave' && s.id === step.targetId ? { ...s, nonLethal } : s));
       return { ...next, moment: { ...next.moment, pending } };
@@ -396,26 +396,26 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
     case 'NPC_CRITICAL': {
       if (!isStep(step, 'npcCrit')) return ctx;
       const next = popStep(ctx);
-      if (e.id === 'dead') return die(next, step.id, 'critical damage');
-      if (e.id === 'out') return takeOut(next, step.id, 'defeated', 'out of the fight after critical damage (R-C23)');
+      if (e.result === 'dead') return die(next, step.id, 'critical damage');
+      if (e.result === 'out') return takeOut(next, step.id, 'defeated', 'out of the fight after critical damage (R-C23)');
       return impairAfterSave(next, step.id);
     }
     case 'HEAD_RESULT': {
       if (!isStep(step, 'head')) return ctx;
       const next = popStep(ctx);
-      return e.id === 'dies' ? die(next, step.id, 'critical damage to the head') : next;
+      return e.result === 'dies' ? die(next, step.id, 'critical damage to the head') : next;
     }
     case 'FIGHT_BACK': {
       if (!isStep(step, 'fightBack')) return ctx;
       return counterStrike(popStep(ctx), step.defenderId, step.attackerId, e.roll!);
     }
     case 'RETREAT': {
-      const c = ctx.combatants[e.id]!;
+      const c = ctx.combatants[e.combatantId]!;
       // Source: "as long as there is a safe place to run to": with none the retreat cannot succeed; the action is lost.
-      if (e.safePlace === false) return markDone(ctx, [e.id], true);
+      if (e.safePlace === false) return markDone(ctx, [e.combatantId], true);
       const { passed } = saveResult(e.roll!.faces, c.dex);
-      const next = markDone(ctx, [e.id], !passed); // R-C10: a failed save wastes the action; the PC stays
-      return passed ? takeOut(next, e.id, 'retreated', 'retreated (DEX save)') : next;
+      const next = markDone(ctx, [e.combatantId], !passed); // R-C10: a failed save wastes the action; the PC stays
+      return passed ? takeOut(next, e.combatantId, 'retreated', 'retreated (DEX save)') : next;
     }
     case 'APPLY_DAMAGE': {
       const c = ctx.combatants[e.targetId]!;
@@ -425,13 +425,13 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       return update(ctx, c.id, { [attribute]: Math.max(0, c[attribute] - e.amount) } as Partial<CairnCombatant>);
     }
     case 'SET_AWARE':
-      return update(ctx, e.id, { aware: e.aware });
+      return update(ctx, e.combatantId, { aware: e.aware });
     case 'SET_BAND':
-      return rederiveIntents(update(ctx, e.id, { band: e.band }));
+      return rederiveIntents(update(ctx, e.combatantId, { band: e.band }));
     case 'TREAT': {
       // R-C27: treatment stops the clock; the PC stays out of the fight until healed unless the option says otherwise.
       const staysOut = ctx.options['treatedStaysOut'] !== false;
-      return update(ctx, e.id, { deathClock: null, treated: true, incapacitated: staysOut });
+      return update(ctx, e.combatantId, { deathClock: null, treated: true, incapacitated: staysOut });
     }
     case 'GAIN_WOUND':
       return gainWound(ctx, e);

@@ -129,7 +129,7 @@ const SEVERITY_UP: Record<Severity, Severity | null> = { light: 'severe', severe
 
 export function woundRefusal(ctx: CairnContext, e: Extract<CombatEvent, { type: 'GAIN_WOUND' }>): string | null {
   if (ctx.options['wounds'] === false) return 'This campaign does not use the wounds module.';
-  const c = ctx.combatants[e.id];
+  const c = ctx.combatants[e.combatantId];
   if (!c || !present(c)) return 'That combatant is not in the fight.';
   const existing = c.wounds.filter((w) => w.type === e.woundType);
   const free = slotsUsed(c) < SLOTS;
@@ -154,7 +154,7 @@ function lowerAttribute(c: CairnCombatant, attribute: Attribute): Partial<CairnC
 }
 
 export function gainWound(ctx: CairnContext, e: Extract<CombatEvent, { type: 'GAIN_WOUND' }>): CairnContext {
-  const c = ctx.combatants[e.id]!;
+  const c = ctx.combatants[e.combatantId]!;
   const existing = c.wounds.filter((w) => w.type === e.woundType);
   const worsen = existing.length > 0 && e.choice === 'worsen';
   if (worsen) {
@@ -163,15 +163,15 @@ export function gainWound(ctx: CairnContext, e: Extract<CombatEvent, { type: 'GA
     // A wound carried in from another fight is replaced by a new record that supersedes it, so undo stays exact.
     const replaced: Wound = old.gainedHere
       ? { ...old, severity, attribute: severity === 'permanent' ? e.attribute ?? null : old.attribute }
-      : { ...old, id: `${e.id}.wound${c.wounds.length + 1}.r${ctx.round}`, severity, attribute: severity === 'permanent' ? e.attribute ?? null : old.attribute, supersedes: old.id, gainedHere: true };
-    let next = update(ctx, e.id, { wounds: c.wounds.map((w) => (w.id === old.id ? replaced : w)) });
-    if (severity === 'permanent') next = settleStr(update(next, e.id, lowerAttribute(c, e.attribute!)), e.id);
+      : { ...old, id: `${e.combatantId}.wound${c.wounds.length + 1}.r${ctx.round}`, severity, attribute: severity === 'permanent' ? e.attribute ?? null : old.attribute, supersedes: old.id, gainedHere: true };
+    let next = update(ctx, e.combatantId, { wounds: c.wounds.map((w) => (w.id === old.id ? replaced : w)) });
+    if (severity === 'permanent') next = settleStr(update(next, e.combatantId, lowerAttribute(c, e.attribute!)), e.combatantId);
     return next;
   }
   const severity = e.severity ?? 'light';
-  const wound: Wound = { id: `${e.id}.wound${c.wounds.length + 1}.r${ctx.round}`, kind: 'wound', type: e.woundType, severity, attribute: severity === 'permanent' ? e.attribute ?? null : null, source: e.source, trainedBack: false, gainedHere: true };
+  const wound: Wound = { id: `${e.combatantId}.wound${c.wounds.length + 1}.r${ctx.round}`, kind: 'wound', type: e.woundType, severity, attribute: severity === 'permanent' ? e.attribute ?? null : null, source: e.source, trainedBack: false, gainedHere: true };
   const dropped = slotsUsed(c) >= SLOTS ? 1 : 0;
-  let next = update(ctx, e.id, { wounds: [...c.wounds, wound], gearSlots: c.gearSlots - dropped });
-  if (severity === 'permanent') next = settleStr(update(next, e.id, lowerAttribute(next.combatants[e.id]!, e.attribute!)), e.id);
+  let next = update(ctx, e.combatantId, { wounds: [...c.wounds, wound], gearSlots: c.gearSlots - dropped });
+  if (severity === 'permanent') next = settleStr(update(next, e.combatantId, lowerAttribute(next.combatants[e.combatantId]!, e.attribute!)), e.combatantId);
   return next;
 }

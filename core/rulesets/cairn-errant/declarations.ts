@@ -4,7 +4,7 @@ import { anyArmLost, attributeStopsAction, bandLabel, canAct, lostFastMovement, 
 import { deriveIntent, distanceBetween, nearestFoe } from './bands.ts';
 import { isAttack, type IntentBase } from './intents.ts';
 
-export type IntentInput = Partial<IntentBase> & { action: IntentAction; id: string };
+export type IntentInput = Partial<IntentBase> & { action: IntentAction; combatantId: string };
 
 export function intentFrom(input: IntentInput): IntentBase {
   return {
@@ -26,7 +26,7 @@ export function intentFrom(input: IntentInput): IntentBase {
 /** Why a declaration is refused, or null (§4.2 step 1, arms and legs from §4.4 step 10). */
 export function checkIntent(ctx: CairnContext, input: IntentInput, as: 'pc' | 'npc'): string | null {
   if (ctx.phase !== 'declare') return 'Intents are locked once the order is being settled (R-C4).';
-  const c = ctx.combatants[input.id];
+  const c = ctx.combatants[input.combatantId];
   if (!c) return 'That combatant is not in this encounter.';
   if (as === 'pc' && c.side !== 'party') return `${c.name} is an enemy: the Warden sets its intent (SET_NPC_INTENT).`;
   if (as === 'npc' && c.side !== 'enemies') return `${c.name} is a player character: the player declares (DECLARE_INTENT).`;
@@ -71,8 +71,8 @@ export function whyCannotAct(c: CairnCombatant, options: OptionValues): string {
 
 export function declare(ctx: CairnContext, input: IntentInput): CairnContext {
   const base = intentFrom(input);
-  const intent = deriveIntent(ctx, input.id, base, { move: base.move, fromClose: input.fromClose ?? null }, null);
-  return { ...ctx, intents: { ...ctx.intents, [input.id]: intent } };
+  const intent = deriveIntent(ctx, input.combatantId, base, { move: base.move, fromClose: input.fromClose ?? null }, null);
+  return { ...ctx, intents: { ...ctx.intents, [input.combatantId]: intent } };
 }
 
 /** CAIRN-01: the order is settled only once every PC who can act has declared. */

@@ -19,21 +19,21 @@ export const cairnErrantDemo: RulesetDemo = {
   encounter: 'The barrow',
   fight(f) {
     f.act({ type: 'START' });
-    f.act({ type: 'SET_BAND', id: f.id('Ghoul'), band: 'close' });
-    f.act({ type: 'GAIN_WOUND', id: f.id('Hollis'), woundType: 'burns', severity: 'light', source: 'a brazier trap at the barrow door' });
-    f.act({ type: 'DECLARE_INTENT', id: f.id('Wren'), action: 'melee', targetId: f.id('Ghoul') });
-    f.act({ type: 'DECLARE_INTENT', id: f.id('Hollis'), action: 'melee', targetId: f.id('Ghoul') });
-    f.act({ type: 'SET_NPC_INTENT', id: f.id('Ghoul'), action: 'melee', targetId: f.id('Hollis') });
+    f.act({ type: 'SET_BAND', combatantId: f.id('Ghoul'), band: 'close' });
+    f.act({ type: 'GAIN_WOUND', combatantId: f.id('Hollis'), woundType: 'burns', severity: 'light', source: 'a brazier trap at the barrow door' });
+    f.act({ type: 'DECLARE_INTENT', combatantId: f.id('Wren'), action: 'melee', targetId: f.id('Ghoul') });
+    f.act({ type: 'DECLARE_INTENT', combatantId: f.id('Hollis'), action: 'melee', targetId: f.id('Ghoul') });
+    f.act({ type: 'SET_NPC_INTENT', combatantId: f.id('Ghoul'), action: 'melee', targetId: f.id('Hollis') });
     f.act({ type: 'LOCK_INTENTS' });
-    f.act({ type: 'DEX_SAVE', id: f.id('Wren'), roll: typed(6) });
-    f.act({ type: 'DEX_SAVE', id: f.id('Hollis'), roll: typed(15) });
-    f.act({ type: 'STRIKE', id: f.id('Ghoul'), roll: typed(3) });
-    f.act({ type: 'DEFENSE', id: 'block' });
-    f.act({ type: 'STRIKE', id: f.id('Hollis'), roll: typed(4) });
-    f.act({ type: 'STRIKE', id: f.id('Ghoul'), roll: typed(5) });
-    f.act({ type: 'STR_SAVE', id: f.id('Ghoul'), roll: typed(15) });
+    f.act({ type: 'DEX_SAVE', combatantId: f.id('Wren'), roll: typed(6) });
+    f.act({ type: 'DEX_SAVE', combatantId: f.id('Hollis'), roll: typed(15) });
+    f.act({ type: 'STRIKE', targetId: f.id('Ghoul'), roll: typed(3) });
+    f.act({ type: 'DEFENSE', defence: 'block' });
+    f.act({ type: 'STRIKE', targetId: f.id('Hollis'), roll: typed(4) });
+    f.act({ type: 'STRIKE', targetId: f.id('Ghoul'), roll: typed(5) });
+    f.act({ type: 'STR_SAVE', combatantId: f.id('Ghoul'), roll: typed(15) });
     // The last enemy dies: the fight ends itself and carries HP, Fatigue and the burns onto the campaign.
-    f.act({ type: 'NPC_CRITICAL', id: 'dead' });
+    f.act({ type: 'NPC_CRITICAL', result: 'dead' });
   },
   recovery: (party) => [{ type: 'NIGHT_REST', characterId: party['Hollis']!, safe: true }],
 };

@@ -6,6 +6,7 @@ import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';
 import * as events from './events.ts';
 import { contextOf, eventSchema, type CairnEvent } from './events.ts';
+import { upcastCairnEvent } from './upcast.ts';
 import { COMBAT_EVENTS, cairnErrantMachine } from './machine.ts';
 import * as rules from './rules.ts';
 import * as order from './order.ts';
@@ -46,8 +47,8 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
   try {
     switch (event.type) {
       case 'DEX_SAVE': {
-        const c = ctx.combatants[event.id];
-        if (!c || !order.pendingDexSaves(ctx).includes(event.id)) return [];
+        const c = ctx.combatants[event.combatantId];
+        if (!c || !order.pendingDexSaves(ctx).includes(event.combatantId)) return [];
         const dice = order.dexSaveDice(c);
         return [request(['roll'], `${c.name}: DEX save (d20 ≤ ${c.dex}${dice.length === 2 ? ', disadvantage' : ''})`, dice, dice.length === 2)];
       }
@@ -59,11 +60,11 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         return step?.kind === 'critTable' ? [request(['roll'], `${name(step.id)}: hit location d10`, [10]), request(['strRoll'], 'STR lost on a torso hit', [4])] : [];
       case 'GAMBIT':
         return step?.kind === 'gambit'
-          ? [request(['roll'], `${name(step.attackerId)}: gambit roll`, attack.gambitDice(ctx, step.attackerId)), request(['saveRoll'], `${name(step.targetId)}: ${event.id.toUpperCase()} save`, [20])]
+          ? [request(['roll'], `${name(step.attackerId)}: gambit roll`, attack.gambitDice(ctx, step.attackerId)), request(['saveRoll'], `${name(step.targetId)}: ${event.save.toUpperCase()} save`, [20])]
           : [];
       case 'ATTACK_BACK':
         // R-C17 option: when the gambit user may react, the attack back is rolled after its reaction (STRIKE).
-        return step?.kind === 'attackBack' && event.id === 'strike' && !moment.reactsToAttackBack(ctx, step.against) ? [request(['roll'], `${name(step.by)}: attack back`, attack.counterDice(ctx, step.by))] : [];
+        return step?.kind === 'attackBack' && event.decision === 'strike' && !moment.reactsToAttackBack(ctx, step.against) ? [request(['roll'], `${name(step.by)}: attack back`, attack.counterDice(ctx, step.by))] : [];
       case 'STRIKE': {
         if (step?.kind === 'attackBackStrike') {
           const plan = attack.planAttackBack(ctx, step);
@@ -80,7 +81,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
       case 'FIGHT_BACK':
         return step?.kind === 'fightBack' ? [request(['roll'], `${name(step.defenderId)}: fight back`, attack.counterDice(ctx, step.defenderId))] : [];
       case 'RETREAT':
-        return ctx.combatants[event.id] && event.safePlace !== false ? [request(['roll'], `${name(event.id)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.id]!.dex})`, [20])] : [];
+        return ctx.combatants[event.combatantId] && event.safePlace !== false ? [request(['roll'], `${name(event.combatantId)}: DEX save to retreat (d20 ≤ ${ctx.combatants[event.combatantId]!.dex})`, [20])] : [];
       default:
         return [];
     }
@@ -148,6 +149,7 @@ export const cairnErrantEncounter: EncounterRules = {
   describe,
   view,
   rollsFor,
+  upcast: upcastCairnEvent,
   consequences,
   carriedIn,
 };

@@ -21,10 +21,10 @@ export type CairnEvent =
   | { type: 'START' }
   | ({ type: 'DECLARE_INTENT' } & IntentInput)
   | ({ type: 'SET_NPC_INTENT' } & IntentInput)
-  | { type: 'TELEGRAPH'; id: string; text: string }
-  | { type: 'CONFIRM_TIER'; id: string; tier: Tier }
+  | { type: 'TELEGRAPH'; combatantId: string; text: string }
+  | { type: 'CONFIRM_TIER'; combatantId: string; tier: Tier }
   | { type: 'LOCK_INTENTS' }
-  | { type: 'DEX_SAVE'; id: string; roll?: Roll | null }
+  | { type: 'DEX_SAVE'; combatantId: string; roll?: Roll | null }
   | { type: 'END_TURN' }
   | AddLateCombatantEvent
   | EndCombatEvent;
@@ -41,16 +41,16 @@ export function eventRefusal(ctx: CairnContext, event: CairnEvent | (GmEvent & C
     case 'SET_NPC_INTENT': return declarations.checkIntent(ctx, event, 'npc');
     case 'TELEGRAPH': {
       if (ctx.phase !== 'declare') return 'The Warden telegraphs while intents are being declared.';
-      const c = ctx.combatants[event.id];
+      const c = ctx.combatants[event.combatantId];
       if (!c || c.side !== 'enemies') return 'Only an enemy\'s intent is telegraphed.';
       return rules.present(c) ? null : `${c.name} is no longer in the fight.`;
     }
     case 'CONFIRM_TIER': {
       if (ctx.phase !== 'declare') return 'Turns are classified before the intents are locked.';
-      return ctx.intents[event.id] ? null : `${rules.nameOf(ctx, event.id)} has not declared an intent yet.`;
+      return ctx.intents[event.combatantId] ? null : `${rules.nameOf(ctx, event.combatantId)} has not declared an intent yet.`;
     }
     case 'LOCK_INTENTS': return declarations.checkLock(ctx);
-    case 'DEX_SAVE': return order.checkDexSave(ctx, event.id, event.roll?.faces ?? null);
+    case 'DEX_SAVE': return order.checkDexSave(ctx, event.combatantId, event.roll?.faces ?? null);
     case 'ADD_LATE_COMBATANT': return shared.checkAdd(roster.ROSTER, ctx, [event.combatant]);
     default: return null;
   }
@@ -63,6 +63,7 @@ const rollSchema = z.strictObject({
   source: z.enum(['app', 'manual']),
 });
 const optionalRoll = rollSchema.nullable().optional();
+const defenceKindSchema = z.enum(['none', 'block', 'dodge', 'fightBack', 'parry'], { error: 'A defence is none, block, dodge, fightBack or parry.' });
 const attributeSchema = z.enum(['str', 'dex', 'wil'], { error: 'An attribute is STR, DEX or WIL.' });
 const textSchema = shortTextSchema;
 const injurySchema = z.strictObject({
@@ -87,7 +88,7 @@ const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional(
 const fromText = (value: unknown) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
 
 const intentFields = {
-  id: idSchema,
+  combatantId: idSchema,
   action: z.enum(['melee', 'gambit', 'ranged', 'retreat', 'move', 'spell', 'other'], { error: 'An intent is melee, gambit, ranged, retreat, move, spell or other.' }),
   targetId: idSchema.nullable().optional(),
   move: z.enum(['none', 'before', 'after'], { error: 'Movement is none, before or after the action.' }).optional(),
@@ -108,36 +109,36 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('START') }),
   z.strictObject({ type: z.literal('DECLARE_INTENT'), ...intentFields }),
   z.strictObject({ type: z.literal('SET_NPC_INTENT'), ...intentFields }),
-  z.strictObject({ type: z.literal('TELEGRAPH'), id: idSchema, text: textSchema.pipe(z.string().min(1, { error: 'Say what the Warden lets slip.' })) }),
-  z.strictObject({ type: z.literal('CONFIRM_TIER'), id: idSchema, tier: z.enum(['quick', 'full'], { error: 'A turn is quick or full.' }) }),
+  z.strictObject({ type: z.literal('TELEGRAPH'), combatantId: idSchema, text: textSchema.pipe(z.string().min(1, { error: 'Say what the Warden lets slip.' })) }),
+  z.strictObject({ type: z.literal('CONFIRM_TIER'), combatantId: idSchema, tier: z.enum(['quick', 'full'], { error: 'A turn is quick or full.' }) }),
   z.strictObject({ type: z.literal('LOCK_INTENTS') }),
-  z.strictObject({ type: z.literal('DEX_SAVE'), id: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('DEX_SAVE'), combatantId: idSchema, roll: optionalRoll }),
   z.strictObject({ type: z.literal('END_TURN') }),
   z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
   z.strictObject({ type: z.literal('END_COMBAT'), outcome: textSchema }),
-  z.strictObject({ type: z.literal('REDIRECT'), id: idSchema }),
-  z.strictObject({ type: z.literal('GAMBIT'), id: attributeSchema, roll: optionalRoll, saveRoll: optionalRoll }),
-  z.strictObject({ type: z.literal('ATTACK_BACK'), id: z.enum(['strike', 'decline'], { error: 'Attack back: strike or decline.' }), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('DEFENSE'), id: z.string().min(1).max(80), defenderId: idSchema.nullable().optional() }),
-  z.strictObject({ type: z.literal('STRIKE'), id: idSchema, roll: optionalRoll }),
-  z.strictObject({ type: z.literal('TIE_BREAK'), id: idSchema }),
-  z.strictObject({ type: z.literal('STR_SAVE'), id: idSchema, roll: optionalRoll }),
-  z.strictObject({ type: z.literal('CRIT_D6'), id: idSchema, roll: optionalRoll, hpRoll: optionalRoll }),
-  z.strictObject({ type: z.literal('HIT_LOCATION'), id: idSchema, roll: optionalRoll, strRoll: optionalRoll }),
-  z.strictObject({ type: z.literal('NPC_CRITICAL'), id: z.enum(['dead', 'out', 'fightsOn'], { error: 'The enemy is dead, out, or fights on.' }) }),
-  z.strictObject({ type: z.literal('HEAD_RESULT'), id: z.enum(['dies', 'survives'], { error: 'The head hit: dies or survives.' }) }),
-  z.strictObject({ type: z.literal('FIGHT_BACK'), id: idSchema, roll: optionalRoll }),
-  z.strictObject({ type: z.literal('RETREAT'), id: idSchema, safePlace: z.boolean().optional(), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('REDIRECT'), targetId: idSchema.nullable() }),
+  z.strictObject({ type: z.literal('GAMBIT'), save: attributeSchema, roll: optionalRoll, saveRoll: optionalRoll }),
+  z.strictObject({ type: z.literal('ATTACK_BACK'), decision: z.enum(['strike', 'decline'], { error: 'Attack back: strike or decline.' }), roll: optionalRoll }),
+  z.strictObject({ type: z.literal('DEFENSE'), defence: defenceKindSchema, attackerId: idSchema.nullable().optional(), defenderId: idSchema.nullable().optional() }),
+  z.strictObject({ type: z.literal('STRIKE'), targetId: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('TIE_BREAK'), attackerId: idSchema }),
+  z.strictObject({ type: z.literal('STR_SAVE'), combatantId: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('CRIT_D6'), combatantId: idSchema, roll: optionalRoll, hpRoll: optionalRoll }),
+  z.strictObject({ type: z.literal('HIT_LOCATION'), combatantId: idSchema, roll: optionalRoll, strRoll: optionalRoll }),
+  z.strictObject({ type: z.literal('NPC_CRITICAL'), result: z.enum(['dead', 'out', 'fightsOn'], { error: 'The enemy is dead, out, or fights on.' }) }),
+  z.strictObject({ type: z.literal('HEAD_RESULT'), result: z.enum(['dies', 'survives'], { error: 'The head hit: dies or survives.' }) }),
+  z.strictObject({ type: z.literal('FIGHT_BACK'), defenderId: idSchema, roll: optionalRoll }),
+  z.strictObject({ type: z.literal('RETREAT'), combatantId: idSchema, safePlace: z.boolean().optional(), roll: optionalRoll }),
   z.strictObject({
     type: z.literal('APPLY_DAMAGE'), targetId: idSchema,
     amount: z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' }),
     source: textSchema, attribute: z.enum(['hp', 'str', 'dex', 'wil'], { error: 'Damage goes to HP, STR, DEX or WIL.' }).optional(), nonLethal: z.boolean().optional(),
   }),
-  z.strictObject({ type: z.literal('SET_AWARE'), id: idSchema, aware: z.boolean() }),
-  z.strictObject({ type: z.literal('SET_BAND'), id: idSchema, band: z.enum(['close', 'near', 'far', 'distant'], { error: 'A range band is close, near, far or distant.' }) }),
-  z.strictObject({ type: z.literal('TREAT'), id: idSchema, note: textSchema.optional() }),
+  z.strictObject({ type: z.literal('SET_AWARE'), combatantId: idSchema, aware: z.boolean() }),
+  z.strictObject({ type: z.literal('SET_BAND'), combatantId: idSchema, band: z.enum(['close', 'near', 'far', 'distant'], { error: 'A range band is close, near, far or distant.' }) }),
+  z.strictObject({ type: z.literal('TREAT'), combatantId: idSchema, note: textSchema.optional() }),
   z.strictObject({
-    type: z.literal('GAIN_WOUND'), id: idSchema, woundType: z.enum(['burns', 'nerveDamage', 'frostbite', 'poisoning', 'other'], { error: 'A wound is burns, nerve damage, frostbite, poisoning or other.' }),
+    type: z.literal('GAIN_WOUND'), combatantId: idSchema, woundType: z.enum(['burns', 'nerveDamage', 'frostbite', 'poisoning', 'other'], { error: 'A wound is burns, nerve damage, frostbite, poisoning or other.' }),
     choice: z.enum(['worsen', 'newSlot']).nullable().optional(), severity: z.enum(['light', 'severe', 'permanent']).nullable().optional(),
     attribute: attributeSchema.nullable().optional(), dropItem: z.boolean().optional(), source: textSchema,
   }),

@@ -8,7 +8,7 @@ import type { ActionField, ActionForm } from '../../encounter/types.ts';
  * Warden decides what the enemies will do"): the party for a player's intent, the enemies for the Warden's.
  */
 const intentFields = (side: 'party' | 'enemies'): readonly ActionField[] => [
-  { key: 'id', label: 'Who', kind: 'combatant', side },
+  { key: 'combatantId', label: 'Who', kind: 'combatant', side },
   { key: 'action', label: 'Intent', kind: 'choice', choices: [
     { value: 'melee', label: 'Melee attack' }, { value: 'gambit', label: 'Gambit' }, { value: 'ranged', label: 'Ranged attack' },
     { value: 'retreat', label: 'Retreat' }, { value: 'move', label: 'Move' }, { value: 'spell', label: 'Spell' }, { value: 'other', label: 'Something else' },
@@ -33,17 +33,17 @@ const intentFields = (side: 'party' | 'enemies'): readonly ActionField[] => [
 export const cairnErrantActionForms: readonly ActionForm[] = [
   { type: 'DECLARE_INTENT', label: 'Player intent', shortcut: 'i', help: 'Each player declares before the round is ordered; quick or full follows from the intent.', fields: intentFields('party') },
   { type: 'SET_NPC_INTENT', label: 'Enemy intent', shortcut: 'e', help: 'The Warden\'s intents (telegraph what the players should see).', fields: intentFields('enemies') },
-  { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'id', label: 'Enemy', kind: 'combatant', side: 'enemies' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
-  { type: 'CONFIRM_TIER', label: 'Quick or full', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'tier', label: 'Turn', kind: 'choice', choices: [{ value: 'quick', label: 'Quick' }, { value: 'full', label: 'Full' }] }] },
+  { type: 'TELEGRAPH', label: 'Telegraph', fields: [{ key: 'combatantId', label: 'Enemy', kind: 'combatant', side: 'enemies' }, { key: 'text', label: 'What the players see', kind: 'text', default: '' }] },
+  { type: 'CONFIRM_TIER', label: 'Quick or full', fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant' }, { key: 'tier', label: 'Turn', kind: 'choice', choices: [{ value: 'quick', label: 'Quick' }, { value: 'full', label: 'Full' }] }] },
   { type: 'LOCK_INTENTS', label: 'Lock intents', shortcut: 'l', help: 'Declarations are fixed; the round is ordered: quick turns before full, DEX saves inside each tier.', fields: [] },
   { type: 'RETREAT', label: 'Retreat', shortcut: 'r', help: 'A DEX save, with somewhere safe to run to: one action from a foe Near or farther, a full turn from a Close one.', fields: [
-    { key: 'id', label: 'Who', kind: 'combatant', defaultActive: true },
+    { key: 'combatantId', label: 'Who', kind: 'combatant', defaultActive: true },
     // Source "Retreat": "a successful DEX Save allows one to run away ... as long as there is a safe place to run to".
     { key: 'safePlace', label: 'There is a safe place to run to', kind: 'flag', default: true, help: 'Without one the retreat cannot succeed: no save is rolled and the action is lost.' },
   ] },
   { type: 'SET_BAND', label: 'Range band', shortcut: 'b', help: 'How far an enemy is from the party (or a PC away from the party from its nearest foe): Close, Near, Far or Distant.',
     fields: [
-      { key: 'id', label: 'Who', kind: 'combatant' },
+      { key: 'combatantId', label: 'Who', kind: 'combatant' },
       { key: 'band', label: 'Band', kind: 'choice', choices: [{ value: 'close', label: 'Close (within reach)' }, { value: 'near', label: 'Near (one move)' }, { value: 'far', label: 'Far (a few rooms)' }, { value: 'distant', label: 'Distant (out of range)' }] },
     ] },
   { type: 'APPLY_DAMAGE', label: 'Damage', shortcut: 'd', help: 'An amount after Armor; HP first, the rest to STR (or straight to an attribute).',
@@ -55,10 +55,10 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
       { key: 'source', label: 'Source', kind: 'text', default: '' },
     ] },
   { type: 'SET_AWARE', label: 'Aware / unaware', help: 'Unaware targets take damage straight to STR.',
-    fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'aware', label: 'Aware', kind: 'flag', default: true }] },
+    fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant' }, { key: 'aware', label: 'Aware', kind: 'flag', default: true }] },
   { type: 'GAIN_WOUND', label: 'Wound', help: 'Burns, nerve damage, frostbite, poisoning: a wound takes a slot (§4.6).',
     fields: [
-      { key: 'id', label: 'Who', kind: 'combatant' },
+      { key: 'combatantId', label: 'Who', kind: 'combatant' },
       { key: 'woundType', label: 'Wound', kind: 'choice', choices: [{ value: 'burns', label: 'Burns' }, { value: 'nerveDamage', label: 'Nerve damage' }, { value: 'frostbite', label: 'Frostbite' }, { value: 'poisoning', label: 'Poisoning' }, { value: 'other', label: 'Other' }] },
       { key: 'severity', label: 'Severity', kind: 'choice', optional: true, choices: [{ value: 'light', label: 'Light' }, { value: 'severe', label: 'Severe' }, { value: 'permanent', label: 'Permanent' }] },
       { key: 'choice', label: 'On a wounded slot', kind: 'choice', optional: true, choices: [{ value: 'worsen', label: 'Worsen it' }, { value: 'newSlot', label: 'A new slot' }] },
@@ -66,7 +66,7 @@ export const cairnErrantActionForms: readonly ActionForm[] = [
       { key: 'dropItem', label: 'Drop an item to make room', kind: 'flag', optional: true },
       { key: 'source', label: 'Source', kind: 'text', default: '' },
     ] },
-  { type: 'TREAT', label: 'Treat', fields: [{ key: 'id', label: 'Who', kind: 'combatant' }, { key: 'note', label: 'With what', kind: 'text', optional: true }] },
+  { type: 'TREAT', label: 'Treat', fields: [{ key: 'combatantId', label: 'Who', kind: 'combatant' }, { key: 'note', label: 'With what', kind: 'text', optional: true }] },
   { type: 'OVERRIDE', label: 'Override', help: 'A GM override changes one number outright; the log records it with your note.',
     fields: [
       { key: 'targetId', label: 'Who', kind: 'combatant' },

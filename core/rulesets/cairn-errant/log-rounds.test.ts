@@ -11,9 +11,9 @@ describe('log lines and their round', () => {
     intend(e, 'bram', 'melee', 'orc');
     intend(e, 'orc', 'move');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(20) }); // failed: the enemies' quick turn first
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(20) }); // failed: the enemies' quick turn first
     const lines: LogLine[] = [...e.apply({ type: 'END_TURN' })];
-    lines.push(...e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) }));
+    lines.push(...e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(3) }));
     for (let i = 0; i < 10 && e.view().round === 1; i += 1) lines.push(...e.apply({ type: 'END_TURN' }));
     expect(lines.find((l) => l.kind === 'attack')).toMatchObject({ round: 1, text: expect.stringContaining('Orc: HP 8→5') });
     expect(lines.filter((l) => l.kind !== 'round').map((l) => [l.round, l.text])).toEqual(lines.filter((l) => l.kind !== 'round').map((l) => [1, l.text]));

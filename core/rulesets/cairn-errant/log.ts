@@ -50,12 +50,12 @@ const breaks = (before: CairnContext, after: CairnContext, id: string) =>
 function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: CairnContext, after: CairnContext): LogLine {
   const round = eventRound(before, after);
   const name = (id: string) => rules.nameOf(before, id);
-  const plan = attack.planStrike(before, event.id);
+  const plan = attack.planStrike(before, event.targetId);
   if (plan.dice.length === 0) {
-    return { round, kind: 'attack', actorId: event.id, rulings: ['R-C9'], text: `Every attack on ${name(event.id)} is negated by the ${plan.defence.kind === 'block' ? 'Block' : 'Dodge'}: no damage.` };
+    return { round, kind: 'attack', actorId: event.targetId, rulings: ['R-C9'], text: `Every attack on ${name(event.targetId)} is negated by the ${plan.defence.kind === 'block' ? 'Block' : 'Dodge'}: no damage.` };
   }
-  const outcome = attack.resolveStrike(before, event.id, event.roll!);
-  const target = before.combatants[event.id]!;
+  const outcome = attack.resolveStrike(before, event.targetId, event.roll!);
+  const target = before.combatants[event.targetId]!;
   const rulings = new Set(outcome.rulings);
   const each = outcome.totals.map((t) => {
     const spec = plan.attacks.find((a) => a.attackerId === t.attackerId)!;
@@ -79,12 +79,12 @@ function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: Cai
     const to = k.toStr ? ` straight to STR (${target.aware ? 'overburdened' : 'unaware'})` : '';
     sentences.push(`${keep}${k.total} ${from} − Armor ${target.armor} = ${k.damage}${to}.`);
     if (k.toStr) rulings.add('R-C13');
-    const b = after.combatants[event.id]!;
+    const b = after.combatants[event.targetId]!;
     if (!k.toStr && b.hp === 0 && b.str === target.str && target.hp === k.damage) rulings.add('R-C21');
   }
-  const touched = [event.id, ...(outcome.parry?.result === 'won' ? [outcome.parry.attackerId] : [])];
+  const touched = [event.targetId, ...(outcome.parry?.result === 'won' ? [outcome.parry.attackerId] : [])];
   sentences.push(`${touched.map((id) => damageLine(before, after, id)).join('; ')}.`);
-  return { round, kind: 'attack', actorId: event.id, rulings: [...rulings], text: sentences.join(' ') };
+  return { round, kind: 'attack', actorId: event.targetId, rulings: [...rulings], text: sentences.join(' ') };
 }
 
 /** The attack back after the gambit user's reaction (R-C17 option): dice, the reaction's effect, a Parry's comparison. */
@@ -116,7 +116,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
   switch (event.type) {
     case 'REDIRECT': {
       const actor = step?.kind === 'redirect' ? step.actorId : null;
-      return { round, kind: 'decision', actorId: actor, rulings: ['R-C4'], text: event.id === 'lost' ? `${name(actor)}'s target is gone: the action is lost.` : `${name(actor)}'s target is gone: the GM redirects the action to ${name(event.id)}.` };
+      return { round, kind: 'decision', actorId: actor, rulings: ['R-C4'], text: event.targetId === null ? `${name(actor)}'s target is gone: the action is lost.` : `${name(actor)}'s target is gone: the GM redirects the action to ${name(event.targetId)}.` };
     }
     case 'GAMBIT': {
       if (step?.kind !== 'gambit') return null;
@@ -124,15 +124,15 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       const face = Math.max(...event.roll!.faces);
       const difficulty = attack.gambitDifficulty(face, before.options);
       const saveFace = event.saveRoll!.faces[0]!;
-      const passes = attack.gambitSavePasses(saveFace, target[event.id], difficulty, before.options);
+      const passes = attack.gambitSavePasses(saveFace, target[event.save], difficulty, before.options);
       const rulings = ['R-C19', ...(saveFace === 1 && difficulty > 0 ? ['R-C16'] : [])];
       const dc = difficulty ? `Difficulty ${difficulty}` : 'no Difficulty';
       const result = passes ? `passes: the gambit fails${moment.nextStep(after)?.kind === 'attackBack' ? ` and ${target.name} may attack back` : ''}` : 'fails: the gambit works';
-      return { round, kind: 'attack', actorId: step.attackerId, rulings, text: `${name(step.attackerId)} tries a gambit on ${target.name}${before.intents[step.attackerId]!.note ? ` (${before.intents[step.attackerId]!.note})` : ''}: ${attack.gambitDice(before, step.attackerId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${face}, ${dc}. ${target.name}'s ${event.id.toUpperCase()} save ${faces(event.saveRoll)} against ${target[event.id]}${difficulty ? ` and above ${difficulty}` : ''}: ${result}.` };
+      return { round, kind: 'attack', actorId: step.attackerId, rulings, text: `${name(step.attackerId)} tries a gambit on ${target.name}${before.intents[step.attackerId]!.note ? ` (${before.intents[step.attackerId]!.note})` : ''}: ${attack.gambitDice(before, step.attackerId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${face}, ${dc}. ${target.name}'s ${event.save.toUpperCase()} save ${faces(event.saveRoll)} against ${target[event.save]}${difficulty ? ` and above ${difficulty}` : ''}: ${result}.` };
     }
     case 'ATTACK_BACK': {
       if (step?.kind !== 'attackBack') return null;
-      if (event.id === 'decline') return { round, kind: 'decision', actorId: step.by, text: `${name(step.by)} does not attack back.` };
+      if (event.decision === 'decline') return { round, kind: 'decision', actorId: step.by, text: `${name(step.by)} does not attack back.` };
       if (moment.reactsToAttackBack(before, step.against)) return { round, kind: 'decision', actorId: step.by, rulings: ['R-C17'], text: `${name(step.by)} attacks ${name(step.against)} back; ${name(step.against)} may react first (the gambit user's reaction is allowed in this campaign).` };
       const total = Math.max(...event.roll!.faces);
       const armor = before.combatants[step.against]!.armor;
@@ -140,7 +140,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     }
     case 'DEFENSE': {
       if (step?.kind !== 'defence' && step?.kind !== 'attackBackDefence') return null;
-      const defence = moment.parseDefence(event.id)!;
+      const defence = moment.defenceOf(event)!;
       const defenderId = step.kind === 'defence' ? step.targetId : step.against;
       const c = after.combatants[defenderId]!;
       const fatigue = moment.defenceFatigue(defence, before.options);
@@ -162,7 +162,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       if (step?.kind === 'attackBackStrike') return attackBackLine(step, event, before, after);
       return step?.kind === 'strike' ? strikeLine(event, before, after) : null;
     case 'TIE_BREAK':
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-C20'], text: `The highest dice are tied: the GM picks ${name(event.id)}'s weapon, so only its tags and effects apply.` };
+      return { round, kind: 'decision', actorId: event.attackerId, rulings: ['R-C20'], text: `The highest dice are tied: the GM picks ${name(event.attackerId)}'s weapon, so only its tags and effects apply.` };
     case 'STR_SAVE': {
       if (step?.kind !== 'critSave') return null;
       const c = before.combatants[step.id]!;
@@ -171,7 +171,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       return { round, kind: 'decision', actorId: step.id, text: `${c.name}'s STR save against Critical Damage: d20 ${faces(event.roll)} → ${kept} against STR ${c.str}: ${outcome}.` };
     }
     case 'CRIT_D6': {
-      const id = event.id;
+      const id = event.combatantId;
       const face = event.roll!.faces[0]!;
       const c = after.combatants[id]!;
       const result = damage.critD6Result(face);
@@ -179,7 +179,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       return { round, kind: 'decision', actorId: id, text: `Critical damage d6 ${faces(event.roll)}: ${text}` };
     }
     case 'HIT_LOCATION': {
-      const id = event.id;
+      const id = event.combatantId;
       const face = event.roll!.faces[0]!;
       const where = damage.locationOf(face);
       const b = after.combatants[id]!;
@@ -200,12 +200,12 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
     }
     case 'NPC_CRITICAL': {
       const id = step?.kind === 'npcCrit' ? step.id : null;
-      const text = event.id === 'dead' ? 'is dead' : event.id === 'out' ? 'is out of the fight' : 'fights on, its attacks impaired and attacks against it likely enhanced';
+      const text = event.result === 'dead' ? 'is dead' : event.result === 'out' ? 'is out of the fight' : 'fights on, its attacks impaired and attacks against it likely enhanced';
       return { round, kind: 'decision', actorId: id, rulings: ['R-C23'], text: `Critical damage: ${name(id)} ${text}.` };
     }
     case 'HEAD_RESULT': {
       const id = step?.kind === 'head' ? step.id : null;
-      return { round, kind: 'decision', actorId: id, rulings: ['R-C22'], text: event.id === 'dies' ? `The head hit is fatal: ${name(id)} dies.` : `Against the odds ${name(id)} survives the head hit.` };
+      return { round, kind: 'decision', actorId: id, rulings: ['R-C22'], text: event.result === 'dies' ? `The head hit is fatal: ${name(id)} dies.` : `Against the odds ${name(id)} survives the head hit.` };
     }
     case 'FIGHT_BACK': {
       if (step?.kind !== 'fightBack') return null;
@@ -214,10 +214,10 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       return { round, kind: 'attack', actorId: step.defenderId, text: `${name(step.defenderId)} fights back: ${attack.counterDice(before, step.defenderId).map((d) => `d${d}`).join('+')} ${faces(event.roll)} → ${total} − ${name(step.attackerId)}'s Armor ${armor} = ${Math.max(0, total - armor)}${breaks(before, after, step.defenderId)}; the attacker cannot react. ${damageLine(before, after, step.attackerId)}.` };
     }
     case 'RETREAT': {
-      const c = before.combatants[event.id]!;
-      if (event.safePlace === false) return { round, kind: 'decision', actorId: event.id, text: `${c.name} has no safe place to run to: the retreat cannot succeed, and the action is lost.` };
+      const c = before.combatants[event.combatantId]!;
+      if (event.safePlace === false) return { round, kind: 'decision', actorId: event.combatantId, text: `${c.name} has no safe place to run to: the retreat cannot succeed, and the action is lost.` };
       const { kept, passed } = order.saveResult(event.roll!.faces, c.dex);
-      return { round, kind: 'decision', actorId: event.id, rulings: passed ? [] : ['R-C10'], text: `${c.name} tries to retreat: DEX save ${faces(event.roll)} → ${kept} against DEX ${c.dex}: ${passed ? `${c.name} gets away` : `fails; the action is wasted and ${c.name} stays in place`}.` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: passed ? [] : ['R-C10'], text: `${c.name} tries to retreat: DEX save ${faces(event.roll)} → ${kept} against DEX ${c.dex}: ${passed ? `${c.name} gets away` : `fails; the action is wasted and ${c.name} stays in place`}.` };
     }
     case 'APPLY_DAMAGE': {
       const where = event.attribute ?? 'hp';
@@ -227,26 +227,26 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       return { round, kind: 'damage', actorId: event.targetId, rulings: where === 'str' ? ['R-C13'] : [], text: `${b.name} takes ${event.amount} ${where === 'hp' ? 'damage' : `${where.toUpperCase()} damage`}${event.nonLethal ? ' (non-lethal)' : ''}${event.source ? ` from ${event.source}` : ''}: ${result}.` };
     }
     case 'SET_AWARE':
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-C13'], text: event.aware ? `${name(event.id)} is aware again.` : `The GM rules ${name(event.id)} unaware: no defence, and damage after Armor goes straight to STR.` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-C13'], text: event.aware ? `${name(event.combatantId)} is aware again.` : `The GM rules ${name(event.combatantId)} unaware: no defence, and damage after Armor goes straight to STR.` };
     case 'SET_BAND': {
-      const c = before.combatants[event.id]!;
+      const c = before.combatants[event.combatantId]!;
       const from = c.band ? `${rules.bandLabel(c.band)} → ` : '';
       const reference = c.side === 'enemies' ? 'from the party' : 'from the nearest foe';
       const retiered = Object.keys(after.intents).filter((id) => before.intents[id] && after.intents[id]!.tier !== before.intents[id]!.tier);
       const changed = retiered.length ? ` ${retiered.map((id) => `${rules.nameOf(after, id)}'s intent is now a ${after.intents[id]!.tier} turn`).join('; ')}.` : '';
-      return { round, kind: 'decision', actorId: event.id, text: `${c.name} is ${from}${rules.bandLabel(event.band)} ${reference}.${changed}` };
+      return { round, kind: 'decision', actorId: event.combatantId, text: `${c.name} is ${from}${rules.bandLabel(event.band)} ${reference}.${changed}` };
     }
     case 'TREAT':
-      return { round, kind: 'decision', actorId: event.id, rulings: ['R-C27'], text: `${name(event.id)} is treated${event.note ? ` (${event.note})` : ''}: the death clock stops${before.options['treatedStaysOut'] !== false ? `; ${name(event.id)} stays out of the fight until healed` : ''}.` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-C27'], text: `${name(event.combatantId)} is treated${event.note ? ` (${event.note})` : ''}: the death clock stops${before.options['treatedStaysOut'] !== false ? `; ${name(event.combatantId)} stays out of the fight until healed` : ''}.` };
     case 'GAIN_WOUND': {
-      const a = before.combatants[event.id]!;
-      const b = after.combatants[event.id]!;
+      const a = before.combatants[event.combatantId]!;
+      const b = after.combatants[event.combatantId]!;
       const label = damage.WOUND_TYPES.find((t) => t.key === event.woundType)!.label;
       const changed = b.wounds.find((w) => !a.wounds.some((o) => o.id === w.id && o.severity === w.severity))!;
       const permanent = changed.severity === 'permanent' && changed.attribute ? ` ${changed.attribute.toUpperCase()} −1 (${b[changed.attribute]}/${b[`${changed.attribute}Max`]}); the slot is lost for good.` : '';
       const dropped = b.gearSlots < a.gearSlots ? ' An item is dropped to make room (R-C26).' : '';
       const what = event.choice === 'worsen' ? `${b.name}'s ${label} worsens to ${changed.severity}` : `${b.name} gains ${changed.severity} ${label}`;
-      return { round, kind: 'damage', actorId: event.id, rulings: dropped ? ['R-C26'] : [], text: `${what}${event.source ? ` (${event.source})` : ''}: ${rules.slotsUsed(b)}/${rules.SLOTS} slots.${permanent}${dropped}` };
+      return { round, kind: 'damage', actorId: event.combatantId, rulings: dropped ? ['R-C26'] : [], text: `${what}${event.source ? ` (${event.source})` : ''}: ${rules.slotsUsed(b)}/${rules.SLOTS} slots.${permanent}${dropped}` };
     }
     case 'OVERRIDE': {
       if (event.field === 'skipPrompt') return { round, kind: 'decision', actorId: event.targetId, text: `GM override: the waiting question is set aside (${step ? combat.stepQuestion(before, step) : ''})${event.note ? ` — ${event.note}` : ''}.` };
@@ -278,15 +278,15 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
     }
     case 'DECLARE_INTENT':
     case 'SET_NPC_INTENT': {
-      const c = after.combatants[event.id]!;
+      const c = after.combatants[event.combatantId]!;
       const rulings = rules.lostFastMovement(c) && (event.action === 'move' || event.action === 'retreat') ? ['R-C6b'] : [];
       const who = event.type === 'DECLARE_INTENT' ? `${c.name} declares` : `The Warden sets ${c.name}'s intent`;
-      return { round, kind: 'order', actorId: event.id, rulings, text: `${who}: ${intentLine(after, event.id)}.` };
+      return { round, kind: 'order', actorId: event.combatantId, rulings, text: `${who}: ${intentLine(after, event.combatantId)}.` };
     }
     case 'TELEGRAPH':
-      return { round, kind: 'order', actorId: event.id, text: `The Warden telegraphs ${rules.nameOf(after, event.id)}'s intent: “${event.text}”.` };
+      return { round, kind: 'order', actorId: event.combatantId, text: `The Warden telegraphs ${rules.nameOf(after, event.combatantId)}'s intent: “${event.text}”.` };
     case 'CONFIRM_TIER':
-      return { round, kind: 'order', actorId: event.id, text: `The GM classifies ${rules.nameOf(after, event.id)}'s intent as a ${event.tier} turn.` };
+      return { round, kind: 'order', actorId: event.combatantId, text: `The GM classifies ${rules.nameOf(after, event.combatantId)}'s intent as a ${event.tier} turn.` };
     case 'LOCK_INTENTS': {
       const needed = order.pendingDexSaves(after);
       const auto = order.autoLosers(after);
@@ -296,10 +296,10 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
       return { round, kind: 'order', rulings: ['R-C4', ...(auto.length ? ['R-C6'] : [])], text: text.join(' ') };
     }
     case 'DEX_SAVE': {
-      const save = after.dexSaves[event.id]!;
-      const c = before.combatants[event.id]!;
+      const save = after.dexSaves[event.combatantId]!;
+      const c = before.combatants[event.combatantId]!;
       const dice = save.disadvantage ? `2d20 with disadvantage ${faces(event.roll)} → ${save.kept}` : `d20 ${faces(event.roll)}`;
-      return { round, kind: 'order', actorId: event.id, rulings: save.disadvantage ? ['R-C6'] : [], text: `${c.name}'s initiative DEX save: ${dice} against DEX ${c.dex}: ${save.passed ? 'passes, acts before the enemies' : 'fails, acts after the enemies'}.` };
+      return { round, kind: 'order', actorId: event.combatantId, rulings: save.disadvantage ? ['R-C6'] : [], text: `${c.name}'s initiative DEX save: ${dice} against DEX ${c.dex}: ${save.passed ? 'passes, acts before the enemies' : 'fails, acts after the enemies'}.` };
     }
     case 'END_TURN': {
       const open = moment.openActions(before);

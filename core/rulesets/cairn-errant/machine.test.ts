@@ -28,7 +28,7 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     expect(tier('move', { bands: 2 })).toBe('full');
     expect(tier('spell', { fast: true })).toBe('quick');
     expect(tier('spell')).toBe('full');
-    const lines = e.apply({ type: 'CONFIRM_TIER', id: 'bram', tier: 'quick' });
+    const lines = e.apply({ type: 'CONFIRM_TIER', combatantId: 'bram', tier: 'quick' });
     expect(lines[0]!.text).toBe("The GM classifies Bram's intent as a quick turn.");
     expect(ctx(e).intents['bram']).toMatchObject({ tier: 'quick', tierConfirmed: true });
   });
@@ -43,11 +43,11 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     const locked = lock(e);
     expect(locked[0]!.text).toBe('Intents locked for round 1. DEX saves needed from Ana, Bo, Cy.');
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['ana', 'bo', 'cy']);
-    expect(() => e.apply({ type: 'DEX_SAVE', id: 'orc', roll: app(3) })).toThrow('Orc is an enemy: only the players make initiative DEX saves.');
-    e.apply({ type: 'DEX_SAVE', id: 'ana', roll: app(12) }); // ≤ 12 passes
-    e.apply({ type: 'DEX_SAVE', id: 'bo', roll: app(9) }); // > 8 fails
-    expect(() => e.apply({ type: 'DEX_SAVE', id: 'ana', roll: app(3) })).toThrow('Ana has already rolled the DEX save this round.');
-    const last = e.apply({ type: 'DEX_SAVE', id: 'cy', roll: app(20) }); // 20 always fails
+    expect(() => e.apply({ type: 'DEX_SAVE', combatantId: 'orc', roll: app(3) })).toThrow('Orc is an enemy: only the players make initiative DEX saves.');
+    e.apply({ type: 'DEX_SAVE', combatantId: 'ana', roll: app(12) }); // ≤ 12 passes
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bo', roll: app(9) }); // > 8 fails
+    expect(() => e.apply({ type: 'DEX_SAVE', combatantId: 'ana', roll: app(3) })).toThrow('Ana has already rolled the DEX save this round.');
+    const last = e.apply({ type: 'DEX_SAVE', combatantId: 'cy', roll: app(20) }); // 20 always fails
     expect(buckets(e)).toEqual(['quick:pcPass:ana', 'quick:npc:orc', 'quick:pcFail:bo', 'full:npc:gob', 'full:pcFail:cy']);
     expect(texts(last)).toContain('Order for round 1: 1. quick, PCs who won the DEX save: Ana; 2. quick, enemies: Orc; 3. quick, PCs who lost the DEX save: Bo; 4. full, enemies: Gob; 5. full, PCs who lost the DEX save: Cy.');
     expect(e.view().counters).toEqual([
@@ -72,7 +72,7 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     intend(one, 'ana', 'other');
     intend(one, 'orc', 'other');
     lock(one);
-    one.apply({ type: 'DEX_SAVE', id: 'ana', roll: app(1) });
+    one.apply({ type: 'DEX_SAVE', combatantId: 'ana', roll: app(1) });
     expect(buckets(one)).toEqual(['quick:pcPass:ana', 'quick:npc:orc']);
   });
 
@@ -99,12 +99,12 @@ describe('tiers and buckets (§4.2 steps 2–4)', () => {
     intend(e, 'bo', 'spell', null, { fast: true });
     intend(e, 'orc', 'melee', 'ana');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bo', roll: app(2) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bo', roll: app(2) });
     e.apply({ type: 'END_TURN' }); // Bo's fast spell, before the orc
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'ana', roll: app(6) });
-    e.apply({ type: 'STR_SAVE', id: 'ana', roll: app(19) });
-    const lines = e.apply({ type: 'CRIT_D6', id: 'ana', roll: app(3), hpRoll: app(1) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'ana', roll: app(6) });
+    e.apply({ type: 'STR_SAVE', combatantId: 'ana', roll: app(19) });
+    const lines = e.apply({ type: 'CRIT_D6', combatantId: 'ana', roll: app(3), hpRoll: app(1) });
     // The orc's moment is settled; Ana's full-turn moment opens and she can no longer act; the round turns over.
     expect(texts(lines).some((t) => t.includes('Ana can no longer act'))).toBe(true);
     expect(e.view().round).toBe(2);
@@ -116,7 +116,7 @@ describe('range bands (source "Range Bands" and "Retreat")', () => {
     const e = fight([seed('mira', 'party'), seed('orc', 'enemies')]);
     intend(e, 'mira', 'retreat');
     expect(ctx(e).intents['mira']).toMatchObject({ tier: 'quick', fromClose: false, bandNote: null });
-    const set = e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    const set = e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     expect(set[0]!.text).toBe('Orc is Near from the party.');
     expect(e.view().order.find((c) => c.id === 'orc')!.stats).toContainEqual({ label: 'Band', value: 'Near' });
     expect(e.view().order.find((c) => c.id === 'mira')!.stats!.some((s) => s.label === 'Band')).toBe(false);
@@ -124,32 +124,32 @@ describe('range bands (source "Range Bands" and "Retreat")', () => {
 
   it('retreat: one action (quick) from a foe Near or farther, a full turn from a Close one, re-derived when the band changes', () => {
     const e = fight([seed('mira', 'party', { dex: 12 }), seed('orc', 'enemies')]);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     intend(e, 'mira', 'retreat');
     expect(ctx(e).intents['mira']).toMatchObject({ tier: 'quick', fromClose: false, bandNote: 'nearest foe Near' });
     expect(() => intend(e, 'mira', 'retreat', null, { fromClose: true })).toThrow('Mira\'s nearest foe is Near by the range bands: this is not a retreat from Close (set the band first if it changed).');
-    const closer = e.apply({ type: 'SET_BAND', id: 'orc', band: 'close' });
+    const closer = e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'close' });
     expect(closer[0]!.text).toBe("Orc is Near → Close from the party. Mira's intent is now a full turn.");
     expect(ctx(e).intents['mira']).toMatchObject({ tier: 'full', fromClose: true, bandNote: 'nearest foe Close' });
     intend(e, 'orc', 'spell');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'mira', roll: app(3) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'mira', roll: app(3) });
     // Either way the retreat is a DEX save (source "Retreat": as in base Cairn).
-    expect(e.rules.rollsFor!(e.snapshot, { type: 'RETREAT', id: 'mira' })[0]!.label).toBe('Mira: DEX save to retreat (d20 ≤ 12)');
-    e.apply({ type: 'RETREAT', id: 'mira', roll: app(4) });
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'RETREAT', combatantId: 'mira' })[0]!.label).toBe('Mira: DEX save to retreat (d20 ≤ 12)');
+    e.apply({ type: 'RETREAT', combatantId: 'mira', roll: app(4) });
     expect(who(e, 'mira').out).toMatchObject({ kind: 'retreated' });
   });
 
   it('a melee strike at someone not Close closes in first (a full turn, entering Close); afterwards both are Close', () => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies', { hpMax: 8, hp: 8 })]);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     const declared = intend(e, 'bram', 'melee', 'orc');
     expect(declared[0]!.text).toBe('Bram declares: closes in and attacks Orc (from Near) — full turn.');
     expect(ctx(e).intents['bram']).toMatchObject({ move: 'before', tier: 'full', declared: { move: 'none', fromClose: null } });
     intend(e, 'orc', 'other', null, { note: 'waits' });
     lock(e);
     e.apply({ type: 'END_TURN' }); // the orc's quick moment
-    e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(3) });
     expect([who(e, 'bram').band, who(e, 'orc').band]).toEqual(['close', 'close']);
     // Round 2: already Close, the same strike is a quick turn.
     intend(e, 'bram', 'melee', 'orc');
@@ -158,14 +158,14 @@ describe('range bands (source "Range Bands" and "Retreat")', () => {
 
   it('a Distant target is beyond every ranged weapon and out of reach for a strike', () => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'distant' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'distant' });
     expect(() => intend(e, 'bram', 'ranged', 'orc')).toThrow('Orc is Distant: beyond the range of every ranged weapon.');
     expect(() => intend(e, 'bram', 'melee', 'orc')).toThrow('Orc is Distant: too many moves away to strike this round.');
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'far' });
     intend(e, 'bram', 'ranged', 'orc');
     expect(ctx(e).intents['bram']!.tier).toBe('quick');
     e.apply({ type: 'REMOVE_COMBATANT', combatantId: 'orc', reason: 'fled' });
-    expect(() => e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' })).toThrow('This encounter has ended.');
+    expect(() => e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' })).toThrow('This encounter has ended.');
   });
 });
 
@@ -206,7 +206,7 @@ describe('melee clashes (optional rule, R-C2, R-C3)', () => {
   it('a tie falls to the PC\'s DEX save', () => {
     const e = clash({ weaponDie: 8 }, { weaponDie: 8 });
     expect(e.view().prompt!.choices.map((c) => c.id)).toEqual(['ana']);
-    e.apply({ type: 'DEX_SAVE', id: 'ana', roll: app(18) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'ana', roll: app(18) });
     expect(ctx(e).clashes[0]).toMatchObject({ first: 'orc', decidedBy: 'dex' });
   });
 
@@ -225,8 +225,8 @@ describe('base Cairn initiative (R-C1 option simpleDex)', () => {
     intend(e, 'bo', 'spell');
     intend(e, 'orc', 'other');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'ana', roll: app(4) });
-    e.apply({ type: 'DEX_SAVE', id: 'bo', roll: app(14) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'ana', roll: app(4) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bo', roll: app(14) });
     expect(buckets(e)).toEqual(['turn:pcPass:ana', 'turn:npc:orc', 'turn:pcFail:bo']);
     finishRound(e);
     intend(e, 'ana', 'other');
@@ -271,10 +271,10 @@ describe('refusals change nothing and say why', () => {
     e.apply({ type: 'START' });
     expect(() => e.apply({ type: 'END_TURN' })).toThrow('Declare every intent and lock them first.');
     expect(() => intend(e, 'orc', 'melee', 'orc')).toThrow('Orc is on Orc\'s own side.');
-    expect(() => e.apply({ type: 'DECLARE_INTENT', id: 'orc', action: 'other' })).toThrow('Orc is an enemy: the Warden sets its intent (SET_NPC_INTENT).');
+    expect(() => e.apply({ type: 'DECLARE_INTENT', combatantId: 'orc', action: 'other' })).toThrow('Orc is an enemy: the Warden sets its intent (SET_NPC_INTENT).');
     expect(() => intend(e, 'ana', 'melee')).toThrow("Ana's attack needs a target.");
     expect(() => intend(e, 'ana', 'melee', 'orc', { weapon: 'improvised' })).toThrow('Say how big the improvised weapon is: bottle (d6), chair (d8) or table (d10).');
-    expect(() => e.apply({ type: 'STRIKE', id: 'ana' })).toThrow('Nothing is waiting for that answer now.');
+    expect(() => e.apply({ type: 'STRIKE', targetId: 'ana' })).toThrow('Nothing is waiting for that answer now.');
   });
 
   it('a question blocks everything but its answer and OVERRIDE, which can set it aside (logged)', () => {
@@ -284,7 +284,7 @@ describe('refusals change nothing and say why', () => {
     expect(() => intend(e, 'ana', 'other')).toThrow('Ana lost STR: roll the STR save against Critical Damage.');
     expect(() => e.apply({ type: 'END_COMBAT', outcome: '' })).toThrow('Ana lost STR');
     const before = JSON.stringify(e.persisted());
-    expect(() => e.apply({ type: 'STR_SAVE', id: 'ana', roll: app(25 as number) })).toThrow('A die face is at most 20.');
+    expect(() => e.apply({ type: 'STR_SAVE', combatantId: 'ana', roll: app(25 as number) })).toThrow('A die face is at most 20.');
     expect(JSON.stringify(e.persisted())).toBe(before);
     const lines = e.apply({ type: 'OVERRIDE', targetId: 'ana', field: 'skipPrompt', value: 0, note: 'GM mercy' });
     expect(lines[0]!.text).toBe('GM override: the waiting question is set aside (Ana lost STR: roll the STR save against Critical Damage.) — GM mercy.');
@@ -294,14 +294,14 @@ describe('refusals change nothing and say why', () => {
   it('parses untrusted payloads into sentences', () => {
     const parse = (raw: unknown) => () => parseEvent(cairnErrantEncounter, raw);
     expect(parse({ type: 'FIREBALL' })).toThrow('"FIREBALL" is not an action this ruleset knows.');
-    expect(parse({ type: 'DECLARE_INTENT', id: 'a', action: 'dance' })).toThrow('An intent is melee, gambit, ranged, retreat, move, spell or other.');
-    expect(parse({ type: 'DECLARE_INTENT', id: 'a', action: 'move', bands: 3 })).toThrow('A move covers 1 or 2 range bands.');
+    expect(parse({ type: 'DECLARE_INTENT', combatantId: 'a', action: 'dance' })).toThrow('An intent is melee, gambit, ranged, retreat, move, spell or other.');
+    expect(parse({ type: 'DECLARE_INTENT', combatantId: 'a', action: 'move', bands: 3 })).toThrow('A move covers 1 or 2 range bands.');
     expect(parse({ type: 'END_TURN', extra: 1 })).toThrow(RuleRefusal);
-    expect(parse({ type: 'SET_BAND', id: 'a', band: 'beside' })).toThrow('A range band is close, near, far or distant.');
+    expect(parse({ type: 'SET_BAND', combatantId: 'a', band: 'beside' })).toThrow('A range band is close, near, far or distant.');
     // The runner's choice fields send numbers as text; the stored event holds numbers.
-    expect(parseEvent(cairnErrantEncounter, { type: 'DECLARE_INTENT', id: 'a', action: 'melee', die: '8', improvisedSize: '10', bands: '2' }))
-      .toEqual({ type: 'DECLARE_INTENT', id: 'a', action: 'melee', die: 8, improvisedSize: 10, bands: 2 });
-    expect(parseEvent(cairnErrantEncounter, { type: 'DEFENSE', id: 'block' })).toEqual({ type: 'DEFENSE', id: 'block' });
+    expect(parseEvent(cairnErrantEncounter, { type: 'DECLARE_INTENT', combatantId: 'a', action: 'melee', die: '8', improvisedSize: '10', bands: '2' }))
+      .toEqual({ type: 'DECLARE_INTENT', combatantId: 'a', action: 'melee', die: 8, improvisedSize: 10, bands: 2 });
+    expect(parseEvent(cairnErrantEncounter, { type: 'DEFENSE', defence: 'block' })).toEqual({ type: 'DEFENSE', defence: 'block' });
   });
 });
 
@@ -311,7 +311,7 @@ describe('rolls the app fills in', () => {
     intend(e, 'ana', 'other');
     intend(e, 'orc', 'other');
     lock(e);
-    expect(e.rules.rollsFor!(e.snapshot, { type: 'DEX_SAVE', id: 'ana' })).toEqual([{ path: ['roll'], label: 'Ana: DEX save (d20 ≤ 10, disadvantage)', notation: '2d20kh1', count: 2, sides: 20 }]);
+    expect(e.rules.rollsFor!(e.snapshot, { type: 'DEX_SAVE', combatantId: 'ana' })).toEqual([{ path: ['roll'], label: 'Ana: DEX save (d20 ≤ 10, disadvantage)', notation: '2d20kh1', count: 2, sides: 20 }]);
   });
 });
 
@@ -320,14 +320,14 @@ describe('event sourcing', () => {
     const events: GmEvent[] = [
       { type: 'ADD_COMBATANTS', combatants: [seed('bram', 'party', { weaponDie: 8 }), seed('orc', 'enemies', { armor: 1 })] },
       { type: 'START' },
-      { type: 'DECLARE_INTENT', id: 'bram', action: 'melee', targetId: 'orc' },
-      { type: 'SET_NPC_INTENT', id: 'orc', action: 'melee', targetId: 'bram' },
+      { type: 'DECLARE_INTENT', combatantId: 'bram', action: 'melee', targetId: 'orc' },
+      { type: 'SET_NPC_INTENT', combatantId: 'orc', action: 'melee', targetId: 'bram' },
       { type: 'LOCK_INTENTS' },
-      { type: 'DEX_SAVE', id: 'bram', roll: app(15) },
-      { type: 'DEFENSE', id: 'fightBack:orc' },
-      { type: 'STRIKE', id: 'bram', roll: app(6) },
-      { type: 'STR_SAVE', id: 'bram', roll: app(3) },
-      { type: 'FIGHT_BACK', id: 'bram', roll: app(5) },
+      { type: 'DEX_SAVE', combatantId: 'bram', roll: app(15) },
+      { type: 'DEFENSE', defence: 'fightBack', attackerId: 'orc' },
+      { type: 'STRIKE', targetId: 'bram', roll: app(6) },
+      { type: 'STR_SAVE', combatantId: 'bram', roll: app(3) },
+      { type: 'FIGHT_BACK', defenderId: 'bram', roll: app(5) },
     ];
     const input = { options: defaultOptions(cairnErrantOptions), carried: {} };
     const whole = EncounterEngine.resume(cairnErrantEncounter, input, undefined, events);

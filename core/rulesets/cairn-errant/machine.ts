@@ -76,16 +76,16 @@ export const cairnErrantMachine = setup({
     }),
     telegraph: assign(({ context, event }) => {
       assertEvent(event, 'TELEGRAPH');
-      return { telegraphs: { ...context.telegraphs, [event.id]: event.text } };
+      return { telegraphs: { ...context.telegraphs, [event.combatantId]: event.text } };
     }),
     confirmTier: assign(({ context, event }) => {
       assertEvent(event, 'CONFIRM_TIER');
-      return { intents: { ...context.intents, [event.id]: { ...context.intents[event.id]!, tier: event.tier, tierConfirmed: true } } };
+      return { intents: { ...context.intents, [event.combatantId]: { ...context.intents[event.combatantId]!, tier: event.tier, tierConfirmed: true } } };
     }),
     beginOrder: assign(({ context }) => order.beginOrder(context)),
     dexSave: assign(({ context, event }) => {
       assertEvent(event, 'DEX_SAVE');
-      return order.recordDexSave(context, event.id, event.roll!);
+      return order.recordDexSave(context, event.combatantId, event.roll!);
     }),
     buildMoments: assign(({ context }) => order.buildMoments(context)),
     applyCombat: assign(({ context, event }) => combat.applyCombat(context, event as CombatEvent)),

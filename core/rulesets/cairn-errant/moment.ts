@@ -98,20 +98,29 @@ export const openActions = (ctx: CairnContext) => momentActors(ctx).filter((id) 
 
 // ---- defence choices ----
 
+/** A defence as the DEFENSE event names it (R-C8, §4.4 steps 4–5). */
+export type DefenceKind = Defence['kind'];
+
+/** A defence choice the prompt offers: its key, its label and the DEFENSE fields it sends. */
 export interface DefenceChoice {
   id: string;
   label: string;
+  /** DEFENSE's fields: the defence, and the attacker a fight-back or a Parry answers. */
+  answer: { defence: DefenceKind } | { defence: DefenceKind; attackerId: string };
 }
+
+const plain = (kind: 'none' | 'block' | 'dodge', label: string): DefenceChoice => ({ id: kind, label, answer: { defence: kind } });
+const against = (kind: 'fightBack' | 'parry', attackerId: string, label: string): DefenceChoice => ({ id: `${kind}:${attackerId}`, label, answer: { defence: kind, attackerId } });
 
 /** The options a defender has against these attackers (§4.4 steps 4–5); restrict forbids some. */
 function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: string[], parry: string[]): DefenceChoice[] {
   const target = ctx.combatants[defenderId]!;
-  const choices: DefenceChoice[] = [{ id: 'none', label: 'Take it (no reaction)' }];
+  const choices: DefenceChoice[] = [plain('none', 'Take it (no reaction)')];
   const restrict = ctx.options['blockDodge'] === 'restrict';
-  if (!restrict || blockGear(ctx, target)) choices.push({ id: 'block', label: 'Block (+1 Fatigue): fast and balanced attacks impaired' });
-  if (!restrict || !dodgeHampered(ctx, target)) choices.push({ id: 'dodge', label: 'Dodge (+1 Fatigue): balanced and slow attacks impaired' });
-  for (const id of fightBack) choices.push({ id: `fightBack:${id}`, label: `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)` });
-  for (const id of parry) choices.push({ id: `parry:${id}`, label: `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}` });
+  if (!restrict || blockGear(ctx, target)) choices.push(plain('block', 'Block (+1 Fatigue): fast and balanced attacks impaired'));
+  if (!restrict || !dodgeHampered(ctx, target)) choices.push(plain('dodge', 'Dodge (+1 Fatigue): balanced and slow attacks impaired'));
+  for (const id of fightBack) choices.push(against('fightBack', id, `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)`));
+  for (const id of parry) choices.push(against('parry', id, `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}`));
   return choices;
 }
 
@@ -155,12 +164,15 @@ export function attackBackChoices(ctx: CairnContext, step: { by: string; against
 export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => ctx.options['noReactionToAttackBack'] === false && mayDefend(ctx, gambiteerId);
 
 
-export function parseDefence(id: string): Defence | null {
-  if (id === 'none' || id === 'block' || id === 'dodge') return { kind: id };
-  const [kind, attackerId] = id.split(':');
-  if ((kind === 'fightBack' || kind === 'parry') && attackerId) return { kind, attackerId };
-  return null;
+/** A DEFENSE event's fields as the defence they choose; null when a fight-back or a Parry names no attacker. */
+export function defenceOf(fields: { defence: DefenceKind; attackerId?: string | null | undefined }): Defence | null {
+  if (fields.defence === 'none' || fields.defence === 'block' || fields.defence === 'dodge') return { kind: fields.defence };
+  return fields.attackerId ? { kind: fields.defence, attackerId: fields.attackerId } : null;
 }
+
+/** Is this choice the defence these DEFENSE fields choose? */
+export const choosesDefence = (choice: DefenceChoice, defence: Defence) =>
+  choice.answer.defence === defence.kind && ('attackerId' in choice.answer ? choice.answer.attackerId : undefined) === ('attackerId' in defence ? defence.attackerId : undefined);
 
 export const defenceFatigue = (defence: Defence, options: OptionValues) =>
   defence.kind === 'none' ? 0 : defence.kind === 'parry' ? Number(options['parryFatigue'] ?? 0) : 1; // R-C8

@@ -35,9 +35,9 @@ function gambit(options: Options, roll: number, save: number) {
   intend(e, 'bram', 'gambit', 'orc');
   intend(e, 'orc', 'other', null, { note: 'waits' });
   lock(e);
-  e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(2) });
+  e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(2) });
   if (step(e) === 'defence') return e; // R-C18 as an option: the target's window comes first
-  e.apply({ type: 'GAMBIT', id: 'dex', roll: app(roll), saveRoll: app(save) });
+  e.apply({ type: 'GAMBIT', save: 'dex', roll: app(roll), saveRoll: app(save) });
   return e;
 }
 
@@ -45,7 +45,7 @@ function gambit(options: Options, roll: number, save: number) {
 function critical(options: Options) {
   const e = fight([seed('bram', 'party', { hpMax: 4, hp: 4, str: 10 }), seed('ana', 'party'), seed('orc', 'enemies')], options);
   e.apply({ type: 'APPLY_DAMAGE', targetId: 'bram', amount: 6, source: 'a rockfall' });
-  e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+  e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(20) });
   return e;
 }
 
@@ -65,8 +65,8 @@ const CASES: Record<string, Case> = {
     intend(e, 'orc', 'melee', 'bram');
     intend(e, 'gob', 'melee', 'bram');
     lock(e);
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    return e.refusal({ type: 'STRIKE', id: 'bram', roll: app(3, 4) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    return e.refusal({ type: 'STRIKE', targetId: 'bram', roll: app(3, 4) });
   }),
   meleeClashes: (o) => outcome(() => {
     const e = fight([seed('bram', 'party', { weaponDie: 6 }), seed('orc', 'enemies', { weaponDie: 10 })], o);
@@ -88,51 +88,51 @@ const CASES: Record<string, Case> = {
     const light = attacked(o, { weaponDie: 6 }, { weaponDie: 6 });
     const choices = light.view().prompt!.choices.map((c) => c.id);
     const geared = attacked(o, { weaponDie: 8 }, { weaponDie: 6 });
-    geared.apply({ type: 'DEFENSE', id: 'block' });
-    geared.apply({ type: 'STRIKE', id: 'bram', roll: app(4) });
+    geared.apply({ type: 'DEFENSE', defence: 'block' });
+    geared.apply({ type: 'STRIKE', targetId: 'bram', roll: app(4) });
     return [choices, who(geared, 'bram').hp];
   }),
   parryFatigue: (o) => outcome(() => {
     const e = attacked(o);
-    e.apply({ type: 'DEFENSE', id: 'parry:orc' });
+    e.apply({ type: 'DEFENSE', defence: 'parry', attackerId: 'orc' });
     return who(e, 'bram').fatigue;
   }),
   enhancedMode: (o) => outcome(() => {
     const e = attacked(o, { hpMax: 20, hp: 20 }, {}, { position: 'enhanced' });
-    e.apply({ type: 'DEFENSE', id: 'none' });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
     // The dice asked: d8 + d12 (kept or summed), or the d12 alone (replace).
-    const bothDice = e.refusal({ type: 'STRIKE', id: 'bram', roll: app(3, 5) });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(...(o['enhancedMode'] === 'replace' ? [5] : [3, 5])) });
+    const bothDice = e.refusal({ type: 'STRIKE', targetId: 'bram', roll: app(3, 5) });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(...(o['enhancedMode'] === 'replace' ? [5] : [3, 5])) });
     return [bothDice, who(e, 'bram').hp];
   }),
   // An enhanced d8 blow that Bram blocks: cancelled to a plain d8, or impaired d4 with the d12 still rolled.
   enhancedImpairedCancel: (o) => outcome(() => {
     const e = attacked(o, {}, {}, { position: 'enhanced' });
-    e.apply({ type: 'DEFENSE', id: 'block' });
-    return e.refusal({ type: 'STRIKE', id: 'bram', roll: app(8) });
+    e.apply({ type: 'DEFENSE', defence: 'block' });
+    return e.refusal({ type: 'STRIKE', targetId: 'bram', roll: app(8) });
   }),
   directStrDamageSaves: (o) => outcome(() => {
     const e = fight([seed('bram', 'party', { hpMax: 6, hp: 6 }), seed('orc', 'enemies', { weaponDie: 8 })], o);
-    e.apply({ type: 'SET_AWARE', id: 'bram', aware: false });
+    e.apply({ type: 'SET_AWARE', combatantId: 'bram', aware: false });
     intend(e, 'bram', 'spell');
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(3) });
     return step(e);
   }),
   // Bram fights back, the blow crits him and the d6 leaves him incapacitated: does the fight-back still come?
   downedCannotFightBack: (o) => outcome(() => {
     const e = attacked(o, { hpMax: 1, hp: 1 });
-    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(4) });
-    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
-    e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3) });
+    e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'orc' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(4) });
+    e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(20) });
+    e.apply({ type: 'CRIT_D6', combatantId: 'bram', roll: app(3) });
     return step(e);
   }),
   // An archer shoots Bram (a sword) from Far: a fight-back is offered only when any attacker may be fought back.
   fightBackReach: (o) => outcome(() => {
     const e = fight([seed('bram', 'party'), seed('archer', 'enemies')], o);
-    e.apply({ type: 'SET_BAND', id: 'archer', band: 'far' });
+    e.apply({ type: 'SET_BAND', combatantId: 'archer', band: 'far' });
     intend(e, 'bram', 'spell');
     intend(e, 'archer', 'ranged', 'bram');
     lock(e);
@@ -141,14 +141,14 @@ const CASES: Record<string, Case> = {
   // R-C29: the orc is Far from Bram; Bram's melee strike at it is a full turn, or refused until Bram closes in.
   farMelee: (o) => outcome(() => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], o);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'far' });
     intend(e, 'bram', 'melee', 'orc');
     return ctx(e).intents['bram']!.tier;
   }),
   parryIgnoresArmor: (o) => outcome(() => {
     const e = attacked(o, { weaponDie: 8 }, { armor: 2 });
-    e.apply({ type: 'DEFENSE', id: 'parry:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2, 7) });
+    e.apply({ type: 'DEFENSE', defence: 'parry', attackerId: 'orc' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2, 7) });
     return who(e, 'orc').str;
   }),
   // Gambit roll 2 is Difficulty 2; the orc's save is a natural 1.
@@ -156,7 +156,7 @@ const CASES: Record<string, Case> = {
   // The orc passes and attacks back: Bram takes it, or (option off) reacts first.
   noReactionToAttackBack: (o) => outcome(() => {
     const e = gambit(o, 5, 3);
-    e.apply({ type: 'ATTACK_BACK', id: 'strike', ...(o['noReactionToAttackBack'] === false ? {} : { roll: app(4) }) });
+    e.apply({ type: 'ATTACK_BACK', decision: 'strike', ...(o['noReactionToAttackBack'] === false ? {} : { roll: app(4) }) });
     return [step(e), who(e, 'bram').hp];
   }),
   fightBackAgainstGambits: (o) => outcome(() => step(gambit(o, 5, 3))),
@@ -165,13 +165,13 @@ const CASES: Record<string, Case> = {
   hitLocations: (o) => outcome(() => e2answer(critical(o))),
   headResult: (o) => outcome(() => {
     const e = critical({ ...o, hitLocations: true });
-    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(10) });
+    e.apply({ type: 'HIT_LOCATION', combatantId: 'bram', roll: app(10) });
     return [step(e), who(e, 'bram').out?.kind ?? null];
   }),
   npcCriticalDamage: (o) => outcome(() => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies', { hpMax: 2, hp: 2 }), seed('gob', 'enemies')], o);
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'orc', amount: 5, source: 'a rockfall' });
-    e.apply({ type: 'STR_SAVE', id: 'orc', roll: app(20) });
+    e.apply({ type: 'STR_SAVE', combatantId: 'orc', roll: app(20) });
     return [step(e), who(e, 'orc').failedCriticalSave];
   }),
   dexWilZero: (o) => outcome(() => {
@@ -181,13 +181,13 @@ const CASES: Record<string, Case> = {
   }),
   wounds: (o) => outcome(() => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], o);
-    e.apply({ type: 'GAIN_WOUND', id: 'bram', woundType: 'burns', source: 'fire' });
+    e.apply({ type: 'GAIN_WOUND', combatantId: 'bram', woundType: 'burns', source: 'fire' });
     return who(e, 'bram').wounds.length;
   }),
   treatedStaysOut: (o) => outcome(() => {
     const e = critical(o);
-    e.apply({ type: 'CRIT_D6', id: 'bram', roll: app(3) });
-    e.apply({ type: 'TREAT', id: 'bram' });
+    e.apply({ type: 'CRIT_D6', combatantId: 'bram', roll: app(3) });
+    e.apply({ type: 'TREAT', combatantId: 'bram' });
     return who(e, 'bram').incapacitated;
   }),
 };

@@ -16,35 +16,35 @@ describe('"All improvised weapons break after 1 attack."', () => {
 
   it('own attack first: the chair breaks, so the same round\'s fight-back is unarmed (d4)', () => {
     const e = brawl();
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) }); // passes: Bram strikes before the orc
-    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(3) }); // passes: Bram strikes before the orc
+    const hit = e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(5) });
     expect(hit[0]!.text).toContain('Bram d8 [5] → 5, the improvised weapon breaks.');
-    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
-    expect(() => e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(7) })).toThrow('7 is not a face of the d4');
-    const back = e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(3) });
+    e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'orc' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2) });
+    expect(() => e.apply({ type: 'FIGHT_BACK', defenderId: 'bram', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const back = e.apply({ type: 'FIGHT_BACK', defenderId: 'bram', roll: app(3) });
     expect(back[0]!.text).toContain('Bram fights back: d4 [3] → 3');
   });
 
   it('fight-back first: the chair breaks on the fight-back, so the own attack after it is unarmed (d4)', () => {
     const e = brawl();
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // fails: the orc strikes first
-    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
-    const back = e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(7) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(15) }); // fails: the orc strikes first
+    e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'orc' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2) });
+    const back = e.apply({ type: 'FIGHT_BACK', defenderId: 'bram', roll: app(7) });
     expect(back[0]!.text).toContain("Bram fights back: d8 [7] → 7 − Orc's Armor 0 = 7, the improvised weapon breaks;");
-    expect(() => e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
-    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(4) });
+    expect(() => e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const hit = e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(4) });
     expect(hit[0]!.text).toContain('Bram d4 [4] → 4 (the improvised weapon is already broken: unarmed d4)');
   });
 
   it('a new round brings a new improvised weapon', () => {
     const e = brawl();
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) });
-    e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(5) });
     expect(ctx(e).brokenImprovised).toEqual(['bram']);
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2) });
     expect(ctx(e).round).toBe(2);
     expect(ctx(e).brokenImprovised).toEqual([]);
     expect(who(e, 'bram').hp).toBe(8);
@@ -63,17 +63,17 @@ describe('"Before damage is rolled, a Player Character under attack has 4 option
   it('a Block at 9 slots is judged before its own Fatigue fills slot 10: the blocked blow still goes to HP', () => {
     const e = atNineSlots();
     expect(e.view().prompt).toMatchObject({ kind: 'defence', subjectId: 'bram' });
-    e.apply({ type: 'DEFENSE', id: 'block' });
+    e.apply({ type: 'DEFENSE', defence: 'block' });
     expect(who(e, 'bram').fatigue).toBe(1); // 10/10 slots now: overburdened for the next attack, not this one
-    const hit = e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    const hit = e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(3) });
     expect(hit[0]!.text).not.toContain('straight to STR');
     expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
   });
 
   it('blocking is never worse than not blocking: the same roll taken without a reaction also goes to HP', () => {
     const e = atNineSlots();
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(3) });
     expect(who(e, 'bram')).toMatchObject({ hp: 3, str: 10 });
   });
 
@@ -83,7 +83,7 @@ describe('"Before damage is rolled, a Player Character under attack has 4 option
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
     expect(e.view().prompt).toMatchObject({ kind: 'strike' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(3) });
     expect(who(e, 'bram')).toMatchObject({ hp: 6, str: 7 });
   });
 });
@@ -92,9 +92,9 @@ describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs
   it('a PC who lost fast movement retreats from a Near foe as a full turn, not a quick one', () => {
     const e = fight([seed('bram', 'party', { dex: 12 }), seed('orc', 'enemies')], { hitLocations: true });
     e.apply({ type: 'APPLY_DAMAGE', targetId: 'bram', amount: 2, source: 'falling rocks', attribute: 'str' });
-    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(19) });
-    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(6), strRoll: app(1) }); // left leg
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(19) });
+    e.apply({ type: 'HIT_LOCATION', combatantId: 'bram', roll: app(6), strRoll: app(1) }); // left leg
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     const declared = intend(e, 'bram', 'retreat');
     expect(ctx(e).intents['bram']!.tier).toBe('full');
     expect(declared[0]!.text).toContain('full turn');
@@ -103,7 +103,7 @@ describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs
 
   it('with fast movement the same retreat is a quick turn ("can be done as a quick turn")', () => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     intend(e, 'bram', 'retreat');
     expect(ctx(e).intents['bram']!.tier).toBe('quick');
   });
@@ -112,11 +112,11 @@ describe('R-C6b on retreats: "Lose ability to move quickly" (hit locations, legs
 describe('"a successful DEX Save allows one to run away from a dangerous situation, as long as there is a safe place to run to"', () => {
   const retreating = () => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')]);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     intend(e, 'bram', 'retreat');
     intend(e, 'orc', 'other', null, { note: 'roars' });
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(2) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(2) });
     return e;
   };
 
@@ -127,15 +127,15 @@ describe('"a successful DEX Save allows one to run away from a dangerous situati
 
   it('with no safe place no save is rolled and the PC does not get away: the action is lost', () => {
     const e = retreating();
-    expect(cairnErrantEncounter.rollsFor!(e.snapshot, { type: 'RETREAT', id: 'bram', safePlace: false })).toEqual([]);
-    const lines = e.apply({ type: 'RETREAT', id: 'bram', safePlace: false });
+    expect(cairnErrantEncounter.rollsFor!(e.snapshot, { type: 'RETREAT', combatantId: 'bram', safePlace: false })).toEqual([]);
+    const lines = e.apply({ type: 'RETREAT', combatantId: 'bram', safePlace: false });
     expect(texts(lines)[0]).toBe('Bram has no safe place to run to: the retreat cannot succeed, and the action is lost.');
     expect(who(e, 'bram').out).toBeNull();
   });
 
   it('with a safe place a passed DEX save gets the PC away', () => {
     const e = retreating();
-    e.apply({ type: 'RETREAT', id: 'bram', safePlace: true, roll: app(3) });
+    e.apply({ type: 'RETREAT', combatantId: 'bram', safePlace: true, roll: app(3) });
     expect(who(e, 'bram').out).toMatchObject({ kind: 'retreated' });
   });
 });
@@ -156,7 +156,7 @@ describe('the runner\'s row shows every open wound it carries ("A wound occupies
 
 describe('"Who" declares: "each PC declares their intentions that round. The Warden decides what the enemies will do"', () => {
   it('the Player intent offers the party, the Enemy intent and the telegraph the enemies', () => {
-    const field = (type: string) => cairnErrantActionForms.find((f) => f.type === type)!.fields.find((f) => f.key === 'id')!;
+    const field = (type: string) => cairnErrantActionForms.find((f) => f.type === type)!.fields.find((f) => f.key === 'combatantId')!;
     expect(field('DECLARE_INTENT').side).toBe('party');
     expect(field('SET_NPC_INTENT').side).toBe('enemies');
     expect(field('TELEGRAPH').side).toBe('enemies');
@@ -170,7 +170,7 @@ describe('"Blocking requires a Balanced or Heavy melee weapon, or a shield (ruli
     intend(e, 'bram', 'ranged', 'orc');
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the orc strikes first
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(15) }); // the orc strikes first
     return e;
   };
   const choices = (e: ReturnType<typeof fight>) => e.view().prompt!.choices.map((c) => c.id);
@@ -178,16 +178,16 @@ describe('"Blocking requires a Balanced or Heavy melee weapon, or a shield (ruli
   it('restrict: a d8 longbow is balanced but no melee weapon, so it cannot block; a d8 sword can', () => {
     const bow = archer({ rangedWeapon: true }, 'restrict');
     expect(choices(bow)).not.toContain('block');
-    expect(() => bow.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+    expect(() => bow.apply({ type: 'DEFENSE', defence: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
     expect(choices(archer({}, 'restrict'))).toContain('block');
     expect(choices(archer({ rangedWeapon: true, shield: true }, 'restrict'))).toContain('block');
   });
 
   it('graded: blocking with a longbow only impairs ("Blocking without a Balanced/Heavy melee weapon or shield impairs")', () => {
     const bow = archer({ rangedWeapon: true }, 'graded');
-    expect(bow.apply({ type: 'DEFENSE', id: 'block' })[0]!.text).toContain('become impaired');
-    expect(() => bow.apply({ type: 'STRIKE', id: 'bram', roll: app(5) })).toThrow('5 is not a face of the d4');
-    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(3) });
+    expect(bow.apply({ type: 'DEFENSE', defence: 'block' })[0]!.text).toContain('become impaired');
+    expect(() => bow.apply({ type: 'STRIKE', targetId: 'bram', roll: app(5) })).toThrow('5 is not a face of the d4');
+    bow.apply({ type: 'STRIKE', targetId: 'bram', roll: app(3) });
     expect(who(bow, 'bram').hp).toBe(7);
   });
 });
@@ -196,7 +196,7 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
   /** An archer shoots Bram; the bands (if given) place it. */
   const shot = (bram: Record<string, string | number | boolean> = {}, band: 'close' | 'far' | null = 'far', options: Record<string, string> = {}) => {
     const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, weaponDie: 8, ...bram }), seed('archer', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6 })], options);
-    if (band) e.apply({ type: 'SET_BAND', id: 'archer', band });
+    if (band) e.apply({ type: 'SET_BAND', combatantId: 'archer', band });
     intend(e, 'bram', 'spell');
     intend(e, 'archer', 'ranged', 'bram');
     lock(e);
@@ -208,7 +208,7 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
     const e = shot();
     expect(choices(e)).toEqual(['none', 'block', 'dodge']);
     expect(e.view().prompt!.text).toBe('Bram is attacked by Archer: how does Bram react? (Archer out of reach to fight back or parry, R-C28)');
-    expect(() => e.apply({ type: 'DEFENSE', id: 'fightBack:archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
+    expect(() => e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'archer' })).toThrow("Bram cannot reach Archer to fight back: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
     expect(who(e, 'bram').fatigue).toBe(0);
   });
 
@@ -220,9 +220,9 @@ describe('"Fight back. Choose one attacker and deal your damage against it" — 
     expect(choices(shot({}, 'close'))).toContain('fightBack:archer');
     const bow = shot({ rangedWeapon: true });
     expect(choices(bow)).toContain('fightBack:archer');
-    bow.apply({ type: 'DEFENSE', id: 'fightBack:archer' });
-    bow.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
-    bow.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(5) });
+    bow.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'archer' });
+    bow.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2) });
+    bow.apply({ type: 'FIGHT_BACK', defenderId: 'bram', roll: app(5) });
     expect(who(bow, 'archer').hp).toBe(1);
   });
 
@@ -235,7 +235,7 @@ describe('"Parry. Choose one attacking opponent that you can attack in return" �
   /** An archer (d6) shoots Bram (a d8 sword, Armor 0); the bands (if given) place it. */
   const shot = (bram: Record<string, string | number | boolean> = {}, band: 'close' | 'far' | null = 'close') => {
     const e = fight([seed('bram', 'party', { hpMax: 10, hp: 10, str: 12, weaponDie: 8, ...bram }), seed('archer', 'enemies', { weaponDie: 6, hpMax: 6, hp: 6, str: 10 })]);
-    if (band) e.apply({ type: 'SET_BAND', id: 'archer', band });
+    if (band) e.apply({ type: 'SET_BAND', combatantId: 'archer', band });
     intend(e, 'bram', 'spell');
     intend(e, 'archer', 'ranged', 'bram');
     lock(e);
@@ -246,8 +246,8 @@ describe('"Parry. Choose one attacking opponent that you can attack in return" �
   it('an archer Close to Bram can be attacked in return, so it can be parried: the higher roll goes straight to STR', () => {
     const e = shot();
     expect(choices(e)).toContain('parry:archer');
-    e.apply({ type: 'DEFENSE', id: 'parry:archer' });
-    const lines = e.apply({ type: 'STRIKE', id: 'bram', roll: app(2, 7) });
+    e.apply({ type: 'DEFENSE', defence: 'parry', attackerId: 'archer' });
+    const lines = e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2, 7) });
     expect(texts(lines).join(' ')).toContain("Parry: Bram 7 beats Archer 2: 7 straight to Archer's STR (after Armor, no save).");
     expect([who(e, 'archer').str, who(e, 'bram').hp]).toEqual([3, 10]);
   });
@@ -259,7 +259,7 @@ describe('"Parry. Choose one attacking opponent that you can attack in return" �
   it('a sword cannot attack an archer at Far in return: no Parry offered, and one sent is refused', () => {
     const e = shot({}, 'far');
     expect(choices(e)).not.toContain('parry:archer');
-    expect(() => e.apply({ type: 'DEFENSE', id: 'parry:archer' })).toThrow("Bram cannot reach Archer to parry: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
+    expect(() => e.apply({ type: 'DEFENSE', defence: 'parry', attackerId: 'archer' })).toThrow("Bram cannot reach Archer to parry: it shoots from Far and Bram's weapon is no ranged weapon (R-C28).");
     expect(choices(shot({}, null))).not.toContain('parry:archer');
   });
 });
@@ -267,7 +267,7 @@ describe('"Parry. Choose one attacking opponent that you can attack in return" �
 describe('Far "takes one or multiple Move Actions in combat to get here": a melee strike at a Far foe (R-C29)', () => {
   const farOrc = (options: Record<string, string> = {}) => {
     const e = fight([seed('bram', 'party'), seed('orc', 'enemies')], options);
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'far' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'far' });
     return e;
   };
 
@@ -282,7 +282,7 @@ describe('Far "takes one or multiple Move Actions in combat to get here": a mele
     expect(() => intend(e, 'bram', 'melee', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the strike waits for next round (R-C29).");
     expect(() => intend(e, 'bram', 'gambit', 'orc')).toThrow("Orc is Far: closing in takes Bram's whole turn (moving two range bands), so the gambit waits for next round (R-C29).");
     intend(e, 'bram', 'ranged', 'orc');
-    e.apply({ type: 'SET_BAND', id: 'orc', band: 'near' });
+    e.apply({ type: 'SET_BAND', combatantId: 'orc', band: 'near' });
     intend(e, 'bram', 'melee', 'orc');
     expect(ctx(e).intents['bram']).toMatchObject({ action: 'melee', tier: 'full' });
   });
@@ -295,10 +295,10 @@ describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."'
     intend(e, 'bram', 'melee', 'orc', { move: 'before', position: 'enhanced' });
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) }); // 2 HP, 3 off STR
-    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
-    const lines = e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(face) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(5) }); // 2 HP, 3 off STR
+    e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(20) });
+    const lines = e.apply({ type: 'HIT_LOCATION', combatantId: 'bram', roll: app(face) });
     return { e, lines };
   };
 
@@ -307,21 +307,21 @@ describe('Hit locations: "Left arm / Right arm | Disarmament; lose use of arm."'
     expect(texts(lines).join(' ')).toContain('disarmed');
     expect(e.view().order.find((c) => c.id === 'bram')!.tags).toContain('disarmed this round: unarmed d4');
     // The full-turn moment: Bram strikes the orc with empty hands.
-    expect(() => e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
-    const hit = e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    expect(() => e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(7) })).toThrow('7 is not a face of the d4');
+    const hit = e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(3) });
     expect(hit[0]!.text).toContain('disarmed by the arm hit: unarmed d4');
     expect(who(e, 'orc').hp).toBe(9);
   });
 
   it('a leg hit does not disarm: the same strike swings the d8 (enhanced and impaired cancel, R-C12)', () => {
     const { e } = armHit(7);
-    e.apply({ type: 'STRIKE', id: 'orc', roll: app(7) });
+    e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(7) });
     expect(who(e, 'orc').hp).toBe(5);
   });
 
   it('the next round\'s declaration says what Bram fights with: the disarm lasts the round', () => {
     const { e } = armHit(8);
-    e.apply({ type: 'STRIKE', id: 'orc', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(3) });
     expect(ctx(e).round).toBe(2);
     expect(ctx(e).disarmed).toEqual([]);
   });
@@ -334,12 +334,12 @@ describe('"Unarmed/non-lethal attacks still do damage to STR, but failing a Crit
     intend(e, 'orc', 'melee', 'bram');
     intend(e, 'gob', 'other', null, { note: 'watches' });
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) });
-    e.apply({ type: 'STRIKE', id: 'orc', roll: app(5) }); // the chair breaks: orc HP 1
-    e.apply({ type: 'DEFENSE', id: 'fightBack:orc' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(2) });
-    e.apply({ type: 'FIGHT_BACK', id: 'bram', roll: app(3) }); // fists: HP 1 → 0, 2 off STR
-    const save = e.apply({ type: 'STR_SAVE', id: 'orc', roll: app(20) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(3) });
+    e.apply({ type: 'STRIKE', targetId: 'orc', roll: app(5) }); // the chair breaks: orc HP 1
+    e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'orc' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(2) });
+    e.apply({ type: 'FIGHT_BACK', defenderId: 'bram', roll: app(3) }); // fists: HP 1 → 0, 2 off STR
+    const save = e.apply({ type: 'STR_SAVE', combatantId: 'orc', roll: app(20) });
     expect(texts(save).join(' ')).toContain('Orc is knocked unconscious (non-lethal)');
     expect(who(e, 'orc').unconscious).toBe(true);
     expect(e.view().prompt?.kind ?? null).not.toBe('npcCrit');
@@ -383,15 +383,15 @@ describe('Disarmed by an arm hit, then "Blocking requires a Balanced or Heavy me
     intend(e, 'orc', 'melee', 'bram');
     intend(e, 'gob', 'melee', 'bram', { move: 'before' });
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(15) }); // the full tier: Bram's spell after the goblin
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(15) }); // the full tier: Bram's spell after the goblin
     expect(e.view().prompt!.choices.map((c) => c.id)).toContain('block');
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(5) });
-    e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
-    e.apply({ type: 'HIT_LOCATION', id: 'bram', roll: app(8) });
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(5) });
+    e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(20) });
+    e.apply({ type: 'HIT_LOCATION', combatantId: 'bram', roll: app(8) });
     // The full-turn moment: the goblin closes in and strikes.
     expect(e.view().prompt!.choices.map((c) => c.id)).not.toContain('block');
-    expect(() => e.apply({ type: 'DEFENSE', id: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
+    expect(() => e.apply({ type: 'DEFENSE', defence: 'block' })).toThrow('Bram needs a shield or a balanced or heavy melee weapon to block.');
   });
 });
 
@@ -402,14 +402,14 @@ describe('"only the weapon tag/effects of the highest result are used" with "Una
     intend(e, 'gob', 'melee', 'bram', { weapon: 'improvised', improvisedSize: 8 });
     intend(e, 'orc', 'melee', 'bram');
     lock(e);
-    e.apply({ type: 'DEX_SAVE', id: 'bram', roll: app(3) }); // Bram strikes first
-    e.apply({ type: 'DEFENSE', id: 'fightBack:bram' }); // the goblin fights back with its chair
-    e.apply({ type: 'STRIKE', id: 'gob', roll: app(3) });
-    e.apply({ type: 'FIGHT_BACK', id: 'gob', roll: app(1) }); // the chair breaks: Bram HP 3
-    e.apply({ type: 'DEFENSE', id: 'none' });
-    e.apply({ type: 'STRIKE', id: 'bram', roll: app(4, 4) }); // goblin fists d4 4, orc d6 4: a tie
-    e.apply({ type: 'TIE_BREAK', id: 'gob' });
-    const save = e.apply({ type: 'STR_SAVE', id: 'bram', roll: app(20) });
+    e.apply({ type: 'DEX_SAVE', combatantId: 'bram', roll: app(3) }); // Bram strikes first
+    e.apply({ type: 'DEFENSE', defence: 'fightBack', attackerId: 'bram' }); // the goblin fights back with its chair
+    e.apply({ type: 'STRIKE', targetId: 'gob', roll: app(3) });
+    e.apply({ type: 'FIGHT_BACK', defenderId: 'gob', roll: app(1) }); // the chair breaks: Bram HP 3
+    e.apply({ type: 'DEFENSE', defence: 'none' });
+    e.apply({ type: 'STRIKE', targetId: 'bram', roll: app(4, 4) }); // goblin fists d4 4, orc d6 4: a tie
+    e.apply({ type: 'TIE_BREAK', attackerId: 'gob' });
+    const save = e.apply({ type: 'STR_SAVE', combatantId: 'bram', roll: app(20) });
     expect(texts(save).join(' ')).toContain('Bram is knocked unconscious (non-lethal)');
     expect(who(e, 'bram').unconscious).toBe(true);
   });

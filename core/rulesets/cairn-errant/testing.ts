@@ -47,7 +47,7 @@ export const texts = (lines: LogLine[]) => lines.map((l) => l.text);
 /** DECLARE_INTENT for a PC, SET_NPC_INTENT for an enemy. */
 export function intend(e: EncounterEngine, id: string, action: IntentInput['action'], targetId: string | null = null, extra: Partial<IntentInput> = {}): LogLine[] {
   const type = ctx(e).combatants[id]!.side === 'party' ? 'DECLARE_INTENT' : 'SET_NPC_INTENT';
-  return e.apply({ type, id, action, ...(targetId ? { targetId } : {}), ...extra } as GmEvent);
+  return e.apply({ type, combatantId: id, action, ...(targetId ? { targetId } : {}), ...extra } as GmEvent);
 }
 
 export const lock = (e: EncounterEngine) => e.apply({ type: 'LOCK_INTENTS' });

@@ -1,5 +1,5 @@
 // Cairn-Errant's runner view: rows, statuses, the waiting prompt, the events allowed now.
-import type { CombatantView, EncounterSnapshot, EncounterView } from '../../encounter/types.ts';
+import type { CombatantView, EncounterSnapshot, EncounterView, PromptChoice } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import { ANYTIME_TYPES } from './machine.ts';
 import * as rules from './rules.ts';
@@ -100,44 +100,45 @@ function prompt(ctx: CairnContext): EncounterView['prompt'] {
       kind: 'dexSaves',
       text: `Initiative: ${names(ctx, pending)} ${pending.length === 1 ? 'rolls a DEX save' : 'roll DEX saves'} to act before or after the enemies.`,
       answer: 'DEX_SAVE',
-      choices: pending.map((id) => ({ id, label: `${rules.nameOf(ctx, id)}: DEX ${ctx.combatants[id]!.dex}${ctx.combatants[id]!.nextInitiativeDisadvantage ? ' (disadvantage)' : ''}` })),
+      choices: pending.map((id) => ({ id, label: `${rules.nameOf(ctx, id)}: DEX ${ctx.combatants[id]!.dex}${ctx.combatants[id]!.nextInitiativeDisadvantage ? ' (disadvantage)' : ''}`, answer: { combatantId: id } })),
     };
   }
   const step = moment.nextStep(ctx);
   if (!step) return null;
   const answer = combat.answerOf(ctx, step);
   const text = combat.stepQuestion(ctx, step);
-  const one = (id: string, label: string) => [{ id, label }];
+  /** The one button of a roll step: it names whom the roll is about (`field`: the answering event's field for it). */
+  const one = (field: string, id: string, label: string): PromptChoice[] => [{ id, label, answer: { [field]: id } }];
   switch (step.kind) {
     case 'redirect': {
       const actor = ctx.combatants[step.actorId]!;
       const targets = ctx.roster.filter((id) => rules.present(ctx.combatants[id]) && ctx.combatants[id]!.side !== actor.side);
-      return { kind: 'redirect', text, answer, subjectId: step.actorId, choices: [...targets.map((id) => ({ id, label: `Redirect to ${rules.nameOf(ctx, id)}` })), { id: 'lost', label: 'The action is lost' }] };
+      return { kind: 'redirect', text, answer, subjectId: step.actorId, choices: [...targets.map((id) => ({ id, label: `Redirect to ${rules.nameOf(ctx, id)}`, answer: { targetId: id } })), { id: 'lost', label: 'The action is lost', answer: { targetId: null } }] };
     }
     case 'gambit':
-      return { kind: 'gambit', text, answer, subjectId: step.attackerId, choices: [{ id: 'str', label: 'STR save' }, { id: 'dex', label: 'DEX save' }, { id: 'wil', label: 'WIL save' }] };
+      return { kind: 'gambit', text, answer, subjectId: step.attackerId, choices: [{ id: 'str', label: 'STR save', answer: { save: 'str' } }, { id: 'dex', label: 'DEX save', answer: { save: 'dex' } }, { id: 'wil', label: 'WIL save', answer: { save: 'wil' } }] };
     case 'defence':
       return { kind: 'defence', text, answer, subjectId: step.targetId, choices: moment.defenceChoices(ctx, step.targetId) };
     case 'strike':
-      return { kind: 'strike', text, answer, subjectId: step.targetId, choices: one(step.targetId, 'Roll the damage') };
+      return { kind: 'strike', text, answer, subjectId: step.targetId, choices: one('targetId', step.targetId, 'Roll the damage') };
     case 'tie':
-      return { kind: 'tie', text, answer, subjectId: step.targetId, choices: step.candidates.map((id) => ({ id, label: `${rules.nameOf(ctx, id)}'s weapon` })) };
+      return { kind: 'tie', text, answer, subjectId: step.targetId, choices: step.candidates.map((id) => ({ id, label: `${rules.nameOf(ctx, id)}'s weapon`, answer: { attackerId: id } })) };
     case 'critSave':
-      return { kind: 'critSave', text, answer, subjectId: step.id, choices: one(step.id, `Roll the STR save (STR ${ctx.combatants[step.id]!.str})`) };
+      return { kind: 'critSave', text, answer, subjectId: step.id, choices: one('combatantId', step.id, `Roll the STR save (STR ${ctx.combatants[step.id]!.str})`) };
     case 'critTable':
-      return { kind: 'critTable', text, answer, subjectId: step.id, choices: one(step.id, ctx.options['hitLocations'] ? 'Roll the hit location (d10)' : 'Roll the d6') };
+      return { kind: 'critTable', text, answer, subjectId: step.id, choices: one('combatantId', step.id, ctx.options['hitLocations'] ? 'Roll the hit location (d10)' : 'Roll the d6') };
     case 'npcCrit':
-      return { kind: 'npcCritical', text, answer, subjectId: step.id, choices: [{ id: 'dead', label: 'Dead' }, { id: 'out', label: 'Out of the fight' }, { id: 'fightsOn', label: 'Fights on, impaired' }] };
+      return { kind: 'npcCritical', text, answer, subjectId: step.id, choices: [{ id: 'dead', label: 'Dead', answer: { result: 'dead' } }, { id: 'out', label: 'Out of the fight', answer: { result: 'out' } }, { id: 'fightsOn', label: 'Fights on, impaired', answer: { result: 'fightsOn' } }] };
     case 'head':
-      return { kind: 'head', text, answer, subjectId: step.id, choices: [{ id: 'dies', label: 'Dies' }, { id: 'survives', label: 'Survives' }] };
+      return { kind: 'head', text, answer, subjectId: step.id, choices: [{ id: 'dies', label: 'Dies', answer: { result: 'dies' } }, { id: 'survives', label: 'Survives', answer: { result: 'survives' } }] };
     case 'attackBack':
-      return { kind: 'attackBack', text, answer, subjectId: step.by, choices: [{ id: 'strike', label: `Attack ${rules.nameOf(ctx, step.against)} back` }, { id: 'decline', label: 'Decline' }] };
+      return { kind: 'attackBack', text, answer, subjectId: step.by, choices: [{ id: 'strike', label: `Attack ${rules.nameOf(ctx, step.against)} back`, answer: { decision: 'strike' } }, { id: 'decline', label: 'Decline', answer: { decision: 'decline' } }] };
     case 'attackBackDefence':
       return { kind: 'defence', text, answer, subjectId: step.against, choices: moment.attackBackChoices(ctx, step) };
     case 'attackBackStrike':
-      return { kind: 'strike', text, answer, subjectId: step.against, choices: one(step.against, 'Roll the attack back') };
+      return { kind: 'strike', text, answer, subjectId: step.against, choices: one('targetId', step.against, 'Roll the attack back') };
     case 'fightBack':
-      return { kind: 'fightBack', text, answer, subjectId: step.defenderId, choices: one(step.defenderId, 'Roll the fight-back damage') };
+      return { kind: 'fightBack', text, answer, subjectId: step.defenderId, choices: one('defenderId', step.defenderId, 'Roll the fight-back damage') };
   }
 }
 
