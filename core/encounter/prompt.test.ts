@@ -12,7 +12,7 @@ describe('promptAnswerEvent', () => {
     expect(promptAnswerEvent({ answer: 'DEFEND' }, { id: 'x', label: 'X', answer: { type: 'END_COMBAT' } })).toEqual({ type: 'DEFEND' });
   });
 
-  it('sends the choice’s id for a ruleset whose choices carry no answer yet', () => {
-    expect(promptAnswerEvent({ answer: 'LUCK_TEST' }, { id: 'roll', label: 'Roll' })).toEqual({ type: 'LUCK_TEST', id: 'roll' });
+  it('sends the type alone for a choice whose answer has no fields (a roll the app makes)', () => {
+    expect(promptAnswerEvent({ answer: 'LUCK_TEST' }, { id: 'roll', label: 'Roll', answer: {} })).toEqual({ type: 'LUCK_TEST' });
   });
 });

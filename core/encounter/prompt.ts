@@ -3,7 +3,7 @@
 // and the runner's number keys both send it through here, so no screen builds an answer by hand.
 import type { EncounterPrompt, GmEvent, PromptChoice } from './types.ts';
 
-/** The event choosing `choice` sends: `{ type: prompt.answer, ...choice.answer }` (`{ id }` for a choice without one). */
+/** The event choosing `choice` sends: `{ type: prompt.answer, ...choice.answer }`. */
 export function promptAnswerEvent(prompt: Pick<EncounterPrompt, 'answer'>, choice: PromptChoice): GmEvent {
-  return { ...(choice.answer ?? { id: choice.id }), type: prompt.answer };
+  return { ...choice.answer, type: prompt.answer };
 }

@@ -90,11 +90,8 @@ export interface PromptChoice {
   /** The choice's key among the prompt's choices (lists, tests); not sent. */
   id: string;
   label: string;
-  /**
-   * What choosing it sends: `{ type: prompt.answer, ...answer }` (promptAnswerEvent). Absent on a ruleset not yet
-   * converted, which still reads `{ id }`.
-   */
-  answer?: PromptAnswer;
+  /** What choosing it sends: `{ type: prompt.answer, ...answer }` (promptAnswerEvent). */
+  answer: PromptAnswer;
 }
 
 /** A blocking question the GM must answer before play goes on. */

@@ -248,10 +248,6 @@ function combatantView(ctx: AnyContext, id: string, status: CombatantView['statu
     stats,
     ...(c.removed ? { removedReason: c.removed.reason } : {}),
     ...(c.vitality === 'dead' ? { dead: true } : c.vitality !== 'up' ? { defeated: true } : {}),
-    details: {
-      initiative: c.initiative?.total ?? null, initiativeModifier: c.initiativeModifier, hp: c.hp, hpMax: c.hpMax, tempHp: c.tempHp, ac: c.ac,
-      vitality: c.vitality, saves: c.saves, concentration: c.concentration, ready: c.ready, delaying: c.delaying, fixed: c.fixed,
-    },
   };
 }
 
