@@ -1,15 +1,13 @@
 // "Any system"'s character sheet: the numbers every initiative tracker keeps (Improved Initiative, Shieldmaiden,
 // Obsidian's Initiative Tracker) for the games the app does not model. The GM enters them; the app keeps them exact.
-import type { SheetSchema } from '../sheet.ts';
+import { pool, type SheetSchema } from '../sheet.ts';
 
 export const anySystemSheet: SheetSchema = {
   mainPool: { label: 'HP', keys: ['hpMax', 'hp'] },
   fields: [
-    { kind: 'integer', key: 'hpMax', label: 'Maximum HP', short: 'Max HP', group: 'Health', default: 10, min: 0, max: 9999 },
-    {
-      kind: 'integer', key: 'hp', label: 'HP', group: 'Health', default: 10, min: 0, max: 9999, atMost: 'hpMax',
-      help: 'Current hit points; healing never raises them above the maximum.',
-    },
+    ...pool('hp', 'HP', { default: 10, min: 0, max: 9999 }, {
+      group: 'Health', maxLabel: 'Maximum HP', maxShort: 'Max HP', help: 'Current hit points; healing never raises them above the maximum.',
+    }),
     {
       kind: 'integer', key: 'tempHp', label: 'Temporary HP', short: 'Temp HP', group: 'Health', default: 0, min: 0, max: 999,
       help: 'Lost before HP; a new grant keeps the higher of the two (they do not add up).',

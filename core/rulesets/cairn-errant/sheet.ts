@@ -1,38 +1,25 @@
 // Cairn-Errant's character sheet (RULES.md §4.2–4.6, §6.5): HP over STR/DEX/WIL (current and max), Armor, the weapon
 // die, inventory slot use, limb losses and the death clock. Injuries and wounds are kept as separate records.
-import type { SheetSchema } from '../sheet.ts';
+import { pool, type SheetSchema } from '../sheet.ts';
 
 const WEAPON_SIZES = [4, 6, 8, 10, 12] as const;
+/** An attribute's range: 10 to start, its maximum 1–18, its current value down to 0. */
+const ATTRIBUTE = { default: 10, min: 0, max: 18, maxMin: 1 };
 
 export const cairnErrantSheet: SheetSchema = {
   mainPool: { label: 'HP', keys: ['hpMax', 'hp'] },
   fields: [
-    {
-      kind: 'integer', key: 'hpMax', label: 'Maximum HP', group: 'Health', default: 4, min: 0, max: 20,
-    },
-    {
-      kind: 'integer', key: 'hp', label: 'HP', group: 'Health', default: 4, min: 0, max: 20, atMost: 'hpMax',
+    ...pool('hp', 'HP', { default: 4, min: 0, max: 20 }, {
+      group: 'Health', maxLabel: 'Maximum HP',
       help: 'Damage below 0 HP goes to STR and calls for a Critical Damage save (§4.4 steps 9–10).',
-    },
+    }),
     {
       kind: 'integer', key: 'armor', label: 'Armor', group: 'Health', default: 0, min: 0, max: 3,
       help: 'Subtracted from every damage roll; at Armor 3 the restrict variant forbids dodging (§4.4 step 5).',
     },
-    { kind: 'integer', key: 'strMax', label: 'STR maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
-    {
-      kind: 'integer', key: 'str', label: 'STR', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'strMax',
-      help: 'STR 0 is death; the Critical Damage save uses the new STR.',
-    },
-    { kind: 'integer', key: 'dexMax', label: 'DEX maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
-    {
-      kind: 'integer', key: 'dex', label: 'DEX', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'dexMax',
-      help: 'Initiative and retreat saves; DEX 0 is paralysed or knocked out (R-C24).',
-    },
-    { kind: 'integer', key: 'wilMax', label: 'WIL maximum', group: 'Attributes', default: 10, min: 1, max: 18 },
-    {
-      kind: 'integer', key: 'wil', label: 'WIL', group: 'Attributes', default: 10, min: 0, max: 18, atMost: 'wilMax',
-      help: 'WIL 0 is delirious (R-C24).',
-    },
+    ...pool('str', 'STR', ATTRIBUTE, { group: 'Attributes', help: 'STR 0 is death; the Critical Damage save uses the new STR.' }),
+    ...pool('dex', 'DEX', ATTRIBUTE, { group: 'Attributes', help: 'Initiative and retreat saves; DEX 0 is paralysed or knocked out (R-C24).' }),
+    ...pool('wil', 'WIL', ATTRIBUTE, { group: 'Attributes', help: 'WIL 0 is delirious (R-C24).' }),
     {
       kind: 'die', key: 'weaponDie', label: 'Weapon damage die', short: 'Weapon', group: 'Weapon', default: 6, sizes: WEAPON_SIZES,
       help: 'd6 fast, d8 balanced, d10 slow; unarmed d4 (§4.4 step 2).',

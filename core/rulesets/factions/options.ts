@@ -1,5 +1,5 @@
 // Factions' rulings (RULES.md §3, Appendix A; the game is Murdham): each R-F ruling is a named option with the digest's default.
-import { retireOptions, type RulingOption } from '../options.ts';
+import { choice, defineOptions, flag } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/factions.md,
@@ -23,98 +23,98 @@ export const RETIRED_FACTIONS_OPTIONS = [
   { key: 'armourUsed', ruling: 'R-F21' },
 ] as const;
 
-export const factionsOptions: readonly RulingOption[] = retireOptions([
-  {
-    key: 'initiativePerPhase', ruling: 'R-F6', kind: 'choice', default: 'eachPhase', label: 'First faction with fast/slow phases',
+export const factionsOptions = defineOptions([
+  choice('initiativePerPhase', {
+    ruling: 'R-F6', default: 'eachPhase', label: 'First faction with fast/slow phases',
     description: 'With fast and slow activations on, the initiative holder chooses the first faction separately in each phase.',
     choices: [
       { value: 'eachPhase', label: 'Chosen in each phase' },
       { value: 'oncePerRound', label: 'Chosen once per round' },
     ],
-  },
-  {
-    key: 'pcMorale', ruling: 'R-F7', kind: 'flag', default: true, label: 'PCs check morale',
+  }),
+  flag('pcMorale', {
+    ruling: 'R-F7', default: true, label: 'PCs check morale',
     description: 'Every group and lone fighter, PC or NPC, checks morale; turning this off is the NPC-only house rule. A group is GM-defined, one per faction by default.',
-  },
-  {
-    key: 'loneFighter', ruling: 'R-F8b', kind: 'choice', default: 'startedAlone', label: 'Who fights alone',
+  }),
+  choice('loneFighter', {
+    ruling: 'R-F8b', default: 'startedAlone', label: 'Who fights alone',
     description: '"Fighting alone" means a group that began the fight with one member; it checks once damage leaves its health at half of maximum or less.',
     choices: [
       { value: 'startedAlone', label: 'A group that began with one member' },
       { value: 'lastStanding', label: 'Also the last one standing of a group' },
     ],
-  },
-  {
-    key: 'counterMustBeLegal', ruling: 'R-F12', kind: 'flag', default: true, label: 'Counters must be legal attacks',
+  }),
+  flag('counterMustBeLegal', {
+    ruling: 'R-F12', default: true, label: 'Counters must be legal attacks',
     description: 'A counter must be a legal attack on the attacker, including any WIT save to hit it would need.',
-  },
-  {
-    key: 'grabbedMayReact', ruling: 'R-F14', kind: 'flag', default: false, label: 'Grabbed characters may react',
+  }),
+  flag('grabbedMayReact', {
+    ruling: 'R-F14', default: false, label: 'Grabbed characters may react',
     description: 'A grabbed character used to hide behind gets no reaction of its own unless the GM rules that Entangled allows it.',
-  },
-  {
-    key: 'redirectionChain', ruling: 'R-F15', kind: 'choice', default: 'noRepeats', label: 'Chained redirections',
+  }),
+  choice('redirectionChain', {
+    ruling: 'R-F15', default: 'noRepeats', label: 'Chained redirections',
     description: 'Hide behind and Guard may chain, but the same character cannot become the target twice.',
     choices: [
       { value: 'noRepeats', label: 'Chains allowed, no character twice' },
       { value: 'once', label: 'Only one redirection per attack' },
     ],
-  },
-  {
-    key: 'impairedMode', ruling: 'R-F16', kind: 'choice', default: 'twiceKeepLower', label: 'Impaired damage',
+  }),
+  choice('impairedMode', {
+    ruling: 'R-F16', default: 'twiceKeepLower', label: 'Impaired damage',
     description: 'Impaired damage rolls the die twice and keeps the lower; impaired and enhanced cancel one for one, impaired twice deals 0, and several enhancements count as one.',
     choices: [
       { value: 'twiceKeepLower', label: 'Roll twice, keep the lower' },
       { value: 'flatD4', label: 'Roll a d4 instead (Cairn-style)' },
     ],
-  },
-  {
-    key: 'armourFloor', ruling: 'R-F17', kind: 'choice', default: 'zero', label: 'Armour reduction',
+  }),
+  choice('armourFloor', {
+    ruling: 'R-F17', default: 'zero', label: 'Armour reduction',
     description: 'Damage after armour is max(0, damage − armour): armour can stop a hit completely.',
     choices: [
       { value: 'zero', label: 'Can reduce to 0' },
       { value: 'one', label: 'Minimum 1' },
     ],
-  },
-  {
-    key: 'heavyHitDestroys', ruling: 'R-F18b', kind: 'choice', default: 'oneItem', label: 'Hits of 8 or more',
+  }),
+  choice('heavyHitDestroys', {
+    ruling: 'R-F18b', default: 'oneItem', label: 'Hits of 8 or more',
     description: 'One attack of 8 or more before armour destroys at most one item: the damaged shield if there is one, otherwise damaged armour.',
     choices: [
       { value: 'oneItem', label: 'At most one item, shield first' },
       { value: 'shieldAndArmour', label: 'Both damaged shield and armour' },
     ],
-  },
-  {
-    key: 'meleeBlastDodgeable', ruling: 'R-F19', kind: 'flag', default: true, label: 'Melee blasts can be dodged',
+  }),
+  flag('meleeBlastDodgeable', {
+    ruling: 'R-F19', default: true, label: 'Melee blasts can be dodged',
     description: '"Can never miss" means a melee blast needs no WIT save; each target may still dodge.',
-  },
-  {
-    key: 'healthModel', ruling: 'R-F20', kind: 'choice', default: 'murdham', label: 'Health model',
+  }),
+  choice('healthModel', {
+    ruling: 'R-F20', default: 'murdham', label: 'Health model',
     description: 'Murdham\'s own rule: health equals STR; losing at least half of current health in one hit incapacitates, losing all of it means dying, and damage of at least maximum health kills outright.',
     choices: [
       { value: 'murdham', label: 'Murdham (health = STR, half in one hit incapacitates)' },
       { value: 'hpZeroIncapacitates', label: 'Plain HP, incapacitated at 0' },
     ],
-  },
-  {
-    key: 'damagedFailsAgain', ruling: 'R-F22', kind: 'choice', default: 'staysDamaged', label: 'Damaged item fails durability',
+  }),
+  choice('damagedFailsAgain', {
+    ruling: 'R-F22', default: 'staysDamaged', label: 'Damaged item fails durability',
     description: 'An already damaged item that fails its durability roll stays damaged; items are destroyed only by a 1 on the damage die or a hit of 8 or more.',
     choices: [
       { value: 'staysDamaged', label: 'Stays damaged' },
       { value: 'destroyed', label: 'Is destroyed' },
     ],
-  },
+  }),
   // Murdham's optional rules are not rulings on gaps, but campaigns choose them the same way (RULES.md §3.2).
-  {
-    key: 'fastSlow', ruling: 'Optional rule', kind: 'flag', default: false, label: 'Fast and slow activations',
+  flag('fastSlow', {
+    ruling: 'Optional rule', default: false, label: 'Fast and slow activations',
     description: 'Each round rolls FAT: characters with WIT at or above it act in a fast phase, everyone left in a slow phase.',
-  },
-  {
-    key: 'chaosOfCombat', ruling: 'Optional rule', kind: 'flag', default: false, label: 'Chaos of combat',
+  }),
+  flag('chaosOfCombat', {
+    ruling: 'Optional rule', default: false, label: 'Chaos of combat',
     description: 'A player who has not declared a turn within 15 seconds loses it. The GM\'s characters are not timed.',
-  },
-  {
-    key: 'chaosTimeoutAtZero', ruling: 'Optional rule', kind: 'flag', default: true, label: 'Chaos of combat: the turn is lost at zero',
+  }),
+  flag('chaosTimeoutAtZero', {
+    ruling: 'Optional rule', default: true, label: 'Chaos of combat: the turn is lost at zero',
     description: 'With the chaos of combat in play, the countdown ends the player\'s turn by itself when it reaches zero; off, the GM sends "15 s passed".',
-  },
-], RETIRED_FACTIONS_OPTIONS);
+  }),
+], { retired: RETIRED_FACTIONS_OPTIONS });

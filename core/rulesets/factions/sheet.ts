@@ -1,6 +1,6 @@
 // Factions' character sheet (RULES.md §3.2–3.6, §6.5; the game is Murdham): the three saves, health (= STR under
 // R-F20), armour, the usual weapon die, the state of weapon, shield and armour, and the persistent morale flags.
-import type { SheetSchema } from '../sheet.ts';
+import { pool, type SheetSchema } from '../sheet.ts';
 
 export const factionsSheet: SheetSchema = {
   mainPool: { label: 'Health', keys: ['str', 'healthMax', 'health'] },
@@ -17,14 +17,11 @@ export const factionsSheet: SheetSchema = {
       kind: 'integer', key: 'wit', label: 'WIT', group: 'Attributes', default: 10, min: 0, max: 20,
       help: 'WIT saves to hit in hard circumstances and for morale; acts in the fast phase if WIT ≥ FAT (§3.2).',
     },
-    {
-      kind: 'integer', key: 'healthMax', label: 'Maximum health', group: 'Health', default: 10, min: 1, max: 99,
-      help: 'Read only with plain HP (R-F20 alternative); under Murdham\'s rule (default) maximum health is STR. A lone fighter checks morale at half of the maximum or less (R-F8).',
-    },
-    {
-      kind: 'integer', key: 'health', label: 'Health', group: 'Health', default: 10, min: 0, max: 99, atMost: 'healthMax',
+    ...pool('health', 'Health', { default: 10, min: 0, max: 99, maxMin: 1 }, {
+      group: 'Health', maxLabel: 'Maximum health',
+      maxHelp: 'Read only with plain HP (R-F20 alternative); under Murdham\'s rule (default) maximum health is STR. A lone fighter checks morale at half of the maximum or less (R-F8).',
       help: 'Current health; at or above the maximum-health field means unhurt (full health: STR under R-F20). Losing half of current health in one hit incapacitates; losing all of it means dying.',
-    },
+    }),
     {
       kind: 'flag', key: 'incapacitated', label: 'Incapacitated', group: 'Health', default: false,
       help: 'A nearby enemy may deliver a final blow (§3.4 step 11).',

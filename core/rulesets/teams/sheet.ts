@@ -1,6 +1,6 @@
 // Teams' character sheet (RULES.md §2.4–2.6, §6.5): the dice and bonuses the attack test reads, the defences,
 // and the persistent pools (endurance, health, stamina, focus) plus the cheat-death difficulty.
-import type { SheetSchema } from '../sheet.ts';
+import { pool, type SheetSchema } from '../sheet.ts';
 
 const TRAIT_SIZES = [4, 6, 8, 10, 12] as const;
 
@@ -63,40 +63,18 @@ export const teamsSheet: SheetSchema = {
       kind: 'integer', key: 'speed', label: 'Speed (m)', group: 'Defences', default: 6, min: 0, max: 50,
       help: 'Metres per Move; the value is set outside the combat chapter.',
     },
-    {
-      kind: 'integer', key: 'enduranceMax', label: 'Endurance maximum', group: 'Pools', default: 12, min: 0, max: 999,
-      help: 'Harmed while endurance is at half this or less.',
-    },
-    {
-      kind: 'integer', key: 'endurance', label: 'Endurance', group: 'Pools', default: 12, min: 0, max: 999, atMost: 'enduranceMax',
-      help: 'Soaks damage before health (§2.4 step 11).',
-    },
-    {
-      kind: 'integer', key: 'healthMax', label: 'Health maximum', group: 'Pools', default: 12, min: 1, max: 999,
-      help: 'Bloodied while health is below this.',
-    },
-    {
-      kind: 'integer', key: 'health', label: 'Health', group: 'Pools', default: 12, min: 0, max: 999, atMost: 'healthMax',
-      help: 'Zero health means unconscious, and death risk on overkill (§2.4 step 13).',
-    },
+    ...pool('endurance', 'Endurance', { default: 12, min: 0, max: 999 }, {
+      group: 'Pools', maxHelp: 'Harmed while endurance is at half this or less.', help: 'Soaks damage before health (§2.4 step 11).',
+    }),
+    ...pool('health', 'Health', { default: 12, min: 0, max: 999, maxMin: 1 }, {
+      group: 'Pools', maxHelp: 'Bloodied while health is below this.', help: 'Zero health means unconscious, and death risk on overkill (§2.4 step 13).',
+    }),
     {
       kind: 'integer', key: 'constitution', label: 'Constitution', group: 'Pools', default: 4, min: 0, max: 999,
       help: 'Missing health greater than this calls for Fortify or unconsciousness (§2.4 step 12).',
     },
-    {
-      kind: 'integer', key: 'staminaMax', label: 'Stamina maximum', group: 'Pools', default: 4, min: 0, max: 999,
-    },
-    {
-      kind: 'integer', key: 'stamina', label: 'Stamina', group: 'Pools', default: 4, min: 0, max: 999, atMost: 'staminaMax',
-      help: 'Spent on Block, Dodge, Fortify, Intercept, Parry and Sprint (§2.3).',
-    },
-    {
-      kind: 'integer', key: 'focusMax', label: 'Focus maximum', group: 'Pools', default: 4, min: 0, max: 999,
-    },
-    {
-      kind: 'integer', key: 'focus', label: 'Focus', group: 'Pools', default: 4, min: 0, max: 999, atMost: 'focusMax',
-      help: 'Spent on Resist (1) and Command (2) (§2.3).',
-    },
+    ...pool('stamina', 'Stamina', { default: 4, min: 0, max: 999 }, { group: 'Pools', help: 'Spent on Block, Dodge, Fortify, Intercept, Parry and Sprint (§2.3).' }),
+    ...pool('focus', 'Focus', { default: 4, min: 0, max: 999 }, { group: 'Pools', help: 'Spent on Resist (1) and Command (2) (§2.3).' }),
     {
       kind: 'flag', key: 'unconscious', label: 'Unconscious', group: 'Condition', default: false,
       help: 'Cannot act and loses its turn until brought back (Resuscitate, §2.3).',
