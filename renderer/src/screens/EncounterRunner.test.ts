@@ -61,6 +61,12 @@ describe('encounter runner', () => {
     expect(screen.getByTestId('counter-actions').getAttribute('aria-label')).toBe('1 action left');
   });
 
+  it('shows the active one’s temporary HP beside its HP on the Now card', async () => {
+    const shielded = { ...combatant('a', 'Ada', 'party', 1, 'active'), health: { label: 'HP', current: 7, max: 10, temp: 5 } };
+    await showRunner(fakeEncounter(detail({ order: [shielded], activeId: 'a' }, 'any-system')));
+    expect(screen.getByTestId('active-name').parentElement!.textContent).toContain('Party · HP 7/10 +5 temp');
+  });
+
   it('ends the turn with N, but not while typing in a field', async () => {
     const encounter = fakeEncounter(detail({}));
     await showRunner(encounter);
