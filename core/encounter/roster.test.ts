@@ -1,6 +1,6 @@
 // The shared roster rules (core/encounter/roster.ts) on a tiny ruleset of two sides, 'us' and 'them'.
 import { describe, expect, it } from 'vitest';
-import { addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, leaveOrder, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
+import { addedSentence, addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, leaveOrder, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
 import type { CombatantSeed } from './types.ts';
 
 interface Piece { name: string; side: string; hp: number; gone: boolean }
@@ -123,5 +123,13 @@ describe('update and the small helpers', () => {
     expect(plural(1, 'action')).toBe('1 action');
     expect(plural(0, 'action')).toBe('0 actions');
     expect(plural(2, 'action')).toBe('2 actions');
+  });
+});
+
+describe('addedSentence', () => {
+  it('names those added by side, in the sides’ order, and leaves out a side with nobody', () => {
+    const sides = [{ key: 'party', label: 'the party' }, { key: 'gm', label: 'the GM side' }, { key: 'x', label: 'Red Company' }];
+    expect(addedSentence([{ name: 'Goblin 1', side: 'gm' }, { name: 'Ash', side: 'party' }, { name: 'Mira', side: 'party' }], sides)).toBe('Added Ash, Mira to the party; Goblin 1 to the GM side.');
+    expect(addedSentence([{ name: 'Vex', side: 'x' }], sides)).toBe('Added Vex to Red Company.');
   });
 });

@@ -115,3 +115,15 @@ export const plural = (n: number, word: string): string => `${n} ${word}${n === 
 
 /** The names of these combatants, comma separated. */
 export const names = (ctx: RosterContext, ids: readonly string[]): string => ids.map((id) => nameOf(ctx, id)).join(', ');
+
+/**
+ * The setup log's sentence for combatants added, by side in the sides' order: "Added Ash, Mira to the party; Goblin
+ * 1 to the GM side." `sides` pairs each side's key with its words after "to" ("the party", "Red Company").
+ */
+export function addedSentence(seeds: readonly Pick<CombatantSeed, 'name' | 'side'>[], sides: readonly { key: string; label: string }[]): string {
+  const parts = sides
+    .map(({ key, label }) => [label, seeds.filter((s) => s.side === key).map((s) => s.name)] as const)
+    .filter(([, added]) => added.length)
+    .map(([label, added]) => `${added.join(', ')} to ${label}`);
+  return `Added ${parts.join('; ')}.`;
+}

@@ -15,7 +15,7 @@ import * as attack from './attack.ts';
 import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
-import { names } from '../../encounter/roster.ts';
+import { addedSentence, names } from '../../encounter/roster.ts';
 
 // ---- the log ----
 
@@ -261,9 +261,7 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
-      const bySide = (side: string) => event.combatants.filter((c) => c.side === side).map((c) => c.name);
-      const parts = (['party', 'enemies'] as const).filter((s) => bySide(s).length).map((s) => `${bySide(s).join(', ')} to the ${s === 'party' ? 'party' : 'enemies'}`);
-      return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
+      return { round, kind: 'setup', text: addedSentence(event.combatants, [{ key: 'party', label: 'the party' }, { key: 'enemies', label: 'the enemies' }]) };
     }
     case 'REMOVE_COMBATANT': {
       const name = rules.nameOf(before, event.combatantId);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { CombatantView, Consequences, EncounterInput, EncounterPrompt, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
+import { addedSentence, names, plural } from '../../encounter/roster.ts';
 import { renameFields } from '../../encounter/upcast.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent, Roll } from './combat.ts';
@@ -86,10 +87,8 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
 // ---- the log ----
 
 const sideLabel = (side: string) => (side === 'party' ? 'Party' : 'GM');
-const names = (ctx: EnigmaContext, ids: string[]) => ids.map((id) => rules.nameOf(ctx, id)).join(', ');
 const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
 const stackNote = (net: number) => (net === 0 ? '' : ` with ${Math.abs(net)} ${net > 0 ? 'advantage' : 'disadvantage'}`);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaContext): LogLine {
   const round = eventRound(before, after);
@@ -180,9 +179,7 @@ function eventLine(event: GmEvent & EnigmaEvent, before: EnigmaContext, after: E
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
-      const bySide = (side: string) => event.combatants.filter((c) => c.side === side).map((c) => c.name);
-      const parts = (['party', 'gm'] as const).filter((s) => bySide(s).length).map((s) => `${bySide(s).join(', ')} to the ${s === 'party' ? 'party' : 'GM side'}`);
-      return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
+      return { round, kind: 'setup', text: addedSentence(event.combatants, [{ key: 'party', label: 'the party' }, { key: 'gm', label: 'the GM side' }]) };
     }
     case 'REMOVE_COMBATANT': {
       const name = rules.nameOf(before, event.combatantId);

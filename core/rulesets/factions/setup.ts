@@ -30,11 +30,7 @@ export const ROSTER: RosterSpec<FactionsContext, FactionsCombatant> = {
       groups[groupId] = { ...group, members: [...group.members, seed.id], originalCount: group.originalCount };
     }
     const next: FactionsContext = { ...ctx, groups };
-    const byFaction = next.cycle
-      .map((key) => [key, seeds.filter((s) => s.side === key).map((s) => s.name)] as const)
-      .filter(([, names]) => names.length)
-      .map(([key, names]) => `${names.join(', ')} to ${factionLabel(next, key)}`);
-    return say(next, 'setup', `Added ${byFaction.join('; ')}.`);
+    return say(next, 'setup', roster.addedSentence(seeds, next.cycle.map((key) => ({ key, label: factionLabel(next, key) }))));
   },
   afterDrop: (ctx, id, dropped) => say(leaveGroup(ctx, id, dropped.group), 'setup', `${dropped.name} was taken off the roster.`),
 };

@@ -6,7 +6,7 @@ import { COMBAT_EVENTS } from './events.ts';
 import type { CombatEvent, TestSpec } from './combat.ts';
 import { contextOf, type TeamsEvent } from './machine.ts';
 import * as rules from './rules.ts';
-import { nameOf, plural } from '../../encounter/roster.ts';
+import { addedSentence, nameOf, plural } from '../../encounter/roster.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
 import { agrees, counted, possessive } from '../../words.ts';
 
@@ -245,8 +245,7 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
   if (COMBAT_EVENTS.has(event.type)) return combatLine(event as CombatEvent, before, after);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
-      const byTeam = after.teams.map((t) => ({ t, names: event.combatants.filter((c) => c.side === t.key).map((c) => c.name) })).filter((x) => x.names.length);
-      return { round, kind: 'setup', text: `Added ${byTeam.map((x) => `${x.names.join(', ')} to ${x.t.label}`).join('; ')}.` };
+      return { round, kind: 'setup', text: addedSentence(event.combatants, after.teams) };
     }
     case 'REMOVE_COMBATANT': {
       const name = nameOf(before, event.combatantId);

@@ -2,7 +2,7 @@
 // turn, a roll that is due, the end of combat).
 import type { EncounterSnapshot, GmEvent, LogLine } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
-import { nameOf, names, plural } from '../../encounter/roster.ts';
+import { addedSentence, nameOf, names, plural } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import { squareLabel, stepCost } from './grid.ts';
 import { isCombat, type ThrumEvent } from './machine.ts';
@@ -267,9 +267,7 @@ function eventLine(event: GmEvent & ThrumEvent, before: EncounterSnapshot, after
   if (isCombat(event)) return combatLine(event, b, a);
   switch (event.type) {
     case 'ADD_COMBATANTS': {
-      const bySide = (side: string) => event.combatants.filter((c) => c.side === side).map((c) => c.name);
-      const parts = (['party', 'foes'] as const).filter((s) => bySide(s).length).map((s) => `${bySide(s).join(', ')} to the ${s === 'party' ? 'party' : 'foes'}`);
-      return { round, kind: 'setup', text: `Added ${parts.join('; ')}.` };
+      return { round, kind: 'setup', text: addedSentence(event.combatants, [{ key: 'party', label: 'the party' }, { key: 'foes', label: 'the foes' }]) };
     }
     case 'REMOVE_COMBATANT': {
       const who = nameOf(b, event.combatantId);
