@@ -3,8 +3,8 @@
 // payloads are rewritten into the old shapes behind the app's back, its snapshots dropped so every event is read
 // again, and the fight reads back to the same view, summary and undo as before.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/connection.ts';
 import { useTestApp } from './testing/harness.ts';
+import { storeAsWritten } from './testing/stored-events.ts';
 
 const t = useTestApp();
 const { ok } = t;
@@ -47,19 +47,10 @@ describe('a Cairn-Errant fight stored in the old shapes', () => {
     const before = await ok('encounters:get', { id: encounter.id });
     const summary = await ok('encounters:summary', { id: encounter.id });
 
-    const other = openDatabase(t.dir.file());
-    try {
-      const rows = other.prepare('SELECT seq, payload_json FROM encounter_events WHERE encounter_id = ?').all(encounter.id) as { seq: number; payload_json: string }[];
-      const update = other.prepare('UPDATE encounter_events SET payload_json = ? WHERE encounter_id = ? AND seq = ?');
-      for (const row of rows) update.run(JSON.stringify(oldShape(JSON.parse(row.payload_json) as Record<string, unknown>)), encounter.id, row.seq);
-      other.prepare('DELETE FROM encounter_snapshots WHERE encounter_id = ?').run(encounter.id);
-      const stored = (other.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq').all(encounter.id) as { payload_json: string }[]).map((row) => JSON.parse(row.payload_json) as Record<string, unknown>);
-      expect(stored.find((e) => e['type'] === 'DEFENSE')).toEqual({ type: 'DEFENSE', id: 'block' });
-      expect(stored.find((e) => e['type'] === 'DEX_SAVE')).toMatchObject({ id: ids['Wren']! });
-      expect(stored.filter((e) => 'id' in e)).toHaveLength(10);
-    } finally {
-      other.close();
-    }
+    const stored = storeAsWritten(t.dir.file(), encounter.id, oldShape);
+    expect(stored.find((e) => e['type'] === 'DEFENSE')).toEqual({ type: 'DEFENSE', id: 'block' });
+    expect(stored.find((e) => e['type'] === 'DEX_SAVE')).toMatchObject({ id: ids['Wren']! });
+    expect(stored.filter((e) => 'id' in e)).toHaveLength(10);
 
     t.reopen();
     const after = await ok('encounters:get', { id: encounter.id });

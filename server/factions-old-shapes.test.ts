@@ -2,8 +2,8 @@
 // packed in a string, `witRoll`) still opens on a real SQLite file: its stored payloads are rewritten into the old
 // shapes behind the app's back, and the fight reads back to the same view, summary and undo as before.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/connection.ts';
 import { useTestApp } from './testing/harness.ts';
+import { storeAsWritten } from './testing/stored-events.ts';
 
 const t = useTestApp();
 const { ok } = t;
@@ -51,17 +51,9 @@ describe('a Factions fight stored in the old shapes', () => {
     const before = await ok('encounters:get', { id: encounter.id });
     const summary = await ok('encounters:summary', { id: encounter.id });
 
-    const other = openDatabase(t.dir.file());
-    try {
-      const rows = other.prepare('SELECT seq, payload_json FROM encounter_events WHERE encounter_id = ?').all(encounter.id) as { seq: number; payload_json: string }[];
-      const update = other.prepare('UPDATE encounter_events SET payload_json = ? WHERE encounter_id = ? AND seq = ?');
-      for (const row of rows) update.run(JSON.stringify(oldShape(JSON.parse(row.payload_json) as Record<string, unknown>)), encounter.id, row.seq);
-      const stored = rows.map((row) => JSON.parse((other.prepare('SELECT payload_json FROM encounter_events WHERE encounter_id = ? AND seq = ?').get(encounter.id, row.seq) as { payload_json: string }).payload_json) as Record<string, unknown>);
-      expect(stored.find((e) => e['type'] === 'REACT')).toEqual({ type: 'REACT', id: `hideBehind:${ids['Ysolde']!}` });
-      expect(stored.find((e) => e['type'] === 'ATTACK')).toHaveProperty('witRoll');
-    } finally {
-      other.close();
-    }
+    const stored = storeAsWritten(t.dir.file(), encounter.id, oldShape);
+    expect(stored.find((e) => e['type'] === 'REACT')).toEqual({ type: 'REACT', id: `hideBehind:${ids['Ysolde']!}` });
+    expect(stored.find((e) => e['type'] === 'ATTACK')).toHaveProperty('witRoll');
 
     t.reopen();
     const after = await ok('encounters:get', { id: encounter.id });

@@ -2,8 +2,8 @@
 // version 1, with every payload in its old shape and no snapshot to resume from, replays to the same view. Real
 // SQLite file.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/connection.ts';
 import { useTestApp } from './testing/harness.ts';
+import { storeAsWritten } from './testing/stored-events.ts';
 
 const t = useTestApp();
 const { ok, rows } = t;
@@ -41,18 +41,7 @@ const OLD_NAME: Record<string, string> = { combatantId: 'id', defence: 'id', out
 
 /** Rewrites every stored payload into version 1's shape and drops the snapshots, as a database written then holds it. */
 function storeVersionOne(id: string): void {
-  const other = openDatabase(t.dir.file());
-  try {
-    const stored = other.prepare('SELECT seq, payload_json FROM encounter_events WHERE encounter_id = ?').all(id) as { seq: number; payload_json: string }[];
-    for (const row of stored) {
-      const event = JSON.parse(row.payload_json) as Record<string, unknown>;
-      const old = Object.fromEntries(Object.entries(event).map(([key, value]) => [event['type'] !== 'REMOVE_COMBATANT' && OLD_NAME[key] ? OLD_NAME[key] : key, value]));
-      other.prepare('UPDATE encounter_events SET payload_json = ? WHERE encounter_id = ? AND seq = ?').run(JSON.stringify(old), id, row.seq);
-    }
-    other.prepare('DELETE FROM encounter_snapshots WHERE encounter_id = ?').run(id);
-  } finally {
-    other.close();
-  }
+  storeAsWritten(t.dir.file(), id, (event) => Object.fromEntries(Object.entries(event).map(([key, value]) => [event['type'] !== 'REMOVE_COMBATANT' && OLD_NAME[key] ? OLD_NAME[key] : key, value])));
 }
 
 describe('Thrum rules version 2', () => {
