@@ -7,6 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type { CarryPreview, EncounterDetail } from '../../../core/api/contract.ts';
 import { toasts } from '../lib/toasts.svelte.ts';
 import EncounterScreen from './EncounterScreen.svelte';
+import { loadRulesetUi } from '../rulesets/registry.ts';
 
 const api = vi.hoisted(() => ({ replies: {} as Record<string, (input: Record<string, unknown>) => unknown>, calls: [] as [string, Record<string, unknown>][] }));
 vi.mock('../lib/api.ts', () => ({
@@ -18,7 +19,10 @@ vi.mock('../lib/api.ts', () => ({
   onChanged: () => () => {},
 }));
 
-beforeAll(() => {
+beforeAll(async () => {
+  // The screen waits for its ruleset's additions, a module loaded on first use: loaded here once, so a slow first
+  // load on a busy machine does not count against the first test's wait for the runner.
+  await loadRulesetUi('enigma');
   // jsdom has <dialog> without its modal methods.
   HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) { this.setAttribute('open', ''); };
   HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) { this.removeAttribute('open'); };
