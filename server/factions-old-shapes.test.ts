@@ -3,7 +3,7 @@
 // shapes behind the app's back, and the fight reads back to the same view, summary and undo as before.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './testing/harness.ts';
-import { storeAsWritten } from './testing/stored-events.ts';
+import { expectSameAfterRestart, storeAsWritten } from './testing/stored-events.ts';
 
 const t = useTestApp();
 const { ok } = t;
@@ -55,11 +55,6 @@ describe('a Factions fight stored in the old shapes', () => {
     expect(stored.find((e) => e['type'] === 'REACT')).toEqual({ type: 'REACT', id: `hideBehind:${ids['Ysolde']!}` });
     expect(stored.find((e) => e['type'] === 'ATTACK')).toHaveProperty('witRoll');
 
-    t.reopen();
-    const after = await ok('encounters:get', { id: encounter.id });
-    expect(after.view).toEqual(before.view);
-    expect(await ok('encounters:summary', { id: encounter.id })).toEqual(summary);
-    const undone = await ok('encounters:undo', { id: encounter.id });
-    expect(undone.encounter.eventCount).toBe(before.encounter.eventCount - 1);
+    await expectSameAfterRestart(t, encounter.id, before, summary);
   });
 });

@@ -3,10 +3,10 @@
 // SQLite file.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from './testing/harness.ts';
-import { storeAsWritten } from './testing/stored-events.ts';
+import { expectSameAfterRestart, storeAsWritten } from './testing/stored-events.ts';
 
 const t = useTestApp();
-const { ok, rows } = t;
+const { ok } = t;
 
 const typed = (...faces: number[]) => ({ faces, source: 'manual' as const });
 
@@ -34,14 +34,12 @@ async function fight(): Promise<string> {
   return encounter.id;
 }
 
-const payloads = (id: string) => rows('SELECT payload_json FROM encounter_events WHERE encounter_id = ? ORDER BY seq', id).map((r) => JSON.parse(String(r['payload_json'])) as Record<string, unknown>);
-
 /** Version 1's field for each renamed one. */
 const OLD_NAME: Record<string, string> = { combatantId: 'id', defence: 'id', outcome: 'id' };
 
 /** Rewrites every stored payload into version 1's shape and drops the snapshots, as a database written then holds it. */
-function storeVersionOne(id: string): void {
-  storeAsWritten(t.dir.file(), id, (event) => Object.fromEntries(Object.entries(event).map(([key, value]) => [event['type'] !== 'REMOVE_COMBATANT' && OLD_NAME[key] ? OLD_NAME[key] : key, value])));
+function storeVersionOne(id: string): Record<string, unknown>[] {
+  return storeAsWritten(t.dir.file(), id, (event) => Object.fromEntries(Object.entries(event).map(([key, value]) => [event['type'] !== 'REMOVE_COMBATANT' && OLD_NAME[key] ? OLD_NAME[key] : key, value])));
 }
 
 describe('Thrum rules version 2', () => {
@@ -49,16 +47,10 @@ describe('Thrum rules version 2', () => {
     const id = await fight();
     const before = await ok('encounters:get', { id });
     const summary = await ok('encounters:summary', { id });
-    storeVersionOne(id);
-    const stored = payloads(id);
+    const stored = storeVersionOne(id);
     expect(stored.filter((e) => 'id' in e).map((e) => e['type'])).toEqual(['ROLL_INITIATIVE', 'ROLL_INITIATIVE', 'DEFENSE_CHOICE', 'DEFENSE_RESULT', 'FORCED_MOVE']);
     expect(stored.some((e) => 'combatantId' in e || 'defence' in e || 'outcome' in e)).toBe(false);
 
-    t.reopen();
-    const after = await ok('encounters:get', { id });
-    expect(after.view).toEqual(before.view);
-    expect(await ok('encounters:summary', { id })).toEqual(summary);
-    const undone = await ok('encounters:undo', { id });
-    expect(undone.encounter.eventCount).toBe(before.encounter.eventCount - 1);
+    await expectSameAfterRestart(t, id, before, summary);
   });
 });
