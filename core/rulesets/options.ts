@@ -42,7 +42,7 @@ export type OptionValues = Record<string, string | number | boolean>;
 /**
  * Keys a ruleset once offered as options and has since made documented constants. A campaign or an export that
  * stored one must still open, save and import: the validator accepts the key and drops it, and so does
- * resolveOptions. Registered next to the ruleset's own declarations with `retireOptions`.
+ * resolveOptions. Registered with the ruleset's own declarations: `defineOptions(options, { retired })`.
  */
 export interface RetiredOption {
   /** The key campaigns may still hold. */
@@ -53,11 +53,7 @@ export interface RetiredOption {
 
 const retired = new WeakMap<readonly RulingOption[], readonly RetiredOption[]>();
 
-/** Registers the keys a ruleset has retired (see RetiredOption). Kept for declarations not yet on `defineOptions`. */
-export function retireOptions<T extends readonly RulingOption[]>(options: T, retiredOptions: readonly RetiredOption[]): T {
-  retired.set(options, retiredOptions);
-  return options;
-}
+
 
 // ---- declaring options: builders that keep each option's key and values as types ----
 
@@ -111,7 +107,8 @@ export function defineOptions<const T extends readonly RulingOption[]>(options: 
     if (keys.has(option.key)) throw new Error(`The option ${option.key} is declared twice.`);
     keys.add(option.key);
   }
-  return retiredOptions.length ? retireOptions(options, retiredOptions) : options;
+  if (retiredOptions.length) retired.set(options, retiredOptions);
+  return options;
 }
 
 /** One stored value as its option reads it; a value of the wrong kind or out of bounds reads as the default. */

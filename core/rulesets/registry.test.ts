@@ -89,7 +89,7 @@ describe.each(RULESETS.map((r) => [r.name, r] as const))('%s', (_name, ruleset) 
   });
 
   // Issue 27: "not a choice that chooses nothing". Each ruleset's options walk plays every other value.
-  it('declares no option with a single value: a ruling with one reading is a documented constant (retireOptions)', () => {
+  it('declares no option with a single value: a ruling with one reading is a documented constant (retired in defineOptions)', () => {
     expect(ruleset.options.filter((o) => otherValues(o).length === 0).map((o) => o.key)).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ describe.each(RULESETS.map((r) => [r.name, r] as const))('%s', (_name, ruleset) 
   it.runIf(digest !== null)('has one option for every ruling of the digest, and none that is not there', () => {
     const pattern = new RegExp(`R-${RULING_PREFIX[ruleset.id]}\\d+b?`, 'g');
     const inDigest = new Set(digest!.match(pattern));
-    // A ruling with a single reading may be a documented constant instead (retireOptions in options.ts).
+    // A ruling with a single reading may be a documented constant instead (`retired` in defineOptions, options.ts).
     const covered = new Set([...ruleset.options, ...retiredOptionsOf(ruleset.options)].map((o) => o.ruling));
     expect([...inDigest].filter((id) => !covered.has(id))).toEqual([]);
     // Optional rules of a text (not rulings on its gaps) are options too, marked as such; so are the app's own

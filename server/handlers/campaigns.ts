@@ -60,13 +60,14 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
   const row = requireCampaign(ctx, id);
   const open = openInjuries(ctx.db, id, OPEN_INJURIES_SENT);
   const party = JSON.parse(row.party_json) as Record<string, unknown>;
+  const own = readConditionList(row.conditions_json);
   return {
     ...toCampaignSummary(row),
     options: JSON.parse(row.options_json),
     party,
     partyBadges: findRuleset(row.ruleset_id)?.recovery.partyBadges?.(party) ?? [],
-    conditionNames: conditionNamesOf(row),
-    conditionNamesOwn: readConditionList(row.conditions_json) !== null,
+    conditionNames: effectiveConditions(own, findRuleset(row.ruleset_id)?.encounter.conditionNames),
+    conditionNamesOwn: own !== null,
     characters: campaigns.listCharacters(ctx.db, id).map(toCharacter),
     encounters: listEncounters(ctx.db, id).map((row) => ({ ...toEncounterSummary(row), sessionId: row.session_id ?? null, day: row.day ?? null })),
     injuries: open.rows.map(toInjuryRecord),
@@ -77,7 +78,7 @@ function detail(ctx: HandlerContext, id: string): CampaignDetail {
 
 /** The condition names a campaign's fights suggest: its own list, or its ruleset's (core/encounter/condition-list.ts). */
 export function conditionNamesOf(row: Pick<CampaignRow, 'ruleset_id' | 'conditions_json'>): readonly string[] {
-  return effectiveConditions(readConditionList(row.conditions_json), findRuleset(row.ruleset_id)?.encounter?.conditionNames);
+  return effectiveConditions(readConditionList(row.conditions_json), findRuleset(row.ruleset_id)?.encounter.conditionNames);
 }
 
 const summary = (ctx: HandlerContext, id: string): CampaignSummary => toCampaignSummary(requireCampaign(ctx, id));
