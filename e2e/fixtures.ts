@@ -57,6 +57,25 @@ export async function prepareFight(page: Page, server: RunningServer, plan: Figh
 export const activeName = (page: Page) => page.getByTestId('active-name');
 export const encounterLog = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
 
+/**
+ * Thrum's initiative: each one's 2d6 sent from the prompt, then any tie the rules cannot break answered with its first
+ * choice (R-H1), until Round Zero. Two of one template share a modifier and roll the same total about one time in nine.
+ */
+export async function rollThrumInitiative(page: Page, names: string[]): Promise<void> {
+  for (const name of names) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
+  const stage = page.getByTestId('counter-stage');
+  const tie = page.getByRole('heading', { name: /^Initiative tie/ });
+  for (let asked = 0; asked < names.length; asked += 1) {
+    await expect(stage.filter({ hasText: 'Round Zero' }).or(tie)).toBeVisible();
+    if (!(await tie.isVisible())) break;
+    const choices = page.getByTestId('prompt').getByRole('button');
+    const count = await choices.count();
+    await choices.first().click();
+    await expect(choices).not.toHaveCount(count);
+  }
+  await expect(stage).toContainText('Round Zero');
+}
+
 /** The contested roll typed from physical dice (R-H11): the attack's sixes against the defence's ones, a failure. */
 export async function contestTyped(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: /^Send Roll 2d6/ })).toBeVisible();

@@ -5,7 +5,7 @@
 // axe-core with the bar's form open.
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
-import { activeName, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { activeName, encounterLog, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
 
 const gmw = useServer('several-targets');
 
@@ -184,8 +184,7 @@ test('Thrum: a gas cloud loads three with Fatigue, then Choking on them, each ta
   await prepareFight(page, await gmw.start('thrum.sqlite'), { campaign: 'Hollow Roads', ruleset: 'thrum', pc: 'Ash', npc: 'Husk', npcCount: 2, encounter: 'Ruins' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   const everyone = ['Ash', 'Husk 1', 'Husk 2'];
-  for (const name of everyone) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
-  await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
+  await rollThrumInitiative(page, everyone);
   for (const name of everyone) await box(page, name).check();
   // Thrum's harm is Load: Fatigue or Stress, the ruleset's own choice field.
   await harmAllThenUndo(page, 'Load', { Load: 'fatigue', Amount: '2', Source: 'a gas cloud' }, everyone, 'a gas cloud');

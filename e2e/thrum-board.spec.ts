@@ -1,7 +1,7 @@
 // Thrum's board: build a map in prep, place an NPC, take a starting square in Round Zero, move by clicking, read
 // distance and cover off the board, and place an area attack's squares by clicking and with the keyboard alone.
 import { expect, test, type Page } from '@playwright/test';
-import { contestTyped, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { contestTyped, encounterLog, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
 
 const gmw = useServer('board');
 
@@ -26,8 +26,7 @@ test('a Thrum board: map, placement, Round Zero square, a move by click, distanc
   await expect(square(page, 6, 2)).toHaveAccessibleName('(6,2): Husk');
 
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
-  await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
+  await rollThrumInitiative(page, ['Ash', 'Husk']);
 
   // Round Zero: Ash takes a starting square by clicking the board when it is Ash's turn.
   for (let i = 0; i < 2; i += 1) {

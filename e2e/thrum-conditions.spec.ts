@@ -2,7 +2,7 @@
 // attack waits for its defence, and the fight ends with that condition as its outcome once the attack has resolved.
 // source: "A specified Win Condition or Defeat Condition is met" (one of the ways combat ends).
 import { expect, test } from '@playwright/test';
-import { activeName, contestTyped, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { activeName, contestTyped, encounterLog, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
 
 const gmw = useServer('conditions');
 
@@ -22,8 +22,7 @@ test('Thrum: Win and Defeat Conditions set in prep; one marked met mid-attack en
   await expect(encounterLog(page).getByText('Defeat Condition 2: Ash is carried off.')).toBeVisible();
 
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
-  await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
+  await rollThrumInitiative(page, ['Ash', 'Husk']);
   for (let i = 0; i < 2; i += 1) {
     await page.keyboard.press('n');
     await expect(page.getByRole('button', { name: 'Next turn' })).toBeEnabled();

@@ -3,7 +3,7 @@
 // types from physical dice, and the resulting
 // Fatigue load against the tolerance on the row.
 import { expect, test } from '@playwright/test';
-import { activeName, contestTyped, prepareFight, useServer } from './fixtures.ts';
+import { activeName, contestTyped, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
 
 const gmw = useServer('thrum');
 
@@ -14,7 +14,7 @@ test('a Thrum fight: initiative, Round Zero, an attack with a defence choice and
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
 
   // Initiative: each prompt button rolls 2d6 + modifier for one combatant (the app rolls the dice).
-  for (const name of ['Ash', 'Husk']) await page.getByRole('button', { name: new RegExp(`^Send ${name} \\(2d6`) }).click();
+  await rollThrumInitiative(page, ['Ash', 'Husk']);
   await expect(page.getByRole('list', { name: 'Encounter log' }).getByText(/^Initiative order:/)).toBeVisible();
   await expect(page.getByTestId('counter-stage')).toContainText('Round Zero');
 
