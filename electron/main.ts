@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, type BrowserWindowConstructorOptions } from 'electron';
 import { CHANGED_CHANNEL } from '../core/api/names.ts';
+import { loadNotationLibrary } from '../core/dice/dice.ts';
 import { openApp, resolveDatabasePath, type AppService } from '../server/app.ts';
 import { sentenceFor } from '../server/failure-sentences.ts';
 import { createSenderCheck, registerExport, registerIpc } from './ipc.ts';
@@ -146,6 +147,8 @@ function start(): void {
   });
 
   createMainWindow(paths);
+  // The dice notation library (with its math engine) for notations beyond the common forms, once the window has started.
+  setTimeout(() => void loadNotationLibrary().catch(() => undefined), 3_000);
 
   app.on('activate', () => {
     if (mainWindow === null) createMainWindow(paths);

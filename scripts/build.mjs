@@ -1,8 +1,8 @@
 // Builds what `npm start`, `npm run web`, the CLI and the E2E tests run: the renderer (Vite) and the Node-side
-// bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/).
-import { build as esbuild } from 'esbuild';
+// bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/, scripts/build-stamp.mjs).
 import { nodeBundle } from './node-bundle.mjs';
-import { chmodSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readStamp, sourcesModifiedAt, stampPath } from './build-stamp.mjs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,22 +28,9 @@ const nodeOnly = args.has('--node-only');
 const say = (line) => quiet || console.log(line);
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry.endsWith('.test.ts')) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-const inputs = ['core', 'db', 'server', 'electron', 'renderer', 'package.json', 'vite.config.ts', 'scripts/build.mjs', 'scripts/node-bundle.mjs'];
-const stampFile = join(root, 'dist', '.build-stamp.json');
-const sourcesAt = Math.max(...inputs.map((p) => newestMtime(join(root, p))));
-const stamp = existsSync(stampFile) ? JSON.parse(readFileSync(stampFile, 'utf8')) : {};
+const stampFile = stampPath(root);
+const stamp = readStamp(root);
+const sourcesAt = sourcesModifiedAt(root);
 const wanted = nodeOnly ? ['node'] : ['node', 'renderer'];
 if (!args.has('--force') && wanted.every((part) => stamp[part] >= sourcesAt)) {
   say('Build is up to date.');
@@ -51,6 +38,8 @@ if (!args.has('--force') && wanted.every((part) => stamp[part] >= sourcesAt)) {
 }
 
 const common = { sourcemap: 'linked', absWorkingDir: root };
+// Loaded only when something is built: an up-to-date check (every `npm run gmw`) does not load the bundler.
+const { build: esbuild } = await import('esbuild');
 
 const started = Date.now();
 await Promise.all([

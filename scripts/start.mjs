@@ -5,16 +5,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildIsCurrent } from './build-stamp.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const webOnly = args.includes('--web');
 const passThrough = args.filter((a) => a !== '--web');
 
-const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' });
-if (built.status !== 0) {
-  console.error('GM Workstation could not be built; see the messages above.');
-  process.exit(1);
+// Asked here, in this process: an up-to-date build (every start but the first after a change) costs a walk of the
+// sources' mtimes, not a second Node process and the bundler's load.
+if (!buildIsCurrent(root)) {
+  const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' });
+  if (built.status !== 0) {
+    console.error('GM Workstation could not be built; see the messages above.');
+    process.exit(1);
+  }
 }
 
 async function webMode(reason) {

@@ -4,12 +4,16 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
+import { loadNotationLibrary } from '../core/dice/dice.ts';
 import { openApp } from './app.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
 import { canWrite, readOnlyNotice, sentenceFor } from './failure-sentences.ts';
 import { LOOPBACK, startWebServer } from './web.ts';
 
 declare const __GMW_VERSION__: string;
+
+/** How long after the address is printed web mode loads the dice notation library. */
+const NOTATION_LIBRARY_AFTER_MS = 3_000;
 
 function portFrom(argv: readonly string[]): number {
   const at = argv.indexOf('--port');
@@ -77,6 +81,9 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     console.log(`${(recovery.result as Extract<RecoveryStatus, { damaged: true }>).sentence} Open the address below to restore a backup.`);
   }
   console.log(`GM Workstation is running in web mode. Open this address in your browser (Ctrl+C stops it):\n\n  ${web.launchUrl}\n`);
+  // The notation library (with its math engine, about 0.2 s of work) for notations beyond the common forms loads
+  // once the first page has had its start, not before the address is printed (core/dice/dice.ts).
+  setTimeout(() => void loadNotationLibrary().catch(() => undefined), NOTATION_LIBRARY_AFTER_MS).unref();
   const stop = async () => {
     await web.close();
     service.close();

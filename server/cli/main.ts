@@ -11,6 +11,7 @@ import { DB_FILE, defaultDataDir, resolveDatabasePath } from '../paths.ts';
 import { DatabaseError, EXIT, FileError, GLOBAL_OPTIONS, UsageError, optionValue, parseArgs, type ExitCode, type OptionSpec } from './args.ts';
 import { COMMANDS, RefusedError, openExistingDatabase, rawRequest, type Command, type RunContext } from './commands.ts';
 import { Progress, fileReason, type CliIo } from './output.ts';
+import { loadNotationLibrary } from '../../core/dice/dice.ts';
 
 declare const __GMW_VERSION__: string;
 /** Set by the build; `dev` when run from source (tests). */
@@ -148,7 +149,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
           const lost = !present && existsSync(markerPath(databasePath));
           if ((command.database === 'existing' || present) && !lost) openExistingDatabase(databasePath).close();
           // Loaded on first use, so help and usage errors answer at once without loading every ruleset.
-          const { openApp } = await import('../app.ts');
+          // With the notation library: a command that rolls never meets a notation refused while it loads.
+          const [{ openApp }] = await Promise.all([import('../app.ts'), loadNotationLibrary()]);
           app = openApp({ databasePath, transport: 'cli', version: VERSION, lock: 'cli', dataFolder: defaultDataDir(io.env) });
         } catch (error) {
           takeAwaySidecars();
