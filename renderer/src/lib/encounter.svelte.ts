@@ -72,14 +72,15 @@ export class EncounterState {
   /**
    * Sends one GM event. During the fight it is tried first: if it would end the fight, the GM sees the carry-over
    * and confirms (or adjusts, or goes back) before anything is written. The tried event carries the dice it was
-   * rolled with, so the dice are rolled once.
+   * rolled with, so the dice are rolled once. `beforeShown` runs once the write changed what the screen shows, just
+   * before it shows it: a form that sent the event closes in the same update as the rows its event changed.
    */
-  act(event: { type: string; [key: string]: unknown }): Promise<void> {
+  act(event: { type: string; [key: string]: unknown }, beforeShown?: () => void): Promise<void> {
     // What the screen shows now, as the GM pressed: not what it shows when the request leaves (after the writes
     // queued before it), or a double press would act twice.
     const since = this.#since();
     const press = { write: `append ${JSON.stringify(event)}`, since };
-    if (this.#detail?.view.phase !== 'running') return this.#write(press, () => send('encounters:append', { id: this.id, event, since }));
+    if (this.#detail?.view.phase !== 'running') return this.#write(press, () => send('encounters:append', { id: this.id, event, since }), undefined, beforeShown);
     return this.#write(press, async () => {
       // One round trip: the app commits the event unless it would end the fight with a carry-over to check.
       const reply = await send('encounters:append', { id: this.id, event, ask: true, since });
@@ -90,7 +91,7 @@ export class EncounterState {
       this.#carry = null;
       if (!answer) return this.#detail!;
       return send('encounters:append', { id: this.id, event: filled, since: this.#since(), ...(answer.adjust.length ? { carryAdjust: answer.adjust, carryReason: answer.reason } : {}) });
-    });
+    }, undefined, beforeShown);
   }
 
   undo(): Promise<void> {
@@ -196,7 +197,7 @@ export class EncounterState {
    * screen reads the encounter again and says so in a short notice, unless this was the same press again (a
    * double-click or a key pressed twice before the first came back), which the screen already shows done.
    */
-  #write(press: Press, request: () => Promise<EncounterDetail>, refused?: (sentence: string) => void): Promise<void> {
+  #write(press: Press, request: () => Promise<EncounterDetail>, refused?: (sentence: string) => void, beforeShown?: () => void): Promise<void> {
     this.#writing += 1;
     return this.#run(async () => {
       try {
@@ -216,16 +217,22 @@ export class EncounterState {
         if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info', this.toastCause);
         return send('encounters:get', { id: this.id });
       }
-    }).finally(() => (this.#writing -= 1));
+    }, false, beforeShown).finally(() => (this.#writing -= 1));
   }
 
-  /** Serialises requests so a fast run of key presses is applied in order. */
-  #run(request: () => Promise<EncounterDetail>, initial = false): Promise<void> {
+  /**
+   * Serialises requests so a fast run of key presses is applied in order. `beforeShown` runs when the reply changes
+   * what the screen shows, just before it does (in the same update of the page).
+   */
+  #run(request: () => Promise<EncounterDetail>, initial = false, beforeShown?: () => void): Promise<void> {
     this.#pending += 1;
     const next = this.#queue.then(async () => {
       try {
         const reply = await request();
-        if (reply !== this.#detail) this.#detail = this.#merged(reply);
+        if (reply !== this.#detail) {
+          beforeShown?.();
+          this.#detail = this.#merged(reply);
+        }
         this.#error = null;
       } catch (error) {
         if (initial) this.#error = error instanceof Error ? error.message : 'This encounter could not be loaded.';
