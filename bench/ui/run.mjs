@@ -26,7 +26,7 @@ import { forcedLayouts, pressWindows, timeBreakdown } from './trace.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const quick = process.argv.includes('--quick');
-/** Also takes a JS CPU profile of next turns and damage at 200 combatants (dist/bench-ui/profile-200.cpuprofile). */
+/** Also takes a JS CPU profile of the keys at 200 combatants (dist/bench-ui/profile-200.cpuprofiles.json). */
 const profile = process.argv.includes('--profile');
 /** The Campaign section's generated campaign (`--campaign <file>`, passed by scripts/bench.mjs when it ran). */
 const campaignFile = process.argv.includes('--campaign') ? process.argv[process.argv.indexOf('--campaign') + 1] : null;
@@ -48,7 +48,8 @@ const SIZES = process.argv.includes('--sizes') ? process.argv[process.argv.index
 const TARGETS = { 20: 16, 200: 20 };
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-precise-memory-info'];
 
-const say = (line) => process.stderr.write(`[bench:ui] ${line}\n`);
+const began = Date.now();
+const say = (line) => process.stderr.write(`[bench:ui ${String(Math.round((Date.now() - began) / 1000)).padStart(4)} s] ${line}\n`);
 const round = (n, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 // ---- load ----
@@ -220,7 +221,11 @@ function installProbe() {
  * Returns milliseconds from the keydown to the painted frame (`painted`), to the first mutation showing the result
  * (`mutation`), and the keydown's wait before the page's first listener ran (`input`).
  */
+/** Called around each timed key (the CPU profile starts before the key and stops at its painted frame). */
+const keyHooks = { before: null, after: null };
+
 async function timeKey(page, until, press, label = '') {
+  await keyHooks.before?.();
   await page.evaluate(([conditions, label]) => {
     const bench = window.__bench;
     bench.until = () => conditions.every(([name, value]) => bench.conditions[name](value));
@@ -228,6 +233,7 @@ async function timeKey(page, until, press, label = '') {
   }, [until, label]);
   await press();
   await page.waitForFunction(() => window.__bench.t2 !== null, null, { timeout: 30_000, polling: 20 });
+  await keyHooks.after?.();
   return page.evaluate(() => {
     const bench = window.__bench;
     bench.armed = false;
@@ -389,7 +395,7 @@ async function runnerLatency(page, web, fight) {
 async function tracedRunner(browser, page, web, fight) {
   await openRunner(page, web, fight.encounterId);
   await runnerSequence(page, { idle: IDLES[0], turn: 0, record: () => {} });
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', 'toplevel'] });
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'blink.user_timing', 'v8.execute', 'toplevel'] });
   for (let cycle = 0; cycle < plan.tracedCycles; cycle++) await runnerSequence(page, { idle: IDLES[0], turn: 1 + cycle, record: () => {} });
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
   return analyseTrace(trace);
@@ -403,11 +409,26 @@ function analyseTrace(trace) {
     const path = press.label.split('#')[0].replace(/^damageToZero$/, 'damage').replace(/^undo-.*$/, 'undo');
     const entry = (byPath[path] ??= { forcedLayoutMs: 0, forcedLayouts: [], presses: [] });
     const forced = forcedLayouts(events, press);
-    for (const layout of forced) entry.forcedLayouts.push({ ms: layout.ms, in: press.label, under: layout.under });
+    for (const layout of forced) entry.forcedLayouts.push({ ms: layout.ms, in: press.label, under: layout.under, stack: layout.stack.map(frameText) });
     entry.forcedLayoutMs = Math.max(entry.forcedLayoutMs, ...forced.map((l) => l.ms));
     entry.presses.push({ label: press.label, ms: press.ms, ...timeBreakdown(events, press) });
   }
   return byPath;
+}
+
+/**
+ * A stack frame of the built renderer, readable: its function, file, line and column, and the bundle's text at that
+ * place (the bundle is minified, so the text says more than the name).
+ */
+function frameText({ functionName, url, line, column }) {
+  const file = url ? join(root, 'dist', 'renderer', new URL(url).pathname) : null;
+  let near = '';
+  if (file && existsSync(file)) {
+    // The trace's line and column count from 1.
+    const source = readFileSync(file, 'utf8').split('\n')[line - 1] ?? '';
+    near = ` «${source.slice(Math.max(0, column - 61), column + 40)}»`;
+  }
+  return `${functionName || '(anonymous)'} ${url ? new URL(url).pathname : '?'}:${line}:${column}${near}`;
 }
 
 /** The median of each breakdown field over a path's presses. */
@@ -416,33 +437,46 @@ function medianBreakdown(presses) {
   return Object.fromEntries(fields.map((f) => [f, round(percentile(presses.map((p) => p[f] ?? 0), 50), 2)]));
 }
 
-/** A JS CPU profile over a few next turns and damages (for whoever optimises the renderer): top functions by self time. */
+/**
+ * A JS CPU profile of the keys of three sequences at 300 ms idle (for whoever optimises the renderer): sampled from
+ * just before each key to its painted frame, so that the benchmark's own driving (Playwright filling the forms) is
+ * left out. Returns the top functions by self time over all keys; writes the profiles to `file`.
+ */
 async function cpuProfile(page, web, fight, file) {
   await openRunner(page, web, fight.encounterId);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-  await cdp.send('Profiler.start');
-  for (let turn = 0; turn < 3; turn++) await runnerSequence(page, { idle: IDLES[0], turn, record: () => {} });
-  const { profile: result } = await cdp.send('Profiler.stop');
-  await cdp.detach();
-  writeFileSync(file, JSON.stringify(result));
-  const self = new Map();
-  const interval = (result.endTime - result.startTime) / Math.max(1, result.samples.length) / 1000;
-  for (const node of result.nodes) {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || '(anonymous)'} ${url.split('/').at(-1)}:${lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + node.hitCount * interval);
+  const profiles = [];
+  keyHooks.before = () => cdp.send('Profiler.start');
+  keyHooks.after = async () => profiles.push((await cdp.send('Profiler.stop')).profile);
+  try {
+    for (let turn = 0; turn < 3; turn++) await runnerSequence(page, { idle: IDLES[0], turn, record: () => {} });
+  } finally {
+    keyHooks.before = null;
+    keyHooks.after = null;
   }
-  return [...self].filter(([key]) => !key.startsWith('(idle)') && !key.startsWith('(program)')).sort((a, b) => b[1] - a[1]).slice(0, 20);
+  await cdp.detach();
+  writeFileSync(file, JSON.stringify(profiles));
+  const self = new Map();
+  for (const result of profiles) {
+    // Each sample's time is the delta to the next one.
+    const byId = new Map(result.nodes.map((node) => [node.id, node]));
+    result.samples.forEach((id, i) => {
+      const { functionName, url, lineNumber, columnNumber } = byId.get(id).callFrame;
+      const key = `${functionName || '(anonymous)'} ${url ? new URL(url).pathname : ''}:${lineNumber + 1}:${columnNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (result.timeDeltas[i + 1] ?? 0) / 1000);
+    });
+  }
+  return [...self].filter(([key]) => !key.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 25);
 }
 
 /** Finds the full log screen's lines by their role, whatever draws them: the list, and the element that scrolls it. */
 async function findLogLines(page, timeout) {
-  const list = page.getByRole('list', { name: /encounter log/i });
+  const list = page.getByRole('list', { name: /^full encounter log$/i });
   await list.getByRole('listitem').first().waitFor({ timeout });
   await page.evaluate(() => {
-    const list = [...document.querySelectorAll('ol, ul, [role="list"]')].find((l) => /encounter log/i.test(l.getAttribute('aria-label') ?? ''));
+    const list = [...document.querySelectorAll('ol, ul, [role="list"]')].find((l) => /^full encounter log$/i.test(l.getAttribute('aria-label') ?? ''));
     let scroller = list;
     while (scroller && !(scroller.scrollHeight > scroller.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(scroller).overflowY))) scroller = scroller.parentElement;
     document.querySelectorAll('[data-bench-scroller]').forEach((e) => e.removeAttribute('data-bench-scroller'));
@@ -461,7 +495,7 @@ async function openLogScreen(page, web, encounterId) {
   const ms = await page.evaluate((hash) => new Promise((resolve) => {
     const start = performance.now();
     location.hash = hash;
-    const shown = () => [...document.querySelectorAll('ol, ul, [role="list"]')].some((l) => /encounter log/i.test(l.getAttribute('aria-label') ?? '') && l.querySelector('li, [role="listitem"]'));
+    const shown = () => [...document.querySelectorAll('ol, ul, [role="list"]')].some((l) => /^full encounter log$/i.test(l.getAttribute('aria-label') ?? '') && l.querySelector('li, [role="listitem"]'));
     const tick = () => (shown() ? requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start))) : requestAnimationFrame(tick));
     requestAnimationFrame(tick);
   }), `#/encounter/${encounterId}/log`);
@@ -622,36 +656,36 @@ try {
 
   // Latency: the bare round trip at each idle, then each fight's sequences.
   if (wants('UI latency')) {
-  const floor = await section('latency: bare round-trip page', async () => {
-    const out = {};
-    for (const idle of IDLES) out[idle] = (await bareRoundTrip(page, bare.origin, idle, plan.baselinePresses)).map((t) => t.painted);
-    return out;
-  });
-  const latencyFigures = [];
-  for (const fight of latency) {
-    const samples = await section(`latency: Enigma runner, ${fight.size} combatants`, () => runnerLatency(page, web, fight));
-    const where = `${fight.size} combatants, round ${fight.round}, ${fight.lines.toLocaleString('en')}-line log`;
-    for (const idle of IDLES) {
-      for (const path of PATHS) {
-        const timings = samples[idle][path];
-        const painted = timings.map((t) => t.painted);
-        const mutation = timings.map((t) => t.mutation);
-        const input = timings.map((t) => t.input);
-        const pct = (list) => ({ p50: round(percentile(list, 50), 2), p95: round(percentile(list, 95), 2), p99: round(percentile(list, 99), 2) });
-        const target = path !== 'promptAnswer' && TARGETS[fight.size] ? { op: '<=', value: TARGETS[fight.size], of: 'value' } : null;
-        const extra = { samples: painted.length, painted: pct(painted), firstMutation: pct(mutation), inputDelay: pct(input) };
-        const name = (p) => `${PATH_NAMES[path]} painted ${p} (${where}; after ${idle} ms idle)`;
-        const baseline = (p) => ({ name: `bare round-trip page (keydown → WebSocket → reply → DOM → painted), ${p}`, value: percentile(floor[idle], Number(p.slice(1))) });
-        const mutationNote = `first mutation p95 ${round(percentile(mutation, 95))} ms; ${painted.length} presses`;
-        report({ section: 'UI latency', name: name('p95'), value: percentile(painted, 95), unit: 'ms', baseline: baseline('p95'), target, note: mutationNote, extra });
-        report({ section: 'UI latency', name: name('p50'), value: percentile(painted, 50), unit: 'ms', baseline: baseline('p50') });
-        report({ section: 'UI latency', name: name('p99'), value: percentile(painted, 99), unit: 'ms', baseline: baseline('p99') });
-        latencyFigures.push({ size: fight.size, idle, path, ...extra });
-        say(`  ${PATH_NAMES[path]}, ${idle} ms idle: painted p50/p95/p99 ${extra.painted.p50} / ${extra.painted.p95} / ${extra.painted.p99} ms; first mutation ${extra.firstMutation.p50} / ${extra.firstMutation.p95} / ${extra.firstMutation.p99} ms; input delay p95 ${extra.inputDelay.p95} ms (${painted.length})`);
+    const floor = await section('latency: bare round-trip page', async () => {
+      const out = {};
+      for (const idle of IDLES) out[idle] = (await bareRoundTrip(page, bare.origin, idle, plan.baselinePresses)).map((t) => t.painted);
+      return out;
+    });
+    const latencyFigures = [];
+    for (const fight of latency) {
+      const samples = await section(`latency: Enigma runner, ${fight.size} combatants`, () => runnerLatency(page, web, fight));
+      const where = `${fight.size} combatants, round ${fight.round}, ${fight.lines.toLocaleString('en')}-line log`;
+      for (const idle of IDLES) {
+        for (const path of PATHS) {
+          const timings = samples[idle][path];
+          const painted = timings.map((t) => t.painted);
+          const mutation = timings.map((t) => t.mutation);
+          const input = timings.map((t) => t.input);
+          const pct = (list) => ({ p50: round(percentile(list, 50), 2), p95: round(percentile(list, 95), 2), p99: round(percentile(list, 99), 2) });
+          const target = path !== 'promptAnswer' && TARGETS[fight.size] ? { op: '<=', value: TARGETS[fight.size], of: 'value' } : null;
+          const extra = { samples: painted.length, painted: pct(painted), firstMutation: pct(mutation), inputDelay: pct(input) };
+          const name = (p) => `${PATH_NAMES[path]} painted ${p} (${where}; after ${idle} ms idle)`;
+          const baseline = (p) => ({ name: `bare round-trip page (keydown → WebSocket → reply → DOM → painted), ${p}`, value: percentile(floor[idle], Number(p.slice(1))) });
+          const mutationNote = `first mutation p95 ${round(percentile(mutation, 95))} ms; ${painted.length} presses`;
+          report({ section: 'UI latency', name: name('p95'), value: percentile(painted, 95), unit: 'ms', baseline: baseline('p95'), target, note: mutationNote, extra });
+          report({ section: 'UI latency', name: name('p50'), value: percentile(painted, 50), unit: 'ms', baseline: baseline('p50') });
+          report({ section: 'UI latency', name: name('p99'), value: percentile(painted, 99), unit: 'ms', baseline: baseline('p99') });
+          latencyFigures.push({ size: fight.size, idle, path, ...extra });
+          say(`  ${PATH_NAMES[path]}, ${idle} ms idle: painted p50/p95/p99 ${extra.painted.p50} / ${extra.painted.p95} / ${extra.painted.p99} ms; first mutation ${extra.firstMutation.p50} / ${extra.firstMutation.p95} / ${extra.firstMutation.p99} ms; input delay p95 ${extra.inputDelay.p95} ms (${painted.length})`);
+        }
       }
     }
-  }
-  writeFileSync(join(shots, 'latency.json'), `${JSON.stringify({ load: loadNow(), cores: CORES, baseline: floor, figures: latencyFigures }, null, 2)}\n`);
+    writeFileSync(join(shots, 'latency.json'), `${JSON.stringify({ load: loadNow(), cores: CORES, baseline: floor, figures: latencyFigures }, null, 2)}\n`);
   }
 
   // Forced layouts and where the time goes: the same sequences under a trace, at 300 ms idle.
@@ -664,7 +698,7 @@ try {
       const longest = found.forcedLayouts.toSorted((a, b) => b.ms - a.ms)[0];
       report({ section: 'Forced layout', name: `${PATH_NAMES[path]}: longest forced synchronous layout (${fight.size} combatants)`, value: found.forcedLayoutMs, unit: 'ms',
         baseline: { name: 'bare round-trip page (none forced)', value: 0 }, target: { op: '<=', value: 1, of: 'value' },
-        note: longest ? `in ${longest.in}, under ${longest.under}; ${found.forcedLayouts.length} forced layouts in ${found.presses.length} presses` : `${found.presses.length} presses traced`,
+        note: longest ? `in ${longest.in}, under ${longest.under}${longest.stack[0] ? ` at ${longest.stack[0]}` : ''}; ${found.forcedLayouts.length} forced layouts in ${found.presses.length} presses` : `${found.presses.length} presses traced`,
         extra: { breakdown: medianBreakdown(found.presses) } });
       say(`  ${fight.size}, ${PATH_NAMES[path]}: median ${JSON.stringify(medianBreakdown(found.presses))}`);
     }
@@ -673,7 +707,7 @@ try {
 
   if (profile) {
     await section('CPU profile: 200 combatants', async () => {
-      const file = join(shots, 'profile-200.cpuprofile');
+      const file = join(shots, 'profile-200.cpuprofiles.json');
       const top = await cpuProfile(page, web, latency.find((f) => f.size === 200) ?? latency[0], file);
       say(`  ${relative(root, file)}; top self time:`);
       for (const [where, ms] of top) say(`    ${round(ms, 1)} ms  ${where}`);

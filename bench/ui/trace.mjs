@@ -1,4 +1,4 @@
-// Reading a Chromium trace (categories devtools.timeline, blink.user_timing, v8.execute, toplevel) taken while keys
+// Reading a Chromium trace (categories devtools.timeline(.stack), blink.user_timing, v8.execute, toplevel) taken while keys
 // were pressed: each key's window runs from the page's `bench-key <label>` mark to its `bench-painted <label>` mark
 // (bench/ui/run.mjs's probe sets both), on the page's main thread. Times in the trace are in microseconds.
 
@@ -44,13 +44,13 @@ function threadSpans(events, pid, tid) {
     for (const event of events) {
       const key = `${event.pid}:${event.tid}`;
       if (!byThread.has(key)) byThread.set(key, []);
-      if (event.ph === 'X' && typeof event.dur === 'number') byThread.get(key).push({ name: event.name, start: event.ts, end: event.ts + event.dur });
+      if (event.ph === 'X' && typeof event.dur === 'number') byThread.get(key).push({ name: event.name, start: event.ts, end: event.ts + event.dur, args: event.args });
       else if (event.ph === 'B') {
         if (!open.has(key)) open.set(key, []);
         open.get(key).push(event);
       } else if (event.ph === 'E') {
         const begun = open.get(key)?.pop();
-        if (begun) byThread.get(key).push({ name: begun.name, start: begun.ts, end: event.ts });
+        if (begun) byThread.get(key).push({ name: begun.name, start: begun.ts, end: event.ts, args: begun.args });
       }
     }
     for (const spans of byThread.values()) spans.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -70,7 +70,9 @@ export function forcedLayouts(events, press) {
   const out = [];
   for (const layout of spans.filter((s) => LAYOUT.has(s.name))) {
     const under = spans.filter((s) => SCRIPT.has(s.name) && s.start <= layout.start && s.end >= layout.end);
-    if (under.length) out.push({ ms: (layout.end - layout.start) / 1000, under: under.at(-1).name });
+    // With disabled-by-default-devtools.timeline.stack, the script that asked for it (innermost frame first).
+    const stack = layout.args?.beginData?.stackTrace ?? [];
+    if (under.length) out.push({ ms: (layout.end - layout.start) / 1000, under: under.at(-1).name, stack: stack.slice(0, 4).map((f) => ({ functionName: f.functionName, url: f.url, line: f.lineNumber, column: f.columnNumber })) });
   }
   return out;
 }
