@@ -38,8 +38,8 @@ const wants = (name) => only.length === 0 || only.includes(name.toLowerCase());
  * answer, 4 undos), after one that warms up; `tracedCycles`: sequences replayed under a trace for forced layouts.
  */
 const plan = quick
-  ? { cycles: 3, tracedCycles: 1, baselinePresses: 12, heapLines: 2_000, scrollLines: 10_000, wheelSteps: 60 }
-  : { cycles: 20, tracedCycles: 3, baselinePresses: 60, heapLines: 10_000, scrollLines: 100_000, wheelSteps: 200 };
+  ? { cycles: 3, tracedCycles: 2, baselinePresses: 12, heapLines: 2_000, scrollLines: 10_000, wheelSteps: 60 }
+  : { cycles: 15, tracedCycles: 4, baselinePresses: 60, heapLines: 10_000, scrollLines: 100_000, wheelSteps: 200 };
 /** Idle before each measured key: Improved Initiative's method presses 300 ms apart; a GM at the table, often longer. */
 const IDLES = [300, 1000];
 /** The fights' sizes (`--sizes 20,200` for fewer). */
@@ -431,10 +431,29 @@ function frameText({ functionName, url, line, column }) {
   return `${functionName || '(anonymous)'} ${url ? new URL(url).pathname : '?'}:${line}:${column}${near}`;
 }
 
-/** The median of each breakdown field over a path's presses. */
-function medianBreakdown(presses) {
+/**
+ * A path's mean breakdown over its traced presses (means, so that the parts add up to the mean time), with the
+ * names most of its "other" time went to.
+ */
+function meanBreakdown(presses) {
   const fields = ['ms', 'script', 'style', 'layout', 'paint', 'gc', 'other', 'idle'];
-  return Object.fromEntries(fields.map((f) => [f, round(percentile(presses.map((p) => p[f] ?? 0), 50), 2)]));
+  const mean = (f) => round(presses.reduce((sum, p) => sum + (p[f] ?? 0), 0) / Math.max(1, presses.length), 2);
+  const others = new Map();
+  for (const press of presses) for (const [name, ms] of Object.entries(press.others ?? {})) others.set(name, (others.get(name) ?? 0) + ms / presses.length);
+  return { ...Object.fromEntries(fields.map((f) => [f, mean(f)])), otherMostly: [...others].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, ms]) => `${name} ${round(ms, 2)}`) };
+}
+
+/** The places that forced layouts on a path: the innermost script frame, its longest layout and how many. */
+function forcedBy(layouts) {
+  const places = new Map();
+  for (const layout of layouts) {
+    const where = layout.stack[0] ?? `(no stack) under ${layout.under}`;
+    const seen = places.get(where) ?? { where, longestMs: 0, count: 0 };
+    seen.longestMs = round(Math.max(seen.longestMs, layout.ms), 2);
+    seen.count += 1;
+    places.set(where, seen);
+  }
+  return [...places.values()].sort((a, b) => b.longestMs - a.longestMs);
 }
 
 /**
@@ -622,20 +641,22 @@ try {
   await context.addInitScript(installProbe);
   const page = await context.newPage();
 
-  // Start: from spawn to the first paint of the campaign list, against a bare static server's first paint.
+  // Start: from spawn to the first paint of the campaign list, against a bare static server's first paint (taken
+  // before web mode is spawned, so that neither waits for the other).
+  const startLoad = loadNow();
   const bare = await startBaseline();
   stops.push(bare.stop);
+  const barePaint = wants('Start') || campaignFile ? await firstPaint(page, `${bare.origin}/plain.html`, null) : null;
   const web = await startWeb(databasePath);
   stops.push(web.stop);
   const appListMs = await section('start', async () => {
-    if (!wants('Start') && !campaignFile) {
+    sectionLoad.before = Math.max(sectionLoad.before, startLoad[0]);
+    if (!barePaint) {
       // The address with the token: the page keeps its access for the screens measured next.
       await page.goto(web.url);
       await page.locator('ul[aria-label="Campaigns"] li').first().waitFor({ timeout: 60_000 });
       return 0;
     }
-    // The bare server was spawned first; its first paint is taken before web mode's page loads.
-    const barePaint = await firstPaint(page, `${bare.origin}/plain.html`, null);
     const bareStartMs = barePaint.timeOrigin + barePaint.fcp - bare.spawnedAt;
     const appPaint = await firstPaint(page, web.url, 'ul[aria-label="Campaigns"] li');
     const appFcpMs = appPaint.timeOrigin + appPaint.fcp - web.spawnedAt;
@@ -699,8 +720,9 @@ try {
       report({ section: 'Forced layout', name: `${PATH_NAMES[path]}: longest forced synchronous layout (${fight.size} combatants)`, value: found.forcedLayoutMs, unit: 'ms',
         baseline: { name: 'bare round-trip page (none forced)', value: 0 }, target: { op: '<=', value: 1, of: 'value' },
         note: longest ? `in ${longest.in}, under ${longest.under}${longest.stack[0] ? ` at ${longest.stack[0]}` : ''}; ${found.forcedLayouts.length} forced layouts in ${found.presses.length} presses` : `${found.presses.length} presses traced`,
-        extra: { breakdown: medianBreakdown(found.presses) } });
-      say(`  ${fight.size}, ${PATH_NAMES[path]}: median ${JSON.stringify(medianBreakdown(found.presses))}`);
+        extra: { breakdown: meanBreakdown(found.presses), forcedBy: forcedBy(found.forcedLayouts) } });
+      say(`  ${fight.size}, ${PATH_NAMES[path]}: mean ${JSON.stringify(meanBreakdown(found.presses))}`);
+      for (const place of forcedBy(found.forcedLayouts)) say(`    forced layout ${place.longestMs} ms (${place.count}×) at ${place.where}`);
     }
   }
   if (wants('Forced layout')) writeFileSync(join(shots, 'trace-breakdown.json'), `${JSON.stringify(traced, null, 2)}\n`);

@@ -86,13 +86,17 @@ export function forcedLayouts(events, press) {
 export function timeBreakdown(events, press) {
   const spans = inWindow(threadSpans(events, press.pid, press.tid), press);
   const totals = { script: 0, style: 0, layout: 0, paint: 0, gc: 0, other: 0, idle: 0 };
+  /** The events whose own time is counted as other, by name. */
+  const others = new Map();
   const clip = (s) => ({ start: Math.max(s.start, press.start), end: Math.min(s.end, press.end) });
   // A stack walk over spans sorted outermost first: each span's own time is its length less its children's.
   const stack = [];
   const close = (upTo) => {
     while (stack.length && stack.at(-1).end <= upTo) {
       const done = stack.pop();
-      totals[done.cls] += Math.max(0, done.end - done.start - done.children) / 1000;
+      const own = Math.max(0, done.end - done.start - done.children) / 1000;
+      totals[done.cls] += own;
+      if (done.cls === 'other') others.set(done.name, (others.get(done.name) ?? 0) + own);
       if (stack.length) stack.at(-1).children += done.end - done.start;
     }
   };
@@ -104,10 +108,10 @@ export function timeBreakdown(events, press) {
     const parent = stack.at(-1);
     if (parent && end > parent.end) continue; // overlapping, not nested: a trace artefact, left out
     if (!parent) busy += end - start;
-    stack.push({ start, end, children: 0, cls: classOf(span.name) ?? parent?.cls ?? 'other' });
+    stack.push({ name: span.name, start, end, children: 0, cls: classOf(span.name) ?? parent?.cls ?? 'other' });
   }
   close(Infinity);
   totals.idle = Math.max(0, (press.end - press.start - busy) / 1000);
   for (const key of Object.keys(totals)) totals[key] = Math.round(totals[key] * 100) / 100;
-  return totals;
+  return { ...totals, others: Object.fromEntries([...others].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, ms]) => [name, Math.round(ms * 100) / 100])) };
 }
