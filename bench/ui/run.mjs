@@ -511,8 +511,9 @@ async function findLogLines(page, timeout) {
 async function openLogScreen(page, web, encounterId) {
   await openRunner(page, web, encounterId);
   await page.waitForTimeout(300);
-  const ms = await page.evaluate((hash) => new Promise((resolve) => {
+  const ms = await page.evaluate((hash) => new Promise((resolve, reject) => {
     const start = performance.now();
+    setTimeout(() => reject(new Error('The full log screen showed no line in 3 minutes.')), 180_000);
     location.hash = hash;
     const shown = () => [...document.querySelectorAll('ol, ul, [role="list"]')].some((l) => /^full encounter log$/i.test(l.getAttribute('aria-label') ?? '') && l.querySelector('li, [role="listitem"]'));
     const tick = () => (shown() ? requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - start))) : requestAnimationFrame(tick));
