@@ -3,9 +3,11 @@
 //    better-sqlite3 insert of the same row in its own transaction on the same file.
 //  - Resume: the first `encounters:get` of a freshly opened app on an encounter of 10,000 events (newest snapshot
 //    plus the events after it), beside a bare SELECT of the same rows and JSON.parse.
-//  - Campaign: a campaign of 1,000 encounters and 500,000 events with injuries and ledger history; campaign home
+//  - Campaign: a campaign of 2,000 encounters and 1,000,000 events with injuries and ledger history; campaign home
 //    ready (`campaigns:get`, all the screen requests on open) and one character's history (`characters:history`),
-//    each beside the bare SQL reading the same rows.
+//    each beside the bare SQL reading the same rows (the very statements the handler ran), and the history at
+//    10, 200, 1,000 and 2,000 encounters as the campaign grows.
+import Database from 'better-sqlite3';
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
 import { noteActivityParams, noteActivitySql } from '../db/campaigns.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
@@ -180,7 +182,10 @@ function bareResume(db: Db, encounterId: string): number {
 }
 
 export async function benchCampaign(options: BenchOptions): Promise<BenchResult[]> {
-  const encounters = options.quick ? 20 : 1000;
+  const encounters = options.quick ? 20 : 2000;
+  // A character's history is measured as the campaign grows (in the app writing it), so its growth shows.
+  const historyAt = options.quick ? [10, 20] : [10, 200, 1000, 2000];
+  const historyGrowth: { encounters: number; ms: number }[] = [];
   const perEncounter = 500;
   const party = 4;
   const databasePath = options.campaignAt ?? databaseIn(options.folder, 'campaign');
@@ -213,6 +218,15 @@ export async function benchCampaign(options: BenchOptions): Promise<BenchResult[
         await ok(app, 'ledger:append', { campaignId, event: { type: 'REST', characterId: characterIds[Math.floor(i / 10) % party] } }).catch(() => undefined);
         await ok(app, 'ledger:append', { campaignId, event: { type: 'ADVANCE_DAYS', days: 1 } });
       }
+      if (historyAt.includes(i + 1)) {
+        const times: number[] = [];
+        for (let run = 0; run < 6; run++) {
+          const start = performance.now();
+          await ok(app, 'characters:history', { id: characterIds[0] });
+          if (run > 0) times.push(performance.now() - start);
+        }
+        historyGrowth.push({ encounters: i + 1, ms: median(times) });
+      }
     }
   } finally {
     writer.close();
@@ -226,6 +240,9 @@ export async function benchCampaign(options: BenchOptions): Promise<BenchResult[
   const reopened = open(databasePath);
   const homeMs: number[] = [];
   const historyMs: number[] = [];
+  // The bare baselines run the very statements the handlers ran (caught on one call of each), nothing else.
+  const homeReads = await statementsOf(() => ok(reopened, 'campaigns:get', { id: campaignId }));
+  const historyReads = await statementsOf(() => ok(reopened, 'characters:history', { id: characterIds[0] }));
   try {
     for (let run = 0; run < (options.quick ? 3 : 7); run++) {
       let start = performance.now();
@@ -239,11 +256,25 @@ export async function benchCampaign(options: BenchOptions): Promise<BenchResult[
   } finally {
     reopened.close();
   }
-  const bare = withDatabase(databasePath, (db) => ({ home: median(repeat(7, () => bareHome(db, campaignId))), history: median(repeat(7, () => bareHistory(db, campaignId, characterIds[0]!))) }));
+  const bare = withDatabase(databasePath, (db) => {
+    const home = bareHome(db, homeReads);
+    const history = bareHistory(db, historyReads);
+    return { home: median(repeat(7, home)), history: median(repeat(7, history)) };
+  });
   const size = `${encounters.toLocaleString('en')} encounters, ${counts.events.toLocaleString('en')} events, ${counts.injuries} injuries, ${counts.entries} ledger entries`;
   return [
     benchResult({ section: 'Campaign', name: `campaign home ready: campaigns:get (${size})`, value: median(homeMs), unit: 'ms', baseline: { name: 'bare SQL reading the same rows', value: bare.home }, target: { op: '<=', value: 100, of: 'value' } }),
     benchResult({ section: 'Campaign', name: 'one character\'s history: characters:history', value: median(historyMs), unit: 'ms', baseline: { name: 'bare SQL reading the same rows', value: bare.history }, target: { op: '<=', value: 50, of: 'value' } }),
+    // The history as the campaign grew, each beside the history at the first size: linear or better, and at most
+    // 20 ms at 2,000 encounters.
+    ...historyGrowth.map(({ encounters: n, ms }) => benchResult({
+      section: 'Campaign',
+      name: `characters:history as the campaign grows: at ${n.toLocaleString('en')} encounters`,
+      value: ms,
+      unit: 'ms',
+      baseline: { name: `the same at ${historyGrowth[0]!.encounters} encounters`, value: historyGrowth[0]!.ms },
+      ...(n === 2000 ? { target: { op: '<=' as const, value: 20, of: 'value' as const } } : {}),
+    })),
   ];
 }
 
@@ -257,27 +288,64 @@ function repeat(times: number, work: () => unknown): number[] {
   return out;
 }
 
-/** The rows the campaign home shows, read the plainest way. */
-function bareHome(db: Db, campaignId: string): number {
-  const all = (sql: string) => db.prepare(sql).all(campaignId) as Record<string, unknown>[];
-  return [
-    all('SELECT * FROM campaigns WHERE id = ?'),
-    all('SELECT * FROM characters WHERE campaign_id = ?'),
-    all('SELECT * FROM encounters WHERE campaign_id = ?'),
-    // The open records (the home shows each character's newest few; the healed ones are in the histories).
-    all('SELECT * FROM injuries WHERE campaign_id = ? AND healed_at IS NULL').map((r) => JSON.parse(String(r['data_json']))),
-    all('SELECT * FROM sessions WHERE campaign_id = ?'),
-  ].length;
+/** A statement a handler ran, with its parameters. */
+interface StatementRun { sql: string; params: unknown[] }
+
+/**
+ * The statements `call` runs on better-sqlite3 (its `all` and `get`), caught on one call: the handlers' reads, with
+ * the parameters they were given, so a bare baseline can read exactly the same rows.
+ */
+async function statementsOf(call: () => Promise<unknown>): Promise<StatementRun[]> {
+  const scratch = new Database(':memory:');
+  const statement = Object.getPrototypeOf(scratch.prepare('SELECT 1')) as Record<'all' | 'get', (...params: unknown[]) => unknown>;
+  scratch.close();
+  const runs: StatementRun[] = [];
+  const originals = { all: statement.all, get: statement.get };
+  for (const method of ['all', 'get'] as const) {
+    statement[method] = function (this: Database.Statement, ...params: unknown[]) {
+      runs.push({ sql: this.source, params });
+      return originals[method].apply(this, params);
+    };
+  }
+  try {
+    await call();
+  } finally {
+    statement.all = originals.all;
+    statement.get = originals.get;
+  }
+  return runs;
 }
 
-/** The rows a character's history shows, read the plainest way. */
-function bareHistory(db: Db, campaignId: string, characterId: string): number {
-  const injuries = db.prepare('SELECT * FROM injuries WHERE character_id = ?').all(characterId) as { data_json: string; source_encounter_id: string | null; source_seq: number | null }[];
-  const firstLine = db.prepare('SELECT log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
-  for (const injury of injuries) {
-    JSON.parse(injury.data_json);
-    if (injury.source_encounter_id && injury.source_seq) firstLine.get(injury.source_encounter_id, injury.source_seq);
-  }
-  const entries = db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done'").all(campaignId) as { after_json: string }[];
-  return injuries.length + entries.map((e) => JSON.parse(e.after_json)).length;
+/**
+ * The bare baseline of a handler's reads: the same statements with the same parameters on a plain connection
+ * (prepared once, outside the timing), every row read, and JSON.parse of each JSON column (`…_json`) of the rows
+ * they return, which the handlers parse where they show it. Returns the work, to time.
+ */
+function bareReads(db: Db, runs: readonly StatementRun[]): () => number {
+  const statements = runs.map((run) => {
+    const statement = db.prepare(run.sql);
+    const json = statement.columns().flatMap((c, i) => (c.name.endsWith('_json') ? [i] : []));
+    statement.raw(true);
+    return { statement, params: run.params, json };
+  });
+  return () => {
+    let rows = 0;
+    for (const { statement, params, json } of statements) {
+      for (const row of statement.all(...params) as unknown[][]) {
+        rows += 1;
+        for (const i of json) if (typeof row[i] === 'string') JSON.parse(row[i]);
+      }
+    }
+    return rows;
+  };
+}
+
+/** The rows the campaign home reads (`campaigns:get`): the handler's own statements, bare. */
+function bareHome(db: Db, runs: readonly StatementRun[]): () => number {
+  return bareReads(db, runs);
+}
+
+/** The rows a character's history reads (`characters:history`): the handler's own statements, bare. */
+function bareHistory(db: Db, runs: readonly StatementRun[]): () => number {
+  return bareReads(db, runs);
 }

@@ -3,9 +3,10 @@
 // its entries gave. Held here two ways on a real file: each read's plan, and what the history shows against the
 // same facts read straight from the tables in a party of three whose rows lie mixed. And what the screens of a long
 // campaign are sent: the campaign's detail carries each character's newest open records only, with how many each
-// has open; a history and each timeline session carry their newest 200 items, with how many there are.
+// has open; a history and each timeline session carry their newest 200 items, with how many there are. And what a
+// history parses: only what it sends, however long the campaign has run.
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HISTORY_READS } from '../db/history-reads.ts';
 import { useTestApp } from './testing/harness.ts';
 
@@ -37,16 +38,33 @@ describe("a character's history", () => {
       const reads = {
         records: plan(HISTORY_READS.records, 'c', 'x'),
         entries: plan(HISTORY_READS.entries, 'c', 'c', 'x'),
-        carried: plan(HISTORY_READS.carried, 'character:x'),
-        treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]'),
+        recordDetails: plan(HISTORY_READS.recordDetails, '["a", "b"]'),
+        entryLines: plan(HISTORY_READS.entryLines, 'c', '[1, 2]'),
+        carried: plan(HISTORY_READS.carried, 'character:x', 'c'),
+        fights: plan(HISTORY_READS.fights, 'c', '["a", "b"]'),
+        treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]', '["a", "b"]'),
+        treatedOwn: plan(HISTORY_READS.treatedOwn, '[1, 2]', 'c', 'x', 'c'),
       };
       expect(reads.records).toEqual([expect.stringContaining('USING COVERING INDEX injuries_history (character_id=?)')]);
       expect(reads.entries).toEqual(expect.arrayContaining([
         expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)'),
         expect.stringContaining('USING COVERING INDEX ledger_entries_by_subjects (campaign_id=? AND state=?)'),
       ]));
-      expect(reads.carried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=?)')]);
-      expect(reads.treatments).toEqual(expect.arrayContaining([expect.stringContaining('ledger_records USING PRIMARY KEY (campaign_id=? AND seq=?)')]));
+      // The lines from the index that holds them: the table's rows carry the entries' before and after images.
+      expect(reads.entryLines).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
+      expect(reads.recordDetails).toEqual(expect.arrayContaining([expect.stringContaining('injuries USING INDEX sqlite_autoindex_injuries_1 (id=?)')]));
+      // The carry rows in their index's order, each kept to the campaign by its fight's key.
+      expect(reads.carried).toEqual([
+        expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=?)'),
+        expect.stringContaining('SEARCH e USING INDEX sqlite_autoindex_encounters_1 (id=?)'),
+      ]);
+      expect(reads.fights).toEqual(expect.arrayContaining([expect.stringContaining('encounters USING INDEX sqlite_autoindex_encounters_1 (id=?)')]));
+      // Each (entry, record) pair by the key, never an entry's whole list of records.
+      expect(reads.treatments).toEqual(expect.arrayContaining([expect.stringContaining('ledger_records USING PRIMARY KEY (campaign_id=? AND seq=? AND record_id=?)')]));
+      expect(reads.treatedOwn).toEqual(expect.arrayContaining([
+        expect.stringContaining('SEARCH r USING PRIMARY KEY (campaign_id=? AND seq=?)'),
+        expect.stringContaining('SEARCH i USING INDEX sqlite_autoindex_injuries_1 (id=?)'),
+      ]));
       for (const detail of Object.values(reads).flat()) {
         expect(detail).not.toMatch(/^SCAN (?!json_each)/);
         expect(detail).not.toMatch(/TEMP B-TREE/);
@@ -209,4 +227,62 @@ describe('a long history in a reply', () => {
     expect(await t.refused('characters:history', { id: 'x', allItems: 'yes' })).toBeTruthy();
     expect(await t.refused('campaigns:timeline', { id: 'x', allItems: 1 })).toBeTruthy();
   });
+});
+
+describe("a character's history as the campaign grows", () => {
+  /** A fight in which each named hero falls into Mortal Peril once per injury and survives with it (healed by one rest). */
+  async function perilFight(campaignId: string, name: string, heroes: { id: string; name: string }[], injuries: { hero: string; injury: string }[], goblinId: string) {
+    const encounter = await ok('encounters:create', { campaignId, name });
+    await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: heroes.map((h) => h.id), npcs: [{ templateId: goblinId, count: 1 }] });
+    const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+    const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+    for (const { hero, injury } of injuries) {
+      await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero], amount: 20, source: 'a trap' } });
+      await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids[hero], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: injury, category: 'speed', baseRoll: 1 } } });
+    }
+    await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+  }
+
+  /** What one call of the history parses (JSON.parse calls and characters) and the reply. */
+  async function parsedBy(id: string) {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const history = await ok('characters:history', { id });
+      return { calls: parse.mock.calls.length, characters: parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0), history };
+    } finally {
+      parse.mockRestore();
+    }
+  }
+
+  it('parses only what its newest 200 items and its records sent show, however long the campaign has run', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Long road', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const wren = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Wren', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    // Each stretch the same: a fight in which Berrik takes two injuries and Wren one (their records and carry rows
+    // side by side), a day, and a rest each that heals them. Berrik's history gains six items a stretch: after 34
+    // its newest 200 items and its records sent (the newest 24 healed) are alike at any length.
+    let stretches = 0;
+    const travel = async (count: number) => {
+      for (const end = stretches + count; stretches < end; stretches++) {
+        await perilFight(campaign.id, `Ambush ${stretches + 1}`, [berrik, wren], [
+          { hero: 'Berrik', injury: `Cut ${stretches + 1}` }, { hero: 'Wren', injury: `Graze ${stretches + 1}` }, { hero: 'Berrik', injury: `Bruise ${stretches + 1}` },
+        ], goblin.id);
+        await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+        await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+        await ledger(campaign.id, { type: 'REST', characterId: wren.id });
+      }
+    };
+    await travel(36);
+    const shorter = await parsedBy(berrik.id);
+    await travel(18);
+    const longer = await parsedBy(berrik.id);
+    expect(longer.history.itemCount - shorter.history.itemCount).toBe(18 * 6);
+    expect(longer.history.items.map((i) => i.kind)).toEqual(shorter.history.items.map((i) => i.kind));
+    expect(longer.history.recordCounts.healed - shorter.history.recordCounts.healed).toBe(18 * 2);
+    // Half as long again, and not one more JSON.parse: the entries and records it does not send are not parsed
+    // (it parsed each of Berrik's rests' lines, subjects and treated records before: 54 more here).
+    expect(longer.calls).toBe(shorter.calls);
+    expect(longer.characters).toBeLessThan(shorter.characters * 1.1);
+  }, 120_000);
 });

@@ -1,18 +1,18 @@
 // Between fights: the campaign clock and sessions, the recovery ledger, a character's history and the campaign
 // timeline.
 import type { HandlerContext } from '../app.ts';
-import { ENTRY_TEXT_SENT, GmError, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
+import { GmError, ITEMS_SENT, type CampaignTimeline, type CharacterHistory, type HistoryItem, type LedgerEntryView, type RecoveryDetail, type SessionSummary } from '../../core/api/contract.ts';
 import { isHarm } from '../../core/ledger/records.ts';
 import { findRuleset } from '../../core/rulesets/registry.ts';
 import * as ledger from '../../db/ledger.ts';
-import type { InjuryRow } from '../../db/consequences.ts';
 import type { EncounterListRow } from '../../db/encounters.ts';
 import { touchCampaign } from '../../db/campaigns.ts';
 import { prepared, preparedRaw } from '../../db/connection.ts';
-import { ENTRY_COLUMNS, FACT_RECORD_COLUMNS, HISTORY_READS } from '../../db/history-reads.ts';
+import { ENTRY_COLUMNS, FACT_RECORD_COLUMNS, factRecord } from '../../db/history-reads.ts';
 import type { CampaignRow } from '../../db/rows.ts';
+import { byTime, characterHistory } from '../character-history.ts';
 import * as store from '../ledger-store.ts';
-import { requireCampaign, requireCharacter, rulesetOf } from './campaigns.ts';
+import { requireCampaign, rulesetOf } from './campaigns.ts';
 
 export const toSession = (row: ledger.SessionRow): SessionSummary => ({
   id: row.id, number: row.number, title: row.title, date: row.real_date, notes: row.notes,
@@ -99,67 +99,7 @@ export const ledgerHandlers = {
     return toSession(ledger.getSession(ctx.db, row.id)!);
   },
 
-  'characters:history': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory => {
-    const character = requireCharacter(ctx, input.id);
-    const campaign = requireCampaign(ctx, character.campaign_id);
-    const facts = campaignFacts(ctx, campaign, character.id);
-    const kinds = rulesetOf(campaign).records;
-    // Each record's treatments: the done entries that touched it, in entry order. An entry is sent once however many
-    // records it touched (a rest counts every open record down in one line). Only the character's own entries (the
-    // done ones naming it, in `facts`) can treat its records: the records each of them touched (ledger_records, read
-    // by entry: the table's key), one row per entry. A long campaign gives a thousand records and ten thousand
-    // treatments (a rest treats every open record).
-    const treatments = new Map<string, number[]>();
-    const used = new Set<number>();
-    const own = new Set(facts.records.map((r) => r.id));
-    const touches = preparedRaw(ctx.db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(facts.entries.map((e) => e.seq))) as [seq: number, recordIds: string][];
-    for (const [seq, recordIds] of touches) {
-      for (const id of JSON.parse(recordIds) as string[]) {
-        if (!own.has(id)) continue;
-        const list = treatments.get(id);
-        if (list) list.push(seq);
-        else treatments.set(id, [seq]);
-        used.add(seq);
-      }
-    }
-    // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
-    // newest healed ones the screen shows first, unless the GM asked for all of them.
-    const harm = facts.records.filter((r) => isHarm(kinds.categories, r.category));
-    const open = harm.filter((r) => r.healed_at === null);
-    const healed = harm.filter((r) => r.healed_at !== null);
-    const oldest = (list: typeof harm, kept: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - kept)));
-    const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healed, HEALED_RECORDS_SENT)].map((r) => r.id));
-    const sent = left.size ? facts.records.filter((r) => !left.has(r.id)) : facts.records;
-    // The entries the sent records' treatments name, once each.
-    const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
-    // A record a ledger entry created has no encounter and that entry's seq (server/ledger-store.ts); the entry names
-    // the character, so it is among the character's entries.
-    const entryText = new Map(facts.entries.map((e) => [e.seq, e.log[0] ?? e.type]));
-    const createdBy = (r: FactRecord) => {
-      const text = !r.source_encounter_id && r.source_seq ? entryText.get(r.source_seq) : undefined;
-      return text === undefined ? null : { seq: r.source_seq!, text: cutText(text, ENTRY_TEXT_SENT) };
-    };
-    return {
-      character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: rulesetOf(campaign).id },
-      recordCounts: { open: open.length, healed: healed.length },
-      records: sent.map((r) => {
-        const source = r.source_encounter_id ? facts.encounters.get(r.source_encounter_id) : undefined;
-        return {
-          id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
-          source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
-          entry: createdBy(r),
-          dayGained: r.day_gained ?? null, sessionGained: facts.number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: facts.number(r.session_healed),
-          healed: r.healed_at !== null,
-          treatments: treatments.get(r.id) ?? [],
-        };
-      }),
-      // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
-      entries: facts.entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: cutText(e.log.join(' '), ENTRY_TEXT_SENT) })),
-      ...newestItems(facts.items.filter((item) => item.characterId === character.id || item.characterIds?.includes(character.id))
-        // An entry of the party that treated other characters' records only was this character's recovery.
-        .map((item) => (item.kind === 'treated' && !used.has(item.seq!) ? { ...item, kind: 'recovery' as const } : item)), input.allItems),
-    };
-  },
+  'characters:history': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory => characterHistory(ctx, input),
 
   'campaigns:timeline': (ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined }): CampaignTimeline => {
     const campaign = requireCampaign(ctx, input.id);
@@ -195,46 +135,31 @@ function newestItems(items: HistoryItem[], all: boolean | undefined): { items: H
 }
 
 /**
- * What the history and the timeline read of a lasting record (FACT_RECORD_COLUMNS, db/history-reads.ts) and of an
- * encounter: only those columns, read raw (arrays, in the order selected) and made into objects here. A long
- * campaign gives a character a thousand records and more, and better-sqlite3's own row objects took longer to build
- * than the read itself.
+ * What the timeline reads of an encounter: only those columns, read raw (arrays, in the order selected) and made into
+ * objects here, like its records (factRecord, db/history-reads.ts).
  */
-type FactRecord = Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'source_text' | 'created_at'
-  | 'healed_at' | 'day_gained' | 'session_gained' | 'day_healed' | 'session_healed'>;
-const factRecord = ([id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
-  day_gained, session_gained, day_healed, session_healed]: unknown[]) => ({
-  id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at, day_gained, session_gained, day_healed, session_healed,
-}) as FactRecord;
 const FACT_ENCOUNTER_COLUMNS = 'id, name, phase, round, session_id, day, created_at, updated_at';
 type FactEncounter = Pick<EncounterListRow, 'id' | 'name' | 'phase' | 'round' | 'session_id' | 'day' | 'created_at' | 'updated_at'>;
 const factEncounter = ([id, name, phase, round, session_id, day, created_at, updated_at]: unknown[]) =>
   ({ id, name, phase, round, session_id, day, created_at, updated_at }) as FactEncounter;
 
 /**
- * Everything the history and the timeline read, gathered once: records, encounters, ledger entries, as items. With
- * `characterId` (a character's history) only that character's records, carry-overs and overrides are gathered, and
- * no encounter items: the history shows nothing else of them.
+ * Everything the timeline reads, gathered once: records, encounters, ledger entries, as items. (A character's
+ * history reads its own: server/character-history.ts.)
  */
-function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?: string) {
+function campaignFacts(ctx: HandlerContext, campaign: CampaignRow) {
   const sessions = ledger.listSessions(ctx.db, campaign.id);
   const numberOf = new Map(sessions.map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
-  // A character's records come with the first log line of the event that caused each (kept on the record). Only
-  // the columns read here: a long campaign gives a character a thousand records and more.
-  const records = ((characterId
-    ? preparedRaw(ctx.db, HISTORY_READS.records).all(campaign.id, characterId)
-    : preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? ORDER BY created_at, source_seq`).all(campaign.id)) as unknown[][]).map(factRecord);
+  // Only the columns read here: a long campaign has thousands of records.
+  const records = (preparedRaw(ctx.db, `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE campaign_id = ? ORDER BY created_at, source_seq`).all(campaign.id) as unknown[][]).map(factRecord);
   const encounterRows = (preparedRaw(ctx.db, `SELECT ${FACT_ENCOUNTER_COLUMNS} FROM encounters WHERE campaign_id = ? ORDER BY created_at DESC`).all(campaign.id) as unknown[][])
     .map(factEncounter);
   const encounters = new Map(encounterRows.map((e) => [e.id, e]));
   const names = new Map((prepared(ctx.db, 'SELECT id, name FROM characters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((c) => [c.id, c.name]));
-  // The done entries (for a character's history, only those about that character), read through their index
-  // without the before/after images, with whether each touched a lasting record (ledger_records): a rest touches
-  // every open record, so the first one found answers.
-  const entryRows = (characterId
-    ? prepared(ctx.db, HISTORY_READS.entries).all(campaign.id, campaign.id, characterId)
-    : prepared(ctx.db, `SELECT ${ENTRY_COLUMNS} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id)) as
+  // The done entries, read through their index without the before/after images, with whether each touched a
+  // lasting record (ledger_records): a rest touches every open record, so the first one found answers.
+  const entryRows = prepared(ctx.db, `SELECT ${ENTRY_COLUMNS} FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'done' ORDER BY seq`).all(campaign.id) as
     (Pick<ledger.LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'state' | 'recorded_at' | 'log_json' | 'subjects_json'> & { touched_records: 0 | 1 })[];
   const entries = entryRows.map((e) => ({
     ...e,
@@ -244,18 +169,14 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // The characters' carry rows, each with the event holding the GM's adjustments to its fight's carry-over
   // (`adjusted_seq`, noted when the carry is written, the same on every row of a fight), or null. Raw, like the
   // records: one row per fight.
-  const carried = (characterId
-    // A character's carry rows are those of its campaign's fights: kept to the fights read above all the same.
-    ? (preparedRaw(ctx.db, HISTORY_READS.carried).all(`character:${characterId}`) as [string, string, number | null, string][]).filter(([encounterId]) => encounters.has(encounterId))
-    : preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq, c.ended_at FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
-        WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id)) as [encounterId: string, subject: string, adjustedSeq: number | null, endedAt: string][];
+  const carried = preparedRaw(ctx.db, `SELECT c.encounter_id, c.subject, c.adjusted_seq, c.ended_at FROM encounter_carry c JOIN encounters e ON e.id = c.encounter_id
+    WHERE e.campaign_id = ? AND c.subject LIKE 'character:%'`).all(campaign.id) as [encounterId: string, subject: string, adjustedSeq: number | null, endedAt: string][];
 
   const items: HistoryItem[] = [];
   // The day the campaign was on at a time: that of the first ledger entry written after it (an entry keeps the day
   // it was written on; a day passing is written on the day it ends), else today's. A fight is often prepared a day
   // or more before it is fought: its items fall on the day they happened, not the day it was prepared.
   const dayAt = (at: string, fallback: number | null): number | null => {
-    if (characterId) return fallback;
     // Entries are in the order written (seq), so their times rise: the first one after `at` by halving.
     let low = 0;
     let high = entries.length;
@@ -269,7 +190,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
   // A fight happened when it started (its START event, read through the events' key: the first few of the fight),
   // not when it was prepared; one still in preparation is listed at its preparing.
   const started = prepared(ctx.db, "SELECT recorded_at FROM encounter_events WHERE encounter_id = ? AND type = 'START' LIMIT 1");
-  for (const e of characterId ? [] : encounterRows) {
+  for (const e of encounterRows) {
     const at = (started.get(e.id) as { recorded_at: string } | undefined)?.recorded_at ?? e.created_at;
     items.push({ kind: 'encounter', at, day: dayAt(at, e.day ?? null), sessionNumber: number(e.session_id), text: `Encounter “${e.name}” (${e.phase === 'ended' ? `ended after round ${e.round}` : e.phase === 'running' ? `round ${e.round}, still running` : 'in preparation'}).`, encounterId: e.id });
   }
@@ -280,8 +201,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     items.push({ kind: 'carried', at: endedAt, day: dayAt(endedAt, e.day ?? null), sessionNumber: number(e.session_id), text: `${names.get(who) ?? 'A character'}'s condition after “${e.name}” carried onto the campaign.`, characterId: who, encounterId: e.id });
   }
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines. Only the
-  // events the carry rows read above name are read, once per fight: for one character, only those of the fights
-  // carried onto that character.
+  // events the carry rows read above name are read, once per fight.
   const adjusted = new Map<string, number>();
   for (const [encounterId, , adjustedSeq] of carried) if (adjustedSeq !== null) adjusted.set(encounterId, adjustedSeq);
   const ending = prepared(ctx.db, 'SELECT payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
@@ -292,7 +212,7 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
     const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
     adjust.forEach((a, i) => {
-      if (lines[i] && (!characterId || a.characterId === characterId)) items.push({ kind: 'override', at: e.updated_at, day: dayAt(e.updated_at, e.day ?? null), sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq });
+      if (lines[i]) items.push({ kind: 'override', at: e.updated_at, day: dayAt(e.updated_at, e.day ?? null), sessionNumber: number(e.session_id), text: lines[i]!.text, characterId: a.characterId, encounterId: e.id, seq });
     });
   }
   for (const r of records) {
@@ -310,9 +230,6 @@ function campaignFacts(ctx: HandlerContext, campaign: CampaignRow, characterId?:
     const base = { at: e.recorded_at, day: e.day, sessionNumber: number(e.session_id), text: e.log.join(' '), seq: e.seq };
     items.push({ kind: clock ? 'clock' : e.touched_records ? 'treated' : 'recovery', ...base, characterId: null, characterIds: e.characterIds });
   }
-  // Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
-  const rank: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
-  // ISO times (all written by toISOString) order as plain strings.
-  items.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || rank[a.kind] - rank[b.kind] || (a.seq ?? 0) - (b.seq ?? 0));
-  return { sessions, records, encounters, entries, items, number };
+  items.sort(byTime);
+  return { sessions, records, items };
 }

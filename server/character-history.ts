@@ -1,0 +1,208 @@
+// A character's history (`characters:history`): the character's lasting records with their treatments, the ledger
+// lines those name, and everything that happened to the character in time order, of which the reply carries the
+// newest ITEMS_SENT.
+//
+// A long campaign gives a character thousands of moments and a rest's line grows with every open record it counts
+// down (30 KB, and as many record ids in `ledger_records`, after a thousand fights), so the history first reads
+// only what places each moment in time (when, what kind, which entry or record), orders those, keeps the ones the
+// reply carries, and only then reads and parses what those show: the lines of the entries kept, the treatments of
+// the records sent, the names of the fights they name. What it reads grows with the character's own moments, never
+// with the length of the lines it does not send (docs/performance.md).
+import type { HandlerContext } from './app.ts';
+import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CharacterHistory, type HistoryItem } from '../core/api/contract.ts';
+import { isHarm } from '../core/ledger/records.ts';
+import * as ledger from '../db/ledger.ts';
+import { prepared, preparedRaw } from '../db/connection.ts';
+import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
+import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
+
+/** A lasting record of the character, as far as ordering its moments and choosing the records sent need. */
+interface RecordMoment { id: string; category: string; createdAt: string; sourceSeq: number | null; healedAt: string | null }
+/** A done ledger entry naming the character, as far as ordering it needs. */
+interface EntryMoment { seq: number; type: string; day: number; sessionId: string | null; recordedAt: string; touchedRecords: boolean }
+/** A fight carried onto the character: its encounter, the event holding the GM's adjustments (or null), its end. */
+interface CarryMoment { encounterId: string; adjustedSeq: number | null; endedAt: string }
+/** A fight as the history names it. */
+interface FightName { id: string; name: string; sessionId: string | null; day: number | null; updatedAt: string }
+
+/** One moment of the history before its text is read; `kind` and `seq` order moments of one time. */
+type Moment = { at: string; seq: number | undefined } & (
+  | { kind: 'gained' | 'healed'; record: RecordMoment }
+  | { kind: 'carried'; carry: CarryMoment }
+  | { kind: 'override'; fight: FightName; characterId: string; text: string }
+  | { kind: 'treated' | 'recovery' | 'clock'; entry: EntryMoment }
+);
+
+// Things written in one transaction share a time: a session opens before its encounter, harm comes before care.
+const RANK: Record<HistoryItem['kind'], number> = { clock: 0, encounter: 1, gained: 2, override: 3, treated: 4, recovery: 4, healed: 5, carried: 6 };
+/** The history's order (the timeline's too, server/handlers/ledger.ts): by time, then kind, then event or entry. */
+export const byTime = (a: { at: string; kind: HistoryItem['kind']; seq?: number | undefined }, b: { at: string; kind: HistoryItem['kind']; seq?: number | undefined }): number =>
+  // ISO times (all written by toISOString) order as plain strings.
+  (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || RANK[a.kind] - RANK[b.kind] || (a.seq ?? 0) - (b.seq ?? 0);
+
+const CLOCK_ENTRIES = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
+
+export function characterHistory(ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory {
+  const { db } = ctx;
+  const character = requireCharacter(ctx, input.id);
+  const campaign = requireCampaign(ctx, character.campaign_id);
+  const ruleset = rulesetOf(campaign);
+  const kinds = ruleset.records;
+  const numberOf = new Map(ledger.listSessions(db, campaign.id).map((s) => [s.id, s.number]));
+  const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
+
+  // What places each moment: the character's records (each gained, and healed), the fights carried onto it and the
+  // done entries naming it, without their lines.
+  const records = (preparedRaw(db, HISTORY_READS.records).all(campaign.id, character.id) as [string, string, string, number | null, string | null][])
+    .map(([id, category, createdAt, sourceSeq, healedAt]): RecordMoment => ({ id, category, createdAt, sourceSeq, healedAt }));
+  const carried = (preparedRaw(db, HISTORY_READS.carried).all(`character:${character.id}`, campaign.id) as [string, number | null, string][])
+    .map(([encounterId, adjustedSeq, endedAt]): CarryMoment => ({ encounterId, adjustedSeq, endedAt }));
+  const entries = (preparedRaw(db, HISTORY_READS.entries).all(campaign.id, campaign.id, character.id) as [number, string, number, string | null, string, 0 | 1][])
+    .map(([seq, type, day, sessionId, recordedAt, touched]): EntryMoment => ({ seq, type, day, sessionId, recordedAt, touchedRecords: touched === 1 }));
+
+  const fights = new Map<string, FightName>();
+  const readFights = (ids: Iterable<string>) => {
+    const missing = [...new Set(ids)].filter((id) => !fights.has(id));
+    if (!missing.length) return;
+    for (const [id, name, sessionId, day, updatedAt] of preparedRaw(db, HISTORY_READS.fights).all(campaign.id, JSON.stringify(missing)) as [string, string, string | null, number | null, string][]) {
+      fights.set(id, { id, name, sessionId, day, updatedAt });
+    }
+  };
+
+  const moments: Moment[] = carried.map((carry) => ({ kind: 'carried', at: carry.endedAt, seq: undefined, carry }));
+  // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines: read for the
+  // fights that have them (the same event on every carry row of a fight), kept where they concern this character.
+  const adjusted = carried.filter((c) => c.adjustedSeq !== null);
+  readFights(adjusted.map((c) => c.encounterId));
+  const ending = prepared(db, 'SELECT payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
+  for (const { encounterId, adjustedSeq } of adjusted) {
+    const last = ending.get(encounterId, adjustedSeq) as { payload_json: string; log_json: string } | undefined;
+    if (!last) continue;
+    const fight = fights.get(encounterId)!;
+    const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
+    const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
+    adjust.forEach((a, i) => {
+      if (lines[i] && a.characterId === character.id) moments.push({ kind: 'override', at: fight.updatedAt, seq: adjustedSeq!, fight, characterId: a.characterId, text: lines[i]!.text });
+    });
+  }
+  for (const record of records) {
+    moments.push({ kind: 'gained', at: record.createdAt, seq: record.sourceSeq || undefined, record });
+    if (record.healedAt) moments.push({ kind: 'healed', at: record.healedAt, seq: undefined, record });
+  }
+  for (const entry of entries) {
+    moments.push({ kind: CLOCK_ENTRIES.has(entry.type) ? 'clock' : entry.touchedRecords ? 'treated' : 'recovery', at: entry.recordedAt, seq: entry.seq, entry });
+  }
+  moments.sort(byTime);
+  const kept = input.allItems || moments.length <= ITEMS_SENT ? moments : moments.slice(-ITEMS_SENT);
+
+  // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
+  // newest healed ones the screen shows first, unless the GM asked for all of them.
+  const harm = records.filter((r) => isHarm(kinds.categories, r.category));
+  const open = harm.filter((r) => r.healedAt === null);
+  const healed = harm.filter((r) => r.healedAt !== null);
+  const oldest = (list: RecordMoment[], sent: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - sent)));
+  const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healed, HEALED_RECORDS_SENT)].map((r) => r.id));
+  const sentMoments = left.size ? records.filter((r) => !left.has(r.id)) : records;
+  // What the records sent and the records' moments kept show of them, read by their key.
+  const details = new Map<string, FactRecord>();
+  const detailed = new Set([...sentMoments.map((r) => r.id), ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record.id] : []))]);
+  if (detailed.size) {
+    for (const row of preparedRaw(db, HISTORY_READS.recordDetails).all(JSON.stringify([...detailed])) as unknown[][]) {
+      const record = factRecord(row);
+      details.set(record.id, record);
+    }
+  }
+  const sent = sentMoments.map((r) => details.get(r.id)!);
+
+  // Each sent record's treatments: the done entries naming the character that touched it (ledger_records), in entry
+  // order. An entry that touched records is read by its key with each sent record's id, never whole: a rest
+  // touches every open record.
+  const treatments = new Map<string, number[]>();
+  const touching = entries.filter((e) => e.touchedRecords).map((e) => e.seq);
+  if (touching.length && sent.length) {
+    for (const [seq, recordId] of preparedRaw(db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(touching), JSON.stringify(sent.map((r) => r.id))) as [number, string][]) {
+      const list = treatments.get(recordId);
+      if (list) list.push(seq);
+      else treatments.set(recordId, [seq]);
+    }
+  }
+  // An entry kept among the items that touched records is this character's treatment if it touched one of the
+  // character's records, else (a party's rest that treated others' records only) its recovery.
+  const treatedKept = kept.flatMap((m) => (m.kind === 'treated' ? [m.entry.seq] : []));
+  const treatedOwn = new Set(treatedKept.length
+    ? (preparedRaw(db, HISTORY_READS.treatedOwn).all(JSON.stringify(treatedKept), campaign.id, character.id, campaign.id) as [number][]).map(([seq]) => seq)
+    : []);
+
+  // The entries whose lines the reply carries: those kept among the items, those the sent records' treatments name,
+  // and those that created a sent record (no encounter, the entry's seq: server/ledger-store.ts).
+  const own = new Map(entries.map((e) => [e.seq, e]));
+  const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
+  const creators = sent.flatMap((r) => (!r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? [r.source_seq] : []));
+  const wanted = new Set([...kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : [])), ...named, ...creators]);
+  const lines = new Map<number, { log: string[]; characterIds: string[] }>();
+  if (wanted.size) {
+    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify([...wanted])) as [number, string, string][]) {
+      lines.set(seq, { log: JSON.parse(logJson) as string[], characterIds: JSON.parse(subjectsJson) as string[] });
+    }
+  }
+  const logOf = (seq: number) => lines.get(seq)!.log;
+
+  // The fights named by what is sent: the sources of the sent records and of the kept records' gains, and the
+  // carried fights kept.
+  const fightOf = (m: Moment) => (m.kind === 'gained' ? details.get(m.record.id)!.source_encounter_id : m.kind === 'carried' ? m.carry.encounterId : null);
+  readFights([...sent.map((r) => r.source_encounter_id), ...kept.map(fightOf)].filter((id): id is string => !!id));
+  const sourceOf = (r: FactRecord) => (r.source_encounter_id ? fights.get(r.source_encounter_id) : undefined);
+
+  const toItem = (m: Moment): HistoryItem => {
+    switch (m.kind) {
+      case 'gained': {
+        const r = details.get(m.record.id)!;
+        const source = sourceOf(r);
+        return {
+          kind: 'gained', at: r.created_at, day: r.day_gained ?? null, sessionNumber: number(r.session_gained),
+          text: `${character.name} gained ${r.name}${source ? ` in “${source.name}”` : ''}.`, characterId: r.character_id, recordId: r.id,
+          ...(source ? { encounterId: source.id } : {}), ...(r.source_seq ? { seq: r.source_seq } : {}),
+        };
+      }
+      case 'healed': {
+        const r = details.get(m.record.id)!;
+        return { kind: 'healed', at: r.healed_at!, day: r.day_healed ?? null, sessionNumber: number(r.session_healed), text: `${character.name}'s ${r.name} healed.`, characterId: r.character_id, recordId: r.id };
+      }
+      case 'carried': {
+        const fight = fights.get(m.carry.encounterId)!;
+        return { kind: 'carried', at: m.carry.endedAt, day: fight.day ?? null, sessionNumber: number(fight.sessionId), text: `${character.name}'s condition after “${fight.name}” carried onto the campaign.`, characterId: character.id, encounterId: fight.id };
+      }
+      case 'override':
+        return { kind: 'override', at: m.fight.updatedAt, day: m.fight.day ?? null, sessionNumber: number(m.fight.sessionId), text: m.text, characterId: m.characterId, encounterId: m.fight.id, seq: m.seq! };
+      default: {
+        const e = m.entry;
+        const { log, characterIds } = lines.get(e.seq)!;
+        return {
+          kind: m.kind === 'treated' && !treatedOwn.has(e.seq) ? 'recovery' : m.kind,
+          at: e.recordedAt, day: e.day, sessionNumber: number(e.sessionId), text: log.join(' '), seq: e.seq, characterId: null, characterIds,
+        };
+      }
+    }
+  };
+
+  return {
+    character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: ruleset.id },
+    recordCounts: { open: open.length, healed: healed.length },
+    records: sent.map((r) => {
+      const source = sourceOf(r);
+      const creator = !r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? r.source_seq : null;
+      return {
+        id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
+        source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
+        entry: creator === null ? null : { seq: creator, text: cutText(logOf(creator)[0] ?? own.get(creator)!.type, ENTRY_TEXT_SENT) },
+        dayGained: r.day_gained ?? null, sessionGained: number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: number(r.session_healed),
+        healed: r.healed_at !== null,
+        treatments: treatments.get(r.id) ?? [],
+      };
+    }),
+    // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
+    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: cutText(logOf(e.seq).join(' '), ENTRY_TEXT_SENT) })),
+    items: kept.map(toItem),
+    itemCount: moments.length,
+  };
+}
