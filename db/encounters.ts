@@ -62,10 +62,15 @@ export interface EventRow {
   roster_json: string | null;
 }
 
-/** Stores `row` as event `seq` of the encounter. */
+/**
+ * Stores `row` as event `seq` of the encounter. Its first log line's number is the previous event's plus that
+ * event's line count (see readLogLines).
+ */
 export function insertEventRow(db: Db, encounterId: string, seq: number, row: EventRow): void {
-  prepared(db, 'INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json);
+  prepared(db, `INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json, line_start)
+    VALUES (@encounterId, @seq, @type, @payload_json, @log_json, @recorded_at, @roster_json,
+      COALESCE((SELECT line_start + json_array_length(log_json) FROM encounter_events WHERE encounter_id = @encounterId AND seq = @seq - 1), 0))`).run(
+    { encounterId, seq, type: row.type, payload_json: row.payload_json, log_json: row.log_json, recorded_at: row.recorded_at, roster_json: row.roster_json });
 }
 
 /** Stores event `seq` with the log lines it wrote and, when known, what it changed in the roster (RosterChange). */
@@ -106,6 +111,43 @@ export function readSteps(db: Db, encounterId: string, afterSeq = 0): StoredStep
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
   const rows = prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
   return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
+}
+
+/** Log lines by number (from 0, in the order the events wrote them), each with the event that wrote it. */
+export interface NumberedLogLine extends LogLine {
+  seq: number;
+  /** The line's number in the whole log. */
+  line: number;
+}
+
+/** The events holding lines [from, to): from the last to start at or before `from`, to the last to start before `to`. */
+export const LOG_LINES_SQL = `SELECT seq, line_start, log_json FROM encounter_events
+  WHERE encounter_id = @encounterId AND line_start < @to
+    AND line_start >= (SELECT MAX(line_start) FROM encounter_events WHERE encounter_id = @encounterId AND line_start <= @from)
+  ORDER BY line_start, seq`;
+
+/**
+ * The log lines numbered `from` to `to - 1` (fewer at the end of the log): only the events that hold them are read,
+ * found through the line-number index (encounter_events_by_line), so a page costs the same in a log of any length.
+ */
+export function readLogLines(db: Db, encounterId: string, from: number, to: number): NumberedLogLine[] {
+  if (to <= from) return [];
+  const rows = prepared(db, LOG_LINES_SQL).all({ encounterId, from, to }) as { seq: number; line_start: number; log_json: string }[];
+  const lines: NumberedLogLine[] = [];
+  for (const row of rows) {
+    (JSON.parse(row.log_json) as LogLine[]).forEach((line, i) => {
+      const number = row.line_start + i;
+      if (number >= from && number < to) lines.push({ ...line, seq: row.seq, line: number });
+    });
+  }
+  return lines;
+}
+
+/** How many log lines the encounter's events wrote, read from its newest event alone. */
+export function logLineCount(db: Db, encounterId: string): number {
+  const row = prepared(db, 'SELECT line_start + json_array_length(log_json) AS lines FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1')
+    .get(encounterId) as { lines: number } | undefined;
+  return row?.lines ?? 0;
 }
 
 /** The first log line of event `seq` (what undoing it takes back). */

@@ -12,6 +12,7 @@ import type { SheetSchema, SheetValues } from '../rulesets/sheet.ts';
 import type { RecordCategory, RulesetId } from '../rulesets/types.ts';
 import type { PartyBadge } from '../ledger/types.ts';
 import type { HandlerName } from './names.ts';
+import { LOG_KIND_FILTERS } from '../encounter/log-filter.ts';
 
 /**
  * A ruleset's id. Which ids exist is the registry's to say, and this module (read by the renderer too) never imports
@@ -38,6 +39,10 @@ const carryAdjustSchema = z.array(z.strictObject({
 const poolSchema = z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' });
 const carryReasonSchema = z.string().trim().max(200, { error: 'A reason has at most 200 characters.' });
 
+/** The most lines one encounters:logPage reply holds, and the highest line number a page may start at. */
+export const LOG_PAGE_MAX = 500;
+export const LOG_LINES_MAX = 100_000_000;
+
 export const inputSchemas = {
   'app:info': z.strictObject({}),
   'campaigns:list': z.strictObject({ includeArchived: z.boolean().optional() }),
@@ -57,6 +62,19 @@ export const inputSchemas = {
     id: idSchema,
     /** What the screen already has: the lines of every event up to `seq`, as of `mark` (see EncounterLog). */
     after: z.strictObject({ seq: z.number().int().min(0), mark: z.string().max(64) }).optional(),
+  }),
+  /** A page of the full log screen: lines `from` to `from + count - 1` of the log as `filter` shows it (see LogPage). */
+  'encounters:logPage': z.strictObject({
+    id: idSchema,
+    from: z.number({ error: 'A log page starts at a line number.' }).int({ error: 'A log page starts at a whole line number.' })
+      .min(0, { error: 'A log page starts at line 0 or later.' }).max(LOG_LINES_MAX, { error: `A log holds at most ${LOG_LINES_MAX.toLocaleString('en')} lines.` }),
+    count: z.number({ error: 'A log page has a number of lines.' }).int({ error: 'A log page has a whole number of lines.' })
+      .min(1, { error: 'A log page holds at least one line.' }).max(LOG_PAGE_MAX, { error: `A log page holds at most ${LOG_PAGE_MAX} lines.` }),
+    filter: z.strictObject({
+      kind: z.enum(LOG_KIND_FILTERS, { error: `A kind of line is one of ${LOG_KIND_FILTERS.join(', ')}.` }),
+      combatant: z.strictObject({ id: idSchema, name: z.string().max(200) }).nullable(),
+      query: z.string().max(200, { error: 'A search has at most 200 characters.' }),
+    }).optional(),
   }),
   'encounters:addFromCampaign': z.strictObject({
     id: idSchema,
@@ -431,6 +449,27 @@ export interface EncounterLog {
   mark: string;
 }
 
+/** One line of a log page: its number in the page's view, and whether a round's heading comes before it. */
+export interface LogPageLine extends LogEntry {
+  /** The line's number in the view the page was read from (0 is the view's first line). */
+  index: number;
+  /** The view's first line, or the first of another round than the line before it in the view: a heading goes above. */
+  opensRound: boolean;
+}
+
+/**
+ * A page of the log as the full log screen shows it (every line, or those its filter matches). `shown` is how many
+ * lines the view has, `lineCount` how many the whole log has; `version` is the encounter's, so the screen knows
+ * which pages it holds are still right.
+ */
+export interface LogPage {
+  lines: LogPageLine[];
+  shown: number;
+  lineCount: number;
+  eventCount: number;
+  version: string;
+}
+
 export interface EncounterDetail {
   encounter: EncounterSummary & { rulesetId: RulesetId; campaignName: string };
   view: EncounterView;
@@ -480,6 +519,7 @@ export interface HandlerResults {
   'encounters:create': EncounterSummary;
   'encounters:get': EncounterDetail;
   'encounters:log': EncounterLog;
+  'encounters:logPage': LogPage;
   'encounters:addFromCampaign': EncounterDetail;
   'encounters:append': EncounterDetail;
   'encounters:preview': { rolls: RollRequest[] };

@@ -3,7 +3,7 @@ export const HANDLER_NAMES = [
   'app:info',
   'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions', 'campaigns:setConditions',
   'characters:create', 'characters:update', 'characters:archive',
-  'encounters:create', 'encounters:get', 'encounters:log', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
+  'encounters:create', 'encounters:get', 'encounters:log', 'encounters:logPage', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',
   'encounters:carryPreview',
   'ledger:get', 'ledger:append', 'ledger:preview', 'ledger:undo', 'ledger:redo', 'sessions:update',
   'campaigns:timeline', 'characters:history',

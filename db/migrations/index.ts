@@ -12,6 +12,7 @@ import rosterBackfill from './0009_roster_backfill.sql';
 import historyReads from './0010_history_reads.sql';
 import carryEnding from './0011_carry_ending.sql';
 import campaignConditions from './0012_campaign_conditions.sql';
+import logLineNumbers from './0013_log_line_numbers.sql';
 
 export interface Migration {
   version: number;
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'history reads', sql: historyReads },
   { version: 11, name: 'carry ending', sql: carryEnding },
   { version: 12, name: 'campaign conditions', sql: campaignConditions },
+  { version: 13, name: 'log line numbers', sql: logLineNumbers },
 ];

@@ -1,6 +1,7 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
-import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail, type EncounterLog } from '../../core/api/contract.ts';
+import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail, type EncounterLog, type LogPage, type LogPageLine } from '../../core/api/contract.ts';
+import { matches, showsEveryLine, type LogFilter } from '../../core/encounter/log-filter.ts';
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { numberedNames } from '../../core/encounter/copy-names.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -214,6 +215,36 @@ export const encounterHandlers = {
     const mark = ctx.encounters.logMark(row.id);
     const after = input.after && input.after.mark === mark && input.after.seq <= row.event_count ? input.after.seq : 0;
     return { entries: logEntries(ctx, row.id, after), after, eventCount: row.event_count, mark };
+  },
+
+  /**
+   * A page of the full log screen. Every line: read by line number, only the events that hold the page (and the line
+   * before it, whose round says whether the page opens with a heading). Filtered: the lines are read and matched in
+   * order, as the screen matched them when it held the whole log.
+   */
+  'encounters:logPage': (ctx: HandlerContext, input: { id: string; from: number; count: number; filter?: LogFilter | undefined }): LogPage => {
+    const row = requireEncounter(ctx, input.id);
+    const lineCount = store.logLineCount(ctx.db, row.id);
+    const head = { lineCount, eventCount: row.event_count, version: row.updated_at };
+    if (!input.filter || showsEveryLine(input.filter)) {
+      const before = Math.max(0, input.from - 1);
+      const read = store.readLogLines(ctx.db, row.id, before, input.from + input.count);
+      const lines = read.flatMap(({ line, ...entry }, i) => line < input.from ? [] : [{ ...entry, index: line, opensRound: line === 0 || read[i - 1]?.round !== entry.round }]);
+      return { lines, shown: lineCount, ...head };
+    }
+    const filter = input.filter;
+    const lines: LogPageLine[] = [];
+    let shown = 0;
+    let round: number | null = null;
+    for (const { seq, lines: written } of store.readLog(ctx.db, row.id)) {
+      for (const line of written) {
+        if (!matches(line, filter)) continue;
+        if (shown >= input.from && shown < input.from + input.count) lines.push({ ...line, seq, index: shown, opensRound: line.round !== round });
+        round = line.round;
+        shown += 1;
+      }
+    }
+    return { lines, shown, ...head };
   },
 
   /**

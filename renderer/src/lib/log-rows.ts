@@ -1,8 +1,9 @@
 // The full log as rows for a (virtual) list: round headings, turn headings and lines, after the GM's filters
 // (combatant, kind, search). Pure, so it is tested without a browser.
 import type { LogEntry } from '../../../core/api/contract.ts';
+import { INJURY, matches, type LogFilter, type LogKindFilter } from '../../../core/encounter/log-filter.ts';
 
-export type LogKindFilter = 'all' | 'attacks' | 'damage' | 'decisions' | 'injuries' | 'overrides';
+export { matches, type LogFilter, type LogKindFilter };
 
 export const KIND_FILTERS: readonly { value: LogKindFilter; label: string }[] = [
   { value: 'all', label: 'Everything' },
@@ -13,31 +14,10 @@ export const KIND_FILTERS: readonly { value: LogKindFilter; label: string }[] = 
   { value: 'overrides', label: 'GM overrides' },
 ];
 
-export interface LogFilter {
-  kind: LogKindFilter;
-  /** A combatant: lines it acts in or that name it. */
-  combatant: { id: string; name: string } | null;
-  query: string;
-}
-
 export type LogRow =
   | { type: 'round'; key: string; round: number; count: number }
   | { type: 'turn'; key: string; entry: LogEntry }
   | { type: 'line'; key: string; entry: LogEntry };
-
-const INJURY = /\b(injur|wound)/i;
-const OVERRIDE = /\b(GM override|override)/i;
-
-function kindMatches(entry: LogEntry, kind: LogKindFilter): boolean {
-  switch (kind) {
-    case 'all': return true;
-    case 'attacks': return entry.kind === 'attack';
-    case 'damage': return entry.kind === 'damage';
-    case 'decisions': return entry.kind === 'decision';
-    case 'injuries': return INJURY.test(entry.text);
-    case 'overrides': return OVERRIDE.test(entry.text);
-  }
-}
 
 /**
  * How loud a line is (issue 28, point 7): what changed the fight — attacks, damage, decisions, injuries, someone
@@ -65,14 +45,6 @@ export function highlighted(text: string, query: string): { text: string; hit: b
   }
   if (from < text.length) parts.push({ text: text.slice(from), hit: false });
   return parts;
-}
-
-export function matches(entry: LogEntry, filter: LogFilter): boolean {
-  if (!kindMatches(entry, filter.kind)) return false;
-  if (filter.combatant && entry.actorId !== filter.combatant.id && !entry.text.includes(filter.combatant.name)) return false;
-  const query = filter.query.trim().toLowerCase();
-  if (query && !entry.text.toLowerCase().includes(query) && !(entry.rulings ?? []).some((r) => r.toLowerCase().includes(query))) return false;
-  return true;
 }
 
 /** Rows in log order: a heading before each round's first shown line (with how many lines it shows), then lines. */
