@@ -43,39 +43,80 @@ export function openInjuries(db: Db, campaignId: string, perCharacter: number): 
   return { rows, counts };
 }
 
+/** An injury record of a fight as its row stores it: the rules' record with its data as JSON. */
+export interface InjuryWrite {
+  key: string;
+  characterId: string;
+  name: string;
+  category: string;
+  data: string;
+}
+
+/** What one write changes in an encounter's injury rows (server/encounter-store.ts works it out). */
+export interface InjuryChanges {
+  added: InjuryWrite[];
+  changed: InjuryWrite[];
+  /** Keys of records no longer given: their event was undone. */
+  removed: string[];
+}
+
 /**
- * Makes the injury rows of one encounter match its state: new ones are inserted linked to event `seq`, changed
- * ones (an extended injury) updated, and ones whose event was undone deleted.
+ * Makes the injury rows of one encounter match its state, reading all of them: new ones are inserted linked to event
+ * `seq`, changed ones (an extended injury) updated, and ones whose event was undone deleted. A store that knows the
+ * rows as they stand writes only its changes instead (writeInjuryChanges).
  */
-export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: Consequences['injuries'], seq: number, now: string): void {
+export function syncInjuries(db: Db, campaignId: string, encounterId: string, injuries: readonly InjuryWrite[], seq: number, now: string): void {
   const existing = new Map((prepared(db, 'SELECT id, name, data_json, ledger_seq FROM injuries WHERE source_encounter_id = ?').all(encounterId) as { id: string; name: string; data_json: string; ledger_seq: number | null }[]).map((r) => [r.id, r]));
   const wanted = new Set<string>();
-  // A record the ledger has treated belongs to the campaign: undoing the fight's event that made it is refused.
-  const treated = (row: { name: string; ledger_seq: number | null }) => {
-    if (row.ledger_seq !== null) throw new GmError(`${row.name} has been treated in the ledger since; undo those treatments first.`);
-  };
   for (const injury of injuries) {
-    const id = `${encounterId}:${injury.key}`;
+    const id = injuryId(encounterId, injury.key);
     wanted.add(id);
-    const data = JSON.stringify(injury.data);
     const row = existing.get(id);
-    if (!row) {
-      const clock = readClock(db, campaignId);
-      // The event's log lines are already written (the commit inserts the event first): its first line is the cause.
-      prepared(db, `INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at, source_text)
-        VALUES (@id, @campaignId, @characterId, @name, @category, @data, @encounterId, @seq, @day, @sessionId, @now, @now,
-          (SELECT json_extract(log_json, '$[0].text') FROM encounter_events WHERE encounter_id = @encounterId AND seq = @seq))`)
-        .run({ id, campaignId, characterId: injury.characterId, name: injury.name, category: injury.category, data, encounterId, seq, day: clock.day, sessionId: clock.sessionId, now });
-    } else if (row.data_json !== data && row.ledger_seq === null) {
-      // Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it.
-      prepared(db, 'UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ?').run(injury.name, injury.category, data, now, id);
-    }
+    if (!row) insertInjury(db, campaignId, encounterId, injury, seq, now);
+    else if (row.data_json !== injury.data && row.ledger_seq === null) updateInjury(db, encounterId, injury, now);
   }
   for (const [id, row] of existing) {
     if (wanted.has(id)) continue;
-    treated(row);
+    refuseTreated(row);
     prepared(db, 'DELETE FROM injuries WHERE id = ?').run(id);
   }
+}
+
+/**
+ * Writes one event's changes to an encounter's injury rows, touching only those rows: the added ones inserted
+ * linked to event `seq`, the changed ones updated (unless the ledger has treated them), the removed ones deleted.
+ */
+export function writeInjuryChanges(db: Db, campaignId: string, encounterId: string, changes: InjuryChanges, seq: number, now: string): void {
+  for (const injury of changes.added) insertInjury(db, campaignId, encounterId, injury, seq, now);
+  for (const injury of changes.changed) updateInjury(db, encounterId, injury, now);
+  for (const key of changes.removed) {
+    const id = injuryId(encounterId, key);
+    const row = prepared(db, 'SELECT name, ledger_seq FROM injuries WHERE id = ?').get(id) as { name: string; ledger_seq: number | null } | undefined;
+    if (!row) continue;
+    refuseTreated(row);
+    prepared(db, 'DELETE FROM injuries WHERE id = ?').run(id);
+  }
+}
+
+const injuryId = (encounterId: string, key: string) => `${encounterId}:${key}`;
+
+/** A record the ledger has treated belongs to the campaign: undoing the fight's event that made it is refused. */
+function refuseTreated(row: { name: string; ledger_seq: number | null }): void {
+  if (row.ledger_seq !== null) throw new GmError(`${row.name} has been treated in the ledger since; undo those treatments first.`);
+}
+
+function insertInjury(db: Db, campaignId: string, encounterId: string, injury: InjuryWrite, seq: number, now: string): void {
+  const clock = readClock(db, campaignId);
+  // The event's log lines are already written (the commit inserts the event first): its first line is the cause.
+  prepared(db, `INSERT INTO injuries (id, campaign_id, character_id, name, category, data_json, source_encounter_id, source_seq, day_gained, session_gained, created_at, updated_at, source_text)
+    VALUES (@id, @campaignId, @characterId, @name, @category, @data, @encounterId, @seq, @day, @sessionId, @now, @now,
+      (SELECT json_extract(log_json, '$[0].text') FROM encounter_events WHERE encounter_id = @encounterId AND seq = @seq))`)
+    .run({ id: injuryId(encounterId, injury.key), campaignId, characterId: injury.characterId, name: injury.name, category: injury.category, data: injury.data, encounterId, seq, day: clock.day, sessionId: clock.sessionId, now });
+}
+
+/** Once the ledger has treated a record the campaign owns it: the fight goes on without rewriting it. */
+function updateInjury(db: Db, encounterId: string, injury: InjuryWrite, now: string): void {
+  prepared(db, 'UPDATE injuries SET name = ?, category = ?, data_json = ?, updated_at = ? WHERE id = ? AND ledger_seq IS NULL').run(injury.name, injury.category, injury.data, now, injuryId(encounterId, injury.key));
 }
 
 /** Whether an ended encounter's carry-over has already been written. */

@@ -25,13 +25,50 @@ interface Warm {
 
 /**
  * What the database holds of an encounter's consequences when its head is at `seq`: the injury rows match
- * `injuries` (their JSON as the rules gave them) and the carry-over is written or not. A write whose rules give the
- * same again skips the reads and writes that would change nothing.
+ * `injuries` (the list the rules gave, and each record's data as written, by key) and the carry-over is written or
+ * not. A write compares the rules' new list with it and writes only the records that changed: the same list (most
+ * events) costs nothing, and a record given again as the same object is not looked at (see diffInjuries).
  */
 interface Synced {
   seq: number;
-  injuries: string;
+  injuries: readonly InjuryRecord[];
+  written: Map<string, WrittenInjury>;
   carried: boolean;
+}
+
+type InjuryRecord = Consequences['injuries'][number];
+
+/** An injury record as its row holds it: the record the rules gave and its data's JSON. */
+interface WrittenInjury {
+  record: InjuryRecord;
+  data: string;
+}
+
+const injuryWrite = ({ record, data }: WrittenInjury): consequences.InjuryWrite => ({ key: record.key, characterId: record.characterId, name: record.name, category: record.category, data });
+
+/**
+ * What a write changes in the rows of an encounter's injuries, held as `written`: the records of `injuries` new to
+ * it (added), those whose data differ from their row's (changed) and the keys no longer given (removed, their
+ * event undone). A record given as the very object written is not looked at; another object of the same key is
+ * compared by its data's JSON. Returns the rows as they will stand.
+ */
+function diffInjuries(written: ReadonlyMap<string, WrittenInjury>, injuries: readonly InjuryRecord[]): { changes: consequences.InjuryChanges; written: Map<string, WrittenInjury> } {
+  const changes: consequences.InjuryChanges = { added: [], changed: [], removed: [] };
+  const next = new Map<string, WrittenInjury>();
+  for (const record of injuries) {
+    const row = written.get(record.key);
+    if (row?.record === record) {
+      next.set(record.key, row);
+      continue;
+    }
+    const data = JSON.stringify(record.data);
+    const now: WrittenInjury = { record, data };
+    next.set(record.key, now);
+    if (!row) changes.added.push(injuryWrite(now));
+    else if (row.data !== data) changes.changed.push(injuryWrite(now));
+  }
+  for (const key of written.keys()) if (!next.has(key)) changes.removed.push(key);
+  return { changes, written: next };
 }
 
 /** The state after an event, kept in memory (see MARKS_KEPT), with the digest of the events that led to it. */
@@ -579,8 +616,9 @@ export class EncounterStore {
 
   /**
    * The campaign follows the encounter in the same transaction: injuries as they happen, carry-over at the end.
-   * When the database holds this encounter's consequences at the head being replaced (`row`), and the rules give
-   * the same injuries and the same carry state, nothing is read or written: most events change neither.
+   * When the database holds this encounter's consequences at the head being replaced (`row`), only what the rules
+   * now give differently is written (an undo deletes the rows of its event's injuries), and nothing is read: most
+   * events change neither, and cost the same however many injuries the fight has given.
    */
   private syncConsequences(row: EncounterHead, result: Consequences | null, seq: number, now: string): void {
     const { id, campaign_id: campaignId } = row;
@@ -589,14 +627,24 @@ export class EncounterStore {
     const held = known?.seq === row.event_count ? known : undefined;
     // Dropped first: if anything below throws, the transaction rolls back and nothing is known any more.
     this.synced.delete(id);
-    const injuries = JSON.stringify(result.injuries);
-    if (held?.injuries !== injuries) consequences.syncInjuries(this.db, campaignId, id, result.injuries, seq, now);
+    let written: Map<string, WrittenInjury>;
+    if (!held) {
+      // Nothing known of the rows (the first write of this launch, or after a failure): the encounter's rows are read.
+      written = new Map(result.injuries.map((record) => [record.key, { record, data: JSON.stringify(record.data) }]));
+      consequences.syncInjuries(this.db, campaignId, id, [...written.values()].map(injuryWrite), seq, now);
+    } else if (held.injuries === result.injuries) {
+      written = held.written;
+    } else {
+      const diff = diffInjuries(held.written, result.injuries);
+      consequences.writeInjuryChanges(this.db, campaignId, id, diff.changes, seq, now);
+      written = diff.written;
+    }
     if (!result.carry) {
       if (held?.carried !== false) consequences.revertCarry(this.db, id, campaignId, now);
     }
     // Written once, when the fight ends: only then is the ending event (with the GM's adjustments) read.
     else if (!held?.carried && !consequences.carryApplied(this.db, id)) consequences.applyCarry(this.db, id, campaignId, adjusted(result.carry, this.endingEvent(row.id)), result.party ?? {}, now, seq);
-    this.synced.set(id, { seq, injuries, carried: Boolean(result.carry) });
+    this.synced.set(id, { seq, injuries: result.injuries, written, carried: Boolean(result.carry) });
   }
 
   /** The newest stored event, which is the one that ended the fight when the carry-over is first written. */

@@ -1,0 +1,112 @@
+// An append costs the same however many injuries the fight has already given: it writes only the injury rows its
+// event changed and reads none of the others (server/encounter-store.ts syncConsequences, db/consequences.ts
+// writeInjuryChanges). Counted, not timed: the rows the append's statements read and the characters it turns into
+// JSON, at a fight with 10 injuries and one with 300.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
+import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
+import { EncounterStore } from './encounter-store.ts';
+import { useTestApp } from './testing/harness.ts';
+
+const t = useTestApp();
+const { ok, rows } = t;
+
+/** What one piece of work read and serialised: rows returned by its statements, and characters JSON.stringify gave. */
+interface Work {
+  rowsRead: number;
+  jsonCharacters: number;
+}
+
+function counted(db: Db, work: () => void): Work {
+  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as { all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
+  const count: Work = { rowsRead: 0, jsonCharacters: 0 };
+  const all = statement.all;
+  const get = statement.get;
+  const stringify = JSON.stringify;
+  vi.spyOn(statement, 'all').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    const result = all.apply(this, args);
+    count.rowsRead += result.length;
+    return result;
+  });
+  vi.spyOn(statement, 'get').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    const result = get.apply(this, args);
+    if (result !== undefined) count.rowsRead += 1;
+    return result;
+  });
+  vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
+    const text = stringify(...args);
+    count.jsonCharacters += text?.length ?? 0;
+    return text;
+  });
+  try {
+    work();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return count;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+/**
+ * An Enigma fight in which Berrik has survived Mortal Peril `injuries` times, each Survive giving a new injury, and
+ * the store that wrote it (a second connection, so every event of the long fight is one call, not one request).
+ */
+async function foughtWith(injuries: number) {
+  const campaign = await ok('campaigns:create', { name: 'Vault', rulesetId: 'enigma' });
+  const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+  const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+  const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Long fight' });
+  await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+  const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+  const berrikId = started.view.order.find((c) => c.name === 'Berrik')!.id;
+  const db = openDatabase(t.dir.file());
+  const store = new EncounterStore(db);
+  const now = new Date().toISOString();
+  const append = (event: unknown) => writeTransaction(db, () => store.append(getEncounter(db, encounter.id)!, event, now));
+  const survive = (n: number) => ({
+    type: 'RESOLVE_PERIL', combatantId: berrikId, choice: 'survive', costText: 'a limp',
+    injury: { mode: 'new', name: `Sprained Ankle ${String(n).padStart(4, '0')}`, category: 'speed', baseRoll: 2 },
+  });
+  const fall = { type: 'APPLY_DAMAGE', targetId: berrikId, amount: 99, source: 'trap' };
+  const drums = { type: 'RAISE_ESCALATION', by: 1, source: 'drums' };
+  writeTransaction(db, () => {
+    for (let n = 1; n <= injuries; n++) {
+      store.append(getEncounter(db, encounter.id)!, fall, now);
+      store.append(getEncounter(db, encounter.id)!, survive(n), now);
+    }
+    // Both fights go on from the same place between two stored snapshots (each one holds the whole state).
+    while (getEncounter(db, encounter.id)!.event_count % SNAPSHOT_EVERY !== 10) store.append(getEncounter(db, encounter.id)!, drums, now);
+  });
+  const undo = () => writeTransaction(db, () => store.undo(getEncounter(db, encounter.id)!, now));
+  return { db, append, undo, fall, survive, encounterId: encounter.id };
+}
+
+describe('an append at a fight that has given many injuries', () => {
+  it('reads and serialises as much at 300 injuries as at 10, whether its event gives an injury or not', async () => {
+    const measured: Record<number, Record<'escalation' | 'fall' | 'survive' | 'undo', Work>> = {};
+    for (const injuries of [10, 300]) {
+      const fight = await foughtWith(injuries);
+      try {
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries }]);
+        const escalation = counted(fight.db, () => fight.append({ type: 'RAISE_ESCALATION', by: 1, source: 'drums' }));
+        const fall = counted(fight.db, () => fight.append(fight.fall));
+        const survive = counted(fight.db, () => fight.append(fight.survive(injuries + 1)));
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries + 1 }]);
+        // The undo of the Survive deletes its injury's row, and only that one.
+        const undo = counted(fight.db, fight.undo);
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries }]);
+        measured[injuries] = { escalation, fall, survive, undo };
+      } finally {
+        fight.db.close();
+      }
+    }
+    for (const work of ['escalation', 'fall', 'survive', 'undo'] as const) {
+      const few = measured[10]![work];
+      const many = measured[300]![work];
+      expect(many.rowsRead, `rows ${work} read`).toBe(few.rowsRead);
+      // The new injury's id counts the Survives (c0001.injury11, c0001.injury301): a few characters more, no more.
+      expect(many.jsonCharacters - few.jsonCharacters, `characters ${work} serialised`).toBeLessThanOrEqual(16);
+    }
+  }, 240_000);
+});
