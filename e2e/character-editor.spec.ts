@@ -23,7 +23,7 @@ test('HP above Maximum HP is refused next to the field; a carried fight says whi
   await page.getByRole('combobox', { name: 'Ruleset' }).selectOption('cairn-errant');
   await page.getByRole('button', { name: 'Create campaign' }).click();
   await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Wren');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Wren');
   await page.getByRole('spinbutton', { name: 'Maximum HP' }).fill('4');
   await page.getByRole('spinbutton', { name: 'HP', exact: true }).fill('15');
   const sentence = 'HP 15 is above Maximum HP 4: lower HP or raise Maximum HP.';

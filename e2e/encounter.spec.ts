@@ -9,7 +9,7 @@ const gmw = useServer('encounter');
 
 async function createCharacter(page: Page, button: string, name: string, endure?: string) {
   await page.getByRole('link', { name: button }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   if (endure) await page.getByRole('combobox', { name: 'Endure' }).selectOption(endure);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('link', { name, exact: true })).toBeVisible();

@@ -7,7 +7,7 @@ const gmw = useServer('enigma');
 
 async function character(page: Page, link: string, name: string, dice: Record<string, string>) {
   await page.getByRole('link', { name: link }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   for (const [capacity, size] of Object.entries(dice)) await page.getByRole('combobox', { name: capacity }).selectOption(size);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('link', { name, exact: true })).toBeVisible();

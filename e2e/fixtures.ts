@@ -44,7 +44,7 @@ export async function prepareFight(page: Page, server: RunningServer, plan: Figh
   await page.getByRole('button', { name: 'Create campaign' }).click();
   for (const [link, name] of [['+ Party member', plan.pc], ['+ NPC template', plan.npc]] as const) {
     await page.getByRole('link', { name: link }).click();
-    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await page.getByRole('button', { name: 'Save' }).click();
   }
   await page.getByRole('textbox', { name: 'Encounter name' }).fill(plan.encounter);

@@ -290,7 +290,7 @@ test('Enigma: the Now card at every size, pool bars bloodied and down in words, 
   }
   await page.getByRole('link', { name: longCampaign }).click();
   await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill(longPc);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(longPc);
   await page.getByRole('button', { name: 'Save' }).click();
   const heading = page.getByRole('heading', { level: 1, name: longCampaign });
   await expect(heading).toBeVisible();

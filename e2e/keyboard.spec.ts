@@ -22,7 +22,7 @@ async function enigmaFight(page: Page, campaign: string) {
   await page.getByRole('button', { name: 'Create campaign' }).click();
   for (const [link, name] of [['+ Party member', 'Mira'], ['+ NPC template', 'Thug']] as const) {
     await page.getByRole('link', { name: link }).click();
-    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   }
@@ -197,7 +197,7 @@ test('Enigma by keys: move, attack with a target by number, undo, next turns, se
   await page.getByRole('button', { name: 'Create campaign' }).click();
   for (const [link, name] of [['+ Party member', 'Mira'], ['+ NPC template', 'Thug']] as const) {
     await page.getByRole('link', { name: link }).click();
-    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   }

@@ -20,12 +20,12 @@ async function ogreFight(page: Page, file: string) {
   await page.getByRole('textbox', { name: 'Campaign name' }).fill('Nexus Nights');
   await page.getByRole('button', { name: 'Create campaign' }).click();
   await page.getByRole('link', { name: '+ Party member' }).click();
-  await page.getByRole('textbox', { name: 'Name' }).fill('Mira');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Mira');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('link', { name: 'Mira', exact: true })).toBeVisible();
   for (const [name, named] of [['Ogre', true], ['Goblin', false]] as const) {
     await page.getByRole('link', { name: '+ NPC template' }).click();
-    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     if (named) await page.getByRole('checkbox', { name: 'Named NPC (faces Mortal Peril)' }).check();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
