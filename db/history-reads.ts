@@ -12,6 +12,12 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
   EXISTS (SELECT 1 FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS touched_records`;
 
 /**
+ * How much of a ledger entry's lines (their JSON array) the history reads where it shows only their first
+ * ENTRY_TEXT_SENT characters: enough for those, quotes and escapes included, in all but odd lines (read whole then).
+ */
+export const LINES_LEAD_READ = 512;
+
+/**
  * A character's history reads only that character's rows, each found through an index that holds them together
  * (migration 0010), and of a ledger entry first only what places it in time: its lines (a rest's counts every open
  * record down) and the records it touched are read for the entries the reply carries (server/character-history.ts).
@@ -23,6 +29,8 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  *    touches every open record, so the first one found answers);
  *  - entryLines: the lines and subjects of the given done entries (a JSON array of their seqs), from the index that
  *    holds them (the table's rows carry the entries' before and after images: nine times slower to read);
+ *  - entryLeads: the first LINES_LEAD_READ characters of the given done entries' lines (a JSON array of their
+ *    seqs), where the reply shows only their opening (a rest's whole line runs to tens of thousands of characters);
  *  - carried: the character's carry rows, from their index by subject, kept to the fights of its campaign;
  *  - fights: the given fights' names, sessions, days and last changes (a JSON array of their ids), by their key;
  *  - treatments: which of the given entries (a JSON array of seqs) touched which of the given records (a JSON array
@@ -40,6 +48,8 @@ export const HISTORY_READS = {
     SELECT seq FROM ledger_entries INDEXED BY ledger_entries_by_subjects WHERE campaign_id = ? AND state = 'done'
       AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?)) ORDER BY seq`,
   entryLines: `SELECT seq, log_json, subjects_json FROM ledger_entries INDEXED BY ledger_entries_by_state
+    WHERE campaign_id = ? AND state = 'done' AND seq IN (SELECT value FROM json_each(?))`,
+  entryLeads: `SELECT seq, substr(log_json, 1, ${LINES_LEAD_READ}) FROM ledger_entries INDEXED BY ledger_entries_by_state
     WHERE campaign_id = ? AND state = 'done' AND seq IN (SELECT value FROM json_each(?))`,
   carried: `SELECT c.encounter_id, c.adjusted_seq, c.ended_at FROM encounter_carry c INDEXED BY encounter_carry_by_subject
     CROSS JOIN encounters e ON e.id = c.encounter_id WHERE c.subject = ? AND e.campaign_id = ?`,

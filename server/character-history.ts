@@ -42,6 +42,46 @@ export const byTime = (a: { at: string; kind: HistoryItem['kind']; seq?: number 
 
 const CLOCK_ENTRIES = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
 
+/** The lines a JSON array of strings opens with, as far as its first characters hold them (`whole` of them complete). */
+interface LeadingLines { lines: string[]; whole: number; closed: boolean }
+// A JSON string's characters, up to its closing quote or to where the text was cut (never inside an escape).
+const STRING_BODY = /(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
+
+/**
+ * Reads the lines an entry's lines (`["…","…"]`, as JSON.stringify writes them) open with from its first characters
+ * (HISTORY_READS.entryLeads): the last line cut where the text was, unless the array closed. Null if the text is not
+ * such an array (the lines are then read whole).
+ */
+export function leadingLines(lead: string): LeadingLines | null {
+  if (lead[0] !== '[') return null;
+  const lines: string[] = [];
+  if (lead[1] === ']') return { lines, whole: 0, closed: true };
+  for (let at = 1; ;) {
+    if (at === lead.length) return { lines, whole: lines.length, closed: false };
+    if (lead[at] !== '"') return null;
+    STRING_BODY.lastIndex = at + 1;
+    const body = STRING_BODY.exec(lead)![0];
+    const end = at + 1 + body.length;
+    lines.push(JSON.parse(`"${body}"`) as string);
+    // Cut inside the string, or inside an escape (at most five characters of `\uXXXX`).
+    if (end === lead.length || (lead[end] === '\\' && lead.length - end < 6)) return { lines, whole: lines.length - 1, closed: false };
+    if (lead[end] !== '"') return null;
+    at = end + 1;
+    if (lead[at] === ']') return { lines, whole: lines.length, closed: true };
+    if (at < lead.length && lead[at++] !== ',') return null;
+  }
+}
+
+/**
+ * What a sent entry shows of its lines, from their lead: all joined, or the first alone (`fallback` if there is none),
+ * cut to ENTRY_TEXT_SENT; null if the lead does not hold enough to tell (the same text as from the whole lines).
+ */
+export function leadText({ lines, whole, closed }: LeadingLines, first: boolean, fallback: string): string | null {
+  const text = first ? lines[0] : lines.join(' ');
+  const known = closed || (first && whole >= 1) || (text !== undefined && text.length > ENTRY_TEXT_SENT);
+  return known ? cutText(text ?? fallback, ENTRY_TEXT_SENT) : null;
+}
+
 export function characterHistory(ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory {
   const { db } = ctx;
   const character = requireCharacter(ctx, input.id);
@@ -139,13 +179,33 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
   const creators = sent.flatMap((r) => (!r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? [r.source_seq] : []));
   const wanted = new Set([...kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : [])), ...named, ...creators]);
+  // The kept entries' lines are sent whole; of the others only the opening shows (cut to ENTRY_TEXT_SENT), so only
+  // their first characters are read, and the whole lines only where those do not hold enough.
   const lines = new Map<number, { log: string[]; characterIds: string[] }>();
-  if (wanted.size) {
-    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify([...wanted])) as [number, string, string][]) {
+  const readLines = (seqs: number[]) => {
+    if (!seqs.length) return;
+    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify(seqs)) as [number, string, string][]) {
       lines.set(seq, { log: JSON.parse(logJson) as string[], characterIds: JSON.parse(subjectsJson) as string[] });
     }
+  };
+  const keptSeqs = kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : []));
+  readLines(keptSeqs);
+  const leads = new Map<number, LeadingLines>();
+  const leadSeqs = [...new Set([...named, ...creators])].filter((seq) => !lines.has(seq));
+  if (leadSeqs.length) {
+    for (const [seq, lead] of preparedRaw(db, HISTORY_READS.entryLeads).all(campaign.id, JSON.stringify(leadSeqs)) as [number, string][]) {
+      const opening = leadingLines(lead);
+      if (opening) leads.set(seq, opening);
+    }
   }
-  const logOf = (seq: number) => lines.get(seq)!.log;
+  /** What the reply shows of an entry's lines (all joined, or the first alone), cut; null if its lead holds too little. */
+  const shown = (seq: number, first: boolean): string | null => {
+    const whole = lines.get(seq);
+    if (whole) return cutText(first ? (whole.log[0] ?? own.get(seq)!.type) : whole.log.join(' '), ENTRY_TEXT_SENT);
+    const lead = leads.get(seq);
+    return lead ? leadText(lead, first, own.get(seq)!.type) : null;
+  };
+  readLines([...new Set([...[...named].filter((seq) => shown(seq, false) === null), ...creators.filter((seq) => shown(seq, true) === null)])]);
 
   // The fights named by what is sent: the sources of the sent records and of the kept records' gains, and the
   // carried fights kept.
@@ -194,14 +254,14 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
       return {
         id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
         source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
-        entry: creator === null ? null : { seq: creator, text: cutText(logOf(creator)[0] ?? own.get(creator)!.type, ENTRY_TEXT_SENT) },
+        entry: creator === null ? null : { seq: creator, text: shown(creator, true)! },
         dayGained: r.day_gained ?? null, sessionGained: number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: number(r.session_healed),
         healed: r.healed_at !== null,
         treatments: treatments.get(r.id) ?? [],
       };
     }),
     // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
-    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: cutText(logOf(e.seq).join(' '), ENTRY_TEXT_SENT) })),
+    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: shown(e.seq, false)! })),
     items: kept.map(toItem),
     itemCount: moments.length,
   };
