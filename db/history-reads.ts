@@ -2,6 +2,7 @@
 // entry, and a character's history, each part through the index that holds that character's rows together. Kept
 // apart from the handlers (server/handlers/ledger.ts, server/character-history.ts) so a test can hold each to its plan.
 import type { InjuryRow } from './consequences.ts';
+import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
 
 /** What the history and the timeline read of a lasting record (server/handlers/ledger.ts makes them objects). */
 export const FACT_RECORD_COLUMNS = `id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
@@ -71,3 +72,43 @@ export const factRecord = ([id, character_id, name, category, data_json, source_
   day_gained, session_gained, day_healed, session_healed]: unknown[]) => ({
   id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at, day_gained, session_gained, day_healed, session_healed,
 }) as FactRecord;
+
+/** The lines a JSON array of strings opens with, as far as its first characters hold them (`whole` of them complete). */
+export interface LeadingLines { lines: string[]; whole: number; closed: boolean }
+// A JSON string's characters, up to its closing quote or to where the text was cut (never inside an escape).
+const STRING_BODY = /(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
+
+/**
+ * Reads the lines an entry's lines (`["…","…"]`, as JSON.stringify writes them) open with from its first characters
+ * (HISTORY_READS.entryLeads): the last line cut where the text was, unless the array closed. Null if the text is not
+ * such an array (the lines are then read whole).
+ */
+export function leadingLines(lead: string): LeadingLines | null {
+  if (lead[0] !== '[') return null;
+  const lines: string[] = [];
+  if (lead[1] === ']') return { lines, whole: 0, closed: true };
+  for (let at = 1; ;) {
+    if (at === lead.length) return { lines, whole: lines.length, closed: false };
+    if (lead[at] !== '"') return null;
+    STRING_BODY.lastIndex = at + 1;
+    const body = STRING_BODY.exec(lead)![0];
+    const end = at + 1 + body.length;
+    lines.push(JSON.parse(`"${body}"`) as string);
+    // Cut inside the string, or inside an escape (at most five characters of `\uXXXX`).
+    if (end === lead.length || (lead[end] === '\\' && lead.length - end < 6)) return { lines, whole: lines.length - 1, closed: false };
+    if (lead[end] !== '"') return null;
+    at = end + 1;
+    if (lead[at] === ']') return { lines, whole: lines.length, closed: true };
+    if (at < lead.length && lead[at++] !== ',') return null;
+  }
+}
+
+/**
+ * What a sent entry shows of its lines, from their lead: all joined, or the first alone (`fallback` if there is none),
+ * cut to ENTRY_TEXT_SENT; null if the lead does not hold enough to tell (the same text as from the whole lines).
+ */
+export function leadText({ lines, whole, closed }: LeadingLines, first: boolean, fallback: string): string | null {
+  const text = first ? lines[0] : lines.join(' ');
+  const known = closed || (first && whole >= 1) || (text !== undefined && text.length > ENTRY_TEXT_SENT);
+  return known ? cutText(text ?? fallback, ENTRY_TEXT_SENT) : null;
+}

@@ -13,7 +13,7 @@ import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cu
 import { isHarm } from '../core/ledger/records.ts';
 import * as ledger from '../db/ledger.ts';
 import { prepared, preparedRaw } from '../db/connection.ts';
-import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
+import { HISTORY_READS, factRecord, leadText, leadingLines, type FactRecord, type LeadingLines } from '../db/history-reads.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
 
 /** A lasting record of the character, as far as ordering its moments and choosing the records sent need. */
@@ -41,46 +41,6 @@ export const byTime = (a: { at: string; kind: HistoryItem['kind']; seq?: number 
   (a.at < b.at ? -1 : a.at > b.at ? 1 : 0) || RANK[a.kind] - RANK[b.kind] || (a.seq ?? 0) - (b.seq ?? 0);
 
 const CLOCK_ENTRIES = new Set(['SESSION_START', 'SESSION_END', 'ADVANCE_DAYS']);
-
-/** The lines a JSON array of strings opens with, as far as its first characters hold them (`whole` of them complete). */
-interface LeadingLines { lines: string[]; whole: number; closed: boolean }
-// A JSON string's characters, up to its closing quote or to where the text was cut (never inside an escape).
-const STRING_BODY = /(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*/y;
-
-/**
- * Reads the lines an entry's lines (`["…","…"]`, as JSON.stringify writes them) open with from its first characters
- * (HISTORY_READS.entryLeads): the last line cut where the text was, unless the array closed. Null if the text is not
- * such an array (the lines are then read whole).
- */
-export function leadingLines(lead: string): LeadingLines | null {
-  if (lead[0] !== '[') return null;
-  const lines: string[] = [];
-  if (lead[1] === ']') return { lines, whole: 0, closed: true };
-  for (let at = 1; ;) {
-    if (at === lead.length) return { lines, whole: lines.length, closed: false };
-    if (lead[at] !== '"') return null;
-    STRING_BODY.lastIndex = at + 1;
-    const body = STRING_BODY.exec(lead)![0];
-    const end = at + 1 + body.length;
-    lines.push(JSON.parse(`"${body}"`) as string);
-    // Cut inside the string, or inside an escape (at most five characters of `\uXXXX`).
-    if (end === lead.length || (lead[end] === '\\' && lead.length - end < 6)) return { lines, whole: lines.length - 1, closed: false };
-    if (lead[end] !== '"') return null;
-    at = end + 1;
-    if (lead[at] === ']') return { lines, whole: lines.length, closed: true };
-    if (at < lead.length && lead[at++] !== ',') return null;
-  }
-}
-
-/**
- * What a sent entry shows of its lines, from their lead: all joined, or the first alone (`fallback` if there is none),
- * cut to ENTRY_TEXT_SENT; null if the lead does not hold enough to tell (the same text as from the whole lines).
- */
-export function leadText({ lines, whole, closed }: LeadingLines, first: boolean, fallback: string): string | null {
-  const text = first ? lines[0] : lines.join(' ');
-  const known = closed || (first && whole >= 1) || (text !== undefined && text.length > ENTRY_TEXT_SENT);
-  return known ? cutText(text ?? fallback, ENTRY_TEXT_SENT) : null;
-}
 
 export function characterHistory(ctx: HandlerContext, input: { id: string; allItems?: boolean | undefined; allRecords?: boolean | undefined }): CharacterHistory {
   const { db } = ctx;
