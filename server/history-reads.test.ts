@@ -290,6 +290,59 @@ describe("a character's history as the campaign grows", () => {
   }, 120_000);
 });
 
+describe("the rests a character's records sent name beyond its newest items", () => {
+  it('reads only the opening of their lines, however long they have grown', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Siege road', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    const fight = async (name: string, rolls: number[]) => {
+      const encounter = await ok('encounters:create', { campaignId: campaign.id, name });
+      await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+      const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+      const id = started.view.order.find((x) => x.name === 'Berrik')!.id;
+      for (const [k, baseRoll] of rolls.entries()) {
+        await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: id, amount: 20, source: 'a trap' } });
+        await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: id, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${name} ${k}`, category: 'speed', baseRoll } } });
+      }
+      await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+    };
+    // Each stretch a siege leaves four injuries of 4 to 16 rests and ten skirmishes one of a rest each, then a day and
+    // a rest: the rest heals ten at once (the newest 200 items hold about six rests) and counts every open injury down,
+    // so the open injuries sent are treated by rests older than the items kept, whose lines list every open injury.
+    let stretches = 0;
+    const travel = async (count: number) => {
+      for (const end = stretches + count; stretches < end; stretches++) {
+        await fight(`Siege ${stretches}`, [4, 4, 4, 4]);
+        for (let f = 0; f < 10; f++) await fight(`Skirmish ${stretches}.${f}`, [1]);
+        await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+        await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+      }
+    };
+    /** Characters parsed in one call beyond the items' texts (sent whole), and the rests named but not kept. */
+    const parsed = async () => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const history = await ok('characters:history', { id: berrik.id });
+        const kept = new Set(history.items.map((i) => i.seq));
+        const characters = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
+        return { beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length, namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length };
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    await travel(16);
+    const shorter = await parsed();
+    await travel(8);
+    const longer = await parsed();
+    expect(shorter.namedOnly).toBe(10);
+    expect(longer.namedOnly).toBe(10);
+    expect(longer.calls).toBe(shorter.calls);
+    // The same ten rests named beyond the items, their lines longer: only their first LINES_LEAD_READ characters are
+    // parsed (it parsed each whole before: 10,546 → 14,172 characters here).
+    expect(longer.beyondItems).toBeLessThan(shorter.beyondItems * 1.05);
+  }, 120_000);
+});
+
 describe('the opening of an entry whose lines the history shows cut', () => {
   it('gives the same text as the whole lines wherever it holds enough, and says when it does not', () => {
     // Lines of every length, with quotes, backslashes, control characters, accents, emoji and lone surrogates
