@@ -13,7 +13,7 @@ import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cu
 import { isHarm } from '../core/ledger/records.ts';
 import * as ledger from '../db/ledger.ts';
 import { prepared, preparedRaw } from '../db/connection.ts';
-import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
+import { HISTORY_READS, factRecord, leadText, leadingLines, type FactRecord, type LeadingLines } from '../db/history-reads.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
 
 /** A lasting record of the character, as far as ordering its moments and choosing the records sent need. */
@@ -139,13 +139,33 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
   const creators = sent.flatMap((r) => (!r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? [r.source_seq] : []));
   const wanted = new Set([...kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : [])), ...named, ...creators]);
+  // The kept entries' lines are sent whole; of the others only the opening shows (cut to ENTRY_TEXT_SENT), so only
+  // their first characters are read, and the whole lines only where those do not hold enough.
   const lines = new Map<number, { log: string[]; characterIds: string[] }>();
-  if (wanted.size) {
-    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify([...wanted])) as [number, string, string][]) {
+  const readLines = (seqs: number[]) => {
+    if (!seqs.length) return;
+    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify(seqs)) as [number, string, string][]) {
       lines.set(seq, { log: JSON.parse(logJson) as string[], characterIds: JSON.parse(subjectsJson) as string[] });
     }
+  };
+  const keptSeqs = kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : []));
+  readLines(keptSeqs);
+  const leads = new Map<number, LeadingLines>();
+  const leadSeqs = [...new Set([...named, ...creators])].filter((seq) => !lines.has(seq));
+  if (leadSeqs.length) {
+    for (const [seq, lead] of preparedRaw(db, HISTORY_READS.entryLeads).all(campaign.id, JSON.stringify(leadSeqs)) as [number, string][]) {
+      const opening = leadingLines(lead);
+      if (opening) leads.set(seq, opening);
+    }
   }
-  const logOf = (seq: number) => lines.get(seq)!.log;
+  /** What the reply shows of an entry's lines (all joined, or the first alone), cut; null if its lead holds too little. */
+  const shown = (seq: number, first: boolean): string | null => {
+    const whole = lines.get(seq);
+    if (whole) return cutText(first ? (whole.log[0] ?? own.get(seq)!.type) : whole.log.join(' '), ENTRY_TEXT_SENT);
+    const lead = leads.get(seq);
+    return lead ? leadText(lead, first, own.get(seq)!.type) : null;
+  };
+  readLines([...new Set([...[...named].filter((seq) => shown(seq, false) === null), ...creators.filter((seq) => shown(seq, true) === null)])]);
 
   // The fights named by what is sent: the sources of the sent records and of the kept records' gains, and the
   // carried fights kept.
@@ -194,14 +214,14 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
       return {
         id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
         source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
-        entry: creator === null ? null : { seq: creator, text: cutText(logOf(creator)[0] ?? own.get(creator)!.type, ENTRY_TEXT_SENT) },
+        entry: creator === null ? null : { seq: creator, text: shown(creator, true)! },
         dayGained: r.day_gained ?? null, sessionGained: number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: number(r.session_healed),
         healed: r.healed_at !== null,
         treatments: treatments.get(r.id) ?? [],
       };
     }),
     // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
-    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: cutText(logOf(e.seq).join(' '), ENTRY_TEXT_SENT) })),
+    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: shown(e.seq, false)! })),
     items: kept.map(toItem),
     itemCount: moments.length,
   };

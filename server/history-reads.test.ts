@@ -7,7 +7,8 @@
 // history parses: only what it sends, however long the campaign has run.
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { HISTORY_READS } from '../db/history-reads.ts';
+import { HISTORY_READS, LINES_LEAD_READ, leadText, leadingLines } from '../db/history-reads.ts';
+import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
 import { useTestApp } from './testing/harness.ts';
 
 const t = useTestApp();
@@ -40,6 +41,7 @@ describe("a character's history", () => {
         entries: plan(HISTORY_READS.entries, 'c', 'c', 'x'),
         recordDetails: plan(HISTORY_READS.recordDetails, '["a", "b"]'),
         entryLines: plan(HISTORY_READS.entryLines, 'c', '[1, 2]'),
+        entryLeads: plan(HISTORY_READS.entryLeads, 'c', '[1, 2]'),
         carried: plan(HISTORY_READS.carried, 'character:x', 'c'),
         fights: plan(HISTORY_READS.fights, 'c', '["a", "b"]'),
         treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]', '["a", "b"]'),
@@ -52,6 +54,7 @@ describe("a character's history", () => {
       ]));
       // The lines from the index that holds them: the table's rows carry the entries' before and after images.
       expect(reads.entryLines).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
+      expect(reads.entryLeads).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
       expect(reads.recordDetails).toEqual(expect.arrayContaining([expect.stringContaining('injuries USING INDEX sqlite_autoindex_injuries_1 (id=?)')]));
       // The carry rows in their index's order, each kept to the campaign by its fight's key.
       expect(reads.carried).toEqual([
@@ -285,4 +288,88 @@ describe("a character's history as the campaign grows", () => {
     expect(longer.calls).toBe(shorter.calls);
     expect(longer.characters).toBeLessThan(shorter.characters * 1.1);
   }, 120_000);
+});
+
+describe("the rests a character's records sent name beyond its newest items", () => {
+  it('reads only the opening of their lines, however long they have grown', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Siege road', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    const fight = async (name: string, rolls: number[]) => {
+      const encounter = await ok('encounters:create', { campaignId: campaign.id, name });
+      await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: [berrik.id], npcs: [{ templateId: goblin.id, count: 1 }] });
+      const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+      const id = started.view.order.find((x) => x.name === 'Berrik')!.id;
+      for (const [k, baseRoll] of rolls.entries()) {
+        await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: id, amount: 20, source: 'a trap' } });
+        await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: id, choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${name} ${k}`, category: 'speed', baseRoll } } });
+      }
+      await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+    };
+    // Each stretch a siege leaves four injuries of 4 to 16 rests and ten skirmishes one of a rest each, then a day and
+    // a rest: the rest heals ten at once (the newest 200 items hold about six rests) and counts every open injury down,
+    // so the open injuries sent are treated by rests older than the items kept, whose lines list every open injury.
+    let stretches = 0;
+    const travel = async (count: number) => {
+      for (const end = stretches + count; stretches < end; stretches++) {
+        await fight(`Siege ${stretches}`, [4, 4, 4, 4]);
+        for (let f = 0; f < 10; f++) await fight(`Skirmish ${stretches}.${f}`, [1]);
+        await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+        await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+      }
+    };
+    /** Characters parsed in one call beyond the items' texts (sent whole), and the rests named but not kept. */
+    const parsed = async () => {
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const history = await ok('characters:history', { id: berrik.id });
+        const kept = new Set(history.items.map((i) => i.seq));
+        const characters = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
+        return { beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length, namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length };
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    await travel(16);
+    const shorter = await parsed();
+    await travel(8);
+    const longer = await parsed();
+    expect(shorter.namedOnly).toBe(10);
+    expect(longer.namedOnly).toBe(10);
+    expect(longer.calls).toBe(shorter.calls);
+    // The same ten rests named beyond the items, their lines longer: only their first LINES_LEAD_READ characters are
+    // parsed (it parsed each whole before: 10,546 → 14,172 characters here).
+    expect(longer.beyondItems).toBeLessThan(shorter.beyondItems * 1.05);
+  }, 120_000);
+});
+
+describe('the opening of an entry whose lines the history shows cut', () => {
+  it('gives the same text as the whole lines wherever it holds enough, and says when it does not', () => {
+    // Lines of every length, with quotes, backslashes, control characters, accents, emoji and lone surrogates
+    // (escaped or not by JSON.stringify), cut after any number of characters as SQLite's substr cuts them.
+    const alphabet = ['a', 'b', ' ', '"', '\\', '\n', '→', '😀', '\u0001', 'é', '\ud83d', 'x'];
+    let seed = 1;
+    const next = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+    let told = 0;
+    for (let i = 0; i < 3000; i++) {
+      const log = Array.from({ length: next(5) }, () => Array.from({ length: next(3) ? next(60) : next(700) }, () => alphabet[next(alphabet.length)]).join(''));
+      const json = [...JSON.stringify(log)];
+      for (const n of [1, 2, 5, 50, 200, 300, LINES_LEAD_READ]) {
+        const opening = leadingLines(json.slice(0, n).join(''));
+        expect(opening).not.toBeNull();
+        for (const first of [true, false]) {
+          const whole = cutText(first ? (log[0] ?? 'REST') : log.join(' '), ENTRY_TEXT_SENT);
+          const text = leadText(opening!, first, 'REST');
+          if (n >= json.length) expect(text).toBe(whole);
+          else if (text !== null) expect(text).toBe(whole);
+          if (text !== null) told++;
+        }
+      }
+    }
+    expect(told).toBeGreaterThan(10_000);
+    // A rest's single long line: its first LINES_LEAD_READ characters tell what the entries list shows.
+    const rest = JSON.stringify([`Berrik rests: ${Array.from({ length: 1000 }, (_, k) => `Cut ${k} → ${k} rests`).join(', ')}`]);
+    expect(leadText(leadingLines([...rest].slice(0, LINES_LEAD_READ).join(''))!, false, 'REST')).toBe(cutText((JSON.parse(rest) as string[]).join(' '), ENTRY_TEXT_SENT));
+    expect(leadingLines('{"a": 1}')).toBeNull();
+  });
 });
