@@ -805,7 +805,7 @@ try {
     const campaignWeb = await startWeb(campaignFile);
     stops.push(campaignWeb.stop);
     // Starting on a file this size: its start-up check reads the whole file, and the start's automatic backup copies
-    // it while the first calls go on (docs/performance.md, fix 32).
+    // it while the first calls go on (issue 11).
     const bigPaint = await firstPaint(page, campaignWeb.url, 'ul[aria-label="Campaigns"] li');
     const megabytes = Math.round(statSync(campaignFile).size / 1024 / 1024);
     report({ section: 'Campaign screens', name: `web mode on the generated campaign (${megabytes} MB): spawn → campaign list shown`, value: bigPaint.timeOrigin + (bigPaint.listShownAt ?? bigPaint.fcp) - campaignWeb.spawnedAt, unit: 'ms',

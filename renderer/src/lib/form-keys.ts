@@ -1,6 +1,6 @@
 // The runner's action forms send their event themselves, never through the browser's form submission: before a
 // submit event, Chromium hands the whole form to its autofill (every option of a 200-combatant list, a forced layout
-// per field), about 1.3 ms of a key press before the request could leave (docs/performance.md, fix 25).
+// per field), about 1.3 ms of a key press before the request could leave (issue 11).
 
 import { tick } from 'svelte';
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The campaign home of a long campaign: the newest encounters, the earlier ones on request, and each party member's
 // newest open injuries with how many more their history holds. A thousand rows took the screen a quarter of a
-// second to draw (docs/performance.md, fix 31).
+// second to draw (issue 11).
 import { cleanup, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CampaignDetail, EncounterSummary, InjuryRecord } from '../../../core/api/contract.ts';
