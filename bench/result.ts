@@ -25,6 +25,12 @@ export interface BenchResult {
   target?: BenchTarget;
   /** Whether the target is met (true when there is none). */
   pass: boolean;
+  /** What else the reader needs, e.g. "taken under load 3.2 on 2 cores" (the UI figures). */
+  note?: string;
+  /** The UI figures: the one-minute load average when their section began and ended, and the machine's cores. */
+  load?: { oneMinute: number[]; cores: number };
+  /** The UI figures: the one-minute load was above the number of cores at either end of their section. */
+  underLoad?: boolean;
 }
 
 /** A result with its ratio and pass computed from the value, the baseline and the target. */

@@ -116,7 +116,7 @@ const targetText = (t) => (t ? `${t.of} ${t.op} ${format(t.value)}` : '—');
 
 function table(rows) {
   const head = ['section', 'figure', 'value', 'baseline', 'ratio', 'target', ''];
-  const cells = rows.map((r) => [r.section, r.name, `${format(r.value)} ${r.unit}`, r.baseline ? `${format(r.baseline.value)} (${r.baseline.name})` : '—', r.ratio == null ? '—' : format(r.ratio), targetText(r.target), r.target ? (r.pass ? '✓' : '✗') : '']);
+  const cells = rows.map((r) => [r.section, r.name, `${format(r.value)} ${r.unit}`, r.baseline ? `${format(r.baseline.value)} (${r.baseline.name})` : '—', r.ratio == null ? '—' : format(r.ratio), targetText(r.target), `${r.target ? (r.pass ? '✓' : '✗') : ''}${r.underLoad ? ' (under load)' : ''}`.trim()]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c) => c.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
@@ -168,7 +168,8 @@ if (existsSync(reference)) {
 const held = results.filter((r) => r.target);
 const within = held.filter((r) => r.pass).length;
 console.log('');
-console.log(`${results.length} figures, ${within} within target, ${held.length - within} missed`);
+const loaded = results.filter((r) => r.underLoad).length;
+console.log(`${results.length} figures, ${within} within target, ${held.length - within} missed${loaded ? `; ${loaded} taken under load (the one-minute load average above the cores)` : ''}`);
 
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', 'latest.json'), `${JSON.stringify({ startedAt, quick, only, machine: host, results }, null, 2)}\n`);

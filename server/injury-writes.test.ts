@@ -7,6 +7,7 @@ import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countRowsRead } from './testing/rows-read.ts';
 
 const t = useTestApp();
 const { ok, rows } = t;
@@ -18,21 +19,9 @@ interface Work {
 }
 
 function counted(db: Db, work: () => void): Work {
-  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as { all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
   const count: Work = { rowsRead: 0, jsonCharacters: 0 };
-  const all = statement.all;
-  const get = statement.get;
+  const rowsRead = countRowsRead(db);
   const stringify = JSON.stringify;
-  vi.spyOn(statement, 'all').mockImplementation(function (this: unknown, ...args: unknown[]) {
-    const result = all.apply(this, args);
-    count.rowsRead += result.length;
-    return result;
-  });
-  vi.spyOn(statement, 'get').mockImplementation(function (this: unknown, ...args: unknown[]) {
-    const result = get.apply(this, args);
-    if (result !== undefined) count.rowsRead += 1;
-    return result;
-  });
   vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
     const text = stringify(...args);
     count.jsonCharacters += text?.length ?? 0;
@@ -43,6 +32,7 @@ function counted(db: Db, work: () => void): Work {
   } finally {
     vi.restoreAllMocks();
   }
+  count.rowsRead = rowsRead.rows;
   return count;
 }
 

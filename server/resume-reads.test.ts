@@ -10,6 +10,7 @@ import { openDatabase, writeTransaction } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countRowsRead } from './testing/rows-read.ts';
 
 const t = useTestApp();
 const { ok } = t;
@@ -24,23 +25,11 @@ interface Work {
 
 async function counted(work: () => Promise<unknown>): Promise<Work> {
   const db = openDatabase(t.dir.file());
-  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as { all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
+  const rowsRead = countRowsRead(db);
   db.close();
   const count: Work = { rowsRead: 0, parses: 0, parsedCharacters: 0, eventsStepped: 0 };
-  const all = statement.all;
-  const get = statement.get;
   const parse = JSON.parse;
   const step = EncounterEngine.prototype.step;
-  vi.spyOn(statement, 'all').mockImplementation(function (this: unknown, ...args: unknown[]) {
-    const result = all.apply(this, args);
-    count.rowsRead += result.length;
-    return result;
-  });
-  vi.spyOn(statement, 'get').mockImplementation(function (this: unknown, ...args: unknown[]) {
-    const result = get.apply(this, args);
-    if (result !== undefined) count.rowsRead += 1;
-    return result;
-  });
   vi.spyOn(JSON, 'parse').mockImplementation((...args: Parameters<typeof JSON.parse>) => {
     count.parses += 1;
     count.parsedCharacters += args[0].length;
@@ -55,6 +44,7 @@ async function counted(work: () => Promise<unknown>): Promise<Work> {
   } finally {
     vi.restoreAllMocks();
   }
+  count.rowsRead = rowsRead.rows;
   return count;
 }
 
