@@ -334,6 +334,8 @@ test("a toast never covers the log's newest lines, and goes once its cause is go
   await stale.route('**/api/changes', (route) => route.abort());
   await stale.goto(page.url());
   await stale.setViewportSize({ width: 1440, height: 900 });
+  // The runner is its own chunk, loaded after the page: the second tab must have read the fight before it moves on.
+  await expect(activeName(stale)).toHaveText('Berrik');
   await page.bringToFront();
   await page.keyboard.press('n');
   await expect(activeName(page)).toHaveText('Goblin 1');
