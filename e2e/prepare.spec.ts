@@ -88,6 +88,8 @@ test('the order of battle is reordered by dragging a row', async ({ page, reques
   const gm = page.getByRole('list', { name: 'GM side' });
   await page.getByRole('radio', { name: 'Fixed order' }).check();
   await expect.poll(() => names(gm)).toEqual(['Goblin', 'Ogre', 'Wolf']);
+  // The rows can be dragged once the fixed order is written (the rows show it: draggable, "movable").
+  await expect(gm.getByRole('listitem').filter({ hasText: 'Goblin' })).toHaveClass(/movable/);
   // While Goblin is dragged over Wolf, a line under Wolf shows where it will land.
   await gm.getByRole('listitem').filter({ hasText: 'Goblin' }).hover();
   await page.mouse.down();
