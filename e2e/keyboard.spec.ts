@@ -394,7 +394,7 @@ test('Any system by keys: initiative for each in turn with I and Enter, round 1,
   await page.keyboard.press('Control+a');
   await page.keyboard.type('3');
   await page.keyboard.press('Enter');
-  await undoByKeys(page, /Kobold 2.*3/);
+  await undoByKeys(page, /^Kobold 2 takes 3 damage/);
   await blur(page);
   const first = (await activeName(page).textContent())!;
   await page.keyboard.press('n');
