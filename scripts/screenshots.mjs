@@ -1,6 +1,7 @@
 // The README's screenshots, taken from the built app in web mode on a fresh database with the demo campaigns:
 // `node scripts/build.mjs && node scripts/screenshots.mjs` writes docs/images/*.png. Each ruleset's runner is shown
 // with a fight started from its demo campaign (the whole party and one NPC template) and a first step played.
+// `--only <ruleset>` (repeatable) retakes only those rulesets' pictures.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,8 +32,9 @@ try {
   await page.getByRole('button', { name: 'Load the demo campaigns' }).click();
   await page.getByRole('link', { name: /^Demo — Thrum/ }).waitFor();
 
-  for (const ruleset of ['Enigma', 'Teams', 'Factions', 'Cairn-Errant', 'Thrum']) {
-    const slug = ruleset.toLowerCase();
+  const only = process.argv.flatMap((arg, i) => (arg === '--only' ? [process.argv[i + 1]] : []));
+  for (const ruleset of ['Enigma', 'Teams', 'Factions', 'Cairn-Errant', 'Thrum', 'Any system'].filter((r) => only.length === 0 || only.includes(r))) {
+    const slug = ruleset.toLowerCase().replace(/ /g, '-');
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(launchUrl);
     await page.getByRole('link', { name: new RegExp(`^Demo — ${ruleset}`) }).click();
@@ -52,6 +54,29 @@ try {
       if (!(await choice.isVisible().catch(() => false))) break;
       await choice.click();
       await page.waitForTimeout(300);
+    }
+    if (ruleset === 'Any system') {
+      // Initiative: the GM side rolled at once, each of the party by I and Enter; round 1 begun; a goblin hit.
+      await page.getByRole('button', { name: 'Roll for everyone outside the party' }).click();
+      await page.getByRole('button', { name: 'Roll for everyone outside the party' }).last().click();
+      await page.waitForTimeout(300);
+      for (let i = 0; i < 8; i += 1) {
+        await page.keyboard.press('i');
+        const who = page.getByRole('combobox', { name: 'Who' });
+        if (!(await who.isVisible({ timeout: 1000 }).catch(() => false))) break;
+        await page.keyboard.press('Enter');
+        await who.waitFor({ state: 'detached' });
+      }
+      await page.keyboard.press('b');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('counter-round').filter({ hasText: '1' }).waitFor();
+      await page.keyboard.press('d');
+      const target = page.getByRole('combobox', { name: 'Target' });
+      const foe = (await target.locator('option').allTextContents()).find((text) => /Goblin/.test(text));
+      await target.selectOption({ label: foe });
+      await page.getByRole('spinbutton', { name: 'Damage' }).fill('5');
+      await page.getByRole('spinbutton', { name: 'Damage' }).press('Enter');
+      await page.waitForTimeout(500);
     }
     if (ruleset === 'Enigma') {
       // Berrik ends his turn; at the GM's slot the first goblin is picked by its number.
