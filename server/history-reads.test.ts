@@ -409,7 +409,7 @@ describe("the openings of an entry's lines, kept with it (migration 0014)", () =
     }
   });
 
-  it('stay right through undo and redo of the entry', async () => {
+  it('stay right through undo and redo of the entry, and through an export and import of the campaign', async () => {
     const campaign = await ok('campaigns:create', { name: 'Undone rest', rulesetId: 'enigma' });
     const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik “the Quoted” 😀', sheet: { endure: 10, navigate: 8 } });
     const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
@@ -438,5 +438,14 @@ describe("the openings of an entry's lines, kept with it (migration 0014)", () =
     const after = await ok('characters:history', { id: berrik.id });
     expect(after.entries.map((e) => e.text)).toEqual(before.entries.map((e) => e.text));
     expect(after.records.map((r) => r.treatments.length)).toEqual(before.records.map((r) => r.treatments.length));
+
+    // Through a campaign file: the imported entries get their openings from their lines, as the ledger wrote them.
+    const file = await ok('exports:campaign', { id: campaign.id });
+    const imported = await ok('imports:campaign', { content: file.content });
+    const copied = rows(`SELECT seq, state, log_json, lines_lead, first_line_lead FROM ledger_entries WHERE campaign_id = ? ORDER BY seq`, imported.id);
+    expect(copied).toEqual(leads());
+    const copy = (await ok('campaigns:get', { id: imported.id })).characters.find((x) => x.role === 'pc')!;
+    const copyHistory = await ok('characters:history', { id: copy.id });
+    expect(copyHistory.entries.map((e) => e.text)).toEqual(after.entries.map((e) => e.text));
   }, 60_000);
 });
