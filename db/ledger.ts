@@ -148,11 +148,27 @@ export function nextSeq(db: Db, campaignId: string): number {
   return ((prepared(db, 'SELECT max(seq) AS seq FROM ledger_entries WHERE campaign_id = ?').get(campaignId) as { seq: number | null }).seq ?? 0) + 1;
 }
 
+/**
+ * How many characters of an entry's lines it keeps as their openings (`lines_lead`: the lines joined by spaces;
+ * `first_line_lead`: the first line, null if none): one more than a character's history shows of them
+ * (ENTRY_TEXT_SENT), so cutting an opening gives what cutting the whole would (migration 0014).
+ */
+export const LINES_LEAD = 201;
+/**
+ * The values of `lines_lead, first_line_lead` for an entry whose lines are the parameter @log_json, computed by
+ * SQLite as migration 0014 computed them for the entries before it (the same decoding of the JSON, the same count
+ * of characters). Every statement that writes an entry takes them from here.
+ */
+export const ENTRY_LEADS = `(SELECT coalesce(substr(group_concat(value, ' ' ORDER BY key), 1, ${LINES_LEAD}), '') FROM json_each(@log_json)),
+  substr(json_extract(@log_json, '$[0]'), 1, ${LINES_LEAD})`;
+
 export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>): number {
   prepared(db, "UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND state = 'undone'").run(row.campaign_id);
   const seq = nextSeq(db, row.campaign_id);
-  prepared(db, `INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
-    VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, 'done', @recorded_at)`).run({ ...row, seq });
+  prepared(db, `INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at,
+      lines_lead, first_line_lead)
+    VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, 'done', @recorded_at,
+      ${ENTRY_LEADS})`).run({ ...row, seq });
   insertEntryRecords(db, row.campaign_id, seq, row.after_json);
   return seq;
 }

@@ -13,13 +13,18 @@ import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cu
 import { isHarm } from '../core/ledger/records.ts';
 import * as ledger from '../db/ledger.ts';
 import { prepared, preparedRaw } from '../db/connection.ts';
-import { HISTORY_READS, factRecord, leadText, leadingLines, type FactRecord, type LeadingLines } from '../db/history-reads.ts';
+import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
 
 /** A lasting record of the character, as far as ordering its moments and choosing the records sent need. */
 interface RecordMoment { id: string; category: string; createdAt: string; sourceSeq: number | null; healedAt: string | null }
-/** A done ledger entry naming the character, as far as ordering it needs. */
-interface EntryMoment { seq: number; type: string; day: number; sessionId: string | null; recordedAt: string; touchedRecords: boolean }
+/**
+ * A done ledger entry naming the character, as far as ordering it needs, with the openings of its lines (all joined,
+ * and the first; null if it has none) that show where the reply cuts it.
+ */
+interface EntryMoment {
+  seq: number; type: string; day: number; sessionId: string | null; recordedAt: string; linesLead: string; firstLineLead: string | null; touchedRecords: boolean;
+}
 /** A fight carried onto the character: its encounter, the event holding the GM's adjustments (or null), its end. */
 interface CarryMoment { encounterId: string; adjustedSeq: number | null; endedAt: string }
 /** A fight as the history names it. */
@@ -57,8 +62,9 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
     .map(([id, category, createdAt, sourceSeq, healedAt]): RecordMoment => ({ id, category, createdAt, sourceSeq, healedAt }));
   const carried = (preparedRaw(db, HISTORY_READS.carried).all(`character:${character.id}`, campaign.id) as [string, number | null, string][])
     .map(([encounterId, adjustedSeq, endedAt]): CarryMoment => ({ encounterId, adjustedSeq, endedAt }));
-  const entries = (preparedRaw(db, HISTORY_READS.entries).all(campaign.id, campaign.id, character.id) as [number, string, number, string | null, string, 0 | 1][])
-    .map(([seq, type, day, sessionId, recordedAt, touched]): EntryMoment => ({ seq, type, day, sessionId, recordedAt, touchedRecords: touched === 1 }));
+  const entries = (preparedRaw(db, HISTORY_READS.entries).all(campaign.id, character.id) as [number, string, number, string | null, string, string, string | null, 0 | 1][])
+    .map(([seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touched]): EntryMoment => (
+      { seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touchedRecords: touched === 1 }));
 
   const fights = new Map<string, FightName>();
   const readFights = (ids: Iterable<string>) => {
@@ -137,35 +143,20 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   // and those that created a sent record (no encounter, the entry's seq: server/ledger-store.ts).
   const own = new Map(entries.map((e) => [e.seq, e]));
   const named = new Set(sent.flatMap((r) => treatments.get(r.id) ?? []));
-  const creators = sent.flatMap((r) => (!r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? [r.source_seq] : []));
-  const wanted = new Set([...kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : [])), ...named, ...creators]);
-  // The kept entries' lines are sent whole; of the others only the opening shows (cut to ENTRY_TEXT_SENT), so only
-  // their first characters are read, and the whole lines only where those do not hold enough.
+  // The kept entries' lines are sent whole; of the others the reply shows only the opening, cut to ENTRY_TEXT_SENT,
+  // which the entry keeps (a rest's whole line runs to tens of thousands of characters).
   const lines = new Map<number, { log: string[]; characterIds: string[] }>();
-  const readLines = (seqs: number[]) => {
-    if (!seqs.length) return;
-    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify(seqs)) as [number, string, string][]) {
+  const keptSeqs = kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : []));
+  if (keptSeqs.length) {
+    for (const [seq, logJson, subjectsJson] of preparedRaw(db, HISTORY_READS.entryLines).all(campaign.id, JSON.stringify(keptSeqs)) as [number, string, string][]) {
       lines.set(seq, { log: JSON.parse(logJson) as string[], characterIds: JSON.parse(subjectsJson) as string[] });
     }
-  };
-  const keptSeqs = kept.flatMap((m) => ('entry' in m ? [m.entry.seq] : []));
-  readLines(keptSeqs);
-  const leads = new Map<number, LeadingLines>();
-  const leadSeqs = [...new Set([...named, ...creators])].filter((seq) => !lines.has(seq));
-  if (leadSeqs.length) {
-    for (const [seq, lead] of preparedRaw(db, HISTORY_READS.entryLeads).all(campaign.id, JSON.stringify(leadSeqs)) as [number, string][]) {
-      const opening = leadingLines(lead);
-      if (opening) leads.set(seq, opening);
-    }
   }
-  /** What the reply shows of an entry's lines (all joined, or the first alone), cut; null if its lead holds too little. */
-  const shown = (seq: number, first: boolean): string | null => {
-    const whole = lines.get(seq);
-    if (whole) return cutText(first ? (whole.log[0] ?? own.get(seq)!.type) : whole.log.join(' '), ENTRY_TEXT_SENT);
-    const lead = leads.get(seq);
-    return lead ? leadText(lead, first, own.get(seq)!.type) : null;
+  /** What the reply shows of an entry's lines: all joined, or the first alone (its kind if it has none), cut. */
+  const shown = (seq: number, first: boolean): string => {
+    const entry = own.get(seq)!;
+    return cutText(first ? (entry.firstLineLead ?? entry.type) : entry.linesLead, ENTRY_TEXT_SENT);
   };
-  readLines([...new Set([...[...named].filter((seq) => shown(seq, false) === null), ...creators.filter((seq) => shown(seq, true) === null)])]);
 
   // The fights named by what is sent: the sources of the sent records and of the kept records' gains, and the
   // carried fights kept.
@@ -214,14 +205,14 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
       return {
         id: r.id, name: r.name, category: r.category, permanent: kinds.isPermanent(JSON.parse(r.data_json)),
         source: source ? { encounterId: source.id, encounterName: source.name, seq: r.source_seq, text: r.source_seq ? (r.source_text ?? null) : null } : null,
-        entry: creator === null ? null : { seq: creator, text: shown(creator, true)! },
+        entry: creator === null ? null : { seq: creator, text: shown(creator, true) },
         dayGained: r.day_gained ?? null, sessionGained: number(r.session_gained), dayHealed: r.day_healed ?? null, sessionHealed: number(r.session_healed),
         healed: r.healed_at !== null,
         treatments: treatments.get(r.id) ?? [],
       };
     }),
     // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
-    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: shown(e.seq, false)! })),
+    entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: shown(e.seq, false) })),
     items: kept.map(toItem),
     itemCount: moments.length,
   };

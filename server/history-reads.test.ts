@@ -7,7 +7,9 @@
 // history parses: only what it sends, however long the campaign has run.
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
-import { HISTORY_READS, LINES_LEAD_READ, leadText, leadingLines } from '../db/history-reads.ts';
+import { HISTORY_READS } from '../db/history-reads.ts';
+import { ENTRY_LEADS, LINES_LEAD } from '../db/ledger.ts';
+import entryLeadsMigration from '../db/migrations/0014_entry_leads.sql';
 import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
 import { useTestApp } from './testing/harness.ts';
 
@@ -38,23 +40,21 @@ describe("a character's history", () => {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
       const reads = {
         records: plan(HISTORY_READS.records, 'c', 'x'),
-        entries: plan(HISTORY_READS.entries, 'c', 'c', 'x'),
+        entries: plan(HISTORY_READS.entries, 'c', 'x'),
         recordDetails: plan(HISTORY_READS.recordDetails, '["a", "b"]'),
         entryLines: plan(HISTORY_READS.entryLines, 'c', '[1, 2]'),
-        entryLeads: plan(HISTORY_READS.entryLeads, 'c', '[1, 2]'),
         carried: plan(HISTORY_READS.carried, 'character:x', 'c'),
         fights: plan(HISTORY_READS.fights, 'c', '["a", "b"]'),
         treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]', '["a", "b"]'),
         treatedOwn: plan(HISTORY_READS.treatedOwn, '[1, 2]', 'c', 'x', 'c'),
       };
       expect(reads.records).toEqual([expect.stringContaining('USING COVERING INDEX injuries_history (character_id=?)')]);
-      expect(reads.entries).toEqual(expect.arrayContaining([
-        expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)'),
-        expect.stringContaining('USING COVERING INDEX ledger_entries_by_subjects (campaign_id=? AND state=?)'),
-      ]));
+      // The entries naming the character, with their lines' openings, from the narrow index that holds them (never
+      // the index holding the whole lines, whose every seek read a rest's whole line to compare keys).
+      expect(reads.entries).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_history (campaign_id=? AND state=?)')]));
+      expect(reads.entries.join('\n')).not.toContain('ledger_entries_by_state');
       // The lines from the index that holds them: the table's rows carry the entries' before and after images.
       expect(reads.entryLines).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
-      expect(reads.entryLeads).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
       expect(reads.recordDetails).toEqual(expect.arrayContaining([expect.stringContaining('injuries USING INDEX sqlite_autoindex_injuries_1 (id=?)')]));
       // The carry rows in their index's order, each kept to the campaign by its fight's key.
       expect(reads.carried).toEqual([
@@ -318,16 +318,24 @@ describe("the rests a character's records sent name beyond its newest items", ()
         await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
       }
     };
-    /** Characters parsed in one call beyond the items' texts (sent whole), and the rests named but not kept. */
+    /**
+     * Characters parsed in one call beyond the items' texts (sent whole), the rows of any entry's whole lines read
+     * beyond those of the entries kept among the items, and the rests named but not kept.
+     */
     const parsed = async () => {
       const parse = vi.spyOn(JSON, 'parse');
+      const linesRead = countLinesRead();
       try {
         const history = await ok('characters:history', { id: berrik.id });
         const kept = new Set(history.items.map((i) => i.seq));
         const characters = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
-        return { beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length, namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length };
+        return {
+          beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length,
+          namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length,
+          linesBeyondItems: linesRead.rows - history.items.filter((i) => i.kind === 'treated' || i.kind === 'recovery' || i.kind === 'clock').length,
+        };
       } finally {
-        parse.mockRestore();
+        vi.restoreAllMocks();
       }
     };
     await travel(16);
@@ -337,39 +345,107 @@ describe("the rests a character's records sent name beyond its newest items", ()
     expect(shorter.namedOnly).toBe(10);
     expect(longer.namedOnly).toBe(10);
     expect(longer.calls).toBe(shorter.calls);
-    // The same ten rests named beyond the items, their lines longer: only their first LINES_LEAD_READ characters are
-    // parsed (it parsed each whole before: 10,546 → 14,172 characters here).
+    // The same ten rests named beyond the items, their lines longer: not one of their lines is read (the openings
+    // they show are kept with each entry), and what is parsed does not grow (it parsed each whole before: 10,546 →
+    // 14,172 characters here; then the first 512 characters of each, read from its whole line: 10 rows).
+    expect(shorter.linesBeyondItems).toBe(0);
+    expect(longer.linesBeyondItems).toBe(0);
     expect(longer.beyondItems).toBeLessThan(shorter.beyondItems * 1.05);
   }, 120_000);
 });
 
-describe('the opening of an entry whose lines the history shows cut', () => {
-  it('gives the same text as the whole lines wherever it holds enough, and says when it does not', () => {
-    // Lines of every length, with quotes, backslashes, control characters, accents, emoji and lone surrogates
-    // (escaped or not by JSON.stringify), cut after any number of characters as SQLite's substr cuts them.
-    const alphabet = ['a', 'b', ' ', '"', '\\', '\n', '→', '😀', '\u0001', 'é', '\ud83d', 'x'];
-    let seed = 1;
-    const next = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-    let told = 0;
-    for (let i = 0; i < 3000; i++) {
-      const log = Array.from({ length: next(5) }, () => Array.from({ length: next(3) ? next(60) : next(700) }, () => alphabet[next(alphabet.length)]).join(''));
-      const json = [...JSON.stringify(log)];
-      for (const n of [1, 2, 5, 50, 200, 300, LINES_LEAD_READ]) {
-        const opening = leadingLines(json.slice(0, n).join(''));
-        expect(opening).not.toBeNull();
-        for (const first of [true, false]) {
-          const whole = cutText(first ? (log[0] ?? 'REST') : log.join(' '), ENTRY_TEXT_SENT);
-          const text = leadText(opening!, first, 'REST');
-          if (n >= json.length) expect(text).toBe(whole);
-          else if (text !== null) expect(text).toBe(whole);
-          if (text !== null) told++;
-        }
-      }
-    }
-    expect(told).toBeGreaterThan(10_000);
-    // A rest's single long line: its first LINES_LEAD_READ characters tell what the entries list shows.
-    const rest = JSON.stringify([`Berrik rests: ${Array.from({ length: 1000 }, (_, k) => `Cut ${k} → ${k} rests`).join(', ')}`]);
-    expect(leadText(leadingLines([...rest].slice(0, LINES_LEAD_READ).join(''))!, false, 'REST')).toBe(cutText((JSON.parse(rest) as string[]).join(' '), ENTRY_TEXT_SENT));
-    expect(leadingLines('{"a": 1}')).toBeNull();
+/**
+ * From now on, counts the rows returned by statements that read ledger entries' lines (`log_json`, whole or in
+ * part); the caller undoes the spies with vi.restoreAllMocks().
+ */
+function countLinesRead(): { readonly rows: number } {
+  const probe = new Database(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { source: string; all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
+  probe.close();
+  const count = { rows: 0 };
+  const { all, get } = statement;
+  const readsLines = (sql: string) => /\bledger_entries\b/.test(sql) && /\blog_json\b/.test(sql);
+  vi.spyOn(statement, 'all').mockImplementation(function (this: { source: string }, ...args: unknown[]) {
+    const result = all.apply(this, args);
+    if (readsLines(this.source)) count.rows += result.length;
+    return result;
   });
+  vi.spyOn(statement, 'get').mockImplementation(function (this: { source: string }, ...args: unknown[]) {
+    const result = get.apply(this, args);
+    if (result !== undefined && readsLines(this.source)) count.rows += 1;
+    return result;
+  });
+  return count;
+}
+
+describe("the openings of an entry's lines, kept with it (migration 0014)", () => {
+  it('cut to what the history shows give what the whole lines give, written alike by the ledger and the migration', () => {
+    expect(LINES_LEAD).toBeGreaterThan(ENTRY_TEXT_SENT);
+    const db = new Database(':memory:');
+    try {
+      db.exec(`CREATE TABLE entries (log_json TEXT NOT NULL, lines_lead TEXT NOT NULL DEFAULT '', first_line_lead TEXT)`);
+      const write = db.prepare(`INSERT INTO entries (log_json, lines_lead, first_line_lead) VALUES (@log_json, ${ENTRY_LEADS})`);
+      // Lines of every length, with quotes, backslashes, control characters, accents and emoji. (A lone surrogate,
+      // which no text column holds, comes back from SQLite's JSON as U+FFFD.)
+      const alphabet = ['a', 'b', ' ', '"', '\\', '\n', '→', '😀', '\u0001', 'é', 'x'];
+      let seed = 1;
+      const next = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+      const logs = Array.from({ length: 2000 }, () => Array.from({ length: next(5) }, () => Array.from({ length: next(3) ? next(60) : next(700) }, () => alphabet[next(alphabet.length)]).join('')));
+      logs.push([`Berrik rests: ${Array.from({ length: 1000 }, (_, k) => `Cut ${k} → ${k} rests`).join(', ')}`]);
+      for (const log of logs) write.run({ log_json: JSON.stringify(log) });
+      const written = db.prepare('SELECT log_json, lines_lead, first_line_lead FROM entries ORDER BY rowid').all() as { log_json: string; lines_lead: string; first_line_lead: string | null }[];
+      written.forEach(({ lines_lead, first_line_lead }, i) => {
+        const log = logs[i]!;
+        expect(cutText(lines_lead, ENTRY_TEXT_SENT)).toBe(cutText(log.join(' '), ENTRY_TEXT_SENT));
+        expect(cutText(first_line_lead ?? 'REST', ENTRY_TEXT_SENT)).toBe(cutText(log[0] ?? 'REST', ENTRY_TEXT_SENT));
+        expect([...lines_lead].length).toBeLessThanOrEqual(LINES_LEAD);
+      });
+      // The migration's backfill gives every entry the openings the ledger wrote.
+      const backfill = /UPDATE ledger_entries SET[\s\S]*?;/.exec(entryLeadsMigration)![0].replace('ledger_entries', 'entries');
+      db.exec(`UPDATE entries SET lines_lead = '', first_line_lead = NULL; ${backfill}`);
+      expect(db.prepare('SELECT log_json, lines_lead, first_line_lead FROM entries ORDER BY rowid').all()).toEqual(written);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('stay right through undo and redo of the entry, and through an export and import of the campaign', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Undone rest', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik “the Quoted” 😀', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    for (let n = 1; n <= 12; n++) await fight(campaign.id, `Fight ${n}`, [berrik], goblin.id, `Cut ${n}`, 4);
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    const leads = () => rows(`SELECT seq, state, log_json, lines_lead, first_line_lead FROM ledger_entries WHERE campaign_id = ? ORDER BY seq`, campaign.id);
+    const expected = (row: Record<string, unknown>) => {
+      const log = JSON.parse(row['log_json'] as string) as string[];
+      return { ...row, lines_lead: [...log.join(' ')].slice(0, LINES_LEAD).join(''), first_line_lead: log[0] === undefined ? null : [...log[0]].slice(0, LINES_LEAD).join('') };
+    };
+    const rest = leads().at(-1)!;
+    expect((rest['log_json'] as string).length).toBeGreaterThan(LINES_LEAD * 2);
+    const before = await ok('characters:history', { id: berrik.id });
+    expect(before.entries.at(-1)!.text.endsWith('…')).toBe(true);
+    for (const step of ['ledger:undo', 'ledger:redo', 'ledger:undo'] as const) {
+      await ok(step, { campaignId: campaign.id });
+      expect(leads().map(expected)).toEqual(leads());
+    }
+    // Undone, then a new rest in its place: the undone entry dropped, the new one written with its own openings.
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    expect(leads().map((r) => r['state'])).toContain('dropped');
+    expect(leads().map(expected)).toEqual(leads());
+    await ok('ledger:undo', { campaignId: campaign.id });
+    await ok('ledger:redo', { campaignId: campaign.id });
+    const after = await ok('characters:history', { id: berrik.id });
+    expect(after.entries.map((e) => e.text)).toEqual(before.entries.map((e) => e.text));
+    expect(after.records.map((r) => r.treatments.length)).toEqual(before.records.map((r) => r.treatments.length));
+
+    // Through a campaign file: the imported entries get their openings from their lines, as the ledger wrote them.
+    const file = await ok('exports:campaign', { id: campaign.id });
+    const imported = await ok('imports:campaign', { content: file.content });
+    const copied = rows(`SELECT seq, state, log_json, lines_lead, first_line_lead FROM ledger_entries WHERE campaign_id = ? ORDER BY seq`, imported.id);
+    expect(copied).toEqual(leads());
+    const copy = (await ok('campaigns:get', { id: imported.id })).characters.find((x) => x.role === 'pc')!;
+    const copyHistory = await ok('characters:history', { id: copy.id });
+    expect(copyHistory.entries.map((e) => e.text)).toEqual(after.entries.map((e) => e.text));
+  }, 60_000);
 });

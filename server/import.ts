@@ -28,7 +28,7 @@ import { getCampaign, touchCampaign } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, insertEventRow, saveSnapshot, type EncounterHead, type EventRow } from '../db/encounters.ts';
 import { noteCarryAdjustments } from '../db/consequences.ts';
-import { insertEntryRecords, readClock } from '../db/ledger.ts';
+import { ENTRY_LEADS, insertEntryRecords, readClock } from '../db/ledger.ts';
 import { toCampaignSummary, toEncounterSummary, type CampaignRow, type EncounterRow } from '../db/rows.ts';
 import type { HandlerContext } from './app.ts';
 import { rulesFor } from './encounter-store.ts';
@@ -267,8 +267,9 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
       @healed_at, @day_gained, @session_gained, @day_healed, @session_healed, @ledger_seq,
       (SELECT json_extract(log_json, '$[0].text') FROM encounter_events WHERE encounter_id = @source_encounter_id AND seq = @source_seq))`);
   for (const r of rows.injuries) injury.run({ ...r, campaign_id: campaignId });
-  const entry = db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at)
-    VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, @state, @recorded_at)`);
+  const entry = db.prepare(`INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at,
+      lines_lead, first_line_lead)
+    VALUES (@campaign_id, @seq, @type, @payload_json, @log_json, @day, @session_id, @subjects_json, @before_json, @after_json, @state, @recorded_at, ${ENTRY_LEADS})`);
   for (const e of rows.ledger) {
     entry.run({ ...e, campaign_id: campaignId });
     insertEntryRecords(db, campaignId, e.seq, e.after_json);

@@ -13,6 +13,7 @@ import historyReads from './0010_history_reads.sql';
 import carryEnding from './0011_carry_ending.sql';
 import campaignConditions from './0012_campaign_conditions.sql';
 import logLineNumbers from './0013_log_line_numbers.sql';
+import entryLeads from './0014_entry_leads.sql';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'carry ending', sql: carryEnding },
   { version: 12, name: 'campaign conditions', sql: campaignConditions },
   { version: 13, name: 'log line numbers', sql: logLineNumbers },
+  { version: 14, name: 'entry leads', sql: entryLeads },
 ];
