@@ -7,6 +7,7 @@ import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countJsonCalls } from './testing/json-calls.ts';
 import { countRowsRead } from './testing/rows-read.ts';
 
 const t = useTestApp();
@@ -19,21 +20,14 @@ interface Work {
 }
 
 function counted(db: Db, work: () => void): Work {
-  const count: Work = { rowsRead: 0, jsonCharacters: 0 };
   const rowsRead = countRowsRead(db);
-  const stringify = JSON.stringify;
-  vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
-    const text = stringify(...args);
-    count.jsonCharacters += text?.length ?? 0;
-    return text;
-  });
+  const json = countJsonCalls();
   try {
     work();
   } finally {
     vi.restoreAllMocks();
   }
-  count.rowsRead = rowsRead.rows;
-  return count;
+  return { rowsRead: rowsRead.rows, jsonCharacters: json.stringifiedCharacters };
 }
 
 afterEach(() => vi.restoreAllMocks());
