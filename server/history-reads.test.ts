@@ -6,10 +6,11 @@
 // has open; a history and each timeline session carry their newest 200 items, with how many there are. And what a
 // history parses: only what it sends, however long the campaign has run.
 import Database from 'better-sqlite3';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HISTORY_READS, LINES_LEAD_READ, leadText, leadingLines } from '../db/history-reads.ts';
 import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countJsonCalls } from './testing/json-calls.ts';
 
 const t = useTestApp();
 const { ok, rows } = t;
@@ -248,12 +249,12 @@ describe("a character's history as the campaign grows", () => {
 
   /** What one call of the history parses (JSON.parse calls and characters) and the reply. */
   async function parsedBy(id: string) {
-    const parse = vi.spyOn(JSON, 'parse');
+    const json = countJsonCalls();
     try {
       const history = await ok('characters:history', { id });
-      return { calls: parse.mock.calls.length, characters: parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0), history };
+      return { calls: json.parses, characters: json.parsedCharacters, history };
     } finally {
-      parse.mockRestore();
+      json.restore();
     }
   }
 
@@ -320,14 +321,14 @@ describe("the rests a character's records sent name beyond its newest items", ()
     };
     /** Characters parsed in one call beyond the items' texts (sent whole), and the rests named but not kept. */
     const parsed = async () => {
-      const parse = vi.spyOn(JSON, 'parse');
+      const json = countJsonCalls();
       try {
         const history = await ok('characters:history', { id: berrik.id });
         const kept = new Set(history.items.map((i) => i.seq));
-        const characters = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
-        return { beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length, namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length };
+        const characters = json.parsedCharacters;
+        return { beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: json.parses, namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length };
       } finally {
-        parse.mockRestore();
+        json.restore();
       }
     };
     await travel(16);
