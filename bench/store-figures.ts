@@ -44,9 +44,9 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
   // The bare insert runs on a second connection to the same file, one after each measured append, so both see the
   // same WAL (its growth, its checkpoints) and the same moments of this machine.
   const db = openDatabase(databasePath);
-  db.exec('CREATE TABLE bare_events (encounter_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload_json TEXT NOT NULL, log_json TEXT NOT NULL, recorded_at TEXT NOT NULL, roster_json TEXT, PRIMARY KEY (encounter_id, seq)) STRICT');
-  const written = db.prepare('SELECT type, payload_json, log_json, recorded_at, roster_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
-  const insert = db.prepare('INSERT INTO bare_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  db.exec('CREATE TABLE bare_events (encounter_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, payload_json TEXT NOT NULL, log_json TEXT NOT NULL, recorded_at TEXT NOT NULL, roster_json TEXT, line_start INTEGER NOT NULL, PRIMARY KEY (encounter_id, seq)) STRICT');
+  const written = db.prepare('SELECT type, payload_json, log_json, recorded_at, roster_json, line_start FROM encounter_events WHERE encounter_id = ? AND seq = ?');
+  const insert = db.prepare('INSERT INTO bare_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json, line_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const writes = appendWrites(db, encounter.id);
   // The request the runner sends for each GM action: `ask` (stop before an unchecked ending) and `since` (the screen
   // is up to date, so the reply carries only the new log lines and the combatants that changed).
@@ -65,7 +65,7 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
       // The bare insert and the append's writes alone take turns at running first.
       for (const which of index % 2 === 0 ? ['bare', 'writes'] : ['writes', 'bare']) {
         start = performance.now();
-        if (which === 'bare') writeTransaction(db, () => insert.run(encounter.id, index + 1, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json));
+        if (which === 'bare') writeTransaction(db, () => insert.run(encounter.id, index + 1, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json, row.line_start));
         else writes(row);
         if (into === first) (which === 'bare' ? bare : writesAlone).push(performance.now() - start);
       }
@@ -140,14 +140,14 @@ function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   db.prepare('INSERT INTO copy_campaigns SELECT * FROM campaigns WHERE id = ?').run(head.campaign_id);
   db.prepare('INSERT INTO copy_encounters SELECT * FROM encounters WHERE id = ?').run(encounterId);
   const read = db.prepare('SELECT id, campaign_id, name, ruleset_id, phase, round, event_count, session_id, day, created_at, updated_at FROM copy_encounters WHERE id = ?');
-  const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json, line_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const update = db.prepare('UPDATE copy_encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare(noteActivitySql('copy_campaigns'));
   const clearRedo = db.prepare('DELETE FROM copy_encounter_redo WHERE encounter_id = ?');
   return (row) => writeTransaction(db, () => {
     const current = read.get(encounterId) as { campaign_id: string; phase: string; round: number; event_count: number };
     const seq = current.event_count + 1;
-    insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json);
+    insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json, row.line_start);
     update.run(current.phase, current.round, seq, row.recorded_at, encounterId);
     touch.run(noteActivityParams(current.campaign_id, row.recorded_at));
     clearRedo.run(encounterId);

@@ -1,7 +1,6 @@
 // Event-sourced encounter storage: the ordered events, the redo stack, and periodic machine snapshots.
 import type { EncounterInput, GmEvent, LogLine } from '../core/encounter/types.ts';
 import type { StoredStep } from '../core/export/encounter.ts';
-import type { RosterChange } from '../core/export/summary.ts';
 import { prepared, type Db } from './connection.ts';
 import type { EncounterRow } from './rows.ts';
 
@@ -60,29 +59,26 @@ export interface EventRow {
   recorded_at: string;
   /** What the event changed in the roster (RosterChange); null for events stored before version 7. */
   roster_json: string | null;
+  /** The number of the event's first log line: how many lines the events before it wrote (see readLogLines). */
+  line_start: number;
 }
 
 /**
- * Stores `row` as event `seq` of the encounter. Its first log line's number is the previous event's plus that
- * event's line count (see readLogLines).
+ * Stores `row` as event `seq` of the encounter. The writer knows how many log lines the events before it wrote
+ * (`row.line_start`), so nothing is read: an append costs the same at event 100,000 as at event 10.
  */
 export function insertEventRow(db: Db, encounterId: string, seq: number, row: EventRow): void {
   prepared(db, `INSERT INTO encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json, line_start)
-    VALUES (@encounterId, @seq, @type, @payload_json, @log_json, @recorded_at, @roster_json,
-      COALESCE((SELECT line_start + json_array_length(log_json) FROM encounter_events WHERE encounter_id = @encounterId AND seq = @seq - 1), 0))`).run(
-    { encounterId, seq, type: row.type, payload_json: row.payload_json, log_json: row.log_json, recorded_at: row.recorded_at, roster_json: row.roster_json });
+    VALUES (@encounterId, @seq, @type, @payload_json, @log_json, @recorded_at, @roster_json, @line_start)`).run(
+    { encounterId, seq, type: row.type, payload_json: row.payload_json, log_json: row.log_json, recorded_at: row.recorded_at, roster_json: row.roster_json, line_start: row.line_start });
 }
 
-/** Stores event `seq` with the log lines it wrote and, when known, what it changed in the roster (RosterChange). */
-export function insertEvent(db: Db, encounterId: string, seq: number, event: GmEvent, log: LogLine[], now: string, roster: RosterChange | null = null): void {
-  insertEventRow(db, encounterId, seq, { type: event.type, payload_json: JSON.stringify(event), log_json: JSON.stringify(log), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
-}
-
-export function deleteEvent(db: Db, encounterId: string, seq: number): GmEvent {
-  const row = prepared(db, 'DELETE FROM encounter_events WHERE encounter_id = ? AND seq = ? RETURNING payload_json').get(encounterId, seq) as { payload_json: string } | undefined;
+/** Deletes event `seq` (and the snapshots from it on): the event as it was stored and how many log lines it wrote. */
+export function deleteEvent(db: Db, encounterId: string, seq: number): { event: GmEvent; lines: number } {
+  const row = prepared(db, 'DELETE FROM encounter_events WHERE encounter_id = ? AND seq = ? RETURNING payload_json, json_array_length(log_json) AS lines').get(encounterId, seq) as { payload_json: string; lines: number } | undefined;
   if (!row) throw new Error(`Event ${seq} of encounter ${encounterId} is missing.`);
   prepared(db, 'DELETE FROM encounter_snapshots WHERE encounter_id = ? AND seq >= ?').run(encounterId, seq);
-  return JSON.parse(row.payload_json) as GmEvent;
+  return { event: JSON.parse(row.payload_json) as GmEvent, lines: row.lines };
 }
 
 /** The stored JSON of every event after `afterSeq` and up to `upTo`, in order (a snapshot's check hashes it as stored). */
@@ -143,7 +139,10 @@ export function readLogLines(db: Db, encounterId: string, from: number, to: numb
   return lines;
 }
 
-/** How many log lines the encounter's events wrote, read from its newest event alone. */
+/**
+ * How many log lines the encounter's events wrote, read from its newest event alone: what a store reads once, when it
+ * first writes to or pages through an encounter, and then keeps up to date itself (server/encounter-store.ts).
+ */
 export function logLineCount(db: Db, encounterId: string): number {
   const row = prepared(db, 'SELECT line_start + json_array_length(log_json) AS lines FROM encounter_events WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1')
     .get(encounterId) as { lines: number } | undefined;

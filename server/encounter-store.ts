@@ -198,6 +198,12 @@ export class EncounterStore {
   private synced = new Map<string, Synced>();
   /** The summary fold of the encounters asked for most recently, newest last (see `replay`). */
   private folds = new Map<string, SummaryFold>();
+  /**
+   * Per encounter: how many log lines its events had written when its head was at `seq` (the next event's first line
+   * number). Read once, from the newest event, when this launch first writes or pages the encounter; then every
+   * append adds its lines and every undo takes its event's away, so a write reads nothing to number its lines.
+   */
+  private lineCounts = new Map<string, { seq: number; lines: number }>();
   /** Per encounter: how many undos this store has made (see `logMark`). */
   private undos = new Map<string, number>();
   /** This store's own: a mark from another start of the app (or from before a restore) never matches. */
@@ -248,6 +254,7 @@ export class EncounterStore {
     this.synced.delete(id);
     this.folds.delete(id);
     this.trusted.delete(id);
+    this.lineCounts.delete(id);
     this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
   }
 
@@ -479,7 +486,10 @@ export class EncounterStore {
     return this.guarded(row.id, () => {
       this.follow(row);
       this.checkTrusted(row);
-      const event = store.deleteEvent(this.db, row.id, row.event_count);
+      const counted = this.lineCounts.get(row.id);
+      // Dropped first: if anything below throws, the transaction rolls back and the count is read again.
+      this.lineCounts.delete(row.id);
+      const { event, lines: removed } = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
       const input = this.warm.get(row.id)?.engine.input;
@@ -488,7 +498,9 @@ export class EncounterStore {
       this.dropMarks(row.id, row.event_count - 1);
       // The mark of the event before is the state to go back to (or, past the marks, snapshot plus events).
       const { engine, covered } = this.build({ ...row, event_count: row.event_count - 1 }, input, true);
-      return this.writeHead(row, engine, covered, row.event_count - 1, now);
+      const head = this.writeHead(row, engine, covered, row.event_count - 1, now);
+      if (counted?.seq === row.event_count) this.lineCounts.set(row.id, { seq: head.event_count, lines: counted.lines - removed });
+      return head;
     });
   }
 
@@ -597,10 +609,30 @@ export class EncounterStore {
     const roster = rosterChange(engine.rules, before, engine.view());
     const stored = [...lines, ...this.overrideLines(row, engine, event)];
     const payload = JSON.stringify(event);
-    store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null });
+    const lineStart = this.linesAt(row);
+    // Dropped first: if anything below throws, the transaction rolls back and the count is read again.
+    this.lineCounts.delete(row.id);
+    store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null, line_start: lineStart });
     const digest = covered.add(payload, seq);
     if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest, rulesVersionOf(engine.rules));
-    return this.writeHead(row, engine, covered, seq, now, after, stored);
+    const head = this.writeHead(row, engine, covered, seq, now, after, stored);
+    this.lineCounts.set(row.id, { seq, lines: lineStart + stored.length });
+    return head;
+  }
+
+  /** How many log lines the encounter's events have written: the length of its full log. */
+  lineCount(row: EncounterHead): number {
+    this.follow(row);
+    return this.linesAt(row);
+  }
+
+  /** The encounter's log line count at the head `row` (see lineCounts): kept, or read once from its newest event. */
+  private linesAt(row: EncounterHead): number {
+    const known = this.lineCounts.get(row.id);
+    if (known?.seq === row.event_count) return known.lines;
+    const lines = store.logLineCount(this.db, row.id);
+    this.lineCounts.set(row.id, { seq: row.event_count, lines });
+    return lines;
   }
 
   /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
@@ -661,6 +693,7 @@ export class EncounterStore {
     this.marks.clear();
     this.synced.clear();
     this.folds.clear();
+    this.lineCounts.clear();
   }
 
   /**
@@ -677,6 +710,7 @@ export class EncounterStore {
         this.dropMarks(id);
         this.synced.delete(id);
         this.folds.delete(id);
+        this.lineCounts.delete(id);
       }
       throw error;
     }

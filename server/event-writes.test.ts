@@ -2,8 +2,10 @@
 // list's order or its minute-grained time needs it (noteCampaignActivity). Every page a write dirties is appended to
 // the WAL and synced before the GM sees the result, so these are counted here, on a real file.
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LOG_LINES_SQL } from '../db/encounters.ts';
 import { useTestApp } from './testing/harness.ts';
+import { recordStatements } from './testing/rows-read.ts';
 
 const t = useTestApp();
 const { ok, rows } = t;
@@ -25,6 +27,8 @@ async function runningFight(name: string) {
   await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
   return { campaign, encounter };
 }
+
+afterEach(() => vi.restoreAllMocks());
 
 const campaignTime = (id: string) => rows('SELECT updated_at FROM campaigns WHERE id = ?', id)[0]!['updated_at'];
 const listed = async () => (await ok('campaigns:list', {})).map((c) => c.name);
@@ -95,5 +99,64 @@ describe('pages written by one GM event', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('log line numbers', () => {
+  /** The statements run by `work` that read the encounter's events (an insert into them is not a read). */
+  async function eventReads(work: () => Promise<unknown>): Promise<string[]> {
+    const db = new Database(t.dir.file());
+    const recorded = recordStatements(db);
+    db.close();
+    try {
+      await work();
+    } finally {
+      vi.restoreAllMocks();
+    }
+    return recorded.sources.filter((sql) => /\bFROM\s+encounter_events\b/i.test(sql)).map((sql) => sql.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Every stored event's first line number follows the lines of the events before it (as migration 13 numbers them). */
+  function expectNumbered(id: string) {
+    let lines = 0;
+    for (const event of rows('SELECT seq, line_start, json_array_length(log_json) AS lines FROM encounter_events WHERE encounter_id = ? ORDER BY seq', id)) {
+      expect(event['line_start'], `event ${String(event['seq'])}`).toBe(lines);
+      lines += Number(event['lines']);
+    }
+    return lines;
+  }
+
+  it('an append numbers its lines from the count the store keeps: it reads no event, and a log page reads only its lines', async () => {
+    const { encounter } = await runningFight('Numbers');
+    const id = encounter.id;
+    let shown = (await ok('encounters:get', { id })).encounter;
+    const append = async (event: unknown) => {
+      shown = (await ok('encounters:append', { id, event, since: { eventCount: shown.eventCount, version: shown.updatedAt } })).encounter;
+    };
+    // The runner's append (its screen up to date): the event, the head and the injuries are written, nothing of the
+    // fight's events read, not even the newest one's line count.
+    expect(await eventReads(() => append({ type: 'END_TURN' }))).toEqual([]);
+    expect(await eventReads(() => append({ type: 'RAISE_ESCALATION', by: 1, source: 'drums' }))).toEqual([]);
+    const lines = expectNumbered(id);
+    // The full log screen's length comes from the same count: the page reads the events that hold its lines, no more.
+    let page = await ok('encounters:logPage', { id, from: 0, count: 50 });
+    expect(await eventReads(async () => (page = await ok('encounters:logPage', { id, from: 0, count: 50 })))).toEqual([LOG_LINES_SQL.replace(/\s+/g, ' ').trim()]);
+    expect(page.lineCount).toBe(lines);
+
+    // An undo takes its event's lines away; the event written in its place (another branch) is numbered after the rest.
+    await ok('encounters:undo', { id });
+    await ok('encounters:undo', { id });
+    shown = (await ok('encounters:get', { id })).encounter;
+    await append({ type: 'RAISE_ESCALATION', by: 2, source: 'a horn' });
+    expect(await eventReads(() => append({ type: 'END_TURN' }))).toEqual([]);
+    const branched = expectNumbered(id);
+    expect((await ok('encounters:logPage', { id, from: 0, count: 50 })).lineCount).toBe(branched);
+
+    // A restart: the first write reads the count once (from the newest event), the next reads nothing.
+    t.reopen();
+    shown = (await ok('encounters:get', { id })).encounter;
+    expect((await eventReads(() => append({ type: 'END_TURN' }))).filter((sql) => sql.includes('json_array_length'))).toHaveLength(1);
+    expect(await eventReads(() => append({ type: 'END_TURN' }))).toEqual([]);
+    expect((await ok('encounters:logPage', { id, from: 0, count: 50 })).lineCount).toBe(expectNumbered(id));
   });
 });

@@ -12,6 +12,7 @@ import { ENTRY_LEADS, LINES_LEAD } from '../db/ledger.ts';
 import entryLeadsMigration from '../db/migrations/0014_entry_leads.sql';
 import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countJsonCalls } from './testing/json-calls.ts';
 
 const t = useTestApp();
 const { ok, rows } = t;
@@ -248,12 +249,12 @@ describe("a character's history as the campaign grows", () => {
 
   /** What one call of the history parses (JSON.parse calls and characters) and the reply. */
   async function parsedBy(id: string) {
-    const parse = vi.spyOn(JSON, 'parse');
+    const json = countJsonCalls();
     try {
       const history = await ok('characters:history', { id });
-      return { calls: parse.mock.calls.length, characters: parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0), history };
+      return { calls: json.parses, characters: json.parsedCharacters, history };
     } finally {
-      parse.mockRestore();
+      json.restore();
     }
   }
 
@@ -323,18 +324,18 @@ describe("the rests a character's records sent name beyond its newest items", ()
      * beyond those of the entries kept among the items, and the rests named but not kept.
      */
     const parsed = async () => {
-      const parse = vi.spyOn(JSON, 'parse');
+      const json = countJsonCalls();
       const linesRead = countLinesRead();
       try {
         const history = await ok('characters:history', { id: berrik.id });
         const kept = new Set(history.items.map((i) => i.seq));
-        const characters = parse.mock.calls.reduce((sum, [text]) => sum + text.length, 0);
         return {
-          beyondItems: characters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: parse.mock.calls.length,
+          beyondItems: json.parsedCharacters - history.items.reduce((sum, i) => sum + i.text.length, 0), calls: json.parses,
           namedOnly: history.entries.filter((e) => !kept.has(e.seq)).length,
           linesBeyondItems: linesRead.rows - history.items.filter((i) => i.kind === 'treated' || i.kind === 'recovery' || i.kind === 'clock').length,
         };
       } finally {
+        json.restore();
         vi.restoreAllMocks();
       }
     };

@@ -116,6 +116,8 @@ function replay(rules: EncounterRules, name: string, input: EncounterInput, even
   const out: ReplayedEvent[] = [];
   const snapshots: Replayed['snapshots'] = [];
   let endedSeq: number | null = null;
+  // The number of the next event's first log line: the lines the events before it wrote.
+  let lineStart = 0;
   events.forEach(({ payload, recordedAt }, index) => {
     const seq = index + 1;
     const type = typeof payload['type'] === 'string' ? payload['type'].slice(0, 40) : '';
@@ -147,7 +149,8 @@ function replay(rules: EncounterRules, name: string, input: EncounterInput, even
       const roster = rosterChange(rules, before, engine.view());
       // The file's own payload is kept when it is what the ruleset reads it as, so a file imports to itself.
       const stored = sameJson(action, parsed) ? payload : applied;
-      out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster) });
+      out.push({ type: parsed.type, payload_json: JSON.stringify(stored), log_json: JSON.stringify(lines), recorded_at: recordedAt, roster_json: JSON.stringify(roster), line_start: lineStart });
+      lineStart += lines.length;
       if (endedSeq === null && rules.consequences?.(engine.snapshot).carry) endedSeq = seq;
       if (seq % SNAPSHOT_EVERY === 0) snapshots.push({ seq, snapshot: engine.persisted() });
     } catch (error) {

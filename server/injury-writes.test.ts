@@ -7,6 +7,7 @@ import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countJsonCalls } from './testing/json-calls.ts';
 import { countRowsRead } from './testing/rows-read.ts';
 
 const t = useTestApp();
@@ -19,21 +20,14 @@ interface Work {
 }
 
 function counted(db: Db, work: () => void): Work {
-  const count: Work = { rowsRead: 0, jsonCharacters: 0 };
   const rowsRead = countRowsRead(db);
-  const stringify = JSON.stringify;
-  vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof JSON.stringify>) => {
-    const text = stringify(...args);
-    count.jsonCharacters += text?.length ?? 0;
-    return text;
-  });
+  const json = countJsonCalls();
   try {
     work();
   } finally {
     vi.restoreAllMocks();
   }
-  count.rowsRead = rowsRead.rows;
-  return count;
+  return { rowsRead: rowsRead.rows, jsonCharacters: json.stringifiedCharacters };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -96,6 +90,88 @@ describe('an append at a fight that has given many injuries', () => {
       const many = measured[300]![work];
       expect(many.rowsRead, `rows ${work} read`).toBe(few.rowsRead);
       // The new injury's id counts the Survives (c0001.injury11, c0001.injury301): a few characters more, no more.
+      expect(many.jsonCharacters - few.jsonCharacters, `characters ${work} serialised`).toBeLessThanOrEqual(16);
+    }
+  }, 240_000);
+});
+
+/**
+ * A ruleset whose fights give injury records by one event each: `perPc` at most per party member (Cairn-Errant's
+ * ten inventory slots, Any system's twenty injuries), so a fight of many records has many party members.
+ */
+interface InjuringRuleset {
+  rulesetId: string;
+  perPc: number;
+  sheet: Record<string, unknown>;
+  /** The events that start the fight. */
+  start: unknown[];
+  /** The event giving the party member `pcId` its record number `n` of the fight. */
+  injure(pcId: string, n: number): unknown;
+}
+
+const RULESETS: InjuringRuleset[] = [
+  {
+    rulesetId: 'cairn-errant', perPc: 10, sheet: { gearSlots: 0, fatigue: 0 }, start: [{ type: 'START' }],
+    injure: (pcId, n) => ({ type: 'GAIN_WOUND', combatantId: pcId, woundType: 'other', choice: 'newSlot', severity: 'light', source: `Trap ${String(n).padStart(4, '0')}` }),
+  },
+  {
+    rulesetId: 'any-system', perPc: 20, sheet: {}, start: [{ type: 'START' }, { type: 'START_COMBAT', missingLast: true }],
+    injure: (pcId, n) => ({ type: 'INJURY', targetId: pcId, name: `Cut ${String(n).padStart(4, '0')}`, untilLongRest: false }),
+  },
+];
+
+/**
+ * A fight of `ruleset` whose party has been given `injuries` records, filling one member after another; the party
+ * is as large in every fight (enough for `most` records and one more), so only the records differ.
+ */
+async function injuredIn(ruleset: InjuringRuleset, injuries: number, most: number) {
+  const campaign = await ok('campaigns:create', { name: 'Vault', rulesetId: ruleset.rulesetId });
+  const pcIds: string[] = [];
+  for (let i = 0; i <= Math.floor(most / ruleset.perPc); i++) {
+    pcIds.push((await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: `Hero ${String(i).padStart(3, '0')}`, sheet: ruleset.sheet })).id);
+  }
+  const brute = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Brute', sheet: {} });
+  const encounter = await ok('encounters:create', { campaignId: campaign.id, name: 'Long fight' });
+  const added = await ok('encounters:addFromCampaign', { id: encounter.id, pcIds, npcs: [{ templateId: brute.id, count: 1 }] });
+  const party = [...added.view.order].filter((c) => c.name.startsWith('Hero')).sort((a, b) => a.name.localeCompare(b.name)).map((c) => c.id);
+  const bruteId = added.view.order.find((c) => c.name.startsWith('Brute'))!.id;
+  const db = openDatabase(t.dir.file());
+  const store = new EncounterStore(db);
+  const now = new Date().toISOString();
+  const append = (event: unknown) => writeTransaction(db, () => store.append(getEncounter(db, encounter.id)!, event, now));
+  const injure = (n: number) => ruleset.injure(party[Math.floor((n - 1) / ruleset.perPc)]!, n);
+  writeTransaction(db, () => {
+    for (const event of ruleset.start) store.append(getEncounter(db, encounter.id)!, event, now);
+    for (let n = 1; n <= injuries; n++) store.append(getEncounter(db, encounter.id)!, injure(n), now);
+    // Both fights go on from the same place between two stored snapshots (each one holds the whole state).
+    const prone = { type: 'CONDITION_ADD', targetIds: [bruteId], name: 'Prone', duration: { kind: 'untilRemoved' } };
+    while (getEncounter(db, encounter.id)!.event_count % SNAPSHOT_EVERY !== 10) store.append(getEncounter(db, encounter.id)!, prone, now);
+  });
+  const undo = () => writeTransaction(db, () => store.undo(getEncounter(db, encounter.id)!, now));
+  return { db, append, undo, injure, bruteId, encounterId: encounter.id };
+}
+
+describe.each(RULESETS)('an append at a $rulesetId fight that has given many injury records', (ruleset) => {
+  it('reads and serialises as much at 300 records as at 10, whether its event gives one or not', async () => {
+    const measured: Record<number, Record<'condition' | 'injury' | 'undo', Work>> = {};
+    for (const injuries of [10, 300]) {
+      const fight = await injuredIn(ruleset, injuries, 300);
+      try {
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries }]);
+        const condition = counted(fight.db, () => fight.append({ type: 'CONDITION_ADD', targetIds: [fight.bruteId], name: 'Dazed', duration: { kind: 'rounds', rounds: 2 } }));
+        const injury = counted(fight.db, () => fight.append(fight.injure(injuries + 1)));
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries + 1 }]);
+        const undo = counted(fight.db, fight.undo);
+        expect(rows('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?', fight.encounterId)).toEqual([{ n: injuries }]);
+        measured[injuries] = { condition, injury, undo };
+      } finally {
+        fight.db.close();
+      }
+    }
+    for (const work of ['condition', 'injury', 'undo'] as const) {
+      const few = measured[10]![work];
+      const many = measured[300]![work];
+      expect(many.rowsRead, `rows ${work} read`).toBe(few.rowsRead);
       expect(many.jsonCharacters - few.jsonCharacters, `characters ${work} serialised`).toBeLessThanOrEqual(16);
     }
   }, 240_000);

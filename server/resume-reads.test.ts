@@ -10,6 +10,7 @@ import { openDatabase, writeTransaction } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, getEncounter } from '../db/encounters.ts';
 import { EncounterStore } from './encounter-store.ts';
 import { useTestApp } from './testing/harness.ts';
+import { countJsonCalls } from './testing/json-calls.ts';
 import { countRowsRead } from './testing/rows-read.ts';
 
 const t = useTestApp();
@@ -27,16 +28,11 @@ async function counted(work: () => Promise<unknown>): Promise<Work> {
   const db = openDatabase(t.dir.file());
   const rowsRead = countRowsRead(db);
   db.close();
-  const count: Work = { rowsRead: 0, parses: 0, parsedCharacters: 0, eventsStepped: 0 };
-  const parse = JSON.parse;
+  let eventsStepped = 0;
+  const json = countJsonCalls();
   const step = EncounterEngine.prototype.step;
-  vi.spyOn(JSON, 'parse').mockImplementation((...args: Parameters<typeof JSON.parse>) => {
-    count.parses += 1;
-    count.parsedCharacters += args[0].length;
-    return parse(...args);
-  });
   vi.spyOn(EncounterEngine.prototype, 'step').mockImplementation(function (this: EncounterEngine, raw: unknown) {
-    count.eventsStepped += 1;
+    eventsStepped += 1;
     step.call(this, raw);
   });
   try {
@@ -44,8 +40,7 @@ async function counted(work: () => Promise<unknown>): Promise<Work> {
   } finally {
     vi.restoreAllMocks();
   }
-  count.rowsRead = rowsRead.rows;
-  return count;
+  return { rowsRead: rowsRead.rows, parses: json.parses, parsedCharacters: json.parsedCharacters, eventsStepped };
 }
 
 afterEach(() => vi.restoreAllMocks());

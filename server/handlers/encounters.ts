@@ -224,7 +224,7 @@ export const encounterHandlers = {
    */
   'encounters:logPage': (ctx: HandlerContext, input: { id: string; from: number; count: number; filter?: LogFilter | undefined }): LogPage => {
     const row = requireEncounter(ctx, input.id);
-    const lineCount = store.logLineCount(ctx.db, row.id);
+    const lineCount = ctx.encounters.lineCount(row);
     const head = { lineCount, eventCount: row.event_count, version: row.updated_at };
     if (!input.filter || showsEveryLine(input.filter)) {
       const before = Math.max(0, input.from - 1);

@@ -46,7 +46,7 @@ function lengthen(id: string, lines: number): number {
         seq += 1;
         const count = seq % 3 === 0 && written + 1 < lines ? 2 : 1;
         const log: LogLine[] = Array.from({ length: count }, (_, i) => ({ round: roundOf(written + i), kind: 'turn', text: lineText(written + i) }));
-        insertEventRow(db, id, seq, { type: 'END_TURN', payload_json: '{"type":"END_TURN"}', log_json: JSON.stringify(log), recorded_at: head.updated_at, roster_json: null });
+        insertEventRow(db, id, seq, { type: 'END_TURN', payload_json: '{"type":"END_TURN"}', log_json: JSON.stringify(log), recorded_at: head.updated_at, roster_json: null, line_start: before + written });
         written += count;
       }
       db.prepare('UPDATE encounters SET event_count = ? WHERE id = ?').run(seq, id);

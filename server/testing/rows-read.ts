@@ -21,3 +21,21 @@ export function countRowsRead(db: Db): { readonly rows: number } {
   });
   return count;
 }
+
+/**
+ * From now on, records the SQL of every statement run (`run`, `get`, `all`, `iterate`), in order; `sources` is the
+ * running list. Like countRowsRead, spies on every connection; undone with vi.restoreAllMocks().
+ */
+export function recordStatements(db: Db): { readonly sources: readonly string[] } {
+  type Method = (...args: unknown[]) => unknown;
+  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', Method>;
+  const sources: string[] = [];
+  for (const name of ['run', 'get', 'all', 'iterate'] as const) {
+    const method = statement[name];
+    vi.spyOn(statement, name).mockImplementation(function (this: { source: string }, ...args: unknown[]) {
+      sources.push(this.source);
+      return method.apply(this, args);
+    });
+  }
+  return { sources };
+}
