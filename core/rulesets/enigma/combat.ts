@@ -8,6 +8,7 @@ import { CAPACITIES, type Capacity } from './sheet.ts';
 import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type InjuryCategory } from './injuries.ts';
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -143,14 +144,14 @@ export const speedOf = (c: EnigmaCombatant, ctx: EnigmaContext) => speed(c.dice.
 /** Damage from Escalation: full, or half rounded down with a minimum of 1 (R-E15; option: round up). */
 export function escalationDamage(escalation: number, portion: 'full' | 'half', ctx: EnigmaContext): number {
   if (portion === 'full') return escalation;
-  return ctx.options['halfEscalationRounding'] === 'up' ? Math.ceil(escalation / 2) : Math.max(1, Math.floor(escalation / 2));
+  return rulingsOf(ctx.options).halfEscalationRounding === 'up' ? Math.ceil(escalation / 2) : Math.max(1, Math.floor(escalation / 2));
 }
 
 /** Opposed rolls: the side that started must beat the other; a tie goes to the defender (R-E14). */
-export const beats = (starter: number, other: number, ctx: EnigmaContext) => (ctx.options['opposedTies'] === 'attacker' ? starter >= other : starter > other);
+export const beats = (starter: number, other: number, ctx: EnigmaContext) => (rulingsOf(ctx.options).opposedTies === 'attacker' ? starter >= other : starter > other);
 
 /** Fixed difficulties are meet-or-beat (R-E18). */
-export const meets = (roll: number, difficulty: number, ctx: EnigmaContext) => (ctx.options['fixedDifficulty'] === 'beat' ? roll > difficulty : roll >= difficulty);
+export const meets = (roll: number, difficulty: number, ctx: EnigmaContext) => (rulingsOf(ctx.options).fixedDifficulty === 'beat' ? roll > difficulty : roll >= difficulty);
 
 const isFoe = (a: EnigmaCombatant, b: EnigmaCombatant) => a.side !== b.side;
 const alive = (c: EnigmaCombatant | undefined): c is EnigmaCombatant => c !== undefined && c.removed === null;
@@ -200,7 +201,7 @@ export function resolveAttack(ctx: EnigmaContext, e: Extract<CombatEvent, { type
   const defenceFace = keptFace(plan.defence!, e.defenceRoll!);
   const attackTotal = attackFace + ctx.escalation;
   const hit = beats(attackTotal, defenceFace, ctx);
-  const portion = e.mode === 'ranged' && ctx.options['rangedDamage'] === 'half' ? 'half' : e.damage;
+  const portion = e.mode === 'ranged' && rulingsOf(ctx.options).rangedDamage === 'half' ? 'half' : e.damage;
   const rulings = [...plan.rulings, ...(portion === 'half' ? ['R-E15'] : []), ...(e.mode === 'ranged' ? ['R-E16'] : [])];
   return { ...plan, rulings, attackFace, attackTotal, defenceFace, hit, damage: hit ? escalationDamage(ctx.escalation, portion, ctx) : 0 };
 }
@@ -211,7 +212,7 @@ function costOf(e: CombatEvent, ctx: EnigmaContext): number {
   switch (e.type) {
     case 'MOVE': case 'HIDE': case 'NOTICE': case 'USE_ITEM': return 1;
     case 'ATTACK': return e.asReaction ? 0 : 1;
-    case 'USE_POWER': return e.fullAction ? Number(ctx.options['fullActionCost'] ?? 1) : e.cost;
+    case 'USE_POWER': return e.fullAction ? rulingsOf(ctx.options).fullActionCost : e.cost;
     case 'CHECK': return e.cost;
     default: return 0;
   }
@@ -265,7 +266,7 @@ function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolea
   if (!alive(reactor)) return 'That reactor is not in the fight.';
   if (!turnOpen) return 'Reactions happen during another creature\'s turn.';
   if (activeId(ctx) === reactorId) return `${reactor.name} is acting now: reactions are for someone else's turn.`;
-  const cap = Number(ctx.options['reactionDebtCap'] ?? 2);
+  const cap = rulingsOf(ctx.options).reactionDebtCap;
   if (reactor.reactionDebt >= cap) return `${reactor.name} already owes ${counted(reactor.reactionDebt, 'action')} to reactions (R-E6: at most ${cap}).`;
   return null;
 }
@@ -287,7 +288,7 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       const problem = onTurn('Moving');
       if (problem) return problem;
       const budget = speedOf(actor!, ctx);
-      const pauses = ctx.options['pauseCostsSpace'] === false ? 0 : e.pauses;
+      const pauses = rulingsOf(ctx.options).pauseCostsSpace ? e.pauses : 0;
       if (e.spaces + pauses > budget) {
         return `${actor!.name} can cover ${budget} spaces in one Move; ${e.spaces} spaces and ${e.pauses} pause${e.pauses === 1 ? '' : 's'} need ${e.spaces + pauses} (R-E11).`;
       }
@@ -437,7 +438,7 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
   const lp = Math.max(0, target.lp - amount);
   let next = update(ctx, targetId, { lp });
   if (lp > 0 || target.lp === 0) return next;
-  const facesPeril = target.side === 'party' || Boolean(target.sheet['namedNpc']) || ctx.options['npcAtZero'] === 'mortalPeril';
+  const facesPeril = target.side === 'party' || Boolean(target.sheet['namedNpc']) || rulingsOf(ctx.options).npcAtZero === 'mortalPeril';
   if (!facesPeril) return removeCombatant(next, targetId, 'defeated at 0 LP', 'defeated');
   const position = (id: string) => {
     const index = next.order.indexOf(id);
@@ -454,7 +455,7 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
  */
 export function revealedTo(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): string[] {
   const user = ctx.combatants[userId];
-  if (!user || ctx.options['attackRevealsHidden'] === false || e.staysHidden || targetIds.length === 0) return [];
+  if (!user || !rulingsOf(ctx.options).attackRevealsHidden || e.staysHidden || targetIds.length === 0) return [];
   const unseen = new Set(e.unseenBy ?? []);
   return user.hiddenFrom.filter((id) => targetIds.includes(id) || !unseen.has(id));
 }
@@ -546,7 +547,7 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
  * injuries this encounter gave or extended, so only a second injury uses ×2.
  */
 export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['options']): number {
-  if (options['survivalCount'] === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
+  if (rulingsOf(options).survivalCount === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
   return c.survivals + 1;
 }
 
@@ -580,7 +581,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
   }
   const survivor = { ...c, injuries, survivals: c.survivals + 1, healingRestriction: e.healingRestriction ?? c.healingRestriction };
   const max = lpMaxOf(survivor, ctx.options);
-  const lp = ctx.options['surviveLp'] === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
+  const lp = rulingsOf(ctx.options).surviveLp === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
   return { ...update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };
 }
 
