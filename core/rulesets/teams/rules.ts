@@ -6,6 +6,7 @@ import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { agrees, possessive } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** The two teams every encounter starts with; the party's team first (the server seeds party members into it). */
 export const SIDES: readonly { key: string; label: string }[] = [
@@ -397,13 +398,13 @@ export function openRound(ctx: TeamsContext): TeamsContext {
   const combatants = Object.fromEntries(
     Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, acted: false, reactionUsedRound: false, attacksThisRound: 0 }]),
   );
-  const carryOn = ctx.options['roundStartTeam'] === 'continueCycle' && !first;
+  const carryOn = rulingsOf(ctx.options).roundStartTeam === 'continueCycle' && !first;
   return { ...ctx, started: true, round, surpriseRound, combatants, roundTurns: [], teamCursor: carryOn ? ctx.teamCursor : 0 };
 }
 
 /** R-T1b: the instigator's first turn opens with the triggering attack (once per encounter). */
 const opensWithAttack = (ctx: TeamsContext, id: string) =>
-  ctx.options['prefillInstigatorAttack'] !== false && !ctx.openingOffered && ctx.instigator?.combatantId === id;
+  rulingsOf(ctx.options).prefillInstigatorAttack && !ctx.openingOffered && ctx.instigator?.combatantId === id;
 
 /**
  * Turn start (§2.2 turnStart): three actions; the reaction refreshes (R-T6, not under 'strictPerRound'); the
@@ -411,7 +412,7 @@ const opensWithAttack = (ctx: TeamsContext, id: string) =>
  */
 export function beginTurn(ctx: TeamsContext, id: string): TeamsContext {
   const c = ctx.combatants[id]!;
-  const refresh = ctx.options['reactionCap'] !== 'strictPerRound';
+  const refresh = rulingsOf(ctx.options).reactionCap !== 'strictPerRound';
   const opening = opensWithAttack(ctx, id);
   const next = update(ctx, id, {
     reactionSpent: refresh ? false : c.reactionSpent,
