@@ -5,6 +5,7 @@
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
+import { rulingsOf } from './options.ts';
 
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
@@ -215,8 +216,8 @@ export function initialContext(input: EncounterInput): FactionsContext {
     cycle: SIDES.map((s) => s.key),
     groups: Object.fromEntries(SIDES.map((s) => [defaultGroupId(s.key), { id: defaultGroupId(s.key), label: s.label, faction: s.key, members: [], originalCount: 0, checked: false }])),
     initiative: null,
-    fastSlow: input.options['fastSlow'] === true,
-    chaos: input.options['chaosOfCombat'] === true,
+    fastSlow: rulingsOf(input.options).fastSlow,
+    chaos: rulingsOf(input.options).chaosOfCombat,
     round: 0,
     phase: null,
     ambushDone: false,
@@ -290,7 +291,7 @@ const gearFrom = (sheet: CombatantSeed['sheet'], carried: Partial<Gear> | undefi
 export function maxHealthOf(sheet: CombatantSeed['sheet'], options: OptionValues): number {
   const num = (key: string, fallback: number) => (typeof sheet[key] === 'number' ? (sheet[key] as number) : fallback);
   const str = num('str', 10);
-  return Math.max(1, options['healthModel'] === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
+  return Math.max(1, rulingsOf(options).healthModel === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
 }
 
 /**
