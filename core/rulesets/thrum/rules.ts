@@ -7,6 +7,7 @@ import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf, type ThrumRulings } from './options.ts';
 
 export type Side = 'party' | 'foes';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -254,7 +255,7 @@ function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombata
   const ia = a.initiative?.total ?? -Infinity;
   const ib = b.initiative?.total ?? -Infinity;
   if (ia !== ib) return ib - ia;
-  const mode = ctx.options['initiativeTies'];
+  const mode = rulingsOf(ctx.options).initiativeTies;
   if (mode !== 'gmChooses' && a.initiativeModifier !== b.initiativeModifier) return b.initiativeModifier - a.initiativeModifier;
   if (mode === 'modifierThenPcs' && a.pc !== b.pc) return a.pc ? -1 : 1;
   return 0;
@@ -265,7 +266,7 @@ function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombata
  * same total, and the modifier and PC-ness where the R-H1 mode uses them); null for a total or modifier that is not a
  * number, which equals nothing.
  */
-function tieKey(mode: unknown, c: ThrumCombatant): string | null {
+function tieKey(mode: InitiativeTies, c: ThrumCombatant): string | null {
   const total = c.initiative?.total ?? -Infinity;
   if (Number.isNaN(total) || (mode !== 'gmChooses' && Number.isNaN(c.initiativeModifier))) return null;
   let key = String(total);
@@ -274,9 +275,12 @@ function tieKey(mode: unknown, c: ThrumCombatant): string | null {
   return key;
 }
 
+/** R-H1's reading. */
+type InitiativeTies = ThrumRulings['initiativeTies'];
+
 interface Ties {
   roster: string[];
-  mode: unknown;
+  mode: InitiativeTies;
   groups: string[][];
   /** openTie for one tieOrder (the GM's choices so far). */
   open?: { tieOrder: string[]; tie: string[] | null };
@@ -286,7 +290,7 @@ interface Ties {
 const tiesMemo = new WeakMap<ThrumContext['combatants'], Ties>();
 
 function ties(ctx: ThrumContext): Ties {
-  const mode = ctx.options['initiativeTies'];
+  const mode = rulingsOf(ctx.options).initiativeTies;
   const known = tiesMemo.get(ctx.combatants);
   if (known && known.roster === ctx.roster && known.mode === mode) return known;
   // compareInitiative is zero exactly on equal keys, so one pass groups the rolled combatants in roster order.
