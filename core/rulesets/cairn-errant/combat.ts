@@ -2,9 +2,7 @@
 // the refusal sentences come from the same checks. The attack pipeline is attack.ts, the moment and its defence
 // choices moment.ts, damage and health damage.ts.
 import { lastAnswer } from '../../encounter/last-answer.ts';
-import {
-  canAct, emptyMoment, nameOf, present, slotsUsed, SLOTS, update, useImprovised, weaponNow, type Attribute, type Band, type CairnCombatant, type CairnContext, type Severity, type Step, type WoundType,
-} from './rules.ts';
+import { canAct, emptyMoment, nameOf, present, slotsUsed, SLOTS, useImprovised, weaponNow, type Attribute, type Band, type CairnCombatant, type CairnContext, type Severity, type Step, type WoundType,  } from './rules.ts';
 import { checkBand, meleeCloses, rederiveIntents } from './bands.ts';
 import { saveResult } from './order.ts';
 import { takeOut } from './roster.ts';
@@ -18,6 +16,7 @@ import {
   counterDice, gambitDice, gambitDifficulty, gambitSavePasses, planAttackBack, planStrike, resolveAttackBack, resolveStrike, rollProblem,
 } from './attack.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */

@@ -1,12 +1,11 @@
 // Cairn-Errant's damage and health (RULES.md §4.4 steps 8–11, §4.6): HP then STR, the Critical Damage save and its
 // tables, death, and wounds.
-import {
-  disarmedNow, present, slotsUsed, SLOTS, update, type Attribute, type CairnCombatant, type CairnContext, type HitInjury, type InjuryLocation, type Severity, type Step, type Wound, type WoundType,
-} from './rules.ts';
+import { disarmedNow, present, slotsUsed, SLOTS, type Attribute, type CairnCombatant, type CairnContext, type HitInjury, type InjuryLocation, type Severity, type Step, type Wound, type WoundType,  } from './rules.ts';
 import { saveResult } from './order.ts';
 import { takeOut } from './roster.ts';
 import type { CombatEvent, Roll } from './combat.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 
 // ---- damage, HP then STR, the Critical Damage save (§4.4 steps 8–11) ----

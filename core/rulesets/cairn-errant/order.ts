@@ -1,6 +1,7 @@
 // Cairn-Errant's order of a round (RULES.md §4.2 step 3–5, R-C6): the initiative DEX saves, clashes and moments.
-import { canAct, emptyMoment, losesInitiative, update, weaponClass, weaponDice, type CairnCombatant, type CairnContext, type Clash, type Intent, type Moment, type Position, type Tier } from './rules.ts';
+import { canAct, emptyMoment, losesInitiative, weaponClass, weaponDice, type CairnCombatant, type CairnContext, type Clash, type Intent, type Moment, type Position, type Tier } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- order: DEX saves, clashes, moments (§4.2 step 3–5) ----
 

@@ -366,6 +366,3 @@ export function weaponDice(c: CairnCombatant, intent: Pick<Intent, 'weapon' | 'd
 }
 
 // ---- one combatant changed ----
-
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-export const update = (ctx: CairnContext, id: string, change: Partial<CairnCombatant>): CairnContext => roster.update<CairnContext, CairnCombatant>(ctx, id, change);

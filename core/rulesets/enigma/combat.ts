@@ -429,14 +429,11 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
 
 // ---- reducers: the new context after an accepted event ----
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-const update = (ctx: EnigmaContext, id: string, change: Partial<EnigmaCombatant>): EnigmaContext => roster.update<EnigmaContext, EnigmaCombatant>(ctx, id, change);
-
 /** PCs (and named NPCs) at 0 LP enter Mortal Peril; other NPCs are defeated and leave the order (§1.5, R-E8, R-E9). */
 export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number): EnigmaContext {
   const target = ctx.combatants[targetId]!;
   const lp = Math.max(0, target.lp - amount);
-  let next = update(ctx, targetId, { lp });
+  let next = roster.update(ctx, targetId, { lp });
   if (lp > 0 || target.lp === 0) return next;
   const facesPeril = target.side === 'party' || Boolean(target.sheet['namedNpc']) || rulingsOf(ctx.options).npcAtZero === 'mortalPeril';
   if (!facesPeril) return removeCombatant(next, targetId, 'defeated at 0 LP', 'defeated');
@@ -464,7 +461,7 @@ function reveal(ctx: EnigmaContext, userId: string, targetIds: readonly string[]
   const seen = revealedTo(ctx, userId, targetIds, e);
   // Someone hidden from nobody keeps its record: nothing changes, and an unchanged record keeps its view row.
   if (seen.length === 0) return ctx;
-  return update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
+  return roster.update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
 }
 
 function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
@@ -482,14 +479,14 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       return reveal(spend(ctx, costOf(e, ctx)), activeId(ctx)!, e.targetIds ?? [], e);
     case 'USE_REACTION': {
       const reactor = ctx.combatants[e.reactorId]!;
-      return reveal(update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
+      return reveal(roster.update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
     }
     case 'CHECK':
       return e.cost > 0 ? spend(ctx, e.cost) : ctx;
     case 'ATTACK': {
       const outcome = resolveAttack(ctx, e);
       let next = e.asReaction
-        ? update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
+        ? roster.update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
         : spend(ctx, 1);
       next = reveal(next, e.attackerId, [e.targetId], e);
       return outcome.hit ? applyDamage(next, e.targetId, outcome.damage) : next;
@@ -501,14 +498,14 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
         .filter((o) => beats(hiderFace, keptFace(diceSpec(ctx.combatants[o.observerId]!, 'glean', 0, ctx.options), o.gleanRoll), ctx))
         .map((o) => o.observerId);
       const hiddenFrom = [...new Set([...hider.hiddenFrom, ...beaten])];
-      return spend(update(ctx, hider.id, { hiddenFrom }), 1);
+      return spend(roster.update(ctx, hider.id, { hiddenFrom }), 1);
     }
     case 'NOTICE': {
       const observer = ctx.combatants[activeId(ctx)!]!;
       const target = ctx.combatants[e.targetId]!;
       const glean = keptFace(diceSpec(observer, 'glean', 0, ctx.options), e.gleanRoll);
       const navigate = keptFace(diceSpec(target, 'navigate', 0, ctx.options), e.navigateRoll);
-      const next = beats(glean, navigate, ctx) ? update(ctx, target.id, { hiddenFrom: target.hiddenFrom.filter((x) => x !== observer.id) }) : ctx;
+      const next = beats(glean, navigate, ctx) ? roster.update(ctx, target.id, { hiddenFrom: target.hiddenFrom.filter((x) => x !== observer.id) }) : ctx;
       return spend(next, 1);
     }
     case 'APPLY_DAMAGE':
@@ -520,22 +517,22 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       const target = ctx.combatants[e.targetId]!;
       const lp = Math.min(lpMaxOf(target, ctx.options), target.lp + e.amount);
       // Healing someone already at max LP leaves its record (and so its view row) as it was.
-      return lp === target.lp ? ctx : update(ctx, target.id, { lp });
+      return lp === target.lp ? ctx : roster.update(ctx, target.id, { lp });
     }
     case 'RESOLVE_PERIL':
       return resolvePeril(ctx, e);
     case 'SET_CAN_ACT':
-      return update(ctx, e.combatantId, { canAct: e.canAct });
+      return roster.update(ctx, e.combatantId, { canAct: e.canAct });
     case 'OVERRIDE': {
       const target = ctx.combatants[e.targetId]!;
       if (e.field === 'actionsLeft') return { ...ctx, actionsLeft: Math.max(0, e.value) };
-      if (e.field === 'reactionDebt') return update(ctx, target.id, { reactionDebt: Math.max(0, e.value) });
-      if (e.field === 'die') return update(ctx, target.id, { dice: { ...target.dice, [e.capacity!]: e.value } });
+      if (e.field === 'reactionDebt') return roster.update(ctx, target.id, { reactionDebt: Math.max(0, e.value) });
+      if (e.field === 'die') return roster.update(ctx, target.id, { dice: { ...target.dice, [e.capacity!]: e.value } });
       const lp = Math.max(0, Math.min(e.value, lpMaxOf(target, ctx.options)));
       // Lowering LP is damage (0 LP still means peril or defeat); restoring LP lifts a pending peril, as an
       // override is the way out of a blocking state (RULES.md §6.8).
       if (lp < target.lp) return applyDamage(ctx, target.id, target.lp - lp);
-      const next = update(ctx, target.id, { lp });
+      const next = roster.update(ctx, target.id, { lp });
       return { ...next, pendingPeril: next.pendingPeril.filter((id) => id !== target.id) };
     }
   }
@@ -555,7 +552,7 @@ export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['optio
 function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOLVE_PERIL' }>): EnigmaContext {
   const c = ctx.combatants[e.combatantId]!;
   if (e.choice === 'sacrifice') {
-    const next = update(ctx, c.id, { legacy: e.costText });
+    const next = roster.update(ctx, c.id, { legacy: e.costText });
     return removeCombatant(next, c.id, 'Sacrifice', 'dead');
   }
   const n = survivalNumber(c, ctx.options);
@@ -582,7 +579,7 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
   const survivor = { ...c, injuries, survivals: c.survivals + 1, healingRestriction: e.healingRestriction ?? c.healingRestriction };
   const max = lpMaxOf(survivor, ctx.options);
   const lp = rulingsOf(ctx.options).surviveLp === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
-  return { ...update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };
+  return { ...roster.update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };
 }
 
 /** Turn start (§1.3): two actions less the reaction debt carried in; the debt is paid (R-E6). */
@@ -590,7 +587,7 @@ export function beginTurn(ctx: EnigmaContext): EnigmaContext {
   const id = activeId(ctx)!;
   const c = ctx.combatants[id]!;
   const next = { ...ctx, actionsLeft: Math.max(0, 2 - c.reactionDebt) };
-  return c.reactionDebt === 0 ? next : update(next, id, { reactionDebt: 0 });
+  return c.reactionDebt === 0 ? next : roster.update(next, id, { reactionDebt: 0 });
 }
 
 /** R-E5: the creature at the cursor is alive but cannot act: its turn is skipped. */

@@ -1,10 +1,10 @@
 // Damage and health in Factions: the health model (R-F20), gear that breaks (§3.4 step 8, R-F18, R-F18b), gear used
 // in the fight, healing, and the durability rolls after it (§3.6, R-F21, R-F22).
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, GearItem } from './rules.ts';
-import { releaseGrabs, say, update } from './rules.ts';
+import { releaseGrabs, say } from './rules.ts';
 import { worn } from './attack-spec.ts';
 import { applyDurability } from './recovery.ts';
 import { rulingsOf } from './options.ts';

@@ -1,9 +1,9 @@
 // Morale in Factions (§3.2 rule 7, R-F7, R-F8, R-F8b): who checks in the morale phase, the group WIT save, and
 // what those who fail choose.
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { d20Problem, faces } from './attack-spec.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
-import { releaseGrabs, say, standing, update, updateEach } from './rules.ts';
+import { releaseGrabs, say, standing, updateEach } from './rules.ts';
 import { groupSave } from './recovery.ts';
 import { rulingsOf } from './options.ts';
 

@@ -4,9 +4,9 @@
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import { agrees, isPluralName, possessive } from '../../words.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Phase, Roll } from './rules.ts';
-import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing, update } from './rules.ts';
+import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing } from './rules.ts';
 import { joinGroup, ROSTER } from './setup.ts';
 import { rulingsOf } from './options.ts';
 

@@ -1,12 +1,12 @@
 // Reactions in Factions (RULES.md §3.4 step 4, R-F5): each takes the reactor's turn. Who may react, the counters
 // a prompt offers (R-F12), hide behind and guard (R-F15, R-F14), the checks, and the reaction windows that move from
 // target to target until the attack goes to its damage roll.
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { AttackInput, CombatEvent } from './combat.ts';
 import { attackerProblem, d20Problem, faces, legalityProblem, nearby, normalizeSpec, passes, reactorProblem, saveReasons } from './attack-spec.ts';
 import { markUsed } from './health.ts';
 import type { FactionsCombatant, FactionsContext, PendingAttack, PendingTarget } from './rules.ts';
-import { canAct, gone, say, standing, update } from './rules.ts';
+import { canAct, gone, say, standing } from './rules.ts';
 import { letGoUnless, reveal } from './turn.ts';
 import { rulingsOf } from './options.ts';
 

@@ -248,12 +248,6 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   return { ...ctx, log: ctx.log.concat([line]) };
 }
 
-/**
- * One combatant changed (core/encounter/roster.ts `update`, bound to Factions' combatant so a patch is checked against
- * its fields): the same context when it already holds the change.
- */
-export const update = (ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext => roster.update<FactionsContext, FactionsCombatant>(ctx, id, patch);
-
 /** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
 export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
   const combatants = { ...ctx.combatants };
@@ -363,9 +357,9 @@ export function combatantFromSeed(seed: CombatantSeed, faction: string, options:
 export function releaseGrabs(ctx: FactionsContext, id: string): FactionsContext {
   let next = ctx;
   for (const other of ctx.roster) {
-    if (ctx.combatants[other]!.grabbedBy === id) next = update(next, other, { grabbedBy: null });
+    if (ctx.combatants[other]!.grabbedBy === id) next = roster.update(next, other, { grabbedBy: null });
   }
-  if (ctx.combatants[id]?.grabbedBy) next = update(next, id, { grabbedBy: null });
+  if (ctx.combatants[id]?.grabbedBy) next = roster.update(next, id, { grabbedBy: null });
   return next;
 }
 

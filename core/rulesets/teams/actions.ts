@@ -1,11 +1,11 @@
 // Actions from the action table (§2.3): what refuses them, what they do, Command (R-T9) and extended actions (R-T10).
-import { plural } from '../../encounter/roster.ts';
+import { plural, update } from '../../encounter/roster.ts';
 import type { ActionKind, CombatEvent, HoldChoice } from './combat-events.ts';
 import { gmTestSpec, luckBonus, luckOf, luckProblem, testProblem, testResult, type TestSpec } from './skill-tests.ts';
 import { ACTION_LABELS, COMMANDABLE, COMMAND_FOCUS, EXTENDABLE, SPRINT_STAMINA, completesNow, continuationCompletes, costOfAction, needsActions, openingGate, spend, surprisedCommandRefusal, turnGate } from './turn-budget.ts';
 import { missingHealth } from './health.ts';
 import { completeStrike, strikeRollsRefusal, type StrikeDetail } from './killing-strike.ts';
-import { endTurn, inFight, isSurprised, update, type Extended, type ItemSlot, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { endTurn, inFight, isSurprised, type Extended, type ItemSlot, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
 import { rulingsOf } from './options.ts';
 
 // ---- completing actions ----

@@ -6,8 +6,8 @@ import { MAP_STEP, needsActions, openingGate, spend, surprisedCommandRefusal, tu
 import { payReaction, reactionAvailable, reactionRefusal } from './reactions.ts';
 import { applyHit, evasionAgainst, setItem } from './health.ts';
 import { openDefence } from './defence.ts';
-import { inFight, isSurprised, update, type Attribute, type PendingAttack, type Proficiency, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { inFight, isSurprised, type Attribute, type PendingAttack, type Proficiency, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { rulingsOf } from './options.ts';
 
 // ---- attacks (§2.4) ----

@@ -13,8 +13,8 @@ import { answerDefence, defenceRefusal } from './defence.ts';
 import { applyAttack, attackRefusal } from './attacks.ts';
 import { applyStrike, strikeRefusal } from './killing-strike.ts';
 import { actionRefusal, applyAction, applyExtended, extendedRefusal } from './actions.ts';
-import { ACTIONS_PER_TURN, inFight, update, type Roll, type TeamsContext } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { ACTIONS_PER_TURN, inFight, type Roll, type TeamsContext } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { rulingsOf } from './options.ts';
 
 export type { Roll };

@@ -3,8 +3,8 @@
 import type { CombatEvent, HealedPool } from './combat-events.ts';
 import { guardBonus, luckBonus, luckOf, reactionSpec, testResult } from './skill-tests.ts';
 import { payReaction, reactionRefusal } from './reactions.ts';
-import { CHEAT_DEATH_STEP, damageClass, inFight, update, type DamageType, type Item, type ItemSlot, type PendingAttack, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { CHEAT_DEATH_STEP, damageClass, inFight, type DamageType, type Item, type ItemSlot, type PendingAttack, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { rulingsOf } from './options.ts';
 
 /** Size (§2.4 step 5): a larger attacker raises the target's evasion and lowers its deflection by the difference. */

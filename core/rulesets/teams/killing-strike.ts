@@ -4,8 +4,9 @@ import { die, luckOf, luckProblem, testProblem, testResult, type TestResult, typ
 import { KILLING_STRIKE_COST, completesNow, openingGate, spend, turnGate } from './turn-budget.ts';
 import { attackSpec, penaltyOf } from './attacks.ts';
 import { evasionAgainst, hitDamage, killed, takeDamage, type HitResult } from './health.ts';
-import { inFight, update, type Attribute, type Extended, type PendingAttack, type Proficiency, type Roll, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
+import { inFight, type Attribute, type Extended, type PendingAttack, type Proficiency, type Roll, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- the killing strike (§2.4 step 15) ----
 

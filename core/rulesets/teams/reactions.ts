@@ -2,8 +2,9 @@
 import type { CombatEvent } from './combat-events.ts';
 import { luckBonus, luckOf, reactionSpec, testResult, type TestResult, type TestSpec } from './skill-tests.ts';
 import { REACTION_COST } from './turn-budget.ts';
-import { inFight, isSurprised, update, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { inFight, isSurprised, type TeamsCombatant, type TeamsContext } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 /** Which reaction the combatant can use now: its normal one, Wait's extra one, or none. */
 export function reactionAvailable(ctx: TeamsContext, c: TeamsCombatant): 'normal' | 'extra' | null {

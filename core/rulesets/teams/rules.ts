@@ -344,9 +344,6 @@ export const teamLabel = (ctx: TeamsContext, key: string | null | undefined): st
 /** In the fight: neither dead nor removed. */
 export const inFight = (c: TeamsCombatant | undefined): c is TeamsCombatant => c !== undefined && !c.dead && c.removed === null;
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-export const update = (ctx: TeamsContext, id: string, change: Partial<TeamsCombatant>): TeamsContext => roster.update<TeamsContext, TeamsCombatant>(ctx, id, change);
-
 export const membersOf = (ctx: TeamsContext, team: string): string[] => ctx.roster.filter((id) => ctx.combatants[id]?.team === team);
 
 /** Surprised: round 0 of a surprise, not on the surprising team and able to be surprised (§2.2 rule 6). */
@@ -414,7 +411,7 @@ export function beginTurn(ctx: TeamsContext, id: string): TeamsContext {
   const c = ctx.combatants[id]!;
   const refresh = rulingsOf(ctx.options).reactionCap !== 'strictPerRound';
   const opening = opensWithAttack(ctx, id);
-  const next = update(ctx, id, {
+  const next = roster.update(ctx, id, {
     reactionSpent: refresh ? false : c.reactionSpent,
     waitExtra: false,
     guarding: false,
@@ -435,7 +432,7 @@ export function endTurn(ctx: TeamsContext): TeamsContext {
   if (id === null) return ctx;
   const c = ctx.combatants[id]!;
   const index = ctx.teamOrder.indexOf(c.team);
-  const next = update(ctx, id, { acted: true });
+  const next = roster.update(ctx, id, { acted: true });
   return {
     ...next,
     activeId: null,
@@ -473,7 +470,7 @@ export function setInstigator(ctx: TeamsContext, combatantId: string | null, att
 }
 
 export function setTeam(ctx: TeamsContext, id: string, team: string): TeamsContext {
-  const next = update(ctx, id, { team });
+  const next = roster.update(ctx, id, { team });
   // The instigator's team leads the order: moving the instigator moves the lead with it.
   if (ctx.instigator?.combatantId === id) return setInstigator(next, id, ctx.instigator.attackedTeam === team ? null : ctx.instigator.attackedTeam);
   return next;
@@ -545,7 +542,7 @@ export function checkSelectMember(ctx: TeamsContext, id: string): string | null 
 
 /** Running: the combatant leaves the fight; its pending decisions go with it. */
 export function removeCombatant(ctx: TeamsContext, id: string, reason: string): TeamsContext {
-  const next = update(ctx, id, { removed: { reason, round: ctx.round } });
+  const next = roster.update(ctx, id, { removed: { reason, round: ctx.round } });
   return { ...next, pending: next.pending.filter((p) => (p.kind === 'defence' ? p.attack.targetId !== id && p.attack.attackerId !== id : p.id !== id)) };
 }
 

@@ -4,8 +4,9 @@ import type { CombatEvent } from './combat.ts';
 import { coverBetween, isAdjacent, keyOf, onBoard, placementProblem, squareLabel, type Square } from './grid.ts';
 import { statusName, addStatus, isFoe, possessive, occupants } from './health.ts';
 import { areaTargets } from './movement.ts';
-import { inFight, isExhausted, isFrayed, replaceTop, stacksOf, update, type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier } from './rules.ts';
+import { inFight, isExhausted, isFrayed, replaceTop, stacksOf, type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- attacks (§5.4) ----
 

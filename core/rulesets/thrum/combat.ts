@@ -2,12 +2,12 @@
 // sentence when the rules refuse one now, and the new context after an accepted one. The concerns it draws on have
 // their own files: the attack pipeline (attack.ts), movement (movement.ts), health (health.ts), the turn (turn.ts).
 import { lastAnswer } from '../../encounter/last-answer.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { defenceLabel, contestRolled, contestDice, contestRollProblem, defenceChoices, targetCover, isAreaAttack, attackTargets, areaProblem, planAttack, takeEffect, contestTier, outcomeOf, advanceAttack } from './attack.ts';
 import { distance, inStartingArea, onBoard, sameSquare, squareLabel, type Square } from './grid.ts';
 import { statusName, addStatus, removeStatus, floor, isFoe, possessive, sumFaces, occupants, stunnedSkipsAction, becomeIncapacitated, setLoad } from './health.ts';
 import { planMove, planForcedMove } from './movement.ts';
-import { activeId, inFight, pop, push, replaceTop, rollProblem, update, type DefenceKind, type Frame, type Roll, type ThrumContext, type Tier } from './rules.ts';
+import { activeId, inFight, pop, push, replaceTop, rollProblem, type DefenceKind, type Frame, type Roll, type ThrumContext, type Tier } from './rules.ts';
 import { settle } from './turn.ts';
 import { rulingsOf } from './options.ts';
 

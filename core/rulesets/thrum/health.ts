@@ -1,8 +1,9 @@
 // Thrum's health as pure functions (RULES.md §5.5, R-H8, R-H15): statuses and their stacks, the numbers derived
 // from them, loads against tolerances, and becoming Incapacitated.
 import { currentSpeed } from './grid.ts';
-import { activeId, inFight, stacksOf, update, type Roll, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { activeId, inFight, stacksOf, type Roll, type ThrumCombatant, type ThrumContext } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- statuses (R-H15) ----
 

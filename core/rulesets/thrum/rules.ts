@@ -353,7 +353,7 @@ export const unrolled = (ctx: ThrumContext): string[] => ctx.roster.filter((id) 
 
 export function rollInitiative(ctx: ThrumContext, id: string, roll: Roll): ThrumContext {
   const c = ctx.combatants[id]!;
-  return update(ctx, id, { initiative: { faces: roll.faces, total: initiativeTotal(c, roll) } });
+  return roster.update(ctx, id, { initiative: { faces: roll.faces, total: initiativeTotal(c, roll) } });
 }
 
 /** Everyone has rolled and no tie waits for the GM: the order is set and Round Zero opens. */
@@ -397,7 +397,7 @@ export function delay(ctx: ThrumContext, id: string, afterId: string | null): Th
   const without = ctx.order.filter((x) => x !== id);
   const at = afterId === null ? without.length : without.indexOf(afterId) + 1;
   const order = [...without.slice(0, at), id, ...without.slice(at)];
-  return update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true, hasDelayed: true });
+  return roster.update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true, hasDelayed: true });
 }
 
 // ---- removal and late arrivals (R-H4) ----
@@ -442,7 +442,7 @@ export function addLateCombatant(ctx: ThrumContext, seed: CombatantSeed, roll: R
 }
 
 export function setSide(ctx: ThrumContext, id: string, side: Side): ThrumContext {
-  return update(ctx, id, { side });
+  return roster.update(ctx, id, { side });
 }
 
 export function setBoard(ctx: ThrumContext, board: Board | null): ThrumContext {
@@ -450,7 +450,7 @@ export function setBoard(ctx: ThrumContext, board: Board | null): ThrumContext {
 }
 
 export function place(ctx: ThrumContext, id: string, square: Square | null): ThrumContext {
-  return update(ctx, id, { position: square });
+  return roster.update(ctx, id, { position: square });
 }
 
 // ---- end of combat (§5.2 rule 1, THRUM-22) ----
@@ -516,9 +516,6 @@ export const ROSTER: RosterSpec<ThrumContext, ThrumCombatant> = {
 
 export const checkStart = (ctx: ThrumContext): string | null =>
   roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'foes', noun: 'foe' }]);
-
-/** The shared update (core/encounter/roster.ts) for Thrum's combatants, so a change is checked against ThrumCombatant. */
-export const update = roster.update<ThrumContext, ThrumCombatant>;
 
 export { emptyBoard };
 

@@ -2,8 +2,9 @@
 // end-of-turn upkeep and Wounds, settling an action, and the end of combat.
 import type { Stage } from './combat.ts';
 import { floor } from './health.ts';
-import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, update, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, type ThrumCombatant, type ThrumContext } from './rules.ts';
 import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- the turn (§5.2 rule 4) ----
 
