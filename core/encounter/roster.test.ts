@@ -1,5 +1,5 @@
 // The shared roster rules (core/encounter/roster.ts) on a tiny ruleset of two sides, 'us' and 'them'.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { addedSentence, addSeeds, checkAdd, checkRemove, checkSidesPresent, dropFromRoster, leaveOrder, nameOf, names, plural, update, type RosterSpec } from './roster.ts';
 import type { CombatantSeed } from './types.ts';
 
@@ -77,7 +77,7 @@ describe('checkRemove', () => {
     expect(checkRemove(spec, ctx, 'zz')).toBe('That combatant is not in this encounter.');
   });
   it('refuses one who has already left the fight (or what the spec names)', () => {
-    const gone = update<Ctx, Piece>(ctx, 'a', { gone: true });
+    const gone = update(ctx, 'a', { gone: true });
     expect(checkRemove(spec, ctx, 'a')).toBeNull();
     expect(checkRemove(spec, gone, 'a')).toBe('A has already left the fight.');
     expect(checkRemove({ ...spec, leftWhat: 'order' }, gone, 'a')).toBe('A has already left the order.');
@@ -108,10 +108,18 @@ describe('leaveOrder (R-E3, R-H4)', () => {
 describe('update and the small helpers', () => {
   const ctx = addSeeds(spec, empty(), [seed('a'), seed('b')]);
   it('changes one combatant and keeps the same context when nothing would change', () => {
-    const hurt = update<Ctx, Piece>(ctx, 'a', { hp: 0 });
+    const hurt = update(ctx, 'a', { hp: 0 });
     expect(hurt.combatants['a']!.hp).toBe(0);
     expect(hurt.combatants['b']).toBe(ctx.combatants['b']);
-    expect(update<Ctx, Piece>(ctx, 'a', { hp: 1 })).toBe(ctx);
+    expect(update(ctx, 'a', { hp: 1 })).toBe(ctx);
+  });
+  it('takes the combatant type from the context: a change is checked against it, with no type arguments', () => {
+    expectTypeOf(update(ctx, 'a', { hp: 0 })).toEqualTypeOf<Ctx>();
+    expectTypeOf(update<Ctx, Piece>).parameter(2).toEqualTypeOf<Partial<Piece>>();
+    // @ts-expect-error: a piece has no field 'hq' (the change never widens the combatant type)
+    update(ctx, 'a', { hq: 0 });
+    // @ts-expect-error: a piece's hp is a number
+    update(ctx, 'a', { hp: '0' });
   });
   it('names a combatant, several, or someone', () => {
     expect(nameOf(ctx, 'a')).toBe('A');

@@ -100,8 +100,12 @@ function holds<C extends object>(combatant: C | undefined, change: Partial<C>): 
   return (Object.keys(change) as (keyof C)[]).every((key) => Object.hasOwn(combatant, key) && Object.is(combatant[key], change[key]));
 }
 
-/** One combatant changed; the same context when nothing would change (so replays copy nothing for nothing). */
-export function update<Ctx extends RosterContext<C>, C extends Named>(ctx: Ctx, id: string, change: Partial<C>): Ctx {
+/**
+ * One combatant changed; the same context when nothing would change (so replays copy nothing for nothing). The
+ * combatant type comes from `ctx` alone (never widened by the change): `update(thrumCtx, id, { wounds: 1 })` needs
+ * no type arguments, and a field Thrum's combatants lack, or a value of another type, is an error.
+ */
+export function update<Ctx extends RosterContext<C>, C extends Named>(ctx: Ctx & RosterContext<C>, id: string, change: Partial<NoInfer<C>>): Ctx {
   const combatant = ctx.combatants[id];
   if (holds(combatant, change)) return ctx;
   return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...combatant!, ...change } } };

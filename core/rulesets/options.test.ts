@@ -1,10 +1,13 @@
 // The option builders (options.ts): flag(), choice() and number() declare a ruling with its key and values kept as
 // types and its members in the order app:info has always sent them; defineOptions() registers retired keys;
-// readOptions() reads stored values as typed values, falling back to each default.
+// readOptions() reads stored values as typed values, falling back to each default; optionsReader() reads each options
+// object once, and every ruleset reads its rulings through one (rulingsOf), so a replay reads options once per fight.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { enigmaOptions } from './enigma/options.ts';
-import { choice, defineOptions, flag, number, optionsValidator, readOptions, resolveOptions, retiredOptionsOf, type OptionValuesOf } from './options.ts';
-import { thrumOptions } from './thrum/options.ts';
+import { EncounterEngine } from '../encounter/kernel.ts';
+import { generateFight, RULESET_IDS } from '../../bench/fight.ts';
+import { choice, defaultOptions, defineOptions, flag, number, optionsReader, optionsValidator, readOptions, resolveOptions, retiredOptionsOf, type OptionValuesOf } from './options.ts';
+import { rulingsOf as thrumRulings, thrumOptions } from './thrum/options.ts';
 
 const ties = choice('contestTies', {
   ruling: 'R-H11', default: 'defenceHolds', label: 'Tied attack and defence', description: 'Who wins a tie.',
@@ -87,5 +90,49 @@ describe('the rulesets declared with the builders', () => {
     expect(readOptions(thrumOptions, { stunned: 'gmAdjudicates', panicOrder: 'x' })).toMatchObject({ stunned: 'gmAdjudicates', criticalMargin: 5 });
     expect(retiredOptionsOf(thrumOptions).map((o) => o.key)).toContain('panicOrder');
     expect(retiredOptionsOf(enigmaOptions).map((o) => o.key)).toContain('removalCursor');
+  });
+});
+
+/** A stored options object that counts how often a value is read from it. */
+function counted<T extends object>(values: T): { options: T; reads: () => number } {
+  let reads = 0;
+  const options = new Proxy(values, { get: (target, key, receiver) => (reads++, Reflect.get(target, key, receiver)) });
+  return { options, reads: () => reads };
+}
+
+describe('optionsReader()', () => {
+  it('reads each options object once: asked again (after another one, too) it gives the same values without reading', () => {
+    const rulings = optionsReader(options);
+    const first = counted({ contestTies: 'attackWins' });
+    const second = counted({ criticalMargin: 7 });
+    const values = rulings(first.options);
+    expect(values).toEqual({ contestTies: 'attackWins', areasHitAllies: true, criticalMargin: 5, farMelee: false });
+    expect(first.reads()).toBe(options.length);
+    expect(rulings(second.options).criticalMargin).toBe(7);
+    for (let i = 0; i < 100; i++) expect(rulings(first.options)).toBe(values);
+    expect(rulings(second.options).criticalMargin).toBe(7);
+    expect([first.reads(), second.reads()]).toEqual([options.length, options.length]);
+    // Another object with the same values is another encounter's: read on its own.
+    expect(rulings({ contestTies: 'attackWins' })).not.toBe(values);
+  });
+
+  it('reads a stored fight whose options predate an option as its default, and drops the keys since retired', () => {
+    // A Thrum fight stored by the first version (db/fixtures/v1.sql): no R-H11 tie or Critical margin yet, and the
+    // panic order R-H8 took then.
+    const { contestTies: _ties, criticalMargin: _margin, ...current } = defaultOptions(thrumOptions);
+    const stored = { ...current, stunned: 'gmAdjudicates', panicOrder: 'beforeWounds' };
+    const rulings = thrumRulings(stored);
+    expect(rulings).toMatchObject({ contestTies: 'defenceHolds', criticalMargin: 5, stunned: 'gmAdjudicates' });
+    expect(Object.keys(rulings).sort()).toEqual(thrumOptions.map((o) => o.key).sort());
+  });
+
+  it('is each ruleset\'s way in: a replayed fight reads its options once, however many events it has', () => {
+    for (const [index, id] of RULESET_IDS.entries()) {
+      const fight = generateFight(id, 6, 120, index + 1);
+      const { options: stored, reads } = counted({ ...fight.input.options });
+      const engine = EncounterEngine.resume(fight.rules, { ...fight.input, options: stored }, undefined, fight.events);
+      expect(engine.view(), id).toEqual(EncounterEngine.resume(fight.rules, fight.input, undefined, fight.events).view());
+      expect(reads(), id).toBe(Object.keys(stored).length);
+    }
   });
 });

@@ -135,6 +135,29 @@ export function readOptions<const T extends readonly RulingOption[]>(options: T,
   return values as OptionValuesOf<T>;
 }
 
+/**
+ * A ruleset's typed reader of its rulings: `rulings(ctx.options).stunned`. A misspelt key or a value compared with
+ * something its option never takes is a type error. The fight engine asks on every event (a sort on every
+ * comparison), and an encounter's options are frozen when it is created and never changed in place: each options
+ * object is read once and its values kept while it lives (the last one asked answered without a lookup).
+ */
+export function optionsReader<const T extends readonly RulingOption[]>(options: T): (chosen: Readonly<Record<string, unknown>>) => OptionValuesOf<T> {
+  const read = new WeakMap<object, OptionValuesOf<T>>();
+  let lastChosen: object | null = null;
+  let lastValues: OptionValuesOf<T> | null = null;
+  return (chosen) => {
+    if (chosen === lastChosen && lastValues !== null) return lastValues;
+    let values = read.get(chosen);
+    if (values === undefined) {
+      values = readOptions(options, chosen);
+      read.set(chosen, values);
+    }
+    lastChosen = chosen;
+    lastValues = values;
+    return values;
+  };
+}
+
 /** The rulings a ruleset applies as constants (former options), e.g. `{ key: 'removalCursor', ruling: 'R-E3' }`. */
 export const retiredOptionsOf = (options: readonly RulingOption[]): readonly RetiredOption[] => retired.get(options) ?? [];
 const retiredOptionKeys = (options: readonly RulingOption[]): string[] => retiredOptionsOf(options).map((o) => o.key);

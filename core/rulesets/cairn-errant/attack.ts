@@ -8,6 +8,7 @@ import { netPosition } from './order.ts';
 import { counted } from '../../words.ts';
 import { strikeGroup, takesDirectStr } from './moment.ts';
 import type { Roll } from './combat.ts';
+import { rulingsOf } from './options.ts';
 
 
 // ---- dice ----
@@ -43,7 +44,7 @@ export function attackTotal(spec: AttackDice, faces: number[]): number {
 function defenceEffect(ctx: CairnContext, defender: CairnCombatant, defence: Defence | undefined, die: number): 'normal' | 'impaired' | 'negated' {
   if (!defence || (defence.kind !== 'block' && defence.kind !== 'dodge')) return 'normal';
   const cls = weaponClass(die);
-  const variant = ctx.options['blockDodge'];
+  const variant = rulingsOf(ctx.options).blockDodge;
   if (defence.kind === 'block') {
     if (cls === 'slow') return 'normal';
     return variant === 'graded' && blockGear(ctx, defender) ? 'negated' : 'impaired';
@@ -60,7 +61,7 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   const rulings: string[] = [];
   let position = netPosition(ctx, attackerId, intent);
   if (attacker.failedCriticalSave) notes.push('impaired after a failed Critical Damage save');
-  if (intent.position === 'enhanced' && attacker.failedCriticalSave && ctx.options['enhancedImpairedCancel'] !== false) rulings.push('R-C12');
+  if (intent.position === 'enhanced' && attacker.failedCriticalSave && rulingsOf(ctx.options).enhancedImpairedCancel) rulings.push('R-C12');
   if (disarmedNow(ctx, attackerId)) notes.push('disarmed by the arm hit: unarmed d4');
   else if (improvisedBroken(ctx, attackerId)) notes.push('the improvised weapon is already broken: unarmed d4');
   const effects = weaponDice(attacker, weaponNow(ctx, attackerId, intent)).map((die) => ({ die, effect: defender ? defenceEffect(ctx, defender, defence, die) : ('normal' as const) }));
@@ -74,7 +75,7 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   if (defenceImpairs) notes.push(`impaired by the ${defence!.kind === 'block' ? 'Block' : 'Dodge'}`);
   // A defence that impairs an enhanced attack cancels with it (R-C12).
   let cancelled = false;
-  if (defenceImpairs && position === 'enhanced' && ctx.options['enhancedImpairedCancel'] !== false) {
+  if (defenceImpairs && position === 'enhanced' && rulingsOf(ctx.options).enhancedImpairedCancel) {
     position = 'normal';
     cancelled = true;
     rulings.push('R-C12');
@@ -85,8 +86,8 @@ export function attackDice(ctx: CairnContext, attackerId: string, intent: Intent
   else weapon = kept.map((e) => (e.effect === 'impaired' && !cancelled ? 4 : e.die));
   const dice: DieSpec[] = weapon.map((size) => ({ size, role: 'weapon' }));
   let combine: AttackDice['combine'] = 'keepHighest';
-  if (position === 'enhanced' || (position === 'impaired' && intent.position === 'enhanced' && ctx.options['enhancedImpairedCancel'] === false)) {
-    const mode = String(ctx.options['enhancedMode'] ?? 'keepHighest');
+  if (position === 'enhanced' || (position === 'impaired' && intent.position === 'enhanced' && !rulingsOf(ctx.options).enhancedImpairedCancel)) {
+    const mode = rulingsOf(ctx.options).enhancedMode;
     rulings.push('R-C11');
     if (mode === 'replace') {
       combine = 'replace';
@@ -170,7 +171,7 @@ export function planAttackBack(ctx: CairnContext, step: { by: string; against: s
 
 /** A Parry's comparison (§4.4 step 4): the higher roll goes straight to the other's STR, after Armor unless R-C15. */
 function parryResult(ctx: CairnContext, attackerId: string, defenderId: string, theirs: number, ours: number): NonNullable<StrikeOutcome['parry']> {
-  const armorOf = (id: string) => (ctx.options['parryIgnoresArmor'] === true ? 0 : ctx.combatants[id]!.armor);
+  const armorOf = (id: string) => (rulingsOf(ctx.options).parryIgnoresArmor ? 0 : ctx.combatants[id]!.armor);
   const result = ours > theirs ? 'won' : theirs > ours ? 'lost' : 'twing';
   const damage = result === 'won' ? Math.max(0, ours - armorOf(attackerId)) : result === 'lost' ? Math.max(0, theirs - armorOf(defenderId)) : 0;
   return { attackerId, theirs, ours, result, damage };
@@ -237,13 +238,13 @@ export function gambitDice(ctx: CairnContext, attackerId: string): number[] {
 
 /** 1–3 is the Difficulty and 4+ none (literal), or min(roll, 3) (capped) — R-C19. */
 export function gambitDifficulty(face: number, options: OptionValues): number {
-  if (options['gambitDifficulty'] === 'capped') return Math.min(face, 3);
+  if (rulingsOf(options).gambitDifficulty === 'capped') return Math.min(face, 3);
   return face <= 3 ? face : 0;
 }
 
 /** The target passes with a roll ≤ the attribute and > the Difficulty (R-C16: a natural 1 fails against one). */
 export function gambitSavePasses(face: number, attribute: number, difficulty: number, options: OptionValues): boolean {
-  if (face === 1 && (difficulty === 0 || options['naturalOneVsDifficulty'] === 'passes')) return true;
+  if (face === 1 && (difficulty === 0 || rulingsOf(options).naturalOneVsDifficulty === 'passes')) return true;
   if (face === 20) return false;
   return face <= attribute && face > difficulty;
 }

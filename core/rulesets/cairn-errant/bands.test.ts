@@ -55,8 +55,8 @@ describe('the nearest foe (source "Retreat")', () => {
     let ctx = declaring(24);
     for (let step = 0; step < 400; step += 1) {
       const id = ctx.roster[Math.floor(random() * ctx.roster.length)]!;
-      if (random() < 0.15) ctx = rules.update(ctx, id, { out: random() < 0.5 ? null : { kind: 'dead', reason: 'test', round: 1 } });
-      else ctx = rules.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! });
+      if (random() < 0.15) ctx = shared.update(ctx, id, { out: random() < 0.5 ? null : { kind: 'dead', reason: 'test', round: 1 } });
+      else ctx = shared.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! });
       for (const other of ctx.roster) expect(bands.nearestFoe(ctx, other), `${other} after step ${step}`).toBe(nearestByRule(ctx, other));
     }
   });
@@ -64,9 +64,9 @@ describe('the nearest foe (source "Retreat")', () => {
   it('is null with no foe left, and with no band set on either side', () => {
     let ctx = declaring(4);
     expect(ctx.roster.map((id) => bands.nearestFoe(ctx, id))).toEqual([null, null, null, null]);
-    ctx = rules.update(ctx, 'c0', { band: 'far' });
+    ctx = shared.update(ctx, 'c0', { band: 'far' });
     expect(bands.nearestFoe(ctx, 'c0')).toBe('far');
-    for (const id of ['c1', 'c2']) ctx = rules.update(ctx, id, { out: { kind: 'retreated', reason: 'test', round: 1 } });
+    for (const id of ['c1', 'c2']) ctx = shared.update(ctx, id, { out: { kind: 'retreated', reason: 'test', round: 1 } });
     expect(bands.nearestFoe(ctx, 'c0')).toBeNull();
   });
 });
@@ -93,7 +93,7 @@ describe('intents follow the bands while they are declared (source "Range Bands"
     for (let step = 0; step < 150; step += 1) {
       const id = ctx.roster[Math.floor(random() * ctx.roster.length)]!;
       const before = ctx.intents;
-      ctx = bands.rederiveIntents(rules.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! }));
+      ctx = bands.rederiveIntents(shared.update(ctx, id, { band: BAND_OR_NONE[Math.floor(random() * BAND_OR_NONE.length)]! }));
       for (const [intentOf, input] of inputs) {
         const fresh = declarations.declare(ctx, input).intents[intentOf]!;
         // The same values in the same order: the intents are stored and exported as they are.
@@ -105,13 +105,13 @@ describe('intents follow the bands while they are declared (source "Range Bands"
 
   it('a tier the GM confirmed stays through band changes; the band note still follows', () => {
     let ctx = declaring(3);
-    ctx = rules.update(ctx, 'c1', { band: 'close' });
+    ctx = shared.update(ctx, 'c1', { band: 'close' });
     ctx = declarations.declare(ctx, { combatantId: 'c0', action: 'melee', targetId: 'c1' });
     expect([ctx.intents['c0']!.tier, ctx.intents['c0']!.bandNote]).toEqual(['quick', null]);
     ctx = { ...ctx, intents: { ...ctx.intents, c0: { ...ctx.intents['c0']!, tier: 'quick', tierConfirmed: true } } };
-    ctx = bands.rederiveIntents(rules.update(ctx, 'c1', { band: 'far' }));
+    ctx = bands.rederiveIntents(shared.update(ctx, 'c1', { band: 'far' }));
     expect(ctx.intents['c0']).toMatchObject({ tier: 'quick', tierConfirmed: true, move: 'before', bandNote: 'from Far' });
-    ctx = bands.rederiveIntents(rules.update(ctx, 'c1', { band: 'close' }));
+    ctx = bands.rederiveIntents(shared.update(ctx, 'c1', { band: 'close' }));
     expect(ctx.intents['c0']).toMatchObject({ tier: 'quick', tierConfirmed: true, move: 'none', bandNote: null });
   });
 });

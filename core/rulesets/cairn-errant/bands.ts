@@ -1,7 +1,8 @@
 // Cairn-Errant's range bands (source "Range Bands", "Retreat"): distances between combatants, and what a move does to
 // an intent.
-import { BANDS, bandLabel, present, update, type Band, type CairnContext, type Intent, type IntentAction, type Movement, type Tier } from './rules.ts';
+import { BANDS, bandLabel, present, type Band, type CairnContext, type Intent, type IntentAction, type Movement, type Tier } from './rules.ts';
 import { classify, type IntentBase } from './intents.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- range bands (source "Range Bands", "Retreat") ----
 

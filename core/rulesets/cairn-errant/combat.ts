@@ -2,9 +2,7 @@
 // the refusal sentences come from the same checks. The attack pipeline is attack.ts, the moment and its defence
 // choices moment.ts, damage and health damage.ts.
 import { lastAnswer } from '../../encounter/last-answer.ts';
-import {
-  canAct, emptyMoment, nameOf, present, slotsUsed, SLOTS, update, useImprovised, weaponNow, type Attribute, type Band, type CairnCombatant, type CairnContext, type Severity, type Step, type WoundType,
-} from './rules.ts';
+import { canAct, emptyMoment, nameOf, present, slotsUsed, SLOTS, useImprovised, weaponNow, type Attribute, type Band, type CairnCombatant, type CairnContext, type Severity, type Step, type WoundType,  } from './rules.ts';
 import { checkBand, meleeCloses, rederiveIntents } from './bands.ts';
 import { saveResult } from './order.ts';
 import { takeOut } from './roster.ts';
@@ -17,6 +15,8 @@ import {
 import {
   counterDice, gambitDice, gambitDifficulty, gambitSavePasses, planAttackBack, planStrike, resolveAttackBack, resolveStrike, rollProblem,
 } from './attack.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
@@ -77,7 +77,7 @@ export function stepQuestion(ctx: CairnContext, step: NextStep): string {
     case 'strike': return `Roll the damage against ${who}.`;
     case 'tie': return `The highest damage against ${who} is tied: whose weapon lands the blow (R-C20)?`;
     case 'critSave': return `${who} lost STR: roll the STR save against Critical Damage.`;
-    case 'critTable': return `${who} suffers critical damage: roll the ${ctx.options['hitLocations'] ? 'd10 hit location' : 'd6'}.`;
+    case 'critTable': return `${who} suffers critical damage: roll the ${rulingsOf(ctx.options).hitLocations ? 'd10 hit location' : 'd6'}.`;
     case 'npcCrit': return `${who} failed the Critical Damage save: dead, out of the fight, or does it fight on impaired (R-C23)?`;
     case 'head': return `${who} is hit in the head: most likely fatal. Does ${who} die (R-C22)?`;
     case 'attackBack': return `${who} passed the save against ${nameOf(ctx, step.against)}'s gambit and may attack back at once.`;
@@ -93,7 +93,7 @@ export const STEP_ANSWER: Record<NextStep['kind'], CombatEvent['type']> = {
   critTable: 'CRIT_D6', npcCrit: 'NPC_CRITICAL', head: 'HEAD_RESULT', attackBack: 'ATTACK_BACK', fightBack: 'FIGHT_BACK',
   attackBackDefence: 'DEFENSE', attackBackStrike: 'STRIKE',
 };
-export const answerOf = (ctx: CairnContext, step: NextStep) => (step.kind === 'critTable' && ctx.options['hitLocations'] ? 'HIT_LOCATION' : STEP_ANSWER[step.kind]);
+export const answerOf = (ctx: CairnContext, step: NextStep) => (step.kind === 'critTable' && rulingsOf(ctx.options).hitLocations ? 'HIT_LOCATION' : STEP_ANSWER[step.kind]);
 
 const STEP_EVENTS = new Set(['REDIRECT', 'GAMBIT', 'ATTACK_BACK', 'DEFENSE', 'STRIKE', 'TIE_BREAK', 'STR_SAVE', 'CRIT_D6', 'HIT_LOCATION', 'NPC_CRITICAL', 'HEAD_RESULT', 'FIGHT_BACK']);
 export const isStepEvent = (type: string) => STEP_EVENTS.has(type);
@@ -200,12 +200,12 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       if (!defence) return `Say whom ${name} ${e.defence === 'parry' ? 'parries' : 'fights back against'}.`;
       if (choices.some((c) => choosesDefence(c, defence))) return null;
       if (isStep(step, 'attackBackDefence') && (defence.kind === 'fightBack' || defence.kind === 'parry')) return `${name} can ${defence.kind === 'parry' ? 'parry' : 'fight back against'} only ${nameOf(ctx, step.by)}, who attacks back.`;
-      if (defence.kind === 'block' && ctx.options['blockDodge'] === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
-      if (defence.kind === 'dodge' && ctx.options['blockDodge'] === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
+      if (defence.kind === 'block' && rulingsOf(ctx.options).blockDodge === 'restrict') return `${name} needs a shield or a balanced or heavy melee weapon to block.`;
+      if (defence.kind === 'dodge' && rulingsOf(ctx.options).blockDodge === 'restrict') return `${name} cannot dodge at Armor 3 or with a heavy weapon.`;
       if (defence.kind === 'parry' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId, 'parry');
       if (defence.kind === 'parry') return `${name} can parry only someone attacking ${name} with damage now.`;
       if (defence.kind === 'fightBack' && isStep(step, 'defence') && strikeGroup(ctx, step.targetId).includes(defence.attackerId)) return outOfReach(ctx, defenderId, defence.attackerId);
-      return `${name} can fight back only against someone attacking now${ctx.options['fightBackAgainstGambits'] === true ? '' : ' with damage (R-C18)'}.`;
+      return `${name} can fight back only against someone attacking now${rulingsOf(ctx.options).fightBackAgainstGambits ? '' : ' with damage (R-C18)'}.`;
     }
     case 'STRIKE': {
       if (isStep(step, 'attackBackStrike')) {
@@ -228,12 +228,12 @@ function stepRefusal(ctx: CairnContext, step: NextStep, e: CombatEvent): string 
       return rollProblem([20], e.roll, `${nameOf(ctx, step.id)}'s STR save`);
     case 'CRIT_D6':
       if (!isStep(step, 'critTable')) return null;
-      if (ctx.options['hitLocations']) return 'This campaign rolls hit locations (d10) instead of the d6.';
+      if (rulingsOf(ctx.options).hitLocations) return 'This campaign rolls hit locations (d10) instead of the d6.';
       if (e.combatantId !== step.id) return `${nameOf(ctx, step.id)} rolls for critical damage first.`;
       return rollProblem([6], e.roll, 'The critical damage d6') ?? (critD6Result(e.roll!.faces[0]!) === 'notToday' ? rollProblem([4], e.hpRoll, 'The d4 of HP regained') : null);
     case 'HIT_LOCATION':
       if (!isStep(step, 'critTable')) return null;
-      if (!ctx.options['hitLocations']) return 'This campaign rolls the d6 critical damage table, not hit locations.';
+      if (!rulingsOf(ctx.options).hitLocations) return 'This campaign rolls the d6 critical damage table, not hit locations.';
       if (e.combatantId !== step.id) return `${nameOf(ctx, step.id)} rolls for the hit location first.`;
       return rollProblem([10], e.roll, 'The hit location d10') ?? (locationOf(e.roll!.faces[0]!).location === 'torso' ? rollProblem([4], e.strRoll, 'The d4 of STR lost') : null);
     case 'FIGHT_BACK':
@@ -326,7 +326,7 @@ export function settle(ctx: CairnContext): CairnContext {
   const pending = ctx.moment.pending.filter((step) => {
     if (step.kind === 'fightBack') {
       const d = ctx.combatants[step.defenderId]!;
-      if (ctx.options['downedCannotFightBack'] !== false ? !canAct(d, ctx.options) : !present(d)) return false;
+      if (rulingsOf(ctx.options).downedCannotFightBack ? !canAct(d, ctx.options) : !present(d)) return false;
       return present(ctx.combatants[step.attackerId]);
     }
     if (step.kind === 'attackBack' || step.kind === 'attackBackDefence' || step.kind === 'attackBackStrike') return canAct(ctx.combatants[step.by], ctx.options) && present(ctx.combatants[step.against]);
@@ -430,7 +430,7 @@ function reduce(ctx: CairnContext, e: CombatEvent): CairnContext {
       return rederiveIntents(update(ctx, e.combatantId, { band: e.band }));
     case 'TREAT': {
       // R-C27: treatment stops the clock; the PC stays out of the fight until healed unless the option says otherwise.
-      const staysOut = ctx.options['treatedStaysOut'] !== false;
+      const staysOut = rulingsOf(ctx.options).treatedStaysOut;
       return update(ctx, e.combatantId, { deathClock: null, treated: true, incapacitated: staysOut });
     }
     case 'GAIN_WOUND':

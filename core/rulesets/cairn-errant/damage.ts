@@ -1,11 +1,11 @@
 // Cairn-Errant's damage and health (RULES.md §4.4 steps 8–11, §4.6): HP then STR, the Critical Damage save and its
 // tables, death, and wounds.
-import {
-  disarmedNow, present, slotsUsed, SLOTS, update, type Attribute, type CairnCombatant, type CairnContext, type HitInjury, type InjuryLocation, type Severity, type Step, type Wound, type WoundType,
-} from './rules.ts';
+import { disarmedNow, present, slotsUsed, SLOTS, type Attribute, type CairnCombatant, type CairnContext, type HitInjury, type InjuryLocation, type Severity, type Step, type Wound, type WoundType,  } from './rules.ts';
 import { saveResult } from './order.ts';
 import { takeOut } from './roster.ts';
 import type { CombatEvent, Roll } from './combat.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 
 // ---- damage, HP then STR, the Critical Damage save (§4.4 steps 8–11) ----
@@ -52,7 +52,7 @@ export function applyDamage(ctx: CairnContext, id: string, amount: number, how: 
   const str = Math.max(0, c.str - strLoss);
   let next = update(ctx, id, { hp, str });
   next = settleStr(next, id);
-  const saves = how.toStr ? how.save && ctx.options['directStrDamageSaves'] !== false : how.save;
+  const saves = how.toStr ? how.save && rulingsOf(ctx.options).directStrDamageSaves : how.save;
   if (strLoss > 0 && present(next.combatants[id]) && saves) next = pushFront(next, { kind: 'critSave', id, nonLethal: how.nonLethal });
   return next;
 }
@@ -67,7 +67,7 @@ export function resolveCritSave(ctx: CairnContext, step: Extract<Step, { kind: '
   if (passed) return next;
   if (step.nonLethal) return update(next, step.id, { unconscious: true, failedCriticalSave: true });
   if (c.side === 'party') return pushFront(next, { kind: 'critTable', id: step.id });
-  if (ctx.options['npcCriticalDamage'] === 'fightsOnImpaired') return impairAfterSave(next, step.id);
+  if (rulingsOf(ctx.options).npcCriticalDamage === 'fightsOnImpaired') return impairAfterSave(next, step.id);
   next = pushFront(next, { kind: 'npcCrit', id: step.id });
   return next;
 }
@@ -110,7 +110,7 @@ export function resolveHitLocation(ctx: CairnContext, id: string, face: number, 
   if ((where.location === 'leftArm' || where.location === 'rightArm') && !disarmedNow(next, id)) next = { ...next, disarmed: [...(next.disarmed ?? []), id] };
   if (where.location === 'torso') return settleStr(update(next, id, { str: Math.max(0, c.str - d4) }), id);
   if (where.location === 'head') {
-    if (ctx.options['headResult'] === 'gmDecides') return pushFront(next, { kind: 'head', id });
+    if (rulingsOf(ctx.options).headResult === 'gmDecides') return pushFront(next, { kind: 'head', id });
     return die(next, id, 'critical damage to the head (R-C22)');
   }
   return next;
@@ -128,7 +128,7 @@ export const WOUND_TYPES: { key: WoundType; label: string; attribute: Attribute 
 const SEVERITY_UP: Record<Severity, Severity | null> = { light: 'severe', severe: 'permanent', permanent: null };
 
 export function woundRefusal(ctx: CairnContext, e: Extract<CombatEvent, { type: 'GAIN_WOUND' }>): string | null {
-  if (ctx.options['wounds'] === false) return 'This campaign does not use the wounds module.';
+  if (!rulingsOf(ctx.options).wounds) return 'This campaign does not use the wounds module.';
   const c = ctx.combatants[e.combatantId];
   if (!c || !present(c)) return 'That combatant is not in the fight.';
   const existing = c.wounds.filter((w) => w.type === e.woundType);

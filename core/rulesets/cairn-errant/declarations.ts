@@ -3,6 +3,7 @@ import type { OptionValues } from '../options.ts';
 import { anyArmLost, attributeStopsAction, bandLabel, canAct, lostFastMovement, nameOf, offhandDie, paralysed, present, type CairnCombatant, type CairnContext, type IntentAction } from './rules.ts';
 import { deriveIntent, distanceBetween, nearestFoe } from './bands.ts';
 import { isAttack, type IntentBase } from './intents.ts';
+import { rulingsOf } from './options.ts';
 
 export type IntentInput = Partial<IntentBase> & { action: IntentAction; combatantId: string };
 
@@ -43,7 +44,7 @@ export function checkIntent(ctx: CairnContext, input: IntentInput, as: 'pc' | 'n
     }
     // R-C29: Far "takes one or multiple Move Actions in combat to get here"; read as more than one, closing in from Far
     // is "moving two range bands", a full turn of its own, and leaves no action for the blow.
-    if (intent.action !== 'ranged' && ctx.options['farMelee'] === 'outOfReach' && distanceBetween(ctx, c.id, target.id) === 'far') {
+    if (intent.action !== 'ranged' && rulingsOf(ctx.options).farMelee === 'outOfReach' && distanceBetween(ctx, c.id, target.id) === 'far') {
       return `${target.name} is Far: closing in takes ${c.name}'s whole turn (moving two range bands), so the ${intent.action === 'gambit' ? 'gambit' : 'strike'} waits for next round (R-C29).`;
     }
   }

@@ -9,6 +9,7 @@ import * as recovery from './recovery.ts';
 import type { RecoveringCharacter, RecoveryResult } from './recovery.ts';
 import { SLOTS, type HitInjury, type Wound } from './rules.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** "A comfortable week-long rest in a healing temple" (§4.6): days of medical care that heal a wound. */
 export const CARE_DAYS = 7;
@@ -239,7 +240,7 @@ function apply(world: CampaignWorld, raw: GmEvent): RecoveryOutcome {
     case 'EXTENDED_REST':
       return outcome(subject, recovery.extendedRest(c, { healer: event.healer }), markNight);
     case 'TREAT':
-      return outcome(subject, recovery.treat(c, { treatedStaysOut: world.options['treatedStaysOut'] !== false }));
+      return outcome(subject, recovery.treat(c, { treatedStaysOut: rulingsOf(world.options).treatedStaysOut }));
     case 'DEATH_CLOCK':
       return outcome(subject, recovery.advanceDeathClock(c, event.minutes));
     case 'RECOVER':
@@ -355,7 +356,7 @@ const capitalised = (text: string) => `${text[0]?.toUpperCase() ?? ''}${text.sli
 function cannotAct(c: RecoveringCharacter, world: CampaignWorld): string | null {
   const paralysed = c.dex <= 0;
   const delirious = c.wil <= 0;
-  const stops = world.options['dexWilZero'] === 'both' ? paralysed && delirious : paralysed || delirious;
+  const stops = rulingsOf(world.options).dexWilZero === 'both' ? paralysed && delirious : paralysed || delirious;
   if (!stops) return null;
   const which = [paralysed ? 'paralysed (DEX 0)' : '', delirious ? 'delirious (WIL 0)' : ''].filter(Boolean).join(' and ');
   return `Cannot act: ${which} until an extended rest (R-C24)`;

@@ -16,6 +16,7 @@ import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
 import { addedSentence, names } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the log ----
 
@@ -67,7 +68,7 @@ function strikeLine(event: Extract<CombatEvent, { type: 'STRIKE' }>, before: Cai
   const sentences = [`Damage on ${target.name}: ${each.join('; ')}.`];
   if (outcome.parry) {
     const p = outcome.parry;
-    const armorNote = before.options['parryIgnoresArmor'] === true ? 'Armor ignored' : 'after Armor';
+    const armorNote = rulingsOf(before.options).parryIgnoresArmor ? 'Armor ignored' : 'after Armor';
     if (p.result === 'won') sentences.push(`Parry: ${target.name} ${p.ours} beats ${name(p.attackerId)} ${p.theirs}: ${p.damage} straight to ${name(p.attackerId)}'s STR (${armorNote}, no save).`);
     else if (p.result === 'lost') sentences.push(`Parry: ${name(p.attackerId)} ${p.theirs} beats ${target.name} ${p.ours}: ${p.damage} straight to ${target.name}'s STR (${armorNote}, no save).`);
     else sentences.push(`Parry: ${p.ours} against ${p.theirs}, twing! The weapons bounce off in a rain of sparks; no damage either way.`);
@@ -99,7 +100,7 @@ function attackBackLine(step: Extract<rules.Step, { kind: 'attackBackStrike' }>,
   const p = outcome.parry;
   if (p) {
     rulings.push('R-C15');
-    const armorNote = before.options['parryIgnoresArmor'] === true ? 'Armor ignored' : 'after Armor';
+    const armorNote = rulingsOf(before.options).parryIgnoresArmor ? 'Armor ignored' : 'after Armor';
     if (p.result === 'won') sentences.push(`Parry: ${name(step.against)} ${p.ours} beats ${p.theirs}: ${p.damage} straight to ${name(step.by)}'s STR (${armorNote}, no save).`);
     else if (p.result === 'lost') sentences.push(`Parry: ${p.theirs} beats ${name(step.against)}'s ${p.ours}: ${p.damage} straight to ${name(step.against)}'s STR (${armorNote}, no save).`);
     else sentences.push(`Parry: ${p.ours} against ${p.theirs}, twing! No damage either way.`);
@@ -147,13 +148,13 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       const cost = fatigue ? ` (+1 Fatigue: ${c.fatigue} Fatigue, ${rules.slotsUsed(c)}/${rules.SLOTS} slots${rules.overburdened(c) ? ', overburdened' : ''})` : '';
       const what = {
         none: `${c.name} takes the attack without reacting`,
-        block: `${c.name} blocks: fast and balanced attacks${before.options['blockDodge'] === 'graded' && rules.blockGear(before, c) ? ' are negated' : ' become impaired'}`,
-        dodge: `${c.name} dodges: balanced and slow attacks${before.options['blockDodge'] === 'graded' && !rules.dodgeHampered(before, c) ? ' are negated' : ' become impaired'}`,
+        block: `${c.name} blocks: fast and balanced attacks${rulingsOf(before.options).blockDodge === 'graded' && rules.blockGear(before, c) ? ' are negated' : ' become impaired'}`,
+        dodge: `${c.name} dodges: balanced and slow attacks${rulingsOf(before.options).blockDodge === 'graded' && !rules.dodgeHampered(before, c) ? ' are negated' : ' become impaired'}`,
         fightBack: `${c.name} will fight back against ${name(defence.kind === 'fightBack' ? defence.attackerId : '')} once the incoming damage is taken`,
         parry: `${c.name} parries ${name(defence.kind === 'parry' ? defence.attackerId : '')}`,
       }[defence.kind];
       const rulings = defence.kind === 'parry' ? ['R-C8'] : defence.kind === 'none' ? [] : ['R-C9'];
-      if ((defence.kind === 'block' || defence.kind === 'dodge') && before.options['blockDodge'] !== 'default') rulings.push('R-C9');
+      if ((defence.kind === 'block' || defence.kind === 'dodge') && rulingsOf(before.options).blockDodge !== 'default') rulings.push('R-C9');
       if (step.kind === 'attackBackDefence') rulings.unshift('R-C17');
       const against = step.kind === 'attackBackDefence' ? ` (against ${name(step.by)}'s attack back)` : '';
       return { round, kind: 'decision', actorId: defenderId, rulings: [...new Set(rulings)], text: `${what}${against}${cost}.` };
@@ -167,7 +168,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       if (step?.kind !== 'critSave') return null;
       const c = before.combatants[step.id]!;
       const { kept, passed } = order.saveResult(event.roll!.faces, c.str);
-      const outcome = passed ? 'passes' : step.nonLethal ? `fails: ${c.name} is knocked unconscious (non-lethal)` : c.side === 'party' ? 'fails: critical damage' : `fails${before.options['npcCriticalDamage'] === 'fightsOnImpaired' ? `: ${c.name} fights on, impaired (R-C23)` : ''}`;
+      const outcome = passed ? 'passes' : step.nonLethal ? `fails: ${c.name} is knocked unconscious (non-lethal)` : c.side === 'party' ? 'fails: critical damage' : `fails${rulingsOf(before.options).npcCriticalDamage === 'fightsOnImpaired' ? `: ${c.name} fights on, impaired (R-C23)` : ''}`;
       return { round, kind: 'decision', actorId: step.id, text: `${c.name}'s STR save against Critical Damage: d20 ${faces(event.roll)} → ${kept} against STR ${c.str}: ${outcome}.` };
     }
     case 'CRIT_D6': {
@@ -193,7 +194,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
         rulings.push('R-C6', 'R-C6b');
       } else if (where.location === 'leftArm' || where.location === 'rightArm') effect = 'disarmed; loses the use of the arm (no dual wielding, no two-handed weapons)';
       else {
-        effect = before.options['headResult'] === 'gmDecides' ? 'most likely fatal: the GM decides' : 'most likely fatal: dies';
+        effect = rulingsOf(before.options).headResult === 'gmDecides' ? 'most likely fatal: the GM decides' : 'most likely fatal: dies';
         rulings.push('R-C22');
       }
       return { round, kind: 'decision', actorId: id, rulings, text: `Hit location d10 ${faces(event.roll)}: ${where.name.replace(' injury', '').toLowerCase()}. ${b.name} ${effect}. ${where.name} added to the inventory (${rules.slotsUsed(b)}/${rules.SLOTS} slots).` };
@@ -237,7 +238,7 @@ function combatLine(event: CombatEvent, before: CairnContext, after: CairnContex
       return { round, kind: 'decision', actorId: event.combatantId, text: `${c.name} is ${from}${rules.bandLabel(event.band)} ${reference}.${changed}` };
     }
     case 'TREAT':
-      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-C27'], text: `${name(event.combatantId)} is treated${event.note ? ` (${event.note})` : ''}: the death clock stops${before.options['treatedStaysOut'] !== false ? `; ${name(event.combatantId)} stays out of the fight until healed` : ''}.` };
+      return { round, kind: 'decision', actorId: event.combatantId, rulings: ['R-C27'], text: `${name(event.combatantId)} is treated${event.note ? ` (${event.note})` : ''}: the death clock stops${rulingsOf(before.options).treatedStaysOut ? `; ${name(event.combatantId)} stays out of the fight until healed` : ''}.` };
     case 'GAIN_WOUND': {
       const a = before.combatants[event.combatantId]!;
       const b = after.combatants[event.combatantId]!;
@@ -272,7 +273,7 @@ function eventLine(event: GmEvent & CairnEvent, before: CairnContext, after: Cai
       // A PC carried in while dying: its death clock keeps running in in-game minutes (§4.4 step 10).
       const dying = before.roster.map((id) => before.combatants[id]!).filter((c) => c.deathClock !== null);
       const clocks = dying.map((c) => ` ${c.name} is dying: ${counted(c.deathClock!, 'minute')} left on the death clock unless treated.`).join('');
-      return { round: 1, kind: 'round', rulings: ['R-C1'], text: `The fight begins (${before.options['initiativeMode'] === 'simpleDex' ? 'base Cairn initiative: one DEX save at the start' : 'declared intents, quick turns before full turns'}).${clocks}` };
+      return { round: 1, kind: 'round', rulings: ['R-C1'], text: `The fight begins (${rulingsOf(before.options).initiativeMode === 'simpleDex' ? 'base Cairn initiative: one DEX save at the start' : 'declared intents, quick turns before full turns'}).${clocks}` };
     }
     case 'DECLARE_INTENT':
     case 'SET_NPC_INTENT': {

@@ -6,6 +6,7 @@ import {
 } from './rules.ts';
 import { distanceBetween } from './bands.ts';
 import { damages } from './intents.ts';
+import { rulingsOf } from './options.ts';
 
 
 // ---- the current moment ----
@@ -25,7 +26,7 @@ export function strikeGroup(ctx: CairnContext, targetId: string): string[] {
     const intent = ctx.intents[id];
     return !isDone(ctx, id) && canAct(ctx.combatants[id], ctx.options) && intent && damages(intent) && intent.targetId === targetId;
   });
-  return ctx.options['bucketIsOneMoment'] === false ? group.slice(0, 1) : group;
+  return rulingsOf(ctx.options).bucketIsOneMoment ? group : group.slice(0, 1);
 }
 
 function gambiteersOn(ctx: CairnContext, targetId: string): string[] {
@@ -63,7 +64,7 @@ export function nextStep(ctx: CairnContext): NextStep | null {
   const open = momentActors(ctx).filter((id) => !isDone(ctx, id) && canAct(ctx.combatants[id], ctx.options));
   for (const id of open) if (attacking(ctx.intents[id]) && targetGone(ctx, ctx.intents[id]!)) return { kind: 'redirect', actorId: id };
   // R-C18 (as an option): a gambit's target may fight back, so its window opens before the gambit is rolled.
-  if (ctx.options['fightBackAgainstGambits'] === true) {
+  if (rulingsOf(ctx.options).fightBackAgainstGambits) {
     for (const id of open) {
       const targetId = ctx.intents[id]!.targetId!;
       if (ctx.intents[id]!.action === 'gambit' && mayDefend(ctx, targetId) && ctx.moment.defences[targetId] === undefined) {
@@ -116,11 +117,11 @@ const against = (kind: 'fightBack' | 'parry', attackerId: string, label: string)
 function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: string[], parry: string[]): DefenceChoice[] {
   const target = ctx.combatants[defenderId]!;
   const choices: DefenceChoice[] = [plain('none', 'Take it (no reaction)')];
-  const restrict = ctx.options['blockDodge'] === 'restrict';
+  const restrict = rulingsOf(ctx.options).blockDodge === 'restrict';
   if (!restrict || blockGear(ctx, target)) choices.push(plain('block', 'Block (+1 Fatigue): fast and balanced attacks impaired'));
   if (!restrict || !dodgeHampered(ctx, target)) choices.push(plain('dodge', 'Dodge (+1 Fatigue): balanced and slow attacks impaired'));
   for (const id of fightBack) choices.push(against('fightBack', id, `Fight back against ${nameOf(ctx, id)} (+1 Fatigue)`));
-  for (const id of parry) choices.push(against('parry', id, `Parry ${nameOf(ctx, id)}${Number(ctx.options['parryFatigue'] ?? 0) ? ' (+1 Fatigue)' : ''}`));
+  for (const id of parry) choices.push(against('parry', id, `Parry ${nameOf(ctx, id)}${rulingsOf(ctx.options).parryFatigue ? ' (+1 Fatigue)' : ''}`));
   return choices;
 }
 
@@ -131,7 +132,7 @@ function reactionChoices(ctx: CairnContext, defenderId: string, fightBack: strin
  * As an option, any attacker at any distance (the GM narrates how).
  */
 export function reachesToFightBack(ctx: CairnContext, defenderId: string, attackerId: string): boolean {
-  if (ctx.options['fightBackReach'] === 'anyAttacker') return true;
+  if (rulingsOf(ctx.options).fightBackReach === 'anyAttacker') return true;
   if (ctx.intents[attackerId]?.action !== 'ranged') return true;
   const distance = distanceBetween(ctx, defenderId, attackerId);
   if (distance === 'close') return true;
@@ -148,7 +149,7 @@ export function outOfReach(ctx: CairnContext, defenderId: string, attackerId: st
 /** The options an attacked defender has in this moment (R-C18: fight back against a gambit only as an option). */
 export function defenceChoices(ctx: CairnContext, targetId: string): DefenceChoice[] {
   const attackers = strikeGroup(ctx, targetId);
-  const fightBack = [...attackers, ...(ctx.options['fightBackAgainstGambits'] === true ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
+  const fightBack = [...attackers, ...(rulingsOf(ctx.options).fightBackAgainstGambits ? gambiteersOn(ctx, targetId).filter((id) => !attackers.includes(id)) : [])];
   // source: "Parry. Choose one attacking opponent that you can attack in return": whoever the defender can reach, judged
   // as for a fight-back (R-C28), a ranged attacker included; not a gambit ("None of Block, Dodge or Parry", §4.4 step 6).
   const inReach = (id: string) => reachesToFightBack(ctx, targetId, id);
@@ -161,7 +162,7 @@ export function attackBackChoices(ctx: CairnContext, step: { by: string; against
 }
 
 /** R-C17: the gambit user may react to the attack back only when the option says so (and it could defend at all). */
-export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => ctx.options['noReactionToAttackBack'] === false && mayDefend(ctx, gambiteerId);
+export const reactsToAttackBack = (ctx: CairnContext, gambiteerId: string) => !rulingsOf(ctx.options).noReactionToAttackBack && mayDefend(ctx, gambiteerId);
 
 
 /** A DEFENSE event's fields as the defence they choose; null when a fight-back or a Parry names no attacker. */
@@ -175,4 +176,4 @@ export const choosesDefence = (choice: DefenceChoice, defence: Defence) =>
   choice.answer.defence === defence.kind && ('attackerId' in choice.answer ? choice.answer.attackerId : undefined) === ('attackerId' in defence ? defence.attackerId : undefined);
 
 export const defenceFatigue = (defence: Defence, options: OptionValues) =>
-  defence.kind === 'none' ? 0 : defence.kind === 'parry' ? Number(options['parryFatigue'] ?? 0) : 1; // R-C8
+  defence.kind === 'none' ? 0 : defence.kind === 'parry' ? rulingsOf(options).parryFatigue : 1; // R-C8

@@ -1,7 +1,7 @@
 // Cairn-Errant's rulings (RULES.md §4, Appendix A; the hack is Block, Dodge & Parry): each R-C ruling is a named
 // option with the digest's default. The hack's optional modules (§4.2 initiative mode and melee clashes, §4.4 the
 // Block/Dodge variants and hit locations, §4.6 wounds) are options too, filed under the ruling they belong with.
-import { choice, defineOptions, flag, number } from '../options.ts';
+import { choice, defineOptions, flag, number, optionsReader } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/cairn-errant.md,
@@ -166,3 +166,6 @@ export const cairnErrantOptions = defineOptions([
     description: 'Treating an incapacitated PC stops the death clock, but the PC stays out of the fight until healed.',
   }),
 ], { retired: RETIRED_CAIRN_ERRANT_OPTIONS });
+
+/** The encounter's or the campaign's rulings, typed by their declarations (read once per options object). */
+export const rulingsOf = optionsReader(cairnErrantOptions);

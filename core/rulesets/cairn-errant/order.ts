@@ -1,10 +1,12 @@
 // Cairn-Errant's order of a round (RULES.md §4.2 step 3–5, R-C6): the initiative DEX saves, clashes and moments.
-import { canAct, emptyMoment, losesInitiative, update, weaponClass, weaponDice, type CairnCombatant, type CairnContext, type Clash, type Intent, type Moment, type Position, type Tier } from './rules.ts';
+import { canAct, emptyMoment, losesInitiative, weaponClass, weaponDice, type CairnCombatant, type CairnContext, type Clash, type Intent, type Moment, type Position, type Tier } from './rules.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- order: DEX saves, clashes, moments (§4.2 step 3–5) ----
 
-const tiersOf = (ctx: CairnContext): (Tier | 'turn')[] => (ctx.options['initiativeMode'] === 'simpleDex' ? ['turn'] : ['quick', 'full']);
-const tierOfIntent = (ctx: CairnContext, intent: Intent): Tier | 'turn' => (ctx.options['initiativeMode'] === 'simpleDex' ? 'turn' : intent.tier);
+const tiersOf = (ctx: CairnContext): (Tier | 'turn')[] => (rulingsOf(ctx.options).initiativeMode === 'simpleDex' ? ['turn'] : ['quick', 'full']);
+const tierOfIntent = (ctx: CairnContext, intent: Intent): Tier | 'turn' => (rulingsOf(ctx.options).initiativeMode === 'simpleDex' ? 'turn' : intent.tier);
 const tierRank = (tier: Tier | 'turn') => (tier === 'full' ? 1 : 0);
 
 /** Who acts this round: able to act, with an intent. */
@@ -17,7 +19,7 @@ export function netPosition(ctx: CairnContext, id: string, intent: Intent): Posi
   const c = ctx.combatants[id]!;
   const impaired = intent.position === 'impaired' || c.failedCriticalSave;
   const enhanced = intent.position === 'enhanced';
-  if (impaired && enhanced) return ctx.options['enhancedImpairedCancel'] === false ? 'impaired' : 'normal';
+  if (impaired && enhanced) return rulingsOf(ctx.options).enhancedImpairedCancel ? 'normal' : 'impaired';
   return impaired ? 'impaired' : enhanced ? 'enhanced' : 'normal';
 }
 
@@ -37,8 +39,8 @@ export function findClashes(ctx: CairnContext, ids: string[]): Clash[] {
   // Source (Gambits): "For determining the priority of Gambits in the initiative order, use the size of your weapon as
   // described in Melee Clashes." With `gambitOrder: always`, an exchange with a gambit in it is ranked so even when
   // the optional clash rule is off; by default (the digest) only with it.
-  const clashesOn = Boolean(ctx.options['meleeClashes']);
-  if (!clashesOn && ctx.options['gambitOrder'] !== 'always') return [];
+  const clashesOn = rulingsOf(ctx.options).meleeClashes;
+  if (!clashesOn && rulingsOf(ctx.options).gambitOrder !== 'always') return [];
   const melee = (id: string) => {
     const intent = ctx.intents[id];
     return intent && (intent.action === 'melee' || intent.action === 'gambit') ? intent : null;
@@ -86,7 +88,7 @@ export function pendingDexSaves(ctx: CairnContext): string[] {
   const clashes = findClashes(ctx, ids);
   const inClash = new Set(clashes.flatMap((c) => [c.a, c.b]));
   const needed = new Set<string>();
-  if (ctx.options['initiativeMode'] === 'simpleDex') {
+  if (rulingsOf(ctx.options).initiativeMode === 'simpleDex') {
     // Base Cairn: one save at the start; later rounds keep it (a newcomer saves when it first acts).
     for (const id of ids) if (ctx.combatants[id]!.side === 'party' && !inClash.has(id)) needed.add(id);
   } else {
@@ -121,7 +123,7 @@ export function buildMoments(ctx: CairnContext): CairnContext {
     const inTier = ids.filter((id) => !inClash.has(id) && tierOfIntent(ctx, ctx.intents[id]!) === tier);
     const pcs = inTier.filter((id) => ctx.combatants[id]!.side === 'party');
     const npcs = inTier.filter((id) => ctx.combatants[id]!.side === 'enemies');
-    const contested = ctx.options['initiativeMode'] === 'simpleDex' || (pcs.length > 0 && npcs.length > 0);
+    const contested = rulingsOf(ctx.options).initiativeMode === 'simpleDex' || (pcs.length > 0 && npcs.length > 0);
     const wins = (id: string) => !losesInitiative(ctx.combatants[id]!) && (ctx.dexSaves[id]?.passed ?? !contested);
     const pass = pcs.filter(wins);
     const fail = pcs.filter((id) => !wins(id));
@@ -140,7 +142,7 @@ export function buildMoments(ctx: CairnContext): CairnContext {
 
 /** Opens a round: new declarations (the Errant way), or the kept order of base Cairn. */
 export function openRound(ctx: CairnContext): CairnContext {
-  const keepSaves = ctx.options['initiativeMode'] === 'simpleDex';
+  const keepSaves = rulingsOf(ctx.options).initiativeMode === 'simpleDex';
   return {
     ...ctx,
     round: ctx.round + 1,

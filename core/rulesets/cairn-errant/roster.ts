@@ -1,7 +1,8 @@
 // Cairn-Errant's roster: who joins in setup or late, who leaves, when the fight is over (R-C7).
 import * as roster from '../../encounter/roster.ts';
 import type { RosterSpec } from '../../encounter/roster.ts';
-import { combatantFromSeed, down, present, update, type CairnCombatant, type CairnContext, type OutKind, type Side, type Step } from './rules.ts';
+import { combatantFromSeed, down, present, type CairnCombatant, type CairnContext, type OutKind, type Side, type Step } from './rules.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- setup and roster (the shared rules, core/encounter/roster.ts) ----
 

@@ -6,6 +6,7 @@
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
+import { rulingsOf } from './options.ts';
 
 export type Side = 'party' | 'enemies';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -295,7 +296,7 @@ export const delirious = (c: CairnCombatant) => c.wil <= 0;
 export const dead = (c: CairnCombatant) => c.out?.kind === 'dead';
 /** R-C24: DEX or WIL at 0 (or, as an option, both) leaves the character unable to act. */
 export function attributeStopsAction(c: CairnCombatant, options: OptionValues): boolean {
-  return options['dexWilZero'] === 'both' ? paralysed(c) && delirious(c) : paralysed(c) || delirious(c);
+  return rulingsOf(options).dexWilZero === 'both' ? paralysed(c) && delirious(c) : paralysed(c) || delirious(c);
 }
 /** In the fight: not dead, defeated, retreated or removed. */
 export const present = (c: CairnCombatant | undefined): boolean => c !== undefined && c.out === null;
@@ -365,6 +366,3 @@ export function weaponDice(c: CairnCombatant, intent: Pick<Intent, 'weapon' | 'd
 }
 
 // ---- one combatant changed ----
-
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-export const update = (ctx: CairnContext, id: string, change: Partial<CairnCombatant>): CairnContext => roster.update<CairnContext, CairnCombatant>(ctx, id, change);

@@ -11,6 +11,7 @@ import * as damage from './damage.ts';
 import { contextOf } from './events.ts';
 import { momentLabel } from './log.ts';
 import { names, plural } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the runner's view ----
 
@@ -126,7 +127,7 @@ function prompt(ctx: CairnContext): EncounterView['prompt'] {
     case 'critSave':
       return { kind: 'critSave', text, answer, subjectId: step.id, choices: one('combatantId', step.id, `Roll the STR save (STR ${ctx.combatants[step.id]!.str})`) };
     case 'critTable':
-      return { kind: 'critTable', text, answer, subjectId: step.id, choices: one('combatantId', step.id, ctx.options['hitLocations'] ? 'Roll the hit location (d10)' : 'Roll the d6') };
+      return { kind: 'critTable', text, answer, subjectId: step.id, choices: one('combatantId', step.id, rulingsOf(ctx.options).hitLocations ? 'Roll the hit location (d10)' : 'Roll the d6') };
     case 'npcCrit':
       return { kind: 'npcCritical', text, answer, subjectId: step.id, choices: [{ id: 'dead', label: 'Dead', answer: { result: 'dead' } }, { id: 'out', label: 'Out of the fight', answer: { result: 'out' } }, { id: 'fightsOn', label: 'Fights on, impaired', answer: { result: 'fightsOn' } }] };
     case 'head':

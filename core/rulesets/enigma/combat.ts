@@ -8,6 +8,7 @@ import { CAPACITIES, type Capacity } from './sheet.ts';
 import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type InjuryCategory } from './injuries.ts';
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -143,14 +144,14 @@ export const speedOf = (c: EnigmaCombatant, ctx: EnigmaContext) => speed(c.dice.
 /** Damage from Escalation: full, or half rounded down with a minimum of 1 (R-E15; option: round up). */
 export function escalationDamage(escalation: number, portion: 'full' | 'half', ctx: EnigmaContext): number {
   if (portion === 'full') return escalation;
-  return ctx.options['halfEscalationRounding'] === 'up' ? Math.ceil(escalation / 2) : Math.max(1, Math.floor(escalation / 2));
+  return rulingsOf(ctx.options).halfEscalationRounding === 'up' ? Math.ceil(escalation / 2) : Math.max(1, Math.floor(escalation / 2));
 }
 
 /** Opposed rolls: the side that started must beat the other; a tie goes to the defender (R-E14). */
-export const beats = (starter: number, other: number, ctx: EnigmaContext) => (ctx.options['opposedTies'] === 'attacker' ? starter >= other : starter > other);
+export const beats = (starter: number, other: number, ctx: EnigmaContext) => (rulingsOf(ctx.options).opposedTies === 'attacker' ? starter >= other : starter > other);
 
 /** Fixed difficulties are meet-or-beat (R-E18). */
-export const meets = (roll: number, difficulty: number, ctx: EnigmaContext) => (ctx.options['fixedDifficulty'] === 'beat' ? roll > difficulty : roll >= difficulty);
+export const meets = (roll: number, difficulty: number, ctx: EnigmaContext) => (rulingsOf(ctx.options).fixedDifficulty === 'beat' ? roll > difficulty : roll >= difficulty);
 
 const isFoe = (a: EnigmaCombatant, b: EnigmaCombatant) => a.side !== b.side;
 const alive = (c: EnigmaCombatant | undefined): c is EnigmaCombatant => c !== undefined && c.removed === null;
@@ -200,7 +201,7 @@ export function resolveAttack(ctx: EnigmaContext, e: Extract<CombatEvent, { type
   const defenceFace = keptFace(plan.defence!, e.defenceRoll!);
   const attackTotal = attackFace + ctx.escalation;
   const hit = beats(attackTotal, defenceFace, ctx);
-  const portion = e.mode === 'ranged' && ctx.options['rangedDamage'] === 'half' ? 'half' : e.damage;
+  const portion = e.mode === 'ranged' && rulingsOf(ctx.options).rangedDamage === 'half' ? 'half' : e.damage;
   const rulings = [...plan.rulings, ...(portion === 'half' ? ['R-E15'] : []), ...(e.mode === 'ranged' ? ['R-E16'] : [])];
   return { ...plan, rulings, attackFace, attackTotal, defenceFace, hit, damage: hit ? escalationDamage(ctx.escalation, portion, ctx) : 0 };
 }
@@ -211,7 +212,7 @@ function costOf(e: CombatEvent, ctx: EnigmaContext): number {
   switch (e.type) {
     case 'MOVE': case 'HIDE': case 'NOTICE': case 'USE_ITEM': return 1;
     case 'ATTACK': return e.asReaction ? 0 : 1;
-    case 'USE_POWER': return e.fullAction ? Number(ctx.options['fullActionCost'] ?? 1) : e.cost;
+    case 'USE_POWER': return e.fullAction ? rulingsOf(ctx.options).fullActionCost : e.cost;
     case 'CHECK': return e.cost;
     default: return 0;
   }
@@ -265,7 +266,7 @@ function reactionProblem(ctx: EnigmaContext, reactorId: string, turnOpen: boolea
   if (!alive(reactor)) return 'That reactor is not in the fight.';
   if (!turnOpen) return 'Reactions happen during another creature\'s turn.';
   if (activeId(ctx) === reactorId) return `${reactor.name} is acting now: reactions are for someone else's turn.`;
-  const cap = Number(ctx.options['reactionDebtCap'] ?? 2);
+  const cap = rulingsOf(ctx.options).reactionDebtCap;
   if (reactor.reactionDebt >= cap) return `${reactor.name} already owes ${counted(reactor.reactionDebt, 'action')} to reactions (R-E6: at most ${cap}).`;
   return null;
 }
@@ -287,7 +288,7 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
       const problem = onTurn('Moving');
       if (problem) return problem;
       const budget = speedOf(actor!, ctx);
-      const pauses = ctx.options['pauseCostsSpace'] === false ? 0 : e.pauses;
+      const pauses = rulingsOf(ctx.options).pauseCostsSpace ? e.pauses : 0;
       if (e.spaces + pauses > budget) {
         return `${actor!.name} can cover ${budget} spaces in one Move; ${e.spaces} spaces and ${e.pauses} pause${e.pauses === 1 ? '' : 's'} need ${e.spaces + pauses} (R-E11).`;
       }
@@ -428,16 +429,13 @@ function refusalOf(ctx: EnigmaContext, e: CombatEvent, turnOpen: boolean): strin
 
 // ---- reducers: the new context after an accepted event ----
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-const update = (ctx: EnigmaContext, id: string, change: Partial<EnigmaCombatant>): EnigmaContext => roster.update<EnigmaContext, EnigmaCombatant>(ctx, id, change);
-
 /** PCs (and named NPCs) at 0 LP enter Mortal Peril; other NPCs are defeated and leave the order (§1.5, R-E8, R-E9). */
 export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number): EnigmaContext {
   const target = ctx.combatants[targetId]!;
   const lp = Math.max(0, target.lp - amount);
-  let next = update(ctx, targetId, { lp });
+  let next = roster.update(ctx, targetId, { lp });
   if (lp > 0 || target.lp === 0) return next;
-  const facesPeril = target.side === 'party' || Boolean(target.sheet['namedNpc']) || ctx.options['npcAtZero'] === 'mortalPeril';
+  const facesPeril = target.side === 'party' || Boolean(target.sheet['namedNpc']) || rulingsOf(ctx.options).npcAtZero === 'mortalPeril';
   if (!facesPeril) return removeCombatant(next, targetId, 'defeated at 0 LP', 'defeated');
   const position = (id: string) => {
     const index = next.order.indexOf(id);
@@ -454,7 +452,7 @@ export function applyDamage(ctx: EnigmaContext, targetId: string, amount: number
  */
 export function revealedTo(ctx: EnigmaContext, userId: string, targetIds: readonly string[], e: Revealing): string[] {
   const user = ctx.combatants[userId];
-  if (!user || ctx.options['attackRevealsHidden'] === false || e.staysHidden || targetIds.length === 0) return [];
+  if (!user || !rulingsOf(ctx.options).attackRevealsHidden || e.staysHidden || targetIds.length === 0) return [];
   const unseen = new Set(e.unseenBy ?? []);
   return user.hiddenFrom.filter((id) => targetIds.includes(id) || !unseen.has(id));
 }
@@ -463,7 +461,7 @@ function reveal(ctx: EnigmaContext, userId: string, targetIds: readonly string[]
   const seen = revealedTo(ctx, userId, targetIds, e);
   // Someone hidden from nobody keeps its record: nothing changes, and an unchanged record keeps its view row.
   if (seen.length === 0) return ctx;
-  return update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
+  return roster.update(ctx, userId, { hiddenFrom: ctx.combatants[userId]!.hiddenFrom.filter((id) => !seen.includes(id)) });
 }
 
 function spend(ctx: EnigmaContext, cost: number): EnigmaContext {
@@ -481,14 +479,14 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       return reveal(spend(ctx, costOf(e, ctx)), activeId(ctx)!, e.targetIds ?? [], e);
     case 'USE_REACTION': {
       const reactor = ctx.combatants[e.reactorId]!;
-      return reveal(update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
+      return reveal(roster.update(ctx, reactor.id, { reactionDebt: reactor.reactionDebt + 1 }), reactor.id, e.targetIds ?? [], e);
     }
     case 'CHECK':
       return e.cost > 0 ? spend(ctx, e.cost) : ctx;
     case 'ATTACK': {
       const outcome = resolveAttack(ctx, e);
       let next = e.asReaction
-        ? update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
+        ? roster.update(ctx, e.attackerId, { reactionDebt: ctx.combatants[e.attackerId]!.reactionDebt + 1 })
         : spend(ctx, 1);
       next = reveal(next, e.attackerId, [e.targetId], e);
       return outcome.hit ? applyDamage(next, e.targetId, outcome.damage) : next;
@@ -500,14 +498,14 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
         .filter((o) => beats(hiderFace, keptFace(diceSpec(ctx.combatants[o.observerId]!, 'glean', 0, ctx.options), o.gleanRoll), ctx))
         .map((o) => o.observerId);
       const hiddenFrom = [...new Set([...hider.hiddenFrom, ...beaten])];
-      return spend(update(ctx, hider.id, { hiddenFrom }), 1);
+      return spend(roster.update(ctx, hider.id, { hiddenFrom }), 1);
     }
     case 'NOTICE': {
       const observer = ctx.combatants[activeId(ctx)!]!;
       const target = ctx.combatants[e.targetId]!;
       const glean = keptFace(diceSpec(observer, 'glean', 0, ctx.options), e.gleanRoll);
       const navigate = keptFace(diceSpec(target, 'navigate', 0, ctx.options), e.navigateRoll);
-      const next = beats(glean, navigate, ctx) ? update(ctx, target.id, { hiddenFrom: target.hiddenFrom.filter((x) => x !== observer.id) }) : ctx;
+      const next = beats(glean, navigate, ctx) ? roster.update(ctx, target.id, { hiddenFrom: target.hiddenFrom.filter((x) => x !== observer.id) }) : ctx;
       return spend(next, 1);
     }
     case 'APPLY_DAMAGE':
@@ -519,22 +517,22 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
       const target = ctx.combatants[e.targetId]!;
       const lp = Math.min(lpMaxOf(target, ctx.options), target.lp + e.amount);
       // Healing someone already at max LP leaves its record (and so its view row) as it was.
-      return lp === target.lp ? ctx : update(ctx, target.id, { lp });
+      return lp === target.lp ? ctx : roster.update(ctx, target.id, { lp });
     }
     case 'RESOLVE_PERIL':
       return resolvePeril(ctx, e);
     case 'SET_CAN_ACT':
-      return update(ctx, e.combatantId, { canAct: e.canAct });
+      return roster.update(ctx, e.combatantId, { canAct: e.canAct });
     case 'OVERRIDE': {
       const target = ctx.combatants[e.targetId]!;
       if (e.field === 'actionsLeft') return { ...ctx, actionsLeft: Math.max(0, e.value) };
-      if (e.field === 'reactionDebt') return update(ctx, target.id, { reactionDebt: Math.max(0, e.value) });
-      if (e.field === 'die') return update(ctx, target.id, { dice: { ...target.dice, [e.capacity!]: e.value } });
+      if (e.field === 'reactionDebt') return roster.update(ctx, target.id, { reactionDebt: Math.max(0, e.value) });
+      if (e.field === 'die') return roster.update(ctx, target.id, { dice: { ...target.dice, [e.capacity!]: e.value } });
       const lp = Math.max(0, Math.min(e.value, lpMaxOf(target, ctx.options)));
       // Lowering LP is damage (0 LP still means peril or defeat); restoring LP lifts a pending peril, as an
       // override is the way out of a blocking state (RULES.md §6.8).
       if (lp < target.lp) return applyDamage(ctx, target.id, target.lp - lp);
-      const next = update(ctx, target.id, { lp });
+      const next = roster.update(ctx, target.id, { lp });
       return { ...next, pendingPeril: next.pendingPeril.filter((id) => id !== target.id) };
     }
   }
@@ -546,7 +544,7 @@ function nextContext(ctx: EnigmaContext, e: CombatEvent): EnigmaContext {
  * injuries this encounter gave or extended, so only a second injury uses ×2.
  */
 export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['options']): number {
-  if (options['survivalCount'] === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
+  if (rulingsOf(options).survivalCount === 'injuries') return c.injuries.filter((i) => i.gainedHere).length + 1;
   return c.survivals + 1;
 }
 
@@ -554,7 +552,7 @@ export function survivalNumber(c: EnigmaCombatant, options: EnigmaContext['optio
 function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOLVE_PERIL' }>): EnigmaContext {
   const c = ctx.combatants[e.combatantId]!;
   if (e.choice === 'sacrifice') {
-    const next = update(ctx, c.id, { legacy: e.costText });
+    const next = roster.update(ctx, c.id, { legacy: e.costText });
     return removeCombatant(next, c.id, 'Sacrifice', 'dead');
   }
   const n = survivalNumber(c, ctx.options);
@@ -580,8 +578,8 @@ function resolvePeril(ctx: EnigmaContext, e: Extract<CombatEvent, { type: 'RESOL
   }
   const survivor = { ...c, injuries, survivals: c.survivals + 1, healingRestriction: e.healingRestriction ?? c.healingRestriction };
   const max = lpMaxOf(survivor, ctx.options);
-  const lp = ctx.options['surviveLp'] === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
-  return { ...update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };
+  const lp = rulingsOf(ctx.options).surviveLp === 'halfUp' ? Math.ceil(max / 2) : Math.max(1, Math.floor(max / 2));
+  return { ...roster.update(ctx, c.id, { ...survivor, lp }), pendingPeril: ctx.pendingPeril.slice(1) };
 }
 
 /** Turn start (§1.3): two actions less the reaction debt carried in; the debt is paid (R-E6). */
@@ -589,7 +587,7 @@ export function beginTurn(ctx: EnigmaContext): EnigmaContext {
   const id = activeId(ctx)!;
   const c = ctx.combatants[id]!;
   const next = { ...ctx, actionsLeft: Math.max(0, 2 - c.reactionDebt) };
-  return c.reactionDebt === 0 ? next : update(next, id, { reactionDebt: 0 });
+  return c.reactionDebt === 0 ? next : roster.update(next, id, { reactionDebt: 0 });
 }
 
 /** R-E5: the creature at the cursor is alive but cannot act: its turn is skipped. */

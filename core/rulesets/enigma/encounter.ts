@@ -14,6 +14,7 @@ import * as rules from './rules.ts';
 import type { EnigmaCombatant, EnigmaContext, EnigmaEvent } from './rules.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as EnigmaContext;
 /**
@@ -98,7 +99,7 @@ function combatLine(event: CombatEvent, before: EnigmaContext, after: EnigmaCont
   /** R-E17: whom the user is revealed to, or that the power keeps it hidden; '' when it was hidden from nobody. */
   const revealed = (userId: string, targetIds: readonly string[], e: combat.Revealing): { text: string; rulings: string[] } => {
     const hidden = before.combatants[userId]?.hiddenFrom ?? [];
-    if (hidden.length === 0 || targetIds.length === 0 || before.options['attackRevealsHidden'] === false) return { text: '', rulings: [] };
+    if (hidden.length === 0 || targetIds.length === 0 || !rulingsOf(before.options).attackRevealsHidden) return { text: '', rulings: [] };
     if (e.staysHidden) return { text: ` ${name(userId)} stays hidden: the power says so (R-E17).`, rulings: ['R-E17'] };
     const seen = combat.revealedTo(before, userId, targetIds, e);
     const still = hidden.filter((id) => !seen.includes(id));
@@ -401,7 +402,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
   const ctx = contextOf(snapshot);
   if (restingIn(snapshot) === 'setup') {
     // R-E2 off: the party always takes the first slot, so there is no first side to choose.
-    const firstSide = ctx.options['ambushStartsWithGm'] === false ? [] : ['SET_FIRST_SIDE'];
+    const firstSide = rulingsOf(ctx.options).ambushStartsWithGm ? ['SET_FIRST_SIDE'] : [];
     return ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'SET_PARTY_ORDER', 'SET_GM_ORDER', ...firstSide, 'START'];
   }
   if (restingIn(snapshot) === 'ended') return [];
@@ -472,7 +473,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
       subjectId: perilId,
       choices: [{ id: 'sacrifice', label: 'Sacrifice', answer: { combatantId: perilId, choice: 'sacrifice' } }, { id: 'survive', label: 'Survive', answer: { combatantId: perilId, choice: 'survive' } }],
       // R-E27 travels with the prompt, so its d10 name roll follows the campaign's ruling.
-      details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: String(ctx.options['manifestRollOfTen'] ?? 'reroll'), extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) } satisfies PerilDetails,
+      details: { npc: c.side !== 'party', survivalNumber: combat.survivalNumber(c, ctx.options), manifestRollOfTen: rulingsOf(ctx.options).manifestRollOfTen, extendable: c.injuries.filter((i) => i.gainedHere).map((i) => ({ id: i.id, label: `${i.name} (${counted(i.restsRemaining, 'rest')})` })) } satisfies PerilDetails,
     };
   } else if (restingIn(snapshot) === 'choosingNpc') {
     prompt = {
@@ -492,7 +493,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     prompt,
     allowed: allowedEvents(snapshot),
     // R-E10: the party's order of battle doubles as a spotlight order for exploration and conversation.
-    ...(ctx.options['spotlightOrder'] !== false && phase !== 'setup'
+    ...(rulingsOf(ctx.options).spotlightOrder && phase !== 'setup'
       ? { aside: [{ title: 'Spotlight order (R-E10)', text: [...ctx.order, ...rules.unplaced(ctx, 'party')].filter((id) => ctx.combatants[id]?.side === 'party' && !ctx.combatants[id]?.removed).map((id) => rules.nameOf(ctx, id)).join(' → ') }] }
       : {}),
     setup: { partyOrder: ctx.partyOrder, gmOrder: ctx.gmOrder, firstSide: ctx.firstSide, sides: rules.SIDES.map((s) => ({ ...s })) },

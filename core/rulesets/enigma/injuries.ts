@@ -2,6 +2,7 @@
 // Pure: dice faces come in as arguments, nothing is rolled here, inputs are never changed.
 import type { OptionValues } from '../options.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
+import { rulingsOf } from './options.ts';
 
 export type InjuryCategory =
   | 'endure'
@@ -104,7 +105,7 @@ export function injuryDuration(baseRoll: number, survivalNumber: number, options
   checkD4(baseRoll);
   checkSurvivalNumber(survivalNumber);
   // R-E23: n × 1d4 beyond the third Survive as well, unless the campaign caps it.
-  const multiplier = options['injuryMultiplier'] === 'capAt3' ? Math.min(survivalNumber, MULTIPLIER_CAP) : survivalNumber;
+  const multiplier = rulingsOf(options).injuryMultiplier === 'capAt3' ? Math.min(survivalNumber, MULTIPLIER_CAP) : survivalNumber;
   return { multiplier, rests: baseRoll * multiplier };
 }
 
@@ -125,7 +126,7 @@ export function injuryNameFromRoll(
   const name = INJURY_NAMES[category][d10 - 1];
   if (name !== undefined) return { name };
   // R-E27: the Manifest list has 9 entries, so a 10 falls off the end.
-  return options['manifestRollOfTen'] === 'gmChooses' ? { gmChooses: true } : { reroll: true };
+  return rulingsOf(options).manifestRollOfTen === 'gmChooses' ? { gmChooses: true } : { reroll: true };
 }
 
 export interface InjuryEffects {
@@ -152,7 +153,7 @@ export function injuryEffects(injuries: readonly Injury[], wearingArmour: boolea
   // Every view and many guards ask for every combatant's effects after every event. Injury lists are replaced,
   // never changed in place, so the answer is kept per list (and per the two things besides it that count).
   if (injuries.length === 0) return NO_EFFECTS;
-  const slot = (wearingArmour ? 1 : 0) + (options['injuryStacking'] !== false ? 2 : 0);
+  const slot = (wearingArmour ? 1 : 0) + (rulingsOf(options).injuryStacking ? 2 : 0);
   let known = effectsCache.get(injuries);
   if (!known) effectsCache.set(injuries, (known = []));
   return (known[slot] ??= freezeEffects(computeEffects(injuries, wearingArmour, options)));
@@ -178,7 +179,7 @@ function computeEffects(injuries: readonly Injury[], wearingArmour: boolean, opt
     else if (category === 'speed') speedPenalty += SPEED_PENALTY;
     else if (category === 'maxLp') maxLpReduction += MAX_LP_REDUCTION;
   }
-  if (options['injuryStacking'] === false) {
+  if (!rulingsOf(options).injuryStacking) {
     // Without R-E28 stacking every effect is felt once: one stack per capacity, −2 speed, −3 max LP at most.
     for (const c of CAPACITIES) disadvantage[c] = Math.min(disadvantage[c], 1);
     speedPenalty = Math.min(speedPenalty, SPEED_PENALTY);
@@ -194,6 +195,6 @@ export function speed(navigateDie: number, effects: InjuryEffects): number {
 
 /** Max LP = base Endure die (option maxLpDie 'current' uses the current die) − maxLpReduction, minimum 1 (R-E21). */
 export function maxLp(baseEndure: number, currentEndure: number, effects: InjuryEffects, options: OptionValues): number {
-  const die = options['maxLpDie'] === 'current' ? currentEndure : baseEndure;
+  const die = rulingsOf(options).maxLpDie === 'current' ? currentEndure : baseEndure;
   return Math.max(1, die - effects.maxLpReduction);
 }

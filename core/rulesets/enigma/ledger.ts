@@ -35,6 +35,7 @@ import {
   type RecoveryDay,
 } from './recovery.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- events ----
 
@@ -493,7 +494,7 @@ function card(world: CampaignWorld, characterId: string): RecoveryCard {
   if (recovering.healingRestriction === 'fixesOnly') marks.push('Fixes only: no healing magic but Fixes (ENIGMA-18)');
   if (effects.maxLpReduction > 0) marks.push(`Max LP −${effects.maxLpReduction} while injured (R-E21)`);
   if (effects.speedPenalty > 0) marks.push(`Speed ${speed(recovering.condition.dice.navigate, effects)} (−${effects.speedPenalty} from injuries)`);
-  const unit = world.options['restsAreDays'] === false ? 'day' : 'rest';
+  const unit = rulingsOf(world.options).restsAreDays ? 'rest' : 'day';
   const records = recovering.injuries.map((injury) => ({
     id: injury.id,
     name: injury.name,
@@ -514,7 +515,7 @@ function partyBadges(party: Record<string, unknown>): PartyBadge[] {
 
 function partyStats(world: CampaignWorld): { label: string; value: string }[] {
   const stored = storedEscalation(world);
-  const mode = world.options['escalationAtStart'];
+  const mode = rulingsOf(world.options).escalationAtStart;
   const opensAt = mode === 'alwaysOne' || stored === null ? 1 : mode === 'carryPlusOne' ? stored + 1 : stored;
   return [
     { label: 'Escalation', value: stored === null ? '1 (reset)' : String(stored) },

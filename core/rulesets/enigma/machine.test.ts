@@ -4,7 +4,7 @@ import { EncounterEngine, RuleRefusal, parseEvent } from '../../encounter/kernel
 import type { CombatantSeed, GmEvent } from '../../encounter/types.ts';
 import { defaultOptions } from '../options.ts';
 import { enigmaEncounter } from './encounter.ts';
-import { enigmaOptions } from './options.ts';
+import { enigmaOptions, rulingsOf } from './options.ts';
 import { generateFight } from '../../../bench/fight.ts';
 import { other, projectRoundOne, unplaced, type EnigmaContext, type Side } from './rules.ts';
 
@@ -251,7 +251,7 @@ describe('round-1 projection', () => {
 function projectedPlainly(ctx: EnigmaContext): { side: Side; id: string | null }[] {
   if (ctx.frozen) return [];
   const pools = { party: [...unplaced(ctx, 'party')], gm: [...unplaced(ctx, 'gm')] };
-  const gmKnown = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  const gmKnown = ctx.gmOrder !== null && rulingsOf(ctx.options).npcChoice !== 'slotBySlot';
   const slots: { side: Side; id: string | null }[] = [];
   let last = ctx.lastPlacedSide;
   while (pools.party.length + pools.gm.length > 0) {

@@ -1,5 +1,5 @@
 // Enigma's rulings (RULES.md §1, Appendix A): each R-E ruling is a named option with the digest's default.
-import { choice, defineOptions, flag, number } from '../options.ts';
+import { choice, defineOptions, flag, number, optionsReader } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/enigma.md,
@@ -165,3 +165,6 @@ export const enigmaOptions = defineOptions([
     description: '"Rests" and "days" count the same; Breathers do not count towards injury recovery.',
   }),
 ], { retired: RETIRED_ENIGMA_OPTIONS });
+
+/** The encounter's or the campaign's rulings, typed by their declarations (read once per options object). */
+export const rulingsOf = optionsReader(enigmaOptions);

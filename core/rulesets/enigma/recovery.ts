@@ -11,6 +11,7 @@ import type { OptionValues } from '../options.ts';
 import { injuryEffects, isActiveInjury, maxLp, type Injury } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** A refusal a GM can read ("Berrik has already taken two Breathers today."). Nothing was changed. */
 export class RecoveryRefusal extends Error {
@@ -215,7 +216,7 @@ export function breather(character: RecoveringCharacter, raise: Capacity | null,
     const base = character.base[raise];
     if (current >= base) refuse(`${name}'s ${capacityLabel(raise)} die is not diminished (d${current}, its base is d${base}).`);
     if (!(DIE_SIZES as readonly number[]).includes(current)) refuse(`${name}'s ${capacityLabel(raise)} die is a d${current}, not a capacity die size.`);
-    const steps = Number(options['breatherDieSteps'] ?? 1);
+    const steps = rulingsOf(options).breatherDieSteps;
     const to = raiseDie(current, base, Math.max(1, Math.trunc(steps)));
     dice = { ...dice, [raise]: to };
     raised = { capacity: raise, from: current, to };
@@ -259,7 +260,7 @@ export interface RestResult {
 export function rest(character: RecoveringCharacter, options: OptionValues, escalationBefore?: number | null): RestResult {
   const { name, condition, day } = character;
   if (day.restTaken) refuse(`${name} has already rested today (day ${day.day}).`);
-  const countsInjuries = options['restsAreDays'] !== false;
+  const countsInjuries = rulingsOf(options).restsAreDays;
   const { injuries, healedInjuryIds, progress } = countsInjuries
     ? countDown(character.injuries, 1, 'rest')
     : { injuries: character.injuries, healedInjuryIds: [], progress: [] };
@@ -316,7 +317,7 @@ export interface DaysResult {
  * off every injury that is counting down. Null when nothing changes (the option is on, or nothing counts down).
  */
 export function passDays(character: RecoveringCharacter, days: number, options: OptionValues): DaysResult | null {
-  if (options['restsAreDays'] !== false || !Number.isInteger(days) || days < 1) return null;
+  if (rulingsOf(options).restsAreDays || !Number.isInteger(days) || days < 1) return null;
   if (!character.injuries.some(isCountingDown)) return null;
   const { injuries, healedInjuryIds, progress } = countDown(character.injuries, days, 'day');
   return {
@@ -361,7 +362,7 @@ export function stitcherTreat(
   }
   const self = stitcher.id === patient.id;
   const stitcherDay = self ? patient.day : stitcher.day;
-  if (options['stitcherSeveralInjuries'] === false && stitcherDay.stitchedInjuryIds.length > 0) {
+  if (!rulingsOf(options).stitcherSeveralInjuries && stitcherDay.stitchedInjuryIds.length > 0) {
     refuse(`${stitcher.name} has already treated an injury today (day ${stitcherDay.day}): one injury a day per Stitcher (R-E30).`);
   }
   const restsRemaining = injury.restsRemaining - 1;

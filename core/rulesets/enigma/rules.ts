@@ -8,6 +8,7 @@ import type { OptionValues } from '../options.ts';
 import { injuryEffects, maxLp, type Injury } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import type { CombatEvent } from './combat.ts';
+import { rulingsOf } from './options.ts';
 
 export type Side = 'party' | 'gm';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -210,7 +211,7 @@ export function nextPlacement(ctx: EnigmaContext): string | null {
   if (side === null) return null;
   const candidates = unplaced(ctx, side);
   if (side === 'party') return candidates[0] ?? null;
-  const upFront = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  const upFront = ctx.gmOrder !== null && rulingsOf(ctx.options).npcChoice !== 'slotBySlot';
   if (upFront || candidates.length === 1) return candidates[0] ?? null;
   return null;
 }
@@ -225,7 +226,7 @@ export function projectRoundOne(ctx: EnigmaContext): { side: Side; id: string | 
   // How many of each side's pool the projection has placed so far (the pools are shared: read, never shifted).
   const taken = { party: 0, gm: 0 };
   const left = (side: Side) => pools[side].length - taken[side];
-  const gmKnown = ctx.gmOrder !== null && ctx.options['npcChoice'] !== 'slotBySlot';
+  const gmKnown = ctx.gmOrder !== null && rulingsOf(ctx.options).npcChoice !== 'slotBySlot';
   const slots: { side: Side; id: string | null }[] = [];
   let last = ctx.lastPlacedSide;
   // Whether every slot projected so far names its combatant.
@@ -255,7 +256,7 @@ export const nobodyLeft = (ctx: EnigmaContext): boolean => ctx.order.length === 
 export function openRound(ctx: EnigmaContext): EnigmaContext {
   if (ctx.round === 0) {
     const carried = ctx.carriedEscalation;
-    const mode = ctx.options['escalationAtStart'];
+    const mode = rulingsOf(ctx.options).escalationAtStart;
     let escalation = 1;
     if (mode === 'carry') escalation = carried ?? 1;
     else if (mode === 'carryPlusOne') escalation = carried === null ? 1 : carried + 1;
@@ -335,7 +336,7 @@ export function checkPartyOrder(ctx: EnigmaContext, ids: string[]): string | nul
 
 export function checkGmOrder(ctx: EnigmaContext, ids: string[] | null): string | null {
   if (ids === null) return null;
-  if (ctx.options['npcChoice'] === 'slotBySlot') return 'This campaign picks each enemy at its GM slot (R-E1): no order up front.';
+  if (rulingsOf(ctx.options).npcChoice === 'slotBySlot') return 'This campaign picks each enemy at its GM slot (R-E1): no order up front.';
   const npcs = ctx.roster.filter((id) => ctx.combatants[id]?.side === 'gm');
   const isPermutation = ids.length === npcs.length && new Set(ids).size === ids.length && ids.every((id) => npcs.includes(id));
   return isPermutation ? null : 'The GM order must list every GM creature exactly once.';
@@ -355,14 +356,14 @@ export function checkRaiseEscalation(by: number): string | null {
 
 export function checkLateCombatant(ctx: EnigmaContext, seed: CombatantSeed, position?: number | null): string | null {
   // R-E4: with 'end' a late arrival always joins at the end of the order; only 'gmChooses' lets the GM place it.
-  if (position !== null && position !== undefined && ctx.options['lateArrivalPosition'] === 'end')
+  if (position !== null && position !== undefined && rulingsOf(ctx.options).lateArrivalPosition === 'end')
     return 'This campaign adds late arrivals at the end of the order (R-E4): no position can be chosen.';
   return checkAddCombatants(ctx, [seed]);
 }
 
 /** R-E2: "player characters take the first turn unless there is a story reason for the GM to go first, such as in the case of an ambush." Off: the party always goes first. */
 export function checkFirstSide(ctx: EnigmaContext, side: Side): string | null {
-  if (side === 'gm' && ctx.options['ambushStartsWithGm'] === false) return 'This campaign always lets the party take the first slot (R-E2): no ambush.';
+  if (side === 'gm' && !rulingsOf(ctx.options).ambushStartsWithGm) return 'This campaign always lets the party take the first slot (R-E2): no ambush.';
   return null;
 }
 

@@ -5,6 +5,7 @@
 import type { AttackInput, CombatEvent } from './combat.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, GearState, Roll } from './rules.ts';
 import { canAct, gone, standing } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- dice ----
 
@@ -43,7 +44,7 @@ export function damageDice(spec: AttackSpec, options: FactionsContext['options']
   const rulings = why.length || spec.enhanced ? ['R-F16'] : [];
   if (net >= 2) return { count: 0, sides: spec.die, keep: 'single', notation: '', net, why, rulings };
   if (net === 1) {
-    if (options['impairedMode'] === 'flatD4') return { count: 1, sides: 4, keep: 'single', notation: '1d4', net, why, rulings };
+    if (rulingsOf(options).impairedMode === 'flatD4') return { count: 1, sides: 4, keep: 'single', notation: '1d4', net, why, rulings };
     return { count: 2, sides: spec.die, keep: 'lowest', notation: `2d${spec.die}kl1`, net, why, rulings };
   }
   if (net === -1) return { count: 2, sides: spec.die, keep: 'highest', notation: `2d${spec.die}kh1`, net, why, rulings };
@@ -75,7 +76,7 @@ export function armourOf(c: FactionsCombatant, cover: boolean): number {
 export function afterArmour(raw: number, armour: number, options: FactionsContext['options']): number {
   if (raw <= 0) return 0;
   const left = raw - armour;
-  return options['armourFloor'] === 'one' ? Math.max(1, left) : Math.max(0, left);
+  return rulingsOf(options).armourFloor === 'one' ? Math.max(1, left) : Math.max(0, left);
 }
 
 /** Nearby = same zone, or the GM says the target is on its border; an unplaced character is the GM's call. */

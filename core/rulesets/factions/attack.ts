@@ -1,13 +1,13 @@
 // Factions' attack pipeline (RULES.md §3.4): the declaration and its refusals, the stunt offer, the damage roll
 // and its resolution (the counter's order R-F13, armour R-F17, gear R-F18), the final blow. The reaction windows
 // between declaration and damage are in reactions.ts.
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import { afterArmour, armourOf, attackerProblem, attackSpecOf, blastZone, d20Problem, damageDice, type DamageDice, diceProblem, faces, hiddenTargets, isMoving, keptFace, legalityProblem, nearby, passes, reactorProblem, saveReasons } from './attack-spec.ts';
 import { applyHarm, heavyHit, markUsed, weaponBreaks } from './health.ts';
 import { openWindows } from './reactions.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, PendingAttack, PendingTarget, Roll } from './rules.ts';
-import { gone, releaseGrabs, say, standing, update } from './rules.ts';
+import { gone, releaseGrabs, say, standing } from './rules.ts';
 import { letGoUnless, mainProblem, reveal, spendMain } from './turn.ts';
 
 export function attackProblem(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>): string | null {

@@ -4,14 +4,14 @@
 // health.ts (the health model, gear, durability), turn.ts (the turn budget and the other actions) and morale.ts;
 // they are re-exported here, so the machine and the encounter read one namespace.
 import { lastAnswer } from '../../encounter/last-answer.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { attackProblem, finalBlowProblem, resolveProblem, stuntOfferProblem, cancelAttack } from './attack.ts';
 import { d20Problem, faces } from './attack-spec.ts';
 import { type CounterPreset, type Reaction, reactProblem } from './reactions.ts';
 import * as rules from './rules.ts';
 import * as turnOrder from './order.ts';
 import type { FactionsContext, GearState, Roll } from './rules.ts';
-import { canAct, gone, releaseGrabs, say, update, updateEach } from './rules.ts';
+import { canAct, gone, releaseGrabs, say, updateEach } from './rules.ts';
 import { groupSave } from './recovery.ts';
 import { activeName, bonusProblem, mainProblem, nothingDoneYet } from './turn.ts';
 

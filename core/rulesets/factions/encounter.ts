@@ -16,6 +16,7 @@ import * as rules from './rules.ts';
 import * as turnOrder from './order.ts';
 import * as setupRules from './setup.ts';
 import type { FactionsContext, GearItem, GearState } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the event schema ----
 
@@ -239,7 +240,7 @@ function rollsFor(snapshot: EncounterSnapshot, raw: GmEvent): RollRequest[] {
         const target = ctx.combatants[p.targets[p.cursor]!.id]!;
         if (event.reaction === 'dodge') return [d20(['roll'], `${target.name}: AGI save to dodge`)];
         const counter = event.reaction === 'counter' ? combat.counterInput(event) : null;
-        if (counter && ctx.options['counterMustBeLegal'] !== false) {
+        if (counter && rulingsOf(ctx.options).counterMustBeLegal) {
           const spec = combat.normalizeSpec(counter, target);
           // R-F12: the counter's own WIT save, in its description when there is one, else in `roll` (a prompt button).
           return combat.saveReasons(spec, false).length ? [d20(event.counter ? ['counter', 'attackRoll'] : ['roll'], `${target.name}: WIT save to hit with the counter`)] : [];
@@ -474,7 +475,7 @@ function view(snapshot: EncounterSnapshot): EncounterView {
     // Chaos of combat: "Each Player has 15 seconds to declare ... otherwise they do nothing". Only a PC's turn is
     // timed; with `chaosTimeoutAtZero` (default on) the countdown sends the timeout itself when it reaches zero.
     if (ctx.activeId && turnOrder.declarationTimed(ctx) && !ctx.turn.bonusUsed && !ctx.turn.mainUsed && !ctx.turn.moved) {
-      counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(ctx.options['chaosTimeoutAtZero'] !== false ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
+      counters.push({ key: 'chaos', label: 'Declare within', value: '15 s', countdown: 15, ...(rulingsOf(ctx.options).chaosTimeoutAtZero ? { atZero: { type: 'DECLARATION_TIMEOUT' } } : {}) });
     }
   }
   const party = ctx.roster.filter((id) => ctx.combatants[id]!.pc);

@@ -2,6 +2,7 @@
 // guard it. The quick answer must agree, for every target of a blast, with the guard a GM would be allowed to send.
 import { describe, expect, it } from 'vitest';
 import * as combat from './combat.ts';
+import { update } from '../../encounter/roster.ts';
 import * as rules from './rules.ts';
 import type { FactionsContext } from './rules.ts';
 import { ctx, fight, seed } from './testing.ts';
@@ -39,7 +40,7 @@ describe('someone could still guard the target (§3.4 step 4)', () => {
     for (let step = 0; step < 200; step += 1) {
       const id = state.roster[Math.floor(random() * state.roster.length)]!;
       const change = Math.floor(random() * 5);
-      state = rules.update(state, id,
+      state = update(state, id,
         change === 0 ? { acted: random() < 0.5 }
           : change === 1 ? { unaware: random() < 0.5 }
             : change === 2 ? { zone: random() < 0.3 ? null : random() < 0.5 ? 'hall' : 'yard' }

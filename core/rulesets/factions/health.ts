@@ -1,12 +1,13 @@
 // Damage and health in Factions: the health model (R-F20), gear that breaks (§3.4 step 8, R-F18, R-F18b), gear used
 // in the fight, healing, and the durability rolls after it (§3.6, R-F21, R-F22).
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { CombatEvent } from './combat.ts';
 import * as rules from './rules.ts';
 import type { AttackSpec, FactionsCombatant, FactionsContext, GearItem } from './rules.ts';
-import { releaseGrabs, say, update } from './rules.ts';
+import { releaseGrabs, say } from './rules.ts';
 import { worn } from './attack-spec.ts';
 import { applyDurability } from './recovery.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the health model (R-F20) ----
 
@@ -18,7 +19,7 @@ import { applyDurability } from './recovery.ts';
 export function applyHarm(ctx: FactionsContext, id: string, amount: number, fromId: string | null, source: string, extraRulings: string[] = []): FactionsContext {
   const c = ctx.combatants[id]!;
   if (amount <= 0 || c.dead) return ctx;
-  const murdham = ctx.options['healthModel'] !== 'hpZeroIncapacitates';
+  const murdham = rulingsOf(ctx.options).healthModel !== 'hpZeroIncapacitates';
   const lost = Math.min(amount, c.health);
   const health = c.health - lost;
   let patch: Partial<FactionsCombatant> = { health, damagedHere: true };
@@ -64,7 +65,7 @@ export function heavyHit(ctx: FactionsContext, id: string, raw: number): Faction
   const why = `a hit of ${raw} before armour`;
   if (c.gear.shield === 'damaged' && !c.shieldDown) {
     const next = destroy(ctx, id, 'shield', why, ['R-F18b']);
-    if (ctx.options['heavyHitDestroys'] !== 'shieldAndArmour' || c.gear.armour !== 'damaged') return next;
+    if (rulingsOf(ctx.options).heavyHitDestroys !== 'shieldAndArmour' || c.gear.armour !== 'damaged') return next;
     return destroy(next, id, 'armour', why, ['R-F18b']);
   }
   return c.gear.armour === 'damaged' ? destroy(ctx, id, 'armour', why, ['R-F18b']) : ctx;

@@ -1,20 +1,21 @@
 // Morale in Factions (§3.2 rule 7, R-F7, R-F8, R-F8b): who checks in the morale phase, the group WIT save, and
 // what those who fail choose.
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { d20Problem, faces } from './attack-spec.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
-import { releaseGrabs, say, standing, update, updateEach } from './rules.ts';
+import { releaseGrabs, say, standing, updateEach } from './rules.ts';
 import { groupSave } from './recovery.ts';
+import { rulingsOf } from './options.ts';
 
 /** Who is subject to morale: in the fight, not immune to fear, not already immune this stretch, PCs too unless R-F7 says NPCs only. */
 const subjectToMorale = (ctx: FactionsContext, c: FactionsCombatant) =>
-  standing(c) && !c.fearImmune && !c.moraleImmune && (ctx.options['pcMorale'] !== false || !c.pc);
+  standing(c) && !c.fearImmune && !c.moraleImmune && (rulingsOf(ctx.options).pcMorale || !c.pc);
 
 /** The morale phase: which groups and lone fighters check now (marked so that each checks once). */
 export function openMorale(ctx: FactionsContext): FactionsContext {
   let next = ctx;
   const checks: { label: string; groupId: string | null; rollers: string[]; rulings: string[] }[] = [];
-  const lastStanding = ctx.options['loneFighter'] === 'lastStanding';
+  const lastStanding = rulingsOf(ctx.options).loneFighter === 'lastStanding';
   for (const group of Object.values(ctx.groups)) {
     const members = group.members.filter((id) => next.combatants[id]);
     const inFight = members.filter((id) => standing(next.combatants[id]!));
@@ -34,7 +35,7 @@ export function openMorale(ctx: FactionsContext): FactionsContext {
     }
   }
   for (const check of checks.filter((c) => c.rollers.length === 0)) {
-    next = say(next, 'decision', `Morale: ${check.label} must check, but nobody there is subject to morale (immune to fear, immune this stretch${ctx.options['pcMorale'] === false ? ', or a PC' : ''}).`, check.rulings);
+    next = say(next, 'decision', `Morale: ${check.label} must check, but nobody there is subject to morale (immune to fear, immune this stretch${rulingsOf(ctx.options).pcMorale ? '' : ', or a PC'}).`, check.rulings);
   }
   const due = checks.filter((c) => c.rollers.length > 0);
   next = { ...next, morale: { checks: due, failures: [] } };

@@ -1,5 +1,5 @@
 // Factions' rulings (RULES.md §3, Appendix A; the game is Murdham): each R-F ruling is a named option with the digest's default.
-import { choice, defineOptions, flag } from '../options.ts';
+import { choice, defineOptions, flag, optionsReader } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/factions.md,
@@ -118,3 +118,6 @@ export const factionsOptions = defineOptions([
     description: 'With the chaos of combat in play, the countdown ends the player\'s turn by itself when it reaches zero; off, the GM sends "15 s passed".',
   }),
 ], { retired: RETIRED_FACTIONS_OPTIONS });
+
+/** The encounter's or the campaign's rulings, typed by their declarations (read once per options object). */
+export const rulingsOf = optionsReader(factionsOptions);

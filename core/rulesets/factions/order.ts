@@ -4,10 +4,11 @@
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import { agrees, isPluralName, possessive } from '../../words.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Phase, Roll } from './rules.ts';
-import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing, update } from './rules.ts';
+import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing } from './rules.ts';
 import { joinGroup, ROSTER } from './setup.ts';
+import { rulingsOf } from './options.ts';
 
 /** The chaos of combat times the active character's declaration: "Each Player has 15 seconds to declare". */
 export const declarationTimed = (ctx: FactionsContext): boolean => ctx.chaos && ctx.activeId !== null && ctx.combatants[ctx.activeId]?.pc === true;
@@ -43,7 +44,7 @@ export function setFat(ctx: FactionsContext, roll: Roll): FactionsContext {
 }
 
 /** R-F6: with fast/slow on, the holder chooses again in the slow phase unless the campaign chooses once per round. */
-export const firstFactionKnown = (ctx: FactionsContext) => ctx.phase === 'slow' && ctx.options['initiativePerPhase'] === 'oncePerRound' && ctx.firstFaction !== null;
+export const firstFactionKnown = (ctx: FactionsContext) => ctx.phase === 'slow' && rulingsOf(ctx.options).initiativePerPhase === 'oncePerRound' && ctx.firstFaction !== null;
 
 export function startAtKnownFirst(ctx: FactionsContext): FactionsContext {
   return say({ ...ctx, current: ctx.firstFaction }, 'order', `${agrees(factionLabel(ctx, ctx.firstFaction), 'acts', 'act')} first again in the slow phase.`, ['R-F6']);

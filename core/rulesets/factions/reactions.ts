@@ -1,13 +1,14 @@
 // Reactions in Factions (RULES.md §3.4 step 4, R-F5): each takes the reactor's turn. Who may react, the counters
 // a prompt offers (R-F12), hide behind and guard (R-F15, R-F14), the checks, and the reaction windows that move from
 // target to target until the attack goes to its damage roll.
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { AttackInput, CombatEvent } from './combat.ts';
 import { attackerProblem, d20Problem, faces, legalityProblem, nearby, normalizeSpec, passes, reactorProblem, saveReasons } from './attack-spec.ts';
 import { markUsed } from './health.ts';
 import type { FactionsCombatant, FactionsContext, PendingAttack, PendingTarget } from './rules.ts';
-import { canAct, gone, say, standing, update } from './rules.ts';
+import { canAct, gone, say, standing } from './rules.ts';
 import { letGoUnless, reveal } from './turn.ts';
+import { rulingsOf } from './options.ts';
 
 const currentTarget = (p: PendingAttack): PendingTarget | undefined => p.targets[p.cursor];
 
@@ -18,7 +19,7 @@ export function reactionBlocker(ctx: FactionsContext, p: PendingAttack, t: Pendi
   if (t.id === p.attackerId) return `${c.name} is caught in their own blast.`;
   if (t.surprised) return `${c.name} is taken by surprise by a concealed attacker and cannot react.`;
   if (c.unaware) return `${c.name} is unaware of the attacker and cannot react.`;
-  if (t.heldShield && ctx.options['grabbedMayReact'] !== true) return `${c.name} is held and gets no reaction of their own (R-F14).`;
+  if (t.heldShield && !rulingsOf(ctx.options).grabbedMayReact) return `${c.name} is held and gets no reaction of their own (R-F14).`;
   if (gone(c) || !canAct(c)) return `${c.name} cannot act and cannot react.`;
   if (c.acted) return `${c.name} has already used this round's turn and cannot react.`;
   return null;
@@ -30,7 +31,7 @@ function redirectProblem(ctx: FactionsContext, p: PendingAttack, t: PendingTarge
   const target = ctx.combatants[t.id]!;
   if (onto.id === p.attackerId) return `${onto.name} is the attacker.`;
   if (onto.id === t.id || t.chain.includes(onto.id)) return `${onto.name} has already been the target of this attack (R-F15).`;
-  if (ctx.options['redirectionChain'] === 'once' && t.chain.length > 0) return `This campaign allows one redirection per attack (R-F15); the attack has already changed target.`;
+  if (rulingsOf(ctx.options).redirectionChain === 'once' && t.chain.length > 0) return `This campaign allows one redirection per attack (R-F15); the attack has already changed target.`;
   if (p.targets.some((other) => other.id === onto.id)) return `${onto.name} is already a target of this attack.`;
   if (gone(onto) || onto.incapacitated) return `${onto.name} cannot ${how}.`;
   if (!nearby(target, onto, false)) return `${onto.name} is not nearby ${target.name}.`;
@@ -90,7 +91,7 @@ export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { typ
   if (blocker) return blocker;
   switch (kind) {
     case 'dodge':
-      if (p.spec.kind === 'melee' && p.spec.blast && ctx.options['meleeBlastDodgeable'] === false) return 'A melee blast cannot miss, not even by a dodge, in this campaign (R-F19).';
+      if (p.spec.kind === 'melee' && p.spec.blast && !rulingsOf(ctx.options).meleeBlastDodgeable) return 'A melee blast cannot miss, not even by a dodge, in this campaign (R-F19).';
       return d20Problem(e.roll, `${target.name}'s AGI save to dodge`);
     case 'counter': {
       if (p.counter) return `${nameOf(ctx, p.counter.reactorId)} has already countered: an attack with several targets can be countered by one of them.`;
@@ -101,7 +102,7 @@ export function reactProblem(ctx: FactionsContext, e: Extract<CombatEvent, { typ
       const problem = attackerProblem(ctx, target, spec, input.die);
       if (problem) return problem;
       if (spec.blast) return 'A counter is an attack on the attacker alone.';
-      if (ctx.options['counterMustBeLegal'] === false) return null;
+      if (!rulingsOf(ctx.options).counterMustBeLegal) return null;
       const legal = legalityProblem(ctx, target, [attacker], spec, false);
       if (legal) return `Not a fitting counter (R-F12): ${legal}`;
       return saveReasons(spec, false).length ? d20Problem(counterSave(e), `${target.name}'s WIT save to hit with the counter (R-F12)`) : null;
@@ -164,7 +165,7 @@ export function react(ctx: FactionsContext, e: Extract<CombatEvent, { type: 'REA
     }
     case 'counter': {
       const spec = normalizeSpec(counterInput(e), target);
-      const legalOn = ctx.options['counterMustBeLegal'] !== false;
+      const legalOn = rulingsOf(ctx.options).counterMustBeLegal;
       const reasons = legalOn ? saveReasons(spec, false) : [];
       let save: PendingAttack['save'] = { needed: false, face: null, passed: true };
       const weapon = spec.weapon === 'unarmed' ? 'unarmed' : spec.weapon === 'weapon' ? `d${spec.die}` : `${spec.weapon === 'shield' ? 'the shield' : 'an improvised weapon'}, d${spec.die}`;

@@ -4,6 +4,7 @@
 // sets health directly. Pure functions: each refusal is a sentence a GM understands.
 import type { OptionValues } from '../options.ts';
 import type { Gear, GearItem, GearState } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 /** A group save (R-F8): one d20 against each member's score; a pass when the die shows the score or less. */
 export function groupSave(face: number, members: { id: string; score: number }[]): { id: string; score: number; passed: boolean }[] {
@@ -16,7 +17,7 @@ export function groupSave(face: number, members: { id: string; score: number }[]
  */
 export function applyDurability(state: GearState, result: 'ok' | 'damaged', options: OptionValues): GearState {
   if (state === 'none' || state === 'destroyed' || result === 'ok') return state;
-  if (state === 'damaged') return options['damagedFailsAgain'] === 'destroyed' ? 'destroyed' : 'damaged';
+  if (state === 'damaged') return rulingsOf(options).damagedFailsAgain === 'destroyed' ? 'destroyed' : 'damaged';
   return 'damaged';
 }
 
@@ -85,7 +86,7 @@ export function setHealth(
   const { name, state, healthMax } = character;
   if (state.dead) return `${name} is dead: nothing recovers.`;
   if (!Number.isInteger(health) || health < 0 || health > healthMax) return `${name}'s health is a whole number from 0 to ${healthMax}.`;
-  if (stillIncapacitated && health > 0 && options['healthModel'] === 'hpZeroIncapacitates') {
+  if (stillIncapacitated && health > 0 && rulingsOf(options).healthModel === 'hpZeroIncapacitates') {
     return `With plain HP (R-F20) ${name} is incapacitated only at 0 health.`;
   }
   const next: FactionsState = { ...state, health, incapacitated: health === 0 || stillIncapacitated, dying: health > 0 ? false : Boolean(state.dying) };

@@ -5,6 +5,7 @@
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
+import { rulingsOf } from './options.ts';
 
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
@@ -215,8 +216,8 @@ export function initialContext(input: EncounterInput): FactionsContext {
     cycle: SIDES.map((s) => s.key),
     groups: Object.fromEntries(SIDES.map((s) => [defaultGroupId(s.key), { id: defaultGroupId(s.key), label: s.label, faction: s.key, members: [], originalCount: 0, checked: false }])),
     initiative: null,
-    fastSlow: input.options['fastSlow'] === true,
-    chaos: input.options['chaosOfCombat'] === true,
+    fastSlow: rulingsOf(input.options).fastSlow,
+    chaos: rulingsOf(input.options).chaosOfCombat,
     round: 0,
     phase: null,
     ambushDone: false,
@@ -246,12 +247,6 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   // concat copies the grown log in one step (a spread walks it item by item); the log is the same array of lines.
   return { ...ctx, log: ctx.log.concat([line]) };
 }
-
-/**
- * One combatant changed (core/encounter/roster.ts `update`, bound to Factions' combatant so a patch is checked against
- * its fields): the same context when it already holds the change.
- */
-export const update = (ctx: FactionsContext, id: string, patch: Partial<FactionsCombatant>): FactionsContext => roster.update<FactionsContext, FactionsCombatant>(ctx, id, patch);
 
 /** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
 export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
@@ -290,7 +285,7 @@ const gearFrom = (sheet: CombatantSeed['sheet'], carried: Partial<Gear> | undefi
 export function maxHealthOf(sheet: CombatantSeed['sheet'], options: OptionValues): number {
   const num = (key: string, fallback: number) => (typeof sheet[key] === 'number' ? (sheet[key] as number) : fallback);
   const str = num('str', 10);
-  return Math.max(1, options['healthModel'] === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
+  return Math.max(1, rulingsOf(options).healthModel === 'hpZeroIncapacitates' ? num('healthMax', str) : str);
 }
 
 /**
@@ -362,9 +357,9 @@ export function combatantFromSeed(seed: CombatantSeed, faction: string, options:
 export function releaseGrabs(ctx: FactionsContext, id: string): FactionsContext {
   let next = ctx;
   for (const other of ctx.roster) {
-    if (ctx.combatants[other]!.grabbedBy === id) next = update(next, other, { grabbedBy: null });
+    if (ctx.combatants[other]!.grabbedBy === id) next = roster.update(next, other, { grabbedBy: null });
   }
-  if (ctx.combatants[id]?.grabbedBy) next = update(next, id, { grabbedBy: null });
+  if (ctx.combatants[id]?.grabbedBy) next = roster.update(next, id, { grabbedBy: null });
   return next;
 }
 

@@ -5,9 +5,9 @@ import * as roster from '../../encounter/roster.ts';
 import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import { agrees, isPluralName } from '../../words.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
-import { combatantFromSeed, defaultGroupId, factionLabel, say, update } from './rules.ts';
+import { combatantFromSeed, defaultGroupId, factionLabel, say } from './rules.ts';
 
 const RESERVED_IDS = new Set(['pass', 'none', 'roll', 'random']);
 

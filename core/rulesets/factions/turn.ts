@@ -2,12 +2,12 @@
 // bonus, one zone of movement), and the turn's actions other than attacks: the zone move, bonus and main actions, the
 // shove, surrender and the chaos of combat's timeout. Letting go of the one held and being revealed follow from
 // what a character does, here and in an attack.
-import { nameOf, plural } from '../../encounter/roster.ts';
+import { nameOf, plural, update } from '../../encounter/roster.ts';
 import type { BonusKind, CombatEvent } from './combat.ts';
 import { endTurn } from './order.ts';
 import * as rules from './rules.ts';
 import type { FactionsContext } from './rules.ts';
-import { releaseGrabs, say, update } from './rules.ts';
+import { releaseGrabs, say } from './rules.ts';
 
 // ---- the turn budget (§3.3) ----
 

@@ -1,11 +1,12 @@
 // Actions from the action table (§2.3): what refuses them, what they do, Command (R-T9) and extended actions (R-T10).
-import { plural } from '../../encounter/roster.ts';
+import { plural, update } from '../../encounter/roster.ts';
 import type { ActionKind, CombatEvent, HoldChoice } from './combat-events.ts';
 import { gmTestSpec, luckBonus, luckOf, luckProblem, testProblem, testResult, type TestSpec } from './skill-tests.ts';
 import { ACTION_LABELS, COMMANDABLE, COMMAND_FOCUS, EXTENDABLE, SPRINT_STAMINA, completesNow, continuationCompletes, costOfAction, needsActions, openingGate, spend, surprisedCommandRefusal, turnGate } from './turn-budget.ts';
 import { missingHealth } from './health.ts';
 import { completeStrike, strikeRollsRefusal, type StrikeDetail } from './killing-strike.ts';
-import { endTurn, inFight, isSurprised, update, type Extended, type ItemSlot, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { endTurn, inFight, isSurprised, type Extended, type ItemSlot, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- completing actions ----
 
@@ -37,7 +38,7 @@ export const extendedSpec = (x: Extended): TestSpec | null =>
 /** The action's difficulty: Resuscitate suggests the target's missing health unless the GM sets it (R-T13). */
 export function actionDifficulty(ctx: TeamsContext, e: { kind: ActionKind; targetId?: string | null; difficulty?: number | null }): number | null {
   if (e.difficulty !== undefined && e.difficulty !== null) return e.difficulty;
-  if (e.kind === 'resuscitate' && ctx.options['resuscitateDifficulty'] !== 'gmSets' && e.targetId && ctx.combatants[e.targetId]) {
+  if (e.kind === 'resuscitate' && rulingsOf(ctx.options).resuscitateDifficulty !== 'gmSets' && e.targetId && ctx.combatants[e.targetId]) {
     return Math.max(1, missingHealth(ctx.combatants[e.targetId]!));
   }
   return null;
@@ -84,7 +85,7 @@ export function actionRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type:
   if (ctx.turn!.actionsLeft === 0) return `${actor.name} has no actions left this turn.`;
   if (cost > ctx.turn!.actionsLeft && !EXTENDABLE.includes(e.kind)) return needsActions(ctx, actor.name, cost);
   if (cost > ctx.turn!.actionsLeft && actor.inProgress) return `${actor.name} is already in the middle of ${actor.inProgress.name}.`;
-  const stepRule = ctx.options['stepExcludesMove'] !== false;
+  const stepRule = rulingsOf(ctx.options).stepExcludesMove;
   switch (e.kind) {
     case 'move':
       if (ctx.turn!.moved) return `${actor.name} has already moved this turn: Sprint for another move (1 stamina).`;

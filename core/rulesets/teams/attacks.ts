@@ -6,8 +6,9 @@ import { MAP_STEP, needsActions, openingGate, spend, surprisedCommandRefusal, tu
 import { payReaction, reactionAvailable, reactionRefusal } from './reactions.ts';
 import { applyHit, evasionAgainst, setItem } from './health.ts';
 import { openDefence } from './defence.ts';
-import { inFight, isSurprised, update, type Attribute, type PendingAttack, type Proficiency, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { inFight, isSurprised, type Attribute, type PendingAttack, type Proficiency, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- attacks (§2.4) ----
 
@@ -114,7 +115,7 @@ export function attackRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type:
     if (isSurprised(ctx, attacker)) return surprisedCommandRefusal(attacker);
   } else {
     if (!attacker.readied) return `${attacker.name} has no readied action.`;
-    if (ctx.options['readyUsesReaction'] !== false && reactionAvailable(ctx, attacker) === null) {
+    if (rulingsOf(ctx.options).readyUsesReaction && reactionAvailable(ctx, attacker) === null) {
       return `${attacker.name}'s readied action cannot fire: no reaction is left (R-T7).`;
     }
   }
@@ -154,7 +155,7 @@ function interceptorsRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 
 function declaredParryRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, target: TeamsCombatant): string | null {
   const slot = e.declaredParry;
   if (!slot) return null;
-  if (ctx.options['parryAfterHit'] !== false) return 'In this campaign a parry is chosen after the hit is known (R-T19): leave the declared parry empty and answer the defence prompt.';
+  if (rulingsOf(ctx.options).parryAfterHit) return 'In this campaign a parry is chosen after the hit is known (R-T19): leave the declared parry empty and answer the defence prompt.';
   const item = target.items[slot];
   if (!item) return `${target.name} has no shield to parry with.`;
   if (!target.held[slot]) return `${target.name} is not holding ${item.name}: only a wielded item can parry.`;
@@ -170,10 +171,10 @@ export function applyAttack(ctx: TeamsContext, e: Extract<CombatEvent, { type: '
   else if (via === 'command') next = { ...next, turn: { ...next.turn!, commandTokens: next.turn!.commandTokens.filter((id) => id !== e.attackerId) } };
   else {
     // R-T7: the readied action fires as a reaction and spends it (no stamina: it is not a defensive reaction).
-    if (ctx.options['readyUsesReaction'] !== false) next = payReaction(next, e.attackerId, null);
+    if (rulingsOf(ctx.options).readyUsesReaction) next = payReaction(next, e.attackerId, null);
     next = update(next, e.attackerId, { readied: null });
   }
-  const counts = via === 'turn' || ctx.options['multipleAttackPenaltyScope'] !== 'ownTurnOnly';
+  const counts = via === 'turn' || rulingsOf(ctx.options).multipleAttackPenaltyScope !== 'ownTurnOnly';
   if (counts) next = update(next, e.attackerId, { attacksThisRound: next.combatants[e.attackerId]!.attacksThisRound + 1 });
   // R-T19 off: the parry declared before the roll is paid whatever happens; the item wears when it parries.
   const parry = e.declaredParry ?? null;

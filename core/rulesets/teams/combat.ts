@@ -13,8 +13,9 @@ import { answerDefence, defenceRefusal } from './defence.ts';
 import { applyAttack, attackRefusal } from './attacks.ts';
 import { applyStrike, strikeRefusal } from './killing-strike.ts';
 import { actionRefusal, applyAction, applyExtended, extendedRefusal } from './actions.ts';
-import { ACTIONS_PER_TURN, inFight, update, type Roll, type TeamsContext } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { ACTIONS_PER_TURN, inFight, type Roll, type TeamsContext } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 export type { Roll };
 export * from './combat-events.ts';
@@ -59,7 +60,7 @@ function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
       const actor = ctx.combatants[ctx.activeId!]!;
       if (e.kind === 'step') {
         if (ctx.turn!.stepped) return `${actor.name} has already taken a Step this turn.`;
-        if (ctx.turn!.moved && ctx.options['stepExcludesMove'] !== false) return `${actor.name} has moved this turn: a Step is instead of a Move (R-T8).`;
+        if (ctx.turn!.moved && rulingsOf(ctx.options).stepExcludesMove) return `${actor.name} has moved this turn: a Step is instead of a Move (R-T8).`;
       }
       if (e.kind === 'dropProne' && actor.prone) return `${actor.name} is already prone.`;
       if (e.kind === 'dropItem' && e.item) {
@@ -73,7 +74,7 @@ function refusalNow(ctx: TeamsContext, e: CombatEvent): string | null {
       const c = ctx.combatants[e.combatantId];
       if (!c || !inFight(c)) return 'That combatant is not in the fight.';
       if (!c.readied) return `${c.name} has no readied action.`;
-      if (ctx.options['readyUsesReaction'] !== false && reactionAvailable(ctx, c) === null) return `${c.name}'s readied action cannot fire: no reaction is left (R-T7).`;
+      if (rulingsOf(ctx.options).readyUsesReaction && reactionAvailable(ctx, c) === null) return `${c.name}'s readied action cannot fire: no reaction is left (R-T7).`;
       return c.conscious ? null : `${c.name} is unconscious.`;
     }
     case 'EXTENDED':
@@ -163,7 +164,7 @@ export function applyCombat(ctx: TeamsContext, e: CombatEvent): TeamsContext {
       return ctx;
     }
     case 'FIRE_READIED': {
-      const next = ctx.options['readyUsesReaction'] !== false ? payReaction(ctx, e.combatantId, null) : ctx; // R-T7
+      const next = rulingsOf(ctx.options).readyUsesReaction ? payReaction(ctx, e.combatantId, null) : ctx; // R-T7
       return update(next, e.combatantId, { readied: null });
     }
     case 'EXTENDED':

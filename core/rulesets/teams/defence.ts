@@ -5,6 +5,7 @@ import { dodgeBeats, payReaction, reactionAvailable, reactionRefusal } from './r
 import { applyHit, evasionAgainst } from './health.ts';
 import { type ItemSlot, type PendingAttack, type TeamsContext } from './rules.ts';
 import { nameOf } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the defence window (§2.4 step 7) ----
 
@@ -34,7 +35,7 @@ export function defenceChoices(ctx: TeamsContext, pa: PendingAttack): DefenceCho
     // Only a wielded item blocks or parries (§2.4 Block, Parry); a broken one cannot.
     if (shield && target.held.shield && shield.blockValue > 0 && shield.durability > 0) choices.push({ id: 'block', label: `Block with ${shield.name} (block ${shield.blockValue}, 1 stamina)`, answer: { defence: 'block' } });
     // R-T19 off: a parry is declared with the attack, before the hit is known, so the hit window offers none.
-    if (ctx.options['parryAfterHit'] !== false) {
+    if (rulingsOf(ctx.options).parryAfterHit) {
       for (const slot of ['weapon', 'shield'] as const) {
         const item = target.items[slot];
         if (item && target.held[slot] && item.durability > 0) choices.push({ id: `parry:${slot}`, label: `Parry with ${item.name} (+${item.parryValue || 1}, 1 stamina)`, answer: { defence: 'parry', slot } });
@@ -63,7 +64,7 @@ export function defenceRefusal(ctx: TeamsContext, pa: PendingAttack, e: DefendEv
     if (key === 'dodge' && pa.crit) return 'A critical hit cannot miss, so it cannot be dodged (R-T18).';
     if (key === 'block' && !target.items.shield?.blockValue) return `${target.name} wields nothing that can block.`;
     if (key === 'block' && !target.held.shield) return `${target.name} is not holding ${target.items.shield!.name}: only a wielded item can block.`;
-    if (key.startsWith('parry:') && ctx.options['parryAfterHit'] === false) return 'In this campaign a parry is declared with the attack, before the hit is known (R-T19).';
+    if (key.startsWith('parry:') && !rulingsOf(ctx.options).parryAfterHit) return 'In this campaign a parry is declared with the attack, before the hit is known (R-T19).';
     if (key.startsWith('parry:') && target.items[key.slice(6) as ItemSlot] && !target.held[key.slice(6) as ItemSlot]) {
       return `${target.name} is not holding ${target.items[key.slice(6) as ItemSlot]!.name}: only a wielded item can parry.`;
     }

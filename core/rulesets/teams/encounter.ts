@@ -13,6 +13,7 @@ import { contextOf, teamsMachine } from './machine.ts';
 import { actionForms } from './forms.ts';
 import * as rules from './rules.ts';
 import type { TeamsContext } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- what the fight leaves behind (§2.6) ----
 
@@ -32,7 +33,7 @@ function consequences(snapshot: EncounterSnapshot): Consequences {
     ...(c.dead ? [{ key: `${c.id}.death`, characterId: c.characterId!, name: 'Died', category: 'death', data: { kind: 'death', cause: c.deathCause ?? '' } }] : []),
   ]);
   if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
-  const reset = ctx.options['poolsAfterCombat'] === 'reset'; // R-T26
+  const reset = rulingsOf(ctx.options).poolsAfterCombat === 'reset'; // R-T26
   return {
     injuries,
     carry: pcs.map((c) => ({

@@ -3,8 +3,9 @@
 import type { CombatEvent, HealedPool } from './combat-events.ts';
 import { guardBonus, luckBonus, luckOf, reactionSpec, testResult } from './skill-tests.ts';
 import { payReaction, reactionRefusal } from './reactions.ts';
-import { CHEAT_DEATH_STEP, damageClass, inFight, update, type DamageType, type Item, type ItemSlot, type PendingAttack, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { CHEAT_DEATH_STEP, damageClass, inFight, type DamageType, type Item, type ItemSlot, type PendingAttack, type Roll, type TeamsCombatant, type TeamsContext } from './rules.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
+import { rulingsOf } from './options.ts';
 
 /** Size (§2.4 step 5): a larger attacker raises the target's evasion and lowers its deflection by the difference. */
 export const sizeShift = (attacker: TeamsCombatant, target: TeamsCombatant) => attacker.size - target.size;
@@ -18,7 +19,7 @@ export function deflectionAgainst(ctx: TeamsContext, attacker: TeamsCombatant | 
   const cls = damageClass(type);
   if (cls === 'typeless') return null;
   const base = cls === 'physical' ? target.physicalDeflection : target.elementalDeflection;
-  const parries = cls === 'physical' || ctx.options['parryScope'] === 'allDeflection' ? parry : 0;
+  const parries = cls === 'physical' || rulingsOf(ctx.options).parryScope === 'allDeflection' ? parry : 0;
   return Math.max(0, base - (attacker ? sizeShift(attacker, target) : 0) + guardBonus(target) + parries);
 }
 
@@ -34,7 +35,7 @@ export interface HitResult {
 export function hitDamage(ctx: TeamsContext, pa: PendingAttack, defence: string): HitResult {
   const attacker = ctx.combatants[pa.attackerId] ?? null;
   const target = ctx.combatants[pa.targetId]!;
-  const test = ctx.options['damageUsesPenalisedTest'] === false ? pa.unpenalised : pa.total;
+  const test = rulingsOf(ctx.options).damageUsesPenalisedTest ? pa.total : pa.unpenalised;
   const raw = Math.max(0, test) + (pa.crit ? pa.weapon.critDamage : pa.weapon.damage);
   if (defence === 'block') {
     const shield = target.items.shield!;
@@ -42,7 +43,7 @@ export function hitDamage(ctx: TeamsContext, pa: PendingAttack, defence: string)
     if (itemDamage <= shield.durability) return { raw, taken: 0, reduction: null, blocked: { item: shield.name, itemDamage, durability: shield.durability - itemDamage, overflow: 0 }, parried: null };
     const overflow = itemDamage - shield.durability;
     // R-T22: the excess hits as a normal hit without the character's deflection (unless the campaign applies it).
-    const dr = ctx.options['blockOverflowDeflection'] === 'applied' ? deflectionAgainst(ctx, attacker, target, pa.weapon.damageType, 0) : null;
+    const dr = rulingsOf(ctx.options).blockOverflowDeflection === 'applied' ? deflectionAgainst(ctx, attacker, target, pa.weapon.damageType, 0) : null;
     const taken = dr === null ? overflow : Math.max(1, overflow - dr);
     return { raw, taken, reduction: dr, blocked: { item: shield.name, itemDamage, durability: 0, overflow }, parried: null };
   }
@@ -109,7 +110,7 @@ export function takeDamage(ctx: TeamsContext, id: string, amount: number, source
   next = update(next, id, { health });
   if (health === 0) {
     next = fallUnconscious(next, id);
-    const basis = ctx.options['overkillBasis'] === 'spilloverOnly' ? spill : amount;
+    const basis = rulingsOf(ctx.options).overkillBasis === 'spilloverOnly' ? spill : amount;
     if (basis <= c.health) return next;
     if (source.nonlethal) return update(next, id, { nonlethalZeroed: true });
     return queue(next, { kind: 'death', id, cause: source.source });

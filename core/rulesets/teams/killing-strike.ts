@@ -4,19 +4,21 @@ import { die, luckOf, luckProblem, testProblem, testResult, type TestResult, typ
 import { KILLING_STRIKE_COST, completesNow, openingGate, spend, turnGate } from './turn-budget.ts';
 import { attackSpec, penaltyOf } from './attacks.ts';
 import { evasionAgainst, hitDamage, killed, takeDamage, type HitResult } from './health.ts';
-import { inFight, update, type Attribute, type Extended, type PendingAttack, type Proficiency, type Roll, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
+import { inFight, type Attribute, type Extended, type PendingAttack, type Proficiency, type Roll, type TeamsCombatant, type TeamsContext, type Weapon } from './rules.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- the killing strike (§2.4 step 15) ----
 
 export function killingStrikeSpec(ctx: TeamsContext, c: TeamsCombatant, attribute: Attribute, proficiency: Proficiency): TestSpec {
   // R-T15b: built like an attack test, with advantage; the literal reading rolls the combat skill only.
-  if (ctx.options['killingStrikeTest'] === 'combatSkillOnly') return { label: 'killing strike', dice: [die(c, 'combatSkill', 6)], bonus: 0, level: 1 };
+  if (rulingsOf(ctx.options).killingStrikeTest === 'combatSkillOnly') return { label: 'killing strike', dice: [die(c, 'combatSkill', 6)], bonus: 0, level: 1 };
   return attackSpec(c, attribute, proficiency, 1, 'killing strike');
 }
 
 /** On a failed killing strike a sneak attack is made instead: the same test under R-T15b's default, its own roll otherwise. */
 export const sneakSpec = (c: TeamsCombatant, attribute: Attribute, proficiency: Proficiency): TestSpec => attackSpec(c, attribute, proficiency, 1, 'sneak attack');
-export const sneakNeedsOwnRoll = (ctx: TeamsContext) => ctx.options['killingStrikeTest'] === 'combatSkillOnly';
+export const sneakNeedsOwnRoll = (ctx: TeamsContext) => rulingsOf(ctx.options).killingStrikeTest === 'combatSkillOnly';
 
 export interface StrikeDetail {
   targetId: string;
@@ -70,7 +72,7 @@ export function strikeRefusal(ctx: TeamsContext, e: Extract<CombatEvent, { type:
   if (striker.inProgress) return `${striker.name} is already in the middle of ${striker.inProgress.name}.`;
   const weapon = e.weapon ?? striker.weapon;
   if (!e.weapon && !striker.held.weapon) return `${striker.name} is not holding ${weapon.name}: Brandish it first, or name the weapon used.`;
-  const rule = ctx.options['killingStrikeWeapons'];
+  const rule = rulingsOf(ctx.options).killingStrikeWeapons;
   if (rule === 'lethalOnly' && weapon.nonlethal) return `This campaign allows killing strikes with lethal weapons only (R-T25): ${weapon.name} is nonlethal.`;
   if (rule === 'nonlethalOnly' && !weapon.nonlethal) return `This campaign follows the literal text (R-T25): a killing strike needs a nonlethal weapon.`;
   if (!completesNow(ctx, KILLING_STRIKE_COST)) return null;

@@ -9,6 +9,7 @@ import * as rules from './rules.ts';
 import { addedSentence, nameOf, plural } from '../../encounter/roster.ts';
 import type { PendingAttack, Roll, TeamsCombatant, TeamsContext } from './rules.ts';
 import { agrees, counted, possessive } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
 const signed = (n: number) => (n >= 0 ? `+ ${n}` : `− ${-n}`);
@@ -43,14 +44,14 @@ function hitLine(before: TeamsContext, after: TeamsContext, pa: PendingAttack, d
   const result = combat.hitDamage(before, pa, defence);
   const target = before.combatants[pa.targetId]!;
   const dmg = pa.crit ? pa.weapon.critDamage : pa.weapon.damage;
-  const test = before.options['damageUsesPenalisedTest'] === false ? pa.unpenalised : pa.total;
+  const test = rulingsOf(before.options).damageUsesPenalisedTest ? pa.total : pa.unpenalised;
   const raw = `${Math.max(0, test)} + ${pa.crit ? 'critical damage ' : ''}${dmg} = ${result.raw} ${pa.weapon.damageType}`;
   if (result.blocked) {
     const b = result.blocked;
     const overflow = b.overflow ? `; ${b.overflow} too many for its durability: ${target.name} takes ${result.taken}${result.reduction === null ? ' (no second deflection, R-T22)' : ` after deflection ${result.reduction} (R-T22)`}, ${poolsText(before, after, pa.targetId)}` : `; ${target.name} takes nothing`;
     return `${target.name} blocks with ${b.item}: ${raw} − block ${target.items.shield!.blockValue} = ${b.itemDamage} to the item, durability ${b.durability}${b.durability === 0 ? ' (broken)' : ''}${overflow}.`;
   }
-  const parried = result.parried ? ` ${target.name} parries with ${result.parried.item} (+${result.parried.value}${rules.damageClass(pa.weapon.damageType) === 'physical' || before.options['parryScope'] === 'allDeflection' ? '' : ', no effect on this damage type (R-T21)'}; durability −1).` : '';
+  const parried = result.parried ? ` ${target.name} parries with ${result.parried.item} (+${result.parried.value}${rules.damageClass(pa.weapon.damageType) === 'physical' || rulingsOf(before.options).parryScope === 'allDeflection' ? '' : ', no effect on this damage type (R-T21)'}; durability −1).` : '';
   const reduction = result.reduction === null ? ' (typeless: not reduced)' : ` − deflection ${result.reduction}${result.raw - result.reduction < 1 ? ', minimum 1' : ''}`;
   return `${parried ? `${parried.trim()} ` : ''}Damage ${raw}${reduction} = ${result.taken}: ${target.name} ${poolsText(before, after, pa.targetId)}.`;
 }
@@ -133,7 +134,7 @@ function combatLine(event: CombatEvent, before: TeamsContext, after: TeamsContex
         case 'wait': return { round, kind: 'turn', actorId, rulings: ['R-T6'], text: `${who} waits: an extra reaction until their next turn. The turn ends.` };
         case 'ready': return { round, kind: 'turn', actorId, rulings: ['R-T7'], text: `${who} readies "${event.readied}" for when ${event.trigger}. The turn ends.` };
         case 'sprint': return { round, kind: 'turn', actorId, text: `${who}${commanded} sprints (1 stamina, ${after.combatants[actorId!]!.stamina} left).${left()}` };
-        case 'move': return { round, kind: 'turn', actorId, rulings: commanded ? ['R-T9'] : before.options['stepExcludesMove'] !== false ? ['R-T8'] : [], text: `${who}${commanded}: Move${commanded ? ' (their Move this turn)' : ''}${note}.${left()}` };
+        case 'move': return { round, kind: 'turn', actorId, rulings: commanded ? ['R-T9'] : rulingsOf(before.options).stepExcludesMove ? ['R-T8'] : [], text: `${who}${commanded}: Move${commanded ? ' (their Move this turn)' : ''}${note}.${left()}` };
         case 'brandish': return { round, kind: 'turn', actorId, text: `${who}${commanded} brandishes${event.hold ? `: now holding ${holdingText(after.combatants[actorId!]!)}` : ' (weapon and shield stay as they were)'}${note}.${left()}` };
         case 'command': return { round, kind: 'turn', actorId, rulings: ['R-T9'], text: `${who} commands ${name(event.targetId)} (2 focus): ${name(event.targetId)} may take one action now.${left()}` };
         case 'resuscitate': {
@@ -281,12 +282,12 @@ function eventLine(event: GmEvent & TeamsEvent, before: TeamsContext, after: Tea
       // actions": an arrival on another team during that round waits for round 1 like the rest of its team.
       const arrival = after.combatants[event.combatant.id]!;
       const when = rules.isSurprised(after, arrival)
-        ? `it is the surprise round, so they act from round 1${after.options['surprisedCannotReact'] !== false ? ' and cannot react until then (R-T5)' : ''}`
+        ? `it is the surprise round, so they act from round 1${rulingsOf(after.options).surprisedCannotReact ? ' and cannot react until then (R-T5)' : ''}`
         : 'they may be picked at its next go';
       return { round, kind: 'order', actorId: event.combatant.id, text: `${event.combatant.name} arrives late and joins ${rules.teamLabel(after, event.combatant.side)}; ${when}.` };
     }
     case 'END_COMBAT':
-      return { round, kind: 'end', rulings: ['R-T11', 'R-T26'], text: `Combat ends${event.outcome ? `: ${event.outcome}` : ''}. ${after.options['poolsAfterCombat'] === 'reset' ? 'Pools return to their maximum.' : 'Endurance, health, stamina and focus stay as they are.'}` };
+      return { round, kind: 'end', rulings: ['R-T11', 'R-T26'], text: `Combat ends${event.outcome ? `: ${event.outcome}` : ''}. ${rulingsOf(after.options).poolsAfterCombat === 'reset' ? 'Pools return to their maximum.' : 'Endurance, health, stamina and focus stay as they are.'}` };
   }
   return null;
 }

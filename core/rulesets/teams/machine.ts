@@ -128,7 +128,7 @@ export const teamsMachine = setup({
     }),
     setUnsurprisable: assign(({ context, event }) => {
       assertEvent(event, 'SET_UNSURPRISABLE');
-      return rules.update(context, event.combatantId, { unsurprisable: event.unsurprisable });
+      return roster.update(context, event.combatantId, { unsurprisable: event.unsurprisable });
     }),
     setObjective: assign(({ context, event }) => {
       assertEvent(event, 'SET_OBJECTIVE');

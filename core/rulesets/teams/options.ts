@@ -1,5 +1,5 @@
 // Teams' rulings (RULES.md §2, Appendix A): each R-T ruling is a named option with the digest's default.
-import { choice, defineOptions, flag } from '../options.ts';
+import { choice, defineOptions, flag, optionsReader } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/teams.md,
@@ -142,3 +142,6 @@ export const teamsOptions = defineOptions([
     ],
   }),
 ], { retired: RETIRED_TEAMS_OPTIONS });
+
+/** The encounter's or the campaign's rulings, typed by their declarations (read once per options object). */
+export const rulingsOf = optionsReader(teamsOptions);

@@ -6,6 +6,7 @@ import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { agrees, possessive } from '../../words.ts';
+import { rulingsOf } from './options.ts';
 
 /** The two teams every encounter starts with; the party's team first (the server seeds party members into it). */
 export const SIDES: readonly { key: string; label: string }[] = [
@@ -343,9 +344,6 @@ export const teamLabel = (ctx: TeamsContext, key: string | null | undefined): st
 /** In the fight: neither dead nor removed. */
 export const inFight = (c: TeamsCombatant | undefined): c is TeamsCombatant => c !== undefined && !c.dead && c.removed === null;
 
-/** One combatant changed (the shared update: the same context when it already holds the change). */
-export const update = (ctx: TeamsContext, id: string, change: Partial<TeamsCombatant>): TeamsContext => roster.update<TeamsContext, TeamsCombatant>(ctx, id, change);
-
 export const membersOf = (ctx: TeamsContext, team: string): string[] => ctx.roster.filter((id) => ctx.combatants[id]?.team === team);
 
 /** Surprised: round 0 of a surprise, not on the surprising team and able to be surprised (§2.2 rule 6). */
@@ -397,13 +395,13 @@ export function openRound(ctx: TeamsContext): TeamsContext {
   const combatants = Object.fromEntries(
     Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, acted: false, reactionUsedRound: false, attacksThisRound: 0 }]),
   );
-  const carryOn = ctx.options['roundStartTeam'] === 'continueCycle' && !first;
+  const carryOn = rulingsOf(ctx.options).roundStartTeam === 'continueCycle' && !first;
   return { ...ctx, started: true, round, surpriseRound, combatants, roundTurns: [], teamCursor: carryOn ? ctx.teamCursor : 0 };
 }
 
 /** R-T1b: the instigator's first turn opens with the triggering attack (once per encounter). */
 const opensWithAttack = (ctx: TeamsContext, id: string) =>
-  ctx.options['prefillInstigatorAttack'] !== false && !ctx.openingOffered && ctx.instigator?.combatantId === id;
+  rulingsOf(ctx.options).prefillInstigatorAttack && !ctx.openingOffered && ctx.instigator?.combatantId === id;
 
 /**
  * Turn start (§2.2 turnStart): three actions; the reaction refreshes (R-T6, not under 'strictPerRound'); the
@@ -411,9 +409,9 @@ const opensWithAttack = (ctx: TeamsContext, id: string) =>
  */
 export function beginTurn(ctx: TeamsContext, id: string): TeamsContext {
   const c = ctx.combatants[id]!;
-  const refresh = ctx.options['reactionCap'] !== 'strictPerRound';
+  const refresh = rulingsOf(ctx.options).reactionCap !== 'strictPerRound';
   const opening = opensWithAttack(ctx, id);
-  const next = update(ctx, id, {
+  const next = roster.update(ctx, id, {
     reactionSpent: refresh ? false : c.reactionSpent,
     waitExtra: false,
     guarding: false,
@@ -434,7 +432,7 @@ export function endTurn(ctx: TeamsContext): TeamsContext {
   if (id === null) return ctx;
   const c = ctx.combatants[id]!;
   const index = ctx.teamOrder.indexOf(c.team);
-  const next = update(ctx, id, { acted: true });
+  const next = roster.update(ctx, id, { acted: true });
   return {
     ...next,
     activeId: null,
@@ -472,7 +470,7 @@ export function setInstigator(ctx: TeamsContext, combatantId: string | null, att
 }
 
 export function setTeam(ctx: TeamsContext, id: string, team: string): TeamsContext {
-  const next = update(ctx, id, { team });
+  const next = roster.update(ctx, id, { team });
   // The instigator's team leads the order: moving the instigator moves the lead with it.
   if (ctx.instigator?.combatantId === id) return setInstigator(next, id, ctx.instigator.attackedTeam === team ? null : ctx.instigator.attackedTeam);
   return next;
@@ -544,7 +542,7 @@ export function checkSelectMember(ctx: TeamsContext, id: string): string | null 
 
 /** Running: the combatant leaves the fight; its pending decisions go with it. */
 export function removeCombatant(ctx: TeamsContext, id: string, reason: string): TeamsContext {
-  const next = update(ctx, id, { removed: { reason, round: ctx.round } });
+  const next = roster.update(ctx, id, { removed: { reason, round: ctx.round } });
   return { ...next, pending: next.pending.filter((p) => (p.kind === 'defence' ? p.attack.targetId !== id && p.attack.attackerId !== id : p.id !== id)) };
 }
 

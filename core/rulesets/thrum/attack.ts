@@ -4,7 +4,9 @@ import type { CombatEvent } from './combat.ts';
 import { coverBetween, isAdjacent, keyOf, onBoard, placementProblem, squareLabel, type Square } from './grid.ts';
 import { statusName, addStatus, isFoe, possessive, occupants } from './health.ts';
 import { areaTargets } from './movement.ts';
-import { inFight, isExhausted, isFrayed, replaceTop, stacksOf, update, type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier } from './rules.ts';
+import { inFight, isExhausted, isFrayed, replaceTop, stacksOf, type AttackTarget, type DefenceKind, type Frame, type PendingAttack, type Roll, type ThrumCombatant, type ThrumContext, type Tier } from './rules.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- attacks (§5.4) ----
 
@@ -54,7 +56,7 @@ export function rollCounts(ctx: ThrumContext, attack: PendingAttack, target: Att
  * defence is "an ability that provides an alternative defensive option", which resolves as that ability says.
  */
 export const contestRolled = (ctx: ThrumContext, defence: DefenceKind | null): boolean =>
-  ctx.options['boonsAndBanes'] !== 'countsToCoreRules' && defence !== 'alternative';
+  rulingsOf(ctx.options).boonsAndBanes !== 'countsToCoreRules' && defence !== 'alternative';
 
 /** One side's dice: 2d6, and one d6 more per net Boon or Bane ("each Bane cancels one Boon and vice versa"). */
 export interface SideDice {
@@ -112,8 +114,8 @@ export function contestOf(ctx: ThrumContext, attack: PendingAttack, target: Atta
   const a = side(dice.attack, attackRoll);
   const d = side(dice.defence, defenceRoll);
   const margin = d.total - a.total;
-  const critical = Number(ctx.options['criticalMargin'] ?? 5);
-  const defenceHolds = margin > 0 || (margin === 0 && ctx.options['contestTies'] !== 'attackWins');
+  const critical = rulingsOf(ctx.options).criticalMargin;
+  const defenceHolds = margin > 0 || (margin === 0 && rulingsOf(ctx.options).contestTies !== 'attackWins');
   const tier: Tier = !defenceHolds ? 'failure' : target.defence === 'evasion' && margin >= critical ? 'critical' : 'success';
   return { attack: a, defence: d, margin, tier, attackCritical: -margin >= critical };
 }
@@ -140,8 +142,8 @@ export function targetCover(ctx: ThrumContext, attacker: ThrumCombatant, target:
   if (attackType !== 'physical') return { cover: false, obstructed: false, computed: false };
   if (ctx.board && attacker.position && target.position) {
     const result = coverBetween(ctx.board, occupants(ctx), attacker.position, target.position, {
-      characterHeight: Number(ctx.options['characterCoverHeight'] ?? 2),
-      onLineGivesCover: ctx.options['dividingLineCover'] === 'cover',
+      characterHeight: rulingsOf(ctx.options).characterCoverHeight,
+      onLineGivesCover: rulingsOf(ctx.options).dividingLineCover === 'cover',
     });
     return { cover: result.cover, obstructed: result.obstructed, computed: true };
   }
@@ -203,7 +205,7 @@ export function areaProblem(ctx: ThrumContext, attacker: ThrumCombatant, e: Atta
     if (problem) return problem;
   }
   if (e.attackType !== 'physical') return null;
-  const cover = { characterHeight: Number(ctx.options['characterCoverHeight'] ?? 2), onLineGivesCover: ctx.options['dividingLineCover'] === 'cover' };
+  const cover = { characterHeight: rulingsOf(ctx.options).characterCoverHeight, onLineGivesCover: rulingsOf(ctx.options).dividingLineCover === 'cover' };
   const open = squares.some((s) => !coverBetween(ctx.board!, occupants(ctx), attacker.position!, s, cover).obstructed);
   if (open) return null;
   return squares.length === 1
@@ -213,7 +215,7 @@ export function areaProblem(ctx: ThrumContext, attacker: ThrumCombatant, e: Atta
 
 export function planAttack(ctx: ThrumContext, e: Extract<CombatEvent, { type: 'ATTACK' }>, triggered: boolean): PendingAttack {
   const attacker = ctx.combatants[e.attackerId]!;
-  const undefendedAllowed = ctx.options['incapacitatedDefend'] === false;
+  const undefendedAllowed = !rulingsOf(ctx.options).incapacitatedDefend;
   return {
     attackerId: attacker.id,
     ability: e.ability,

@@ -2,13 +2,14 @@
 // sentence when the rules refuse one now, and the new context after an accepted one. The concerns it draws on have
 // their own files: the attack pipeline (attack.ts), movement (movement.ts), health (health.ts), the turn (turn.ts).
 import { lastAnswer } from '../../encounter/last-answer.ts';
-import { nameOf } from '../../encounter/roster.ts';
+import { nameOf, update } from '../../encounter/roster.ts';
 import { defenceLabel, contestRolled, contestDice, contestRollProblem, defenceChoices, targetCover, isAreaAttack, attackTargets, areaProblem, planAttack, takeEffect, contestTier, outcomeOf, advanceAttack } from './attack.ts';
 import { distance, inStartingArea, onBoard, sameSquare, squareLabel, type Square } from './grid.ts';
 import { statusName, addStatus, removeStatus, floor, isFoe, possessive, sumFaces, occupants, stunnedSkipsAction, becomeIncapacitated, setLoad } from './health.ts';
 import { planMove, planForcedMove } from './movement.ts';
-import { activeId, inFight, pop, push, replaceTop, rollProblem, update, type DefenceKind, type Frame, type Roll, type ThrumContext, type Tier } from './rules.ts';
+import { activeId, inFight, pop, push, replaceTop, rollProblem, type DefenceKind, type Frame, type Roll, type ThrumContext, type Tier } from './rules.ts';
 import { settle } from './turn.ts';
+import { rulingsOf } from './options.ts';
 
 /**
  * A drop roll made with dice (R-H11): the mover's Endurance or Reflex roll, "their choice", against the environment,
@@ -175,7 +176,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
       const notTarget = (e.covered ?? []).find((id) => !e.targets.some((t) => t.targetId === id));
       if (notTarget) return `Cover is marked on ${nameOf(ctx, notTarget)}, who is not a target of this attack.`;
       // R-H10: an area hits every character inside, allies included, unless the campaign's ruling spares them.
-      const ally = area && ctx.options['areasHitAllies'] === false ? e.targets.map((t) => ctx.combatants[t.targetId]!).find((t) => !isFoe(t, attacker)) : undefined;
+      const ally = area && !rulingsOf(ctx.options).areasHitAllies ? e.targets.map((t) => ctx.combatants[t.targetId]!).find((t) => !isFoe(t, attacker)) : undefined;
       if (ally) return `${ally.name} is ${possessive(attacker.name)} ally, and this campaign's areas spare allies (R-H10).`;
       if (e.fatigue + e.stress + (e.statuses?.length ?? 0) === 0) return 'Say what the attack deals: Fatigue, Stress or a status.';
       return overexertProblem(ctx, e.overexert);
@@ -240,7 +241,7 @@ function refusalNow(ctx: ThrumContext, e: CombatEvent, stage: Stage): string | n
     case 'POSITION': {
       if (stage !== 'roundZero') return 'Starting positions are taken in Round Zero; later, move or use a GM placement.';
       if (!actor) return 'Positions are taken on a combatant\'s turn.';
-      if (!actor.pc && ctx.options['roundZeroNpcs'] !== 'positionToo') return `${actor.name} was placed by the GM before initiative: in Round Zero NPCs only choose a stance (R-H2).`;
+      if (!actor.pc && rulingsOf(ctx.options).roundZeroNpcs !== 'positionToo') return `${actor.name} was placed by the GM before initiative: in Round Zero NPCs only choose a stance (R-H2).`;
       if (!ctx.board) return 'No map is set for this encounter.';
       if (!onBoard(ctx.board, e.square)) return `${squareLabel(e.square)} is off the map.`;
       if (actor.pc && !inStartingArea(ctx.board, e.square)) return `${squareLabel(e.square)} is outside the Starting Area.`;

@@ -1,7 +1,9 @@
 // Thrum's health as pure functions (RULES.md §5.5, R-H8, R-H15): statuses and their stacks, the numbers derived
 // from them, loads against tolerances, and becoming Incapacitated.
 import { currentSpeed } from './grid.ts';
-import { activeId, inFight, stacksOf, update, type Roll, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { activeId, inFight, stacksOf, type Roll, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- statuses (R-H15) ----
 
@@ -15,7 +17,7 @@ export const statusName = (raw: string): string => {
 
 export function ticksFor(ctx: ThrumContext, status: string, explicit: boolean | null | undefined): boolean {
   if (explicit !== null && explicit !== undefined) return explicit;
-  if (ctx.options['statusCountdown'] === 'allStacksTick') return true;
+  if (rulingsOf(ctx.options).statusCountdown === 'allStacksTick') return true;
   return STATUS_TICKS[status] ?? true;
 }
 
@@ -40,7 +42,7 @@ export function removeStatus(ctx: ThrumContext, id: string, raw: string, stacks:
 // ---- derived numbers ----
 
 export const speedOf = (c: ThrumCombatant, ctx: ThrumContext): number =>
-  currentSpeed(c.speed, stacksOf(c, 'Slowed'), Number(ctx.options['slowedSpeedPerStack'] ?? 1));
+  currentSpeed(c.speed, stacksOf(c, 'Slowed'), rulingsOf(ctx.options).slowedSpeedPerStack);
 
 export const floor = (n: number): number => Math.max(0, n); // R-H8: loads and tolerances never go below 0
 
@@ -52,7 +54,7 @@ export const sumFaces = (roll: Roll): number => roll.faces.reduce((a, b) => a + 
 export const occupants = (ctx: ThrumContext) =>
   Object.values(ctx.combatants).filter((c) => inFight(c) && c.position !== null).map((c) => ({ id: c.id, square: c.position! }));
 
-export const stunnedSkipsAction = (ctx: ThrumContext, c: ThrumCombatant): boolean => ctx.options['stunned'] !== 'gmAdjudicates' && stacksOf(c, 'Stunned') > 0;
+export const stunnedSkipsAction = (ctx: ThrumContext, c: ThrumCombatant): boolean => rulingsOf(ctx.options).stunned !== 'gmAdjudicates' && stacksOf(c, 'Stunned') > 0;
 
 // ---- incapacity (§5.5) ----
 

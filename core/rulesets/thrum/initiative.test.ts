@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addSeeds } from '../../encounter/roster.ts';
 import { defaultOptions } from '../options.ts';
-import { thrumOptions } from './options.ts';
+import { rulingsOf, thrumOptions } from './options.ts';
 import * as rules from './rules.ts';
 import type { ThrumContext } from './rules.ts';
 import { seed } from './testing.ts';
@@ -31,7 +31,7 @@ function tiedByRule(mode: string, a: rules.ThrumCombatant, b: rules.ThrumCombata
 
 /** The tied groups by the letter of R-H1: roster order, everyone rolled and still in the fight, two or more. */
 function groupsByRule(ctx: ThrumContext): string[][] {
-  const mode = String(ctx.options['initiativeTies']);
+  const mode = rulingsOf(ctx.options).initiativeTies;
   const rolled = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => c.removed === null && c.initiative !== null);
   return rolled
     .filter((c, i) => !rolled.slice(0, i).some((earlier) => tiedByRule(mode, earlier, c)))

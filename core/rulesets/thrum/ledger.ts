@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type LedgerRecord, type RecoveryCard, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { MAX_WOUNDS, conditionOf, downtime, restore, stateOf, type RecoveryResult, type ThrumCondition } from './recovery.ts';
+import { rulingsOf } from './options.ts';
 
 function refuse(message: string): never {
   throw new LedgerRefusal(message);
@@ -190,7 +191,7 @@ function apply(world: CampaignWorld, raw: GmEvent): RecoveryOutcome {
 const toleranceTone = (current: number, base: number): 'ok' | 'warn' | 'bad' => (current <= 0 ? 'bad' : current < base ? 'warn' : 'ok');
 
 function woundStatus(rank: number, world: CampaignWorld): string {
-  if (rank === 0 || world.options['downtimeRestores'] === 'baseAndAllWounds') return 'heals at the next Downtime (R-H17)';
+  if (rank === 0 || rulingsOf(world.options).downtimeRestores === 'baseAndAllWounds') return 'heals at the next Downtime (R-H17)';
   return `${rank + 1} Downtimes to go (R-H17)`;
 }
 

@@ -13,6 +13,7 @@ import { type Contest, contestOf, contestTier, defenceLabel, defenceModifier, is
 import { type OverrideField, frameQuestion, stackEntry } from './combat.ts';
 import { speedOf, statusName, sumFaces } from './health.ts';
 import { type DropRolled, dropRollOf, planForcedMove } from './movement.ts';
+import { rulingsOf } from './options.ts';
 
 export const signed = (n: number) => (n < 0 ? `− ${-n}` : `+ ${n}`);
 export const faces = (roll: Roll | null | undefined) => (roll ? `[${roll.faces.join(', ')}]${roll.source === 'manual' ? ' (typed in)' : ''}` : '');
@@ -31,7 +32,7 @@ function rollLine(kind: 'panic' | 'incapacity', event: { combatantId: string; ro
   const head = `${possessive(b.name)} ${kind === 'panic' ? 'Panic' : 'Incapacity'} Roll${reason ? ` (${reason})` : ''}: ${faces(event.roll)} ${signed(modifier)} ${kind === 'panic' ? 'Resolve' : 'Resilience'} = ${total} against ${kind === 'panic' ? 'Stress' : 'Fatigue'} Load ${against}`;
   if (total > against) return { round: eventRound(before, after), kind: 'decision', actorId: b.id, text: `${head}: it must exceed the load and does. ${kind === 'panic' ? 'Holds their nerve.' : 'Stays on their feet.'}` };
   if (kind === 'panic') {
-    const stunned = after.options['stunned'] === 'gmAdjudicates' ? 'Stunned (the GM applies it)' : 'Stunned (skips the next Action)';
+    const stunned = rulingsOf(after.options).stunned === 'gmAdjudicates' ? 'Stunned (the GM applies it)' : 'Stunned (skips the next Action)';
     return {
       round: eventRound(before, after), kind: 'decision', actorId: b.id, rulings: ['R-H5', 'R-H6', 'R-H8'],
       text: `${head}: ${total === against ? 'a tie fails' : 'fails'}. ${stunned}; Stress Load ${b.stressLoad} added to Fatigue Load (now ${a.fatigueLoad}) and reset to 0; Stress Tolerance ${b.stressTolerance} → ${a.stressTolerance}.`,
@@ -153,7 +154,7 @@ function combatLine(event: CombatEvent, before: ThrumContext, after: ThrumContex
         const decided = contest.margin === 0
           ? `a tie, ${tier === 'failure' ? 'which goes to the attack' : 'and the attack must exceed the defence'}`
           : contest.margin > 0 ? `the defence is ${contest.margin} higher` : `the attack is ${-contest.margin} higher`;
-        const critical = contest.attackCritical ? `; an attack Critical (${Number(before.options['criticalMargin'] ?? 5)} or more above the defence) for an ability with a Critical effect` : '';
+        const critical = contest.attackCritical ? `; an attack Critical (${rulingsOf(before.options).criticalMargin} or more above the defence) for an ability with a Critical effect` : '';
         return {
           round, kind: 'attack', actorId: a.id, rulings,
           text: `${sideText(`${possessive(name(attack.attackerId))} ${attack.ability}`, event.attackRoll!, contest.attack)} against ${sideText(`${possessive(a.name)} ${defenceLabel(target.defence!)}`, event.defenceRoll!, contest.defence)}: ${decided}${critical} — ${result}.`,
@@ -250,7 +251,7 @@ function endTurnLine(before: ThrumContext, after: ThrumContext, roundZero: boole
       if (a.wounds > b.wounds) notes.push(`ends the turn Incapacitated at Fatigue Tolerance 0: a Wound (${a.wounds} of 3)`);
       if (a.removed?.kind === 'wounds') notes.push('three Wounds: removed from combat and from normal campaign play');
     }
-    if (!before.turn.acted && !b.incapacitated && rules.stacksOf(b, 'Stunned') > 0 && before.options['stunned'] !== 'gmAdjudicates') {
+    if (!before.turn.acted && !b.incapacitated && rules.stacksOf(b, 'Stunned') > 0 && rulingsOf(before.options).stunned !== 'gmAdjudicates') {
       notes.push('the Action was skipped (Stunned)');
       rulings.push('R-H6');
     }

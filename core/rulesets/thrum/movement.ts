@@ -5,6 +5,7 @@ import type { DropDice, DropChoice, CombatEvent } from './combat.ts';
 import { currentSpeed, distance, isAdjacent, keyOf, onBoard, sameSquare, squareLabel, stepCost, type Square } from './grid.ts';
 import { speedOf, isFoe, possessive, sumFaces, occupants } from './health.ts';
 import { activeId, inFight, rollProblem, stacksOf, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- drop rolls (§5.3, R-H11) ----
 
@@ -25,7 +26,7 @@ export function dropRollOf(ctx: ThrumContext, c: ThrumCombatant, entry: DropDice
   const modifier = entry.roll === 'endurance' ? c.resilience : c.evasion;
   const total = sumFaces(entry.dice!) + modifier;
   const opposition = sumFaces(entry.environment!) + levels;
-  const wins = total > opposition || (total === opposition && ctx.options['contestTies'] === 'attackWins');
+  const wins = total > opposition || (total === opposition && rulingsOf(ctx.options).contestTies === 'attackWins');
   return {
     stat: entry.roll === 'endurance' ? 'Endurance' : 'Reflex',
     mover: { faces: entry.dice!.faces, modifier, total },
@@ -35,7 +36,7 @@ export function dropRollOf(ctx: ThrumContext, c: ThrumCombatant, entry: DropDice
 }
 
 /** Whether a drop's result must come from dice (R-H11): unless the campaign hands the contests to the GM. */
-const dropsRolled = (ctx: ThrumContext): boolean => ctx.options['boonsAndBanes'] !== 'countsToCoreRules';
+const dropsRolled = (ctx: ThrumContext): boolean => rulingsOf(ctx.options).boonsAndBanes !== 'countsToCoreRules';
 
 function dropProblem(ctx: ThrumContext, c: ThrumCombatant, entry: DropChoice, levels: number): string | null {
   if (typeof entry === 'string') {
@@ -64,7 +65,7 @@ export interface MovePlan {
 
 /** The cost and effects of a MOVE along a path on the board, or of a number of squares without one. */
 export function planMove(ctx: ThrumContext, mover: ThrumCombatant, e: Extract<CombatEvent, { type: 'MOVE' }>): MovePlan {
-  const perStack = Number(ctx.options['slowedSpeedPerStack'] ?? 1);
+  const perStack = rulingsOf(ctx.options).slowedSpeedPerStack;
   const left = speedOf(mover, ctx) - ctx.turn.moved;
   const plan: MovePlan = { cost: 0, end: mover.position, slowed: 0, dazed: false, stopped: false, problem: null };
   if (e.teleport) return planTeleport(ctx, mover, e, plan, left);
@@ -219,7 +220,7 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
     if (occupant) return { ...plan, problem: `${nameOf(ctx, occupant.id)} stands on ${squareLabel(last)}: nobody can be pushed onto another character's square.` };
     plan.end = last;
   }
-  const perStack = Number(ctx.options['slowedSpeedPerStack'] ?? 1);
+  const perStack = rulingsOf(ctx.options).slowedSpeedPerStack;
   const spent = activeId(ctx) === moved.id ? ctx.turn.moved : 0;
   let slowed = stacksOf(moved, 'Slowed');
   for (const drop of plan.drops) {
@@ -239,7 +240,7 @@ export function planForcedMove(ctx: ThrumContext, e: Extract<CombatEvent, { type
  */
 export function areaTargets(ctx: ThrumContext, userId: string, squares: Square[]): string[] {
   const user = ctx.combatants[userId]!;
-  const alliesToo = ctx.options['areasHitAllies'] !== false;
+  const alliesToo = rulingsOf(ctx.options).areasHitAllies;
   const keys = new Set(squares.map(keyOf));
   return ctx.order
     .concat(ctx.roster.filter((id) => !ctx.order.includes(id)))

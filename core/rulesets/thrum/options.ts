@@ -1,5 +1,5 @@
 // Thrum's rulings (RULES.md §5, Appendix A): each R-H ruling is a named option with the digest's default.
-import { choice, defineOptions, flag, number } from '../options.ts';
+import { choice, defineOptions, flag, number, optionsReader } from '../options.ts';
 
 /**
  * Rulings the digest gives one reading for are constants of the engine, not options (docs/rulesets/thrum.md,
@@ -115,3 +115,7 @@ export const thrumOptions = defineOptions([
     ],
   }),
 ], { retired: RETIRED_THRUM_OPTIONS });
+
+/** The encounter's or the campaign's rulings, typed by their declarations (read once per options object). */
+export const rulingsOf = optionsReader(thrumOptions);
+export type ThrumRulings = ReturnType<typeof rulingsOf>;

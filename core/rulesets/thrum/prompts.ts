@@ -8,6 +8,7 @@ import { signed, possessive, ROLL_REASON } from './log.ts';
 import { contextOf } from './stages.ts';
 import { contestDice, contestRolled, defenceChoices, defenceLabel, defenceModifier, diceLabel, rollCounts, tiersFor, type RollCounts } from './attack.ts';
 import { stackEntry } from './combat.ts';
+import { rulingsOf } from './options.ts';
 
 /**
  * What the contest prompt (kind 'defenceResult') carries beside its text: each side's modifier, Boons and Banes (the
@@ -54,7 +55,7 @@ function framePrompt(ctx: ThrumContext, frame: Frame): EncounterPrompt {
         const defenceCounts = boonsBanes(counts.defenceBoons.length, counts.defenceBanes.length);
         return {
           kind: 'defenceResult', answer: 'DEFENSE_RESULT', subjectId: defender.id,
-          text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${defenceLabel(target.defence)}, ${diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${ctx.options['contestTies'] === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
+          text: `Contested roll: ${possessive(attacker)} ${attack.ability}, ${diceLabel(dice.attack)}${attackCounts ? ` (${attackCounts})` : ''}, against ${possessive(defender.name)} ${defenceLabel(target.defence)}, ${diceLabel(dice.defence)}${defenceCounts ? ` (${defenceCounts})` : ''}. ${rulingsOf(ctx.options).contestTies === 'attackWins' ? 'A tie goes to the attack (R-H11 ties).' : 'The attack must exceed the defence (R-H11 ties).'}`,
           choices: [{ id: 'roll', answer: { outcome: 'roll' }, label: `Roll ${diceLabel(dice.attack)} against ${diceLabel(dice.defence)}` }],
           details: { ...counts, attackDice: dice.attack.count, defenceDice: dice.defence.count } satisfies ThrumContestDetails,
         };

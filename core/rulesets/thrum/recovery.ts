@@ -3,6 +3,7 @@
 // gives it. Pure: each function takes a character's condition and returns a new one with a log sentence, or throws
 // RecoveryRefusal (changing nothing).
 import type { OptionValues } from '../options.ts';
+import { rulingsOf } from './options.ts';
 
 /** A refusal a GM can read ("Ana has nothing for Downtime to restore."). Nothing was changed. */
 export class RecoveryRefusal extends Error {
@@ -75,7 +76,7 @@ function changes(name: string, before: ThrumCondition, after: ThrumCondition): s
  */
 export function downtime(name: string, condition: ThrumCondition, options: OptionValues, days = 1): RecoveryResult {
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) refuse(`Downtime lasts 1 to ${MAX_DAYS} days.`);
-  const mode = options['downtimeRestores'] ?? 'baseAndOneWound';
+  const mode = rulingsOf(options).downtimeRestores;
   const lowered = condition.fatigueTolerance < condition.baseFatigueTolerance || condition.stressTolerance < condition.baseStressTolerance;
   if (!lowered && condition.wounds === 0) refuse(`${name} has nothing for Downtime to restore: tolerances at base and no Wounds.`);
   let next: ThrumCondition;

@@ -7,6 +7,7 @@ import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
 import { counted } from '../../words.ts';
+import { rulingsOf, type ThrumRulings } from './options.ts';
 
 export type Side = 'party' | 'foes';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -254,7 +255,7 @@ function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombata
   const ia = a.initiative?.total ?? -Infinity;
   const ib = b.initiative?.total ?? -Infinity;
   if (ia !== ib) return ib - ia;
-  const mode = ctx.options['initiativeTies'];
+  const mode = rulingsOf(ctx.options).initiativeTies;
   if (mode !== 'gmChooses' && a.initiativeModifier !== b.initiativeModifier) return b.initiativeModifier - a.initiativeModifier;
   if (mode === 'modifierThenPcs' && a.pc !== b.pc) return a.pc ? -1 : 1;
   return 0;
@@ -265,7 +266,7 @@ function compareInitiative(ctx: ThrumContext, a: ThrumCombatant, b: ThrumCombata
  * same total, and the modifier and PC-ness where the R-H1 mode uses them); null for a total or modifier that is not a
  * number, which equals nothing.
  */
-function tieKey(mode: unknown, c: ThrumCombatant): string | null {
+function tieKey(mode: InitiativeTies, c: ThrumCombatant): string | null {
   const total = c.initiative?.total ?? -Infinity;
   if (Number.isNaN(total) || (mode !== 'gmChooses' && Number.isNaN(c.initiativeModifier))) return null;
   let key = String(total);
@@ -274,9 +275,12 @@ function tieKey(mode: unknown, c: ThrumCombatant): string | null {
   return key;
 }
 
+/** R-H1's reading. */
+type InitiativeTies = ThrumRulings['initiativeTies'];
+
 interface Ties {
   roster: string[];
-  mode: unknown;
+  mode: InitiativeTies;
   groups: string[][];
   /** openTie for one tieOrder (the GM's choices so far). */
   open?: { tieOrder: string[]; tie: string[] | null };
@@ -286,7 +290,7 @@ interface Ties {
 const tiesMemo = new WeakMap<ThrumContext['combatants'], Ties>();
 
 function ties(ctx: ThrumContext): Ties {
-  const mode = ctx.options['initiativeTies'];
+  const mode = rulingsOf(ctx.options).initiativeTies;
   const known = tiesMemo.get(ctx.combatants);
   if (known && known.roster === ctx.roster && known.mode === mode) return known;
   // compareInitiative is zero exactly on equal keys, so one pass groups the rolled combatants in roster order.
@@ -349,7 +353,7 @@ export const unrolled = (ctx: ThrumContext): string[] => ctx.roster.filter((id) 
 
 export function rollInitiative(ctx: ThrumContext, id: string, roll: Roll): ThrumContext {
   const c = ctx.combatants[id]!;
-  return update(ctx, id, { initiative: { faces: roll.faces, total: initiativeTotal(c, roll) } });
+  return roster.update(ctx, id, { initiative: { faces: roll.faces, total: initiativeTotal(c, roll) } });
 }
 
 /** Everyone has rolled and no tie waits for the GM: the order is set and Round Zero opens. */
@@ -393,7 +397,7 @@ export function delay(ctx: ThrumContext, id: string, afterId: string | null): Th
   const without = ctx.order.filter((x) => x !== id);
   const at = afterId === null ? without.length : without.indexOf(afterId) + 1;
   const order = [...without.slice(0, at), id, ...without.slice(at)];
-  return update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true, hasDelayed: true });
+  return roster.update({ ...ctx, order, turn: freshTurn() }, id, { delayedThisRound: true, hasDelayed: true });
 }
 
 // ---- removal and late arrivals (R-H4) ----
@@ -438,7 +442,7 @@ export function addLateCombatant(ctx: ThrumContext, seed: CombatantSeed, roll: R
 }
 
 export function setSide(ctx: ThrumContext, id: string, side: Side): ThrumContext {
-  return update(ctx, id, { side });
+  return roster.update(ctx, id, { side });
 }
 
 export function setBoard(ctx: ThrumContext, board: Board | null): ThrumContext {
@@ -446,7 +450,7 @@ export function setBoard(ctx: ThrumContext, board: Board | null): ThrumContext {
 }
 
 export function place(ctx: ThrumContext, id: string, square: Square | null): ThrumContext {
-  return update(ctx, id, { position: square });
+  return roster.update(ctx, id, { position: square });
 }
 
 // ---- end of combat (§5.2 rule 1, THRUM-22) ----
@@ -512,9 +516,6 @@ export const ROSTER: RosterSpec<ThrumContext, ThrumCombatant> = {
 
 export const checkStart = (ctx: ThrumContext): string | null =>
   roster.checkSidesPresent(ctx, [{ key: 'party', noun: 'party member' }, { key: 'foes', noun: 'foe' }]);
-
-/** The shared update (core/encounter/roster.ts) for Thrum's combatants, so a change is checked against ThrumCombatant. */
-export const update = roster.update<ThrumContext, ThrumCombatant>;
 
 export { emptyBoard };
 

@@ -2,7 +2,9 @@
 // end-of-turn upkeep and Wounds, settling an action, and the end of combat.
 import type { Stage } from './combat.ts';
 import { floor } from './health.ts';
-import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, update, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, type ThrumCombatant, type ThrumContext } from './rules.ts';
+import { rulingsOf } from './options.ts';
+import { update } from '../../encounter/roster.ts';
 
 // ---- the turn (§5.2 rule 4) ----
 
@@ -45,7 +47,7 @@ export function endTurn(ctx: ThrumContext, stage: Stage): ThrumContext {
 function incapacitatedUpkeep(ctx: ThrumContext, id: string): ThrumContext {
   let c = ctx.combatants[id]!;
   if (!c.incapacitated) return ctx;
-  const woundBefore = ctx.options['woundCheckOrder'] === 'beforeDecrement';
+  const woundBefore = rulingsOf(ctx.options).woundCheckOrder === 'beforeDecrement';
   let wounds = c.wounds;
   let woundsHere = c.woundsHere;
   const wound = () => {
@@ -82,7 +84,7 @@ export const combatOver = (ctx: ThrumContext): boolean => ctx.stack.length === 0
 
 /** End of combat (§5.6, R-H9): loads to 0; incapacitated PCs recover unless Fatigue Tolerance is 0; buffs, stances, terrain effects end. */
 export function closeCombat(ctx: ThrumContext, outcome: string): ThrumContext {
-  const staysOut = ctx.options['zeroToleranceStaysOut'] !== false;
+  const staysOut = rulingsOf(ctx.options).zeroToleranceStaysOut;
   const combatants = Object.fromEntries(
     Object.entries(ctx.combatants).map(([id, c]) => {
       const incapacitated = c.incapacitated && staysOut && c.fatigueTolerance === 0;

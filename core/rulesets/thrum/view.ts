@@ -10,6 +10,7 @@ import { prompt } from './prompts.ts';
 import { contextOf, stageOf, turnOpen } from './stages.ts';
 import { combatRefusal } from './combat.ts';
 import { speedOf } from './health.ts';
+import { rulingsOf } from './options.ts';
 
 function combatantView(ctx: ThrumContext, id: string, status: CombatantView['status'], slot: number | null): CombatantView {
   const c = ctx.combatants[id]!;
@@ -73,7 +74,7 @@ function allowedEvents(snapshot: EncounterSnapshot): string[] {
   if (active) {
     const c = ctx.combatants[active]!;
     if (stage === 'roundZero') {
-      if (ctx.board && (c.pc || ctx.options['roundZeroNpcs'] === 'positionToo')) list.push('POSITION');
+      if (ctx.board && (c.pc || rulingsOf(ctx.options).roundZeroNpcs === 'positionToo')) list.push('POSITION');
     } else {
       if (!c.incapacitated && !ctx.turn.movementClosed && !ctx.turn.stanceTaken) list.push('MOVE');
       if (probe('USE_ABILITY', { ability: 'x' })) list.push('ATTACK', 'USE_ABILITY', 'RESUSCITATE');
@@ -148,7 +149,7 @@ export function view(snapshot: EncounterSnapshot): EncounterView {
             const c = ctx.combatants[id]!;
             return c.position && !c.removed ? [{ id, name: c.name, side: c.side, x: c.position.x, y: c.position.y }] : [];
           }),
-          cover: { characterHeight: Number(ctx.options['characterCoverHeight'] ?? 2), onLineGivesCover: ctx.options['dividingLineCover'] === 'cover' },
+          cover: { characterHeight: rulingsOf(ctx.options).characterCoverHeight, onLineGivesCover: rulingsOf(ctx.options).dividingLineCover === 'cover' },
         }
       : null,
     setup: {
