@@ -9,6 +9,7 @@ import { eventSchema, type AnyEvent } from './events.ts';
 import { anySystemMachine } from './machine.ts';
 import { npcsToRoll } from './order.ts';
 import { refusal as rulesRefusal } from './play.ts';
+import { rulingsOf } from './options.ts';
 import {
   SIDES, activeId, compareInitiative, dieSides, reactionsLeft, reactionsPerRound, typedInitiative, withoutInitiative,
   type AnyCombatant, type AnyContext, type Roll,
@@ -306,7 +307,7 @@ function allowedEvents(ctx: AnyContext): string[] {
         'APPLY_DAMAGE', 'HEAL', 'SET_TEMP_HP', 'SET_HP',
         ...(reactionsPerRound(ctx.options) > 0 ? ['USE_REACTION'] : []),
         ...(present.some((c) => c.ready) ? ['USE_READY'] : []),
-        ...(ctx.options['concentration'] !== false ? ['CONCENTRATE'] : []),
+        ...(rulingsOf(ctx.options).concentration ? ['CONCENTRATE'] : []),
         ...(present.some((c) => c.concentrationCheck !== null) ? ['CONCENTRATION_CHECK'] : []),
         'INJURY', 'ADD_FIXED', 'REMOVE_COMBATANT', 'ADD_LATE_COMBATANT', 'END_COMBAT',
       ];

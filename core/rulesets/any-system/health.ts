@@ -4,7 +4,9 @@
 // sentence or null; each change returns a new context.
 import { nameOf } from '../../encounter/roster.ts';
 import type { EventOf } from './events.ts';
-import { absorb, atZero, concentrationDc, deathSave, failuresFromDamage, grantTempHp, heal, present, update, type AnyCombatant, type AnyContext, type Roll } from './rules.ts';
+import { update } from '../../encounter/roster.ts';
+import { absorb, atZero, concentrationDc, deathSave, failuresFromDamage, grantTempHp, heal, present, type AnyCombatant, type AnyContext, type Roll } from './rules.ts';
+import { rulingsOf } from './options.ts';
 
 /** Why the target cannot take damage, healing or HP now, or null. */
 export function targetRefusal(ctx: AnyContext, id: string): string | null {
@@ -40,14 +42,14 @@ export function damage(ctx: AnyContext, event: EventOf<'APPLY_DAMAGE'>): AnyCont
   const c = ctx.combatants[event.targetId]!;
   const hit = absorb(c, event.amount);
   const change: Partial<AnyCombatant> = { hp: hit.hp, tempHp: hit.tempHp };
-  if (c.hp === 0 && (c.vitality === 'dying' || c.vitality === 'stable') && ctx.options['deathSaves'] !== false) {
+  if (c.hp === 0 && (c.vitality === 'dying' || c.vitality === 'stable') && rulingsOf(ctx.options).deathSaves) {
     const failed = failuresFromDamage(c.saves, event.critical === true);
     Object.assign(change, failed.dead ? { ...dies(ctx, c), saves: failed.saves } : { vitality: 'dying', saves: failed.saves });
   } else if (c.hp > 0 && hit.hp === 0) {
     const fall = atZero(ctx.options, c);
     Object.assign(change, fall === 'dead' ? dies(ctx, c) : { vitality: fall, saves: { successes: 0, failures: 0 } });
   }
-  if (c.concentration && ctx.options['concentration'] !== false && change.vitality !== 'dead') {
+  if (c.concentration && rulingsOf(ctx.options).concentration && change.vitality !== 'dead') {
     change.concentrationCheck = Math.max(c.concentrationCheck ?? 0, concentrationDc(event.amount));
   }
   return update(ctx, c.id, change);
@@ -133,7 +135,7 @@ export function deathSaveRolled(ctx: AnyContext, id: string, roll: Roll | null |
 // ---- concentration ----
 
 export function checkConcentrate(ctx: AnyContext, event: EventOf<'CONCENTRATE'>): string | null {
-  if (ctx.options['concentration'] === false) return 'Concentration is not tracked in this campaign (R-A9).';
+  if (!rulingsOf(ctx.options).concentration) return 'Concentration is not tracked in this campaign (R-A9).';
   const target = targetRefusal(ctx, event.combatantId);
   if (target) return target;
   const c = ctx.combatants[event.combatantId]!;

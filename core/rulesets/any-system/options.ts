@@ -1,6 +1,6 @@
 // "Any system"'s rulings: the game is the table's, so every rule the app applies is an option, with the default of
 // the most common table (D&D 5e). Numbered R-A1…; each is the app's own reading (docs/rulesets/any-system.md).
-import { choice, defineOptions, flag, number, readOptions, type OptionValuesOf } from '../options.ts';
+import { choice, defineOptions, flag, number, optionsReader, type OptionValuesOf } from '../options.ts';
 
 export const INITIATIVE_DICE = [20, 12, 10, 8, 6] as const;
 
@@ -88,4 +88,5 @@ export const anySystemOptions = defineOptions([
 
 /** The campaign's rulings, typed by their declarations (a value missing or of another shape reads as its default). */
 export type AnySystemOptions = OptionValuesOf<typeof anySystemOptions>;
-export const anySystemOptionValues = (chosen: Readonly<Record<string, unknown>>): AnySystemOptions => readOptions(anySystemOptions, chosen);
+/** The campaign's rulings, typed: `rulingsOf(ctx.options).deathSaves`, read once per options object (a sort asks on every comparison). */
+export const rulingsOf = optionsReader(anySystemOptions);

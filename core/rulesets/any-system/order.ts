@@ -6,12 +6,13 @@ import * as roster from '../../encounter/roster.ts';
 import type { RosterSpec } from '../../encounter/roster.ts';
 import type { CombatantSeed } from '../../encounter/types.ts';
 import type { EventOf } from './events.ts';
+import { rulingsOf } from './options.ts';
 import {
-  acts, activeId, dieSides, initiativeTotal, present, sortedOrder, tied, typedInitiative, update, withoutInitiative,
+  acts, activeId, dieSides, initiativeTotal, present, sortedOrder, tied, typedInitiative, withoutInitiative,
   type AnyCombatant, type AnyContext, type Initiative, type Roll,
 } from './rules.ts';
 
-const { nameOf } = roster;
+const { nameOf, update } = roster;
 
 // ---- the roster (the shared rules, core/encounter/roster.ts) ----
 
@@ -200,7 +201,7 @@ function beginTurn(ctx: AnyContext): AnyContext {
   }
   const id = next.order[next.cursor]!;
   next = update(next, id, { reactionsUsed: 0, ready: null });
-  const owesSave = next.combatants[id]!.vitality === 'dying' && next.options['deathSaves'] !== false;
+  const owesSave = next.combatants[id]!.vitality === 'dying' && rulingsOf(next.options).deathSaves;
   return { ...next, pendingSave: owesSave ? id : null };
 }
 
@@ -263,7 +264,7 @@ export function checkReaction(ctx: AnyContext, id: string, readied: boolean): st
   if (c.fixed) return `${c.name} is a fixed entry: it takes no reactions.`;
   if (c.vitality !== 'up') return `${c.name} is ${c.vitality}: no reactions.`;
   if (readied && !c.ready) return `${c.name} has no readied action.`;
-  const per = Number(ctx.options['reactionsPerRound'] ?? 1);
+  const per = rulingsOf(ctx.options).reactionsPerRound;
   if (!readied && per === 0) return 'Reactions are not tracked in this campaign (R-A8).';
   if (per > 0 && c.reactionsUsed >= per) return `${c.name} has used ${per === 1 ? 'its reaction' : `all ${per} reactions`} this round (R-A8).`;
   return null;

@@ -2,6 +2,7 @@
 // and stored state, and what a short rest and a long rest restore under the campaign's rulings (R-A10, R-A11).
 // Each step returns the new condition and its sentence, or throws RecoveryRefusal (changing nothing).
 import type { OptionValues } from '../options.ts';
+import { rulingsOf } from './options.ts';
 
 export class RecoveryRefusal extends Error {
   override name = 'RecoveryRefusal';
@@ -43,7 +44,7 @@ function changes(before: AnyCondition, after: AnyCondition): string[] {
 /** A short rest heals the HP the GM typed, up to the maximum (R-A11). */
 export function shortRest(name: string, c: AnyCondition, options: OptionValues, hp: number): RestResult {
   if (c.dead) refuse(`${name} is dead: a rest restores nothing to the dead.`);
-  if (options['shortRestHp'] === 'none') refuse('A short rest restores nothing in this campaign (R-A11).');
+  if (rulingsOf(options).shortRestHp === 'none') refuse('A short rest restores nothing in this campaign (R-A11).');
   const next = { ...c, hp: Math.min(c.hpMax, c.hp + hp) };
   const parts = changes(c, next);
   return { condition: next, text: `${name} takes a short rest: ${parts.length ? parts.join(', ') : c.hp >= c.hpMax ? 'already at full HP' : 'no HP healed'}.` };
@@ -52,7 +53,7 @@ export function shortRest(name: string, c: AnyCondition, options: OptionValues, 
 /** A long rest: HP as R-A10 says (the maximum, half of it at least, or unchanged), temporary HP to 0. */
 export function longRest(name: string, c: AnyCondition, options: OptionValues): RestResult {
   if (c.dead) refuse(`${name} is dead: a rest restores nothing to the dead.`);
-  const mode = options['longRestHp'] ?? 'full';
+  const mode = rulingsOf(options).longRestHp;
   const hp = mode === 'full' ? c.hpMax : mode === 'half' ? Math.max(c.hp, Math.ceil(c.hpMax / 2)) : c.hp;
   const next = { ...c, hp, tempHp: 0 };
   const parts = changes(c, next);

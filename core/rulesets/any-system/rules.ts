@@ -3,9 +3,7 @@
 // concentration DC. Nothing here knows XState; combat.ts and order.ts apply these to the context.
 import type { EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
-import { update as updateRoster } from '../../encounter/roster.ts';
-import { lastAnswer } from '../../encounter/last-answer.ts';
-import { anySystemOptionValues, type AnySystemOptions } from './options.ts';
+import { rulingsOf } from './options.ts';
 
 // ---- the context ----
 
@@ -98,11 +96,8 @@ export const acts = (c: AnyCombatant): boolean => c.removed === null && c.vitali
 
 // ---- initiative ----
 
-/** The campaign's rulings, typed (read once per options object: a sort asks on every comparison). */
-export const rulings = lastAnswer((options: OptionValues): AnySystemOptions => anySystemOptionValues(options));
-
-export const dieSides = (options: OptionValues): number => Number(rulings(options).initiativeDie.slice(1)) || 20;
-export const typedInitiative = (options: OptionValues): boolean => rulings(options).initiative === 'typed';
+export const dieSides = (options: OptionValues): number => Number(rulingsOf(options).initiativeDie.slice(1)) || 20;
+export const typedInitiative = (options: OptionValues): boolean => rulingsOf(options).initiative === 'typed';
 
 /** The total of a rolled initiative: the die's face plus the modifier. */
 export const initiativeTotal = (face: number, modifier: number): number => face + modifier;
@@ -114,7 +109,7 @@ export const initiativeTotal = (face: number, modifier: number): number => face 
  */
 export function compareInitiative(ctx: AnyContext, a: AnyCombatant, b: AnyCombatant): number {
   if (!a.initiative || !b.initiative) return (a.initiative ? -1 : b.initiative ? 1 : 0) || joined(ctx, a, b);
-  const { order, tieBreak: tie } = rulings(ctx.options);
+  const { order, tieBreak: tie } = rulingsOf(ctx.options);
   const direction = order === 'lowFirst' ? 1 : -1;
   if (a.initiative.total !== b.initiative.total) return direction * (a.initiative.total - b.initiative.total);
   if (a.fixed !== b.fixed) return a.fixed ? 1 : -1;
@@ -138,7 +133,7 @@ export function sortedOrder(ctx: AnyContext, ids: readonly string[] = ctx.roster
 /** Two combatants the rulings leave tied: only the GM's order tells them apart. */
 export function tied(ctx: AnyContext, a: AnyCombatant, b: AnyCombatant): boolean {
   if (!a.initiative || !b.initiative || a.initiative.total !== b.initiative.total || a.fixed !== b.fixed) return false;
-  const tie = rulings(ctx.options).tieBreak;
+  const tie = rulingsOf(ctx.options).tieBreak;
   if (tie === 'modifier') return a.initiativeModifier === b.initiativeModifier;
   if (tie === 'partyFirst') return (a.side === 'party') === (b.side === 'party');
   return true;
@@ -167,7 +162,7 @@ export const grantTempHp = (current: number, amount: number): number => Math.max
 
 /** What 0 HP means for this combatant under the rulings (R-A5, R-A6; R-A7 off turns dying into down). */
 export function atZero(options: OptionValues, c: Pick<AnyCombatant, 'side'>): Exclude<Vitality, 'up' | 'stable'> {
-  const r = rulings(options);
+  const r = rulingsOf(options);
   const ruling = c.side === 'party' ? r.zeroHpParty : r.zeroHpNpc;
   if (ruling === 'dead') return 'dead';
   if (ruling === 'dying' && r.deathSaves) return 'dying';
@@ -199,10 +194,5 @@ export const concentrationDc = (damage: number): number => Math.max(10, Math.flo
 
 // ---- reactions ----
 
-export const reactionsPerRound = (options: OptionValues): number => rulings(options).reactionsPerRound;
+export const reactionsPerRound = (options: OptionValues): number => rulingsOf(options).reactionsPerRound;
 export const reactionsLeft = (options: OptionValues, c: Pick<AnyCombatant, 'reactionsUsed'>): number => Math.max(0, reactionsPerRound(options) - c.reactionsUsed);
-
-// ---- helpers ----
-
-/** One combatant changed (the shared roster helper, typed for this context). */
-export const update = (ctx: AnyContext, id: string, change: Partial<AnyCombatant>): AnyContext => updateRoster<AnyContext, AnyCombatant>(ctx, id, change);
