@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 // The runner at a glance and from the keyboard: what it shows, and which keys send which GM events.
-import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EncounterDetail } from '../../../core/api/contract.ts';
+import type { EncounterDetail, LogEntry } from '../../../core/api/contract.ts';
 import type { EncounterView } from '../../../core/encounter/types.ts';
 import type { RulesetId } from '../../../core/rulesets/types.ts';
 import type { EncounterState } from '../lib/encounter.svelte.ts';
@@ -119,6 +119,16 @@ describe('encounter runner', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     await fireEvent.keyDown(window, { key: '2' });
     expect(generic.act).toHaveBeenCalledWith({ type: 'RESOLVE_PERIL', combatantId: 'a', choice: 'survive' });
+  });
+
+  it('keeps the newest 100 lines of a long log, the rest one link away', async () => {
+    const log: LogEntry[] = Array.from({ length: 250 }, (_, i) => ({ seq: i + 1, round: 5, kind: 'turn', text: `Line ${i + 1}.` }));
+    await showRunner(fakeEncounter({ ...detail({}), log }));
+    const lines = within(screen.getByRole('list', { name: 'Encounter log' })).getAllByRole('listitem');
+    expect(lines).toHaveLength(100);
+    expect(lines[0]!.textContent).toContain('Line 151.');
+    expect(lines.at(-1)!.textContent).toContain('Line 250.');
+    expect(screen.getByRole('link', { name: 'Full log, summary and export ›' })).toBeTruthy();
   });
 
   it('gives every control an accessible name', async () => {
