@@ -63,7 +63,7 @@ async function foughtWith(injuries: number) {
     while (getEncounter(db, encounter.id)!.event_count % SNAPSHOT_EVERY !== 10) store.append(getEncounter(db, encounter.id)!, drums, now);
   });
   const undo = () => writeTransaction(db, () => store.undo(getEncounter(db, encounter.id)!, now));
-  return { db, append, undo, fall, survive, encounterId: encounter.id };
+  return { db, append, undo, fall, survive, encounterId: encounter.id, berrikId };
 }
 
 describe('an append at a fight that has given many injuries', () => {
@@ -92,6 +92,34 @@ describe('an append at a fight that has given many injuries', () => {
       // The new injury's id counts the Survives (c0001.injury11, c0001.injury301): a few characters more, no more.
       expect(many.jsonCharacters - few.jsonCharacters, `characters ${work} serialised`).toBeLessThanOrEqual(16);
     }
+  }, 240_000);
+
+  it("compares the rows of the runner's reply without serialising the injuries they list", async () => {
+    // The runner's write sends what its screen shows (`since`): the reply carries only the rows that changed, found by
+    // comparing each row with the one shown. Berrik's row lists his running injuries; a hit on him changes his LP.
+    const serialised: Record<number, number> = {};
+    for (const injuries of [10, 300]) {
+      const fight = await foughtWith(injuries);
+      try {
+        // One write through the app first: its store then holds the fight's records, as after any write of a session.
+        const hit = { type: 'APPLY_DAMAGE', targetId: fight.berrikId, amount: 1, source: 'a pebble' };
+        const shown = (await ok('encounters:append', { id: fight.encounterId, event: hit })).encounter;
+        const since = { eventCount: shown.eventCount, version: shown.updatedAt };
+        const json = countJsonCalls();
+        let reply;
+        try {
+          reply = await ok('encounters:append', { id: fight.encounterId, event: hit, since });
+        } finally {
+          json.restore();
+        }
+        expect(reply.view.order.map((c) => c.id)).toContain(fight.berrikId);
+        serialised[injuries] = json.stringifiedCharacters;
+      } finally {
+        fight.db.close();
+      }
+    }
+    // The new event's row and log are the same size in both fights (a few characters of ids apart).
+    expect(serialised[300]! - serialised[10]!).toBeLessThanOrEqual(16);
   }, 240_000);
 });
 

@@ -75,20 +75,35 @@ function detail(ctx: HandlerContext, row: EncounterHead, logAfter?: number, show
   };
 }
 
-/** Each combatant row's JSON, kept per row object: a reply's rows are the next reply's "before". */
-const rowJson = new WeakMap<CombatantView, string>();
-const jsonOf = (c: CombatantView): string => {
-  let json = rowJson.get(c);
-  if (json === undefined) rowJson.set(c, (json = JSON.stringify(c)));
-  return json;
-};
+/**
+ * Whether two rows of one combatant show the same, field by field: a field that is the same object or an equal
+ * value is the same without more work (a ruleset reuses a row's parts while the combatant is unchanged), a
+ * differing plain value ends the comparison at once, and only an object field that is another object with the same
+ * keys is compared as JSON. So a row whose status or numbers moved costs nothing to compare, however many injuries
+ * it lists.
+ */
+function sameRow(a: CombatantView, b: CombatantView): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a) as (keyof CombatantView)[];
+  if (keys.length !== Object.keys(b).length) return false;
+  const deep: (keyof CombatantView)[] = [];
+  for (const key of keys) {
+    if (!(key in b)) return false;
+    const x = a[key];
+    const y = b[key];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    deep.push(key);
+  }
+  return deep.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+}
 
 /** The combatants of `after` that are new or differ from the same combatant in `before`. */
 function changedCombatants(before: EncounterView, after: EncounterView): CombatantView[] {
   const old = new Map(before.order.map((c) => [c.id, c]));
   return after.order.filter((c) => {
     const was = old.get(c.id);
-    return was === undefined || (was !== c && jsonOf(was) !== jsonOf(c));
+    return was === undefined || !sameRow(was, c);
   });
 }
 
