@@ -14,6 +14,7 @@ import {
   SIDES, activeId, compareInitiative, dieSides, reactionsLeft, reactionsPerRound, typedInitiative, withoutInitiative,
   type AnyCombatant, type AnyContext, type Roll,
 } from './rules.ts';
+import { joinRecords, recordsOf, type InjuryRecord } from '../../encounter/records.ts';
 
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as AnyContext;
 const asEvent = (event: GmEvent) => event as unknown as AnyEvent;
@@ -356,36 +357,11 @@ function view(snapshot: EncounterSnapshot): EncounterView {
 
 const isPc = (c: AnyCombatant) => c.side === 'party' && c.characterId !== null && !c.fixed;
 
-type InjuryRecord = Consequences['injuries'][number];
-type Injury = AnyCombatant['injuries'][number];
-
-/**
- * The records of this fight's injuries, built once per injury and per list: an event that changes none (most of
- * them) gives the same list as the event before, and one that adds one gives the others as the same objects, so the
- * store writes only what changed by comparing records by identity (server/encounter-store.ts). A combatant's injury
- * list and the injuries in it are replaced, never changed in place (health.ts injure).
- */
-const recordOf = new WeakMap<Injury, InjuryRecord>();
-const recordsOf = new WeakMap<readonly Injury[], { id: string; characterId: string; records: readonly InjuryRecord[] }>();
-/** Per roster list: the party's records per PC as last joined, and the joined list. */
-const joinedOf = new WeakMap<readonly string[], { parts: readonly (readonly InjuryRecord[])[]; injuries: InjuryRecord[] }>();
-
-function injuryRecords(c: AnyCombatant): readonly InjuryRecord[] {
-  const characterId = c.characterId!;
-  const known = recordsOf.get(c.injuries);
-  if (known?.id === c.id && known.characterId === characterId) return known.records;
-  const records = c.injuries.map((i) => {
-    const key = `${c.id}.injury${i.n}`;
-    let record = recordOf.get(i);
-    if (record?.key !== key || record.characterId !== characterId) {
-      record = { key, characterId, name: i.name, category: 'injury', data: { untilLongRest: i.untilLongRest, round: i.round } };
-      recordOf.set(i, record);
-    }
-    return record;
-  });
-  recordsOf.set(c.injuries, { id: c.id, characterId, records });
-  return records;
-}
+/** A PC's records of its injuries in this fight. */
+const injuryRecords = (c: AnyCombatant): readonly InjuryRecord[] =>
+  recordsOf(c.injuries, `${c.id} ${c.characterId}`, (i) => ({
+    key: `${c.id}.injury${i.n}`, characterId: c.characterId!, name: i.name, category: 'injury', data: { untilLongRest: i.untilLongRest, round: i.round },
+  }));
 
 /** A PC's death in this fight, per roster list and combatant: the same record while it stays dead from the same round. */
 const deathOf = new WeakMap<readonly string[], Map<string, InjuryRecord>>();
@@ -405,19 +381,10 @@ function deathRecords(ctx: AnyContext, c: AnyCombatant): readonly InjuryRecord[]
   return [record];
 }
 
-function gainedInjuries(ctx: AnyContext, pcs: readonly AnyCombatant[]): InjuryRecord[] {
-  const parts = pcs.flatMap((c) => [injuryRecords(c), deathRecords(ctx, c)]);
-  const joined = joinedOf.get(ctx.roster);
-  if (joined && joined.parts.length === parts.length && joined.parts.every((part, i) => part === parts[i])) return joined.injuries;
-  const injuries = parts.flat();
-  joinedOf.set(ctx.roster, { parts, injuries });
-  return injuries;
-}
-
 function consequences(snapshot: EncounterSnapshot): Consequences {
   const ctx = contextOf(snapshot);
   const pcs = ctx.roster.map((id) => ctx.combatants[id]!).filter(isPc);
-  const injuries = gainedInjuries(ctx, pcs);
+  const injuries = joinRecords(ctx.roster, pcs.flatMap((c) => [injuryRecords(c), deathRecords(ctx, c)]));
   if (ctx.stage !== 'ended') return { injuries, carry: null, party: null };
   return {
     injuries,

@@ -15,6 +15,7 @@ import * as moment from './moment.ts';
 import * as damage from './damage.ts';
 import { describe } from './log.ts';
 import { view } from './view.ts';
+import { joinRecords, recordsOf, type InjuryRecord } from '../../encounter/records.ts';
 
 // ---- refusals ----
 
@@ -97,52 +98,24 @@ const strip = <T extends { gainedHere?: boolean }>(record: T): Omit<T, 'gainedHe
   return rest;
 };
 
-type InjuryRecord = Consequences['injuries'][number];
-
 const injuryRecord = (characterId: string, i: rules.HitInjury): InjuryRecord => ({ key: i.id, characterId, name: i.name, category: 'injury', data: { ...strip(i) } });
 const woundRecord = (characterId: string, w: rules.Wound): InjuryRecord => ({
   key: w.id, characterId, name: `${w.severity[0]!.toUpperCase()}${w.severity.slice(1)} ${damage.WOUND_TYPES.find((t) => t.key === w.type)!.label}`, category: 'wound', data: { ...strip(w) },
 });
 
-/**
- * The records of this fight's Injuries and wounds, built once per item and per list: an event that changes neither
- * (most of them) gives the same list as the event before, and one that adds or worsens one gives the others as the
- * same objects, so the store writes only what changed by comparing records by identity (server/encounter-store.ts).
- * A combatant's lists and the items in them are replaced, never changed in place (damage.ts).
- */
-const recordOf = new WeakMap<rules.HitInjury | rules.Wound, InjuryRecord>();
-const gainedOf = new WeakMap<readonly (rules.HitInjury | rules.Wound)[], { characterId: string; records: readonly InjuryRecord[] }>();
-/** Per roster list: the party's records per list as last joined, and the joined list. */
-const joinedOf = new WeakMap<readonly string[], { parts: readonly (readonly InjuryRecord[])[]; injuries: InjuryRecord[] }>();
-
-function gainedRecords<T extends rules.HitInjury | rules.Wound>(items: readonly T[], characterId: string, record: (characterId: string, item: T) => InjuryRecord): readonly InjuryRecord[] {
-  const known = gainedOf.get(items);
-  if (known?.characterId === characterId) return known.records;
-  const records = items.filter((item) => item.gainedHere).map((item) => {
-    let made = recordOf.get(item);
-    if (!made || made.characterId !== characterId) {
-      made = record(characterId, item);
-      recordOf.set(item, made);
-    }
-    return made;
-  });
-  gainedOf.set(items, { characterId, records });
-  return records;
-}
-
-function gainedInjuries(ctx: rules.CairnContext, pcs: readonly rules.CairnCombatant[]): InjuryRecord[] {
-  const parts = pcs.flatMap((c) => [gainedRecords(c.injuries, c.characterId!, injuryRecord), gainedRecords(c.wounds, c.characterId!, woundRecord)]);
-  const joined = joinedOf.get(ctx.roster);
-  if (joined && joined.parts.length === parts.length && joined.parts.every((part, i) => part === parts[i])) return joined.injuries;
-  const injuries = parts.flat();
-  joinedOf.set(ctx.roster, { parts, injuries });
-  return injuries;
+/** A PC's records of the Injuries and wounds it gained in this fight. */
+function gainedRecords(c: rules.CairnCombatant): (readonly InjuryRecord[])[] {
+  const owner = `${c.id} ${c.characterId}`;
+  return [
+    recordsOf(c.injuries, owner, (i) => (i.gainedHere ? injuryRecord(c.characterId!, i) : null)),
+    recordsOf(c.wounds, owner, (w) => (w.gainedHere ? woundRecord(c.characterId!, w) : null)),
+  ];
 }
 
 function consequences(snapshot: EncounterSnapshot): Consequences {
   const ctx = contextOf(snapshot);
   const pcs = ctx.roster.map((id) => ctx.combatants[id]!).filter((c) => c.side === 'party' && c.characterId !== null);
-  const injuries = gainedInjuries(ctx, pcs);
+  const injuries = joinRecords(ctx.roster, pcs.flatMap(gainedRecords));
   if (!snapshot.matches('ended')) return { injuries, carry: null, party: null };
   return {
     injuries,

@@ -15,6 +15,7 @@ import type { EnigmaCombatant, EnigmaContext, EnigmaEvent } from './rules.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import { counted } from '../../words.ts';
 import { rulingsOf } from './options.ts';
+import { joinRecords, recordsOf, type InjuryRecord } from '../../encounter/records.ts';
 
 const contextOf = (snapshot: EncounterSnapshot) => snapshot.context as EnigmaContext;
 /**
@@ -518,49 +519,16 @@ function pcIds(ctx: EnigmaContext): readonly string[] {
   return ids;
 }
 
-type InjuryRecord = Consequences['injuries'][number];
-
-/**
- * The records of this fight's injuries, built once per injury and per list: an event that changes no injury (most
- * of them) gives the same list as the event before, and one that adds or extends one gives the other records as
- * they were, so the store writes only what changed by comparing records by identity (server/encounter-store.ts).
- * A combatant's injury list and each injury in it are replaced, never changed in place (combat.ts survive).
- */
-const recordOf = new WeakMap<Injury, InjuryRecord>();
-const gainedOf = new WeakMap<readonly Injury[], readonly InjuryRecord[]>();
-/** Per roster list: the party's records per PC as last joined, and the joined list. */
-const joinedOf = new WeakMap<readonly string[], { parts: readonly (readonly InjuryRecord[])[]; injuries: InjuryRecord[] }>();
-
+/** A PC's records of the injuries it gained in this fight. */
 function gainedRecords(c: EnigmaCombatant): readonly InjuryRecord[] {
-  let records = gainedOf.get(c.injuries);
-  if (!records) {
-    records = c.injuries.filter((i) => i.gainedHere).map((i) => {
-      let record = recordOf.get(i);
-      if (!record || record.characterId !== c.characterId) {
-        const { gainedHere: _gained, ...injury } = i;
-        record = { key: injury.id, characterId: c.characterId!, name: injury.name, category: injury.category, data: { ...injury } };
-        recordOf.set(i, record);
-      }
-      return record;
-    });
-    gainedOf.set(c.injuries, records);
-  }
-  return records;
-}
-
-function gainedInjuries(ctx: EnigmaContext, pcs: readonly EnigmaCombatant[]): InjuryRecord[] {
-  const parts = pcs.map(gainedRecords);
-  const joined = joinedOf.get(ctx.roster);
-  if (joined && joined.parts.length === parts.length && joined.parts.every((part, i) => part === parts[i])) return joined.injuries;
-  const injuries = parts.flat();
-  joinedOf.set(ctx.roster, { parts, injuries });
-  return injuries;
+  return recordsOf(c.injuries, `${c.id} ${c.characterId}`, ({ gainedHere, ...injury }) =>
+    gainedHere ? { key: injury.id, characterId: c.characterId!, name: injury.name, category: injury.category, data: { ...injury } } : null);
 }
 
 function consequences(snapshot: EncounterSnapshot): Consequences {
   const ctx = contextOf(snapshot);
   const pcs = pcIds(ctx).map((id) => ctx.combatants[id]!);
-  const injuries = gainedInjuries(ctx, pcs);
+  const injuries = joinRecords(ctx.roster, pcs.map(gainedRecords));
   if (restingIn(snapshot) !== 'ended') return { injuries, carry: null, party: null };
   return {
     injuries,
