@@ -5,8 +5,8 @@ import { LOG_KIND_FILTERS, filterKey, matches, storedLogTest, type LogFilter } f
 import type { LogKind, LogLine } from './types.ts';
 
 // Names and words as a GM may type them: accents, a Greek final sigma, a dotted capital I, quotes, a slash, a
-// backslash, a tab.
-const WORDS = ['Berrik', 'Élodie', 'élodie', 'ÆTHELRED', 'ΟΔΥΣΣΕΥΣ', 'σοφία', 'İnci', 'Zoë "the Quick"', 'and/or', 'back\\slash', 'tab\there', 'GM override', 'overrides', 'Injury', 'WOUNDED', '😀 grin'];
+// backslash, a tab, a sigma after a line break (σ in the text, but ς in the JSON, where `\n` ends in a letter).
+const WORDS = ['Berrik', 'Élodie', 'élodie', 'ÆTHELRED', 'ΟΔΥΣΣΕΥΣ', 'σοφία', 'İnci', 'Zoë "the Quick"', 'and/or', 'back\\slash', 'tab\there', 'new\nΣ', 'GM override', 'overrides', 'Injury', 'WOUNDED', '😀 grin'];
 const KINDS: LogKind[] = ['attack', 'damage', 'decision', 'turn', 'condition'];
 
 const LINES: LogLine[] = WORDS.flatMap((word, i) => KINDS.map((kind, k) => ({
@@ -18,7 +18,7 @@ const LINES: LogLine[] = WORDS.flatMap((word, i) => KINDS.map((kind, k) => ({
 })));
 
 const FILTERS: LogFilter[] = LOG_KIND_FILTERS.flatMap((kind) => [null, ...WORDS.map((word) => ({ id: `actor ${word}`, name: word }))].flatMap((combatant) =>
-  ['', ...WORDS, ...WORDS.map((word) => ` ${word.toUpperCase()} `), 'r-e3', 'zzz'].map((query) => ({ kind, combatant, query }))));
+  ['', ...WORDS, ...WORDS.map((word) => ` ${word.toUpperCase()} `), 'σ', 'r-e3', 'zzz'].map((query) => ({ kind, combatant, query }))));
 
 /** The JSON an event's lines may be stored as: as the app writes it, indented, or with every non-ASCII character escaped. */
 const storedForms = (lines: LogLine[]) => {

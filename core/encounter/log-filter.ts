@@ -46,7 +46,7 @@ export function matches(entry: LogLine, filter: LogFilter): boolean {
 
 /** Characters JSON may write escaped (`\"`, `\\`, `\/`, `\n`...): a piece of text holding one is not sought as it is. */
 const ESCAPABLE = /["\\/\u0000-\u001f]/;
-/** Σ lower-cases to σ or ς after the letters around it, which differ between a line's text and the whole JSON. */
+/** Σ lower-cases to σ or ς after the letters around it: in the JSON, an escape's letter (`\n`) may stand beside it. */
 const SIGMA = /[σς]/;
 const KIND_VALUES: Partial<Record<LogKindFilter, string>> = { attacks: '"attack"', damage: '"damage"', decisions: '"decision"' };
 const KIND_WORDS: Partial<Record<LogKindFilter, RegExp>> = { injuries: /injur|wound/i, overrides: /override/i };
