@@ -109,6 +109,20 @@ export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: numbe
   return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
 }
 
+/** The stored log JSON of every event after `afterSeq`, in order, unparsed (a filter's first scan parses what it needs). */
+export function readLogJson(db: Db, encounterId: string, afterSeq: number): { seq: number; log_json: string }[] {
+  return prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
+}
+
+/** The events `seqs` (given as a JSON array) read by key, one row each: the lines a filtered page shows. */
+export const EVENT_LOGS_SQL = 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq IN (SELECT value FROM json_each(?))';
+
+/** The log lines of the events `seqs`, by seq: each event read once, by its key, however far apart they are. */
+export function readEventLogs(db: Db, encounterId: string, seqs: readonly number[]): Map<number, LogLine[]> {
+  const rows = prepared(db, EVENT_LOGS_SQL).all(encounterId, JSON.stringify(seqs)) as { seq: number; log_json: string }[];
+  return new Map(rows.map((row) => [row.seq, JSON.parse(row.log_json) as LogLine[]]));
+}
+
 /** Log lines by number (from 0, in the order the events wrote them), each with the event that wrote it. */
 export interface NumberedLogLine extends LogLine {
   seq: number;

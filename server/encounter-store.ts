@@ -13,6 +13,7 @@ import * as consequences from '../db/consequences.ts';
 import type { RollRequest } from '../core/encounter/types.ts';
 import type { StoredStep } from '../core/export/encounter.ts';
 import { SummaryFold, rosterChange, type EncounterReplay, type RosterChange } from '../core/export/summary.ts';
+import { filterKey, matches, storedLogTest, type LogFilter } from '../core/encounter/log-filter.ts';
 
 interface Warm {
   engine: EncounterEngine;
@@ -180,6 +181,54 @@ const MARKS_KEPT = 64;
 /** Encounters whose summary fold is kept (the log screens and exports of the newest ones asked for). */
 const FOLDS_KEPT = 4;
 
+/** Filters whose matching lines are kept (see LogMatches), across encounters: the newest ones the log screens asked for. */
+const FILTERS_KEPT = 4;
+
+/**
+ * The lines of an encounter's log that one filter matches, in log order, for its events up to `seq`: each as the
+ * event that wrote it and its place among that event's lines (two compact arrays). A filtered page of the full log
+ * screen is a slice of them, read by key; the events appended since are matched when a page is next asked for.
+ */
+export class LogMatches {
+  /** The events up to this one have been matched. */
+  seq = 0;
+  /** How many lines match. */
+  length = 0;
+  private seqs = new Int32Array(256);
+  private places = new Int32Array(256);
+
+  /** The event that wrote matching line `i`, and its place among that event's lines. */
+  seqAt(i: number): number {
+    return this.seqs[i]!;
+  }
+
+  placeAt(i: number): number {
+    return this.places[i]!;
+  }
+
+  add(seq: number, place: number): void {
+    if (this.length === this.seqs.length) {
+      this.seqs = grown(this.seqs);
+      this.places = grown(this.places);
+    }
+    this.seqs[this.length] = seq;
+    this.places[this.length] = place;
+    this.length += 1;
+  }
+
+  /** Forgets the lines of the events after `seq` (an undo took them away): they are matched again if they come back. */
+  cut(seq: number): void {
+    while (this.length > 0 && this.seqs[this.length - 1]! > seq) this.length -= 1;
+    this.seq = Math.min(this.seq, seq);
+  }
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
 export class EncounterStore {
   private warm = new Map<string, Warm>();
   /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
@@ -204,6 +253,8 @@ export class EncounterStore {
    * append adds its lines and every undo takes its event's away, so a write reads nothing to number its lines.
    */
   private lineCounts = new Map<string, { seq: number; lines: number }>();
+  /** The lines the newest filters match, by encounter and filter key, newest last (see `logMatches`). */
+  private filtered = new Map<string, { id: string; matched: LogMatches }>();
   /** Per encounter: how many undos this store has made (see `logMark`). */
   private undos = new Map<string, number>();
   /** This store's own: a mark from another start of the app (or from before a restore) never matches. */
@@ -255,6 +306,7 @@ export class EncounterStore {
     this.folds.delete(id);
     this.trusted.delete(id);
     this.lineCounts.delete(id);
+    this.dropFiltered(id);
     this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
   }
 
@@ -489,6 +541,8 @@ export class EncounterStore {
       const counted = this.lineCounts.get(row.id);
       // Dropped first: if anything below throws, the transaction rolls back and the count is read again.
       this.lineCounts.delete(row.id);
+      // Cut first too: a rollback leaves the event stored, and the next page only matches it again.
+      this.cutFiltered(row.id, row.event_count - 1);
       const { event, lines: removed } = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
@@ -635,6 +689,44 @@ export class EncounterStore {
     return lines;
   }
 
+  /**
+   * The lines of the encounter's log `filter` matches (`matches` decides, line by line): kept from the last time a
+   * filter of the same key was asked for, with only the events appended since matched; the first time, every event's
+   * lines are read, and parsed once when they may match. An undo cuts what it took away (`cutFiltered`).
+   */
+  logMatches(row: EncounterHead, filter: LogFilter): LogMatches {
+    this.follow(row);
+    const key = `${row.id} ${filterKey(filter)}`;
+    // Taken out while it runs: a failure halfway leaves nothing half-matched behind, and it goes back in as the newest.
+    const kept = this.filtered.get(key)?.matched;
+    this.filtered.delete(key);
+    const matched = kept && kept.seq <= row.event_count ? kept : new LogMatches();
+    if (matched.seq < row.event_count) {
+      // An event none of whose lines can match, by its stored JSON alone, is not parsed (storedLogTest).
+      const mayMatch = storedLogTest(filter);
+      for (const { seq, log_json } of store.readLogJson(this.db, row.id, matched.seq)) {
+        if (seq > row.event_count) break;
+        if (!mayMatch(log_json)) continue;
+        (JSON.parse(log_json) as LogLine[]).forEach((line, place) => {
+          if (matches(line, filter)) matched.add(seq, place);
+        });
+      }
+      matched.seq = row.event_count;
+    }
+    this.filtered.set(key, { id: row.id, matched });
+    for (const old of this.filtered.keys()) if (this.filtered.size > FILTERS_KEPT) this.filtered.delete(old);
+    return matched;
+  }
+
+  /** Cuts every filter's matches of the encounter to its events up to `seq`. */
+  private cutFiltered(id: string, seq: number): void {
+    for (const kept of this.filtered.values()) if (kept.id === id) kept.matched.cut(seq);
+  }
+
+  private dropFiltered(id: string): void {
+    for (const [key, kept] of this.filtered) if (kept.id === id) this.filtered.delete(key);
+  }
+
   /** Writes the encounter's new head (and what the campaign keeps of it) and returns the row as it now stands. */
   private writeHead(row: EncounterHead, engine: EncounterEngine, covered: EventDigest, seq: number, now: string, after = engine.rules.consequences?.(engine.snapshot) ?? null, lines?: readonly LogLine[]): EncounterHead {
     const id = row.id;
@@ -694,6 +786,7 @@ export class EncounterStore {
     this.synced.clear();
     this.folds.clear();
     this.lineCounts.clear();
+    this.filtered.clear();
   }
 
   /**
@@ -711,6 +804,7 @@ export class EncounterStore {
         this.synced.delete(id);
         this.folds.delete(id);
         this.lineCounts.delete(id);
+        this.dropFiltered(id);
       }
       throw error;
     }

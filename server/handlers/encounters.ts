@@ -1,7 +1,7 @@
 // Encounters: prepared from the campaign's characters, run by appending GM events, undone and redone.
 import type { HandlerContext } from '../app.ts';
 import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail, type EncounterLog, type LogPage, type LogPageLine } from '../../core/api/contract.ts';
-import { matches, showsEveryLine, type LogFilter } from '../../core/encounter/log-filter.ts';
+import { showsEveryLine, type LogFilter } from '../../core/encounter/log-filter.ts';
 import type { CombatantSeed, CombatantView, EncounterInput, EncounterView, GmEvent } from '../../core/encounter/types.ts';
 import { numberedNames } from '../../core/encounter/copy-names.ts';
 import { resolveOptions } from '../../core/rulesets/options.ts';
@@ -234,8 +234,9 @@ export const encounterHandlers = {
 
   /**
    * A page of the full log screen. Every line: read by line number, only the events that hold the page (and the line
-   * before it, whose round says whether the page opens with a heading). Filtered: the lines are read and matched in
-   * order, as the screen matched them when it held the whole log.
+   * before it, whose round says whether the page opens with a heading). Filtered: the lines the filter matches are
+   * found once and kept by the store (EncounterStore.logMatches, which matches only the events appended since), and
+   * the page reads only the events that hold its lines and the matching line before it, by key.
    */
   'encounters:logPage': (ctx: HandlerContext, input: { id: string; from: number; count: number; filter?: LogFilter | undefined }): LogPage => {
     const row = requireEncounter(ctx, input.id);
@@ -247,17 +248,22 @@ export const encounterHandlers = {
       const lines = read.flatMap(({ line, ...entry }, i) => line < input.from ? [] : [{ ...entry, index: line, opensRound: line === 0 || read[i - 1]?.round !== entry.round }]);
       return { lines, shown: lineCount, ...head };
     }
-    const filter = input.filter;
+    const matched = ctx.encounters.logMatches(row, input.filter);
+    const shown = matched.length;
+    const to = Math.min(shown, input.from + input.count);
+    if (input.from >= to) return { lines: [], shown, ...head };
+    const first = Math.max(0, input.from - 1);
+    const seqs = new Set<number>();
+    for (let i = first; i < to; i += 1) seqs.add(matched.seqAt(i));
+    const logs = store.readEventLogs(ctx.db, row.id, [...seqs]);
     const lines: LogPageLine[] = [];
-    let shown = 0;
     let round: number | null = null;
-    for (const { seq, lines: written } of store.readLog(ctx.db, row.id)) {
-      for (const line of written) {
-        if (!matches(line, filter)) continue;
-        if (shown >= input.from && shown < input.from + input.count) lines.push({ ...line, seq, index: shown, opensRound: line.round !== round });
-        round = line.round;
-        shown += 1;
-      }
+    for (let i = first; i < to; i += 1) {
+      const seq = matched.seqAt(i);
+      const line = logs.get(seq)?.[matched.placeAt(i)];
+      if (!line) throw new Error(`Line ${matched.placeAt(i)} of event ${seq} of encounter ${row.id} is missing.`);
+      if (i >= input.from) lines.push({ ...line, seq, index: i, opensRound: line.round !== round });
+      round = line.round;
     }
     return { lines, shown, ...head };
   },
