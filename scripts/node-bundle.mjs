@@ -21,3 +21,22 @@ export function nodeBundle({ version, format = 'esm', external = [] }) {
     ...(format === 'esm' ? { banner: { js: ESM_REQUIRE_BANNER } } : {}),
   };
 }
+
+/**
+ * Web mode's server (dist/server/web.mjs), split: what it imports only on demand (the dice notation library and
+ * its math engine, about half the bundle's source) goes to a chunk of its own, which a start neither reads nor
+ * compiles. A single file held it all, and Node compiled all of it before the first line ran.
+ * @param {{ version: string }} options
+ * @returns {import('esbuild').BuildOptions}
+ */
+export function webServerBundle({ version }) {
+  return {
+    ...nodeBundle({ version }),
+    entryPoints: ['server/web-main.ts'],
+    outdir: 'dist/server',
+    entryNames: 'web',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+  };
+}

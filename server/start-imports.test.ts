@@ -4,7 +4,7 @@
 import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeBundle } from '../scripts/node-bundle.mjs';
+import { nodeBundle, webServerBundle } from '../scripts/node-bundle.mjs';
 import { tempDir } from '../db/testing/temp-db.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -36,6 +36,19 @@ describe('a start', () => {
       expect(all.some((input) => LIBRARY.test(input)), 'the library is in the bundle, loaded on demand').toBe(true);
       expect(atStart.filter((input) => LIBRARY.test(input)).slice(0, 3)).toEqual([]);
       expect(atStart).toContain('core/dice/dice.ts');
+    } finally {
+      dir.remove();
+    }
+  }, 60_000);
+
+  // The build's own options: a bundle of one file held the library too, and Node compiled all of it at every start.
+  it('of web mode, as scripts/build.mjs builds it, leaves the library out of the files a start reads', async () => {
+    const dir = tempDir();
+    try {
+      const { metafile } = await build({ ...webServerBundle({ version: 'test' }), absWorkingDir: root, outdir: dir.path, write: false, metafile: true });
+      const { atStart, all } = sources(metafile, 'server/web-main.ts');
+      expect(all.some((input) => LIBRARY.test(input)), 'the library is in the bundle, loaded on demand').toBe(true);
+      expect(atStart.filter((input) => LIBRARY.test(input)).slice(0, 3)).toEqual([]);
     } finally {
       dir.remove();
     }
