@@ -9,6 +9,8 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const quick = process.argv.includes('--quick');
 /** Also takes a JS CPU profile of the keys at 200 combatants (dist/bench-ui/profile-200.cpuprofiles.json). */
 export const profile = process.argv.includes('--profile');
+/** Also keeps the Forced layout section's whole Chromium traces (dist/bench-ui/trace-<size>.json). */
+export const keepTrace = process.argv.includes('--keep-trace');
 /** The Campaign section's generated campaign (`--campaign <file>`, passed by scripts/bench.mjs when it ran). */
 export const campaignFile = process.argv.includes('--campaign') ? process.argv[process.argv.indexOf('--campaign') + 1] : null;
 /** `--only <section>` (repeatable, as scripts/bench.mjs passes it): only those UI sections are measured and reported. */

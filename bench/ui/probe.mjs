@@ -19,8 +19,20 @@
 export function installProbe() {
   const q = (selector) => document.querySelector(selector);
   const strip = () => `${q('[data-testid="counter-round"]')?.textContent}|${(q('.strip .now') ?? q('[data-testid="active-name"]'))?.textContent}`;
-  /** A runner row by the name its accessible label starts with ("12. Goblin 3, GM, Waiting"): its pool's text. */
-  const rowOf = (name) => [...document.querySelectorAll('li[aria-label]')].find((li) => li.getAttribute('aria-label').replace(/^\d+\. /, '').split(', ')[0] === name);
+  /**
+   * A runner row by the name its accessible label starts with ("12. Goblin 3, GM, Waiting"): its pool's text. The
+   * row found is kept for the press (`rows`, emptied when a key is armed) while it stays in the page: the check runs
+   * on every mutation inside the timed frame, and reading every row's label there was the probe's own cost.
+   */
+  const rows = new Map();
+  const findRow = (name) => [...document.querySelectorAll('li[aria-label]')].find((li) => li.getAttribute('aria-label').replace(/^\d+\. /, '').split(', ')[0] === name);
+  const rowOf = (name) => {
+    const kept = rows.get(name);
+    if (kept?.isConnected) return kept;
+    const row = findRow(name);
+    rows.set(name, row);
+    return row;
+  };
   const hpOf = (name) => rowOf(name)?.querySelector('[data-state], .hp')?.textContent ?? null;
   const promptShown = () => Boolean(q('[role="alertdialog"], [data-testid="prompt"]'));
   // What "the screen shows the result" means for each key; named here because the app's CSP forbids eval. A key's
@@ -32,7 +44,7 @@ export function installProbe() {
     prompt: (shown) => promptShown() === shown,
     rowsChanged: (before) => q('ol').textContent !== before,
   };
-  const bench = { armed: false, label: '', t0: null, tListener: null, t1: null, t2: null, until: null, longTasks: [], listShownAt: null, frames: null, strip, hpOf, promptShown, conditions };
+  const bench = { armed: false, label: '', t0: null, tListener: null, t1: null, t2: null, until: null, longTasks: [], listShownAt: null, frames: null, strip, hpOf, promptShown, conditions, rows };
   Object.defineProperty(window, '__bench', { value: bench });
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -93,6 +105,9 @@ export async function timeKey(page, until, press, label = '') {
   await page.evaluate(([conditions, label]) => {
     const bench = window.__bench;
     bench.until = () => conditions.every(([name, value]) => bench.conditions[name](value));
+    // The rows the conditions read are found now, before the key, not inside its frame.
+    bench.rows.clear();
+    bench.until();
     Object.assign(bench, { label, t0: null, tListener: null, t1: null, t2: null, armed: true });
   }, [until, label]);
   await press();

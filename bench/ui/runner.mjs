@@ -2,7 +2,7 @@
 // sequences under a Chromium trace (forced layouts, where the time goes), and a JS CPU profile of the keys.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { CORES, IDLES, loadNow, percentile, plan, report, root, round, say, section, TARGETS } from './common.mjs';
+import { CORES, IDLES, keepTrace, loadNow, percentile, plan, report, root, round, say, section, TARGETS } from './common.mjs';
 import { idleFor, hpOf, keyHooks, settle, stripText, timeKey } from './probe.mjs';
 import { forcedLayouts, pressWindows, timeBreakdown } from './trace.mjs';
 
@@ -136,8 +136,10 @@ export async function tracedRunner(browser, page, web, fight) {
   await runnerSequence(page, { idle: IDLES[0], turn: 0, record: () => {} });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.stack', 'blink.user_timing', 'v8.execute', 'toplevel'] });
   for (let cycle = 0; cycle < plan.tracedCycles; cycle++) await runnerSequence(page, { idle: IDLES[0], turn: 1 + cycle, record: () => {} });
-  const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
-  return analyseTrace(trace);
+  const raw = await browser.stopTracing();
+  // `--keep-trace`: the whole trace beside the screenshots, for reading press by press (Chromium's DevTools opens it).
+  if (keepTrace) writeFileSync(join(root, 'dist', 'bench-ui', `trace-${fight.size}.json`), raw);
+  return analyseTrace(JSON.parse(raw.toString('utf8')));
 }
 
 /** Per path (the label before '#'): the longest forced layout, and each press's time breakdown. */
