@@ -30,16 +30,42 @@ export function runningInjuries(db: Db, characterId: string): InjuryRow[] {
   return prepared(db, 'SELECT * FROM injuries WHERE character_id = ? AND healed_at IS NULL ORDER BY created_at').all(characterId) as InjuryRow[];
 }
 
+/** What the campaign's home shows of an open record (toInjuryRecord): all held by the index injuries_history. */
+export type OpenInjuryRow = Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'created_at' | 'healed_at'>;
+const OPEN_INJURY_COLUMNS = 'id, character_id, name, category, data_json, source_encounter_id, source_seq, created_at, healed_at';
+
 /**
  * The campaign's open records for its home screen: each character's newest `perCharacter` (oldest first), and how
  * many each character has open. The healed ones, and the rest of a long list, are in the character's history.
+ *
+ * Read character by character, walking back from the newest in the index that holds them, instead of one sort of
+ * every open record of the campaign (thousands in a long one, each read from its row). The records are those that
+ * sort gave, in its order: newest first by time and event, records of one moment in the order of their ids (SQLite's
+ * sort keeps the order the index gave them in); then all by time and event, then character and id.
  */
-export function openInjuries(db: Db, campaignId: string, perCharacter: number): { rows: InjuryRow[]; counts: Record<string, number> } {
-  const rows = prepared(db, `SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY character_id ORDER BY created_at DESC, source_seq DESC) AS newest,
-    count(*) OVER (PARTITION BY character_id) AS open_count FROM injuries WHERE campaign_id = ? AND healed_at IS NULL)
-    WHERE newest <= ? ORDER BY created_at, source_seq`).all(campaignId, perCharacter) as (InjuryRow & { newest: number; open_count: number })[];
+export function openInjuries(db: Db, campaignId: string, perCharacter: number): { rows: OpenInjuryRow[]; counts: Record<string, number> } {
+  const characters = prepared(db, 'SELECT id FROM characters WHERE campaign_id = ? ORDER BY id').all(campaignId) as { id: string }[];
+  const newest = prepared(db, `SELECT ${OPEN_INJURY_COLUMNS} FROM injuries INDEXED BY injuries_history
+    WHERE character_id = ? AND campaign_id = ? AND healed_at IS NULL ORDER BY created_at DESC, source_seq DESC LIMIT ?`);
+  const ofMoment = prepared(db, `SELECT ${OPEN_INJURY_COLUMNS} FROM injuries INDEXED BY injuries_history
+    WHERE character_id = ? AND campaign_id = ? AND healed_at IS NULL AND created_at = ? AND source_seq IS ? ORDER BY id`);
+  const openCount = prepared(db, 'SELECT count(*) AS n FROM injuries INDEXED BY injuries_moments WHERE character_id = ? AND campaign_id = ? AND healed_at IS NULL');
+  const sameMoment = (a: OpenInjuryRow, b: OpenInjuryRow) => a.created_at === b.created_at && a.source_seq === b.source_seq;
+  const rows: OpenInjuryRow[] = [];
+  const openOf = new Map<string, number>();
+  for (const { id } of characters) {
+    const found = newest.all(id, campaignId, perCharacter) as OpenInjuryRow[];
+    if (!found.length) continue;
+    openOf.set(id, (openCount.get(id, campaignId) as { n: number }).n);
+    const last = found.at(-1)!;
+    // The oldest moment taken may hold more records than were taken: those first by id.
+    const before = found.filter((r) => !sameMoment(r, last));
+    rows.push(...before, ...(ofMoment.all(id, campaignId, last.created_at, last.source_seq) as OpenInjuryRow[]).slice(0, found.length - before.length));
+  }
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  rows.sort((a, b) => text(a.created_at, b.created_at) || (a.source_seq ?? -Infinity) - (b.source_seq ?? -Infinity) || text(a.character_id, b.character_id) || text(a.id, b.id));
   const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.character_id] = row.open_count;
+  for (const row of rows) counts[row.character_id] = openOf.get(row.character_id)!;
   return { rows, counts };
 }
 

@@ -15,8 +15,8 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  * A character's history reads only that character's rows, each found through an index that holds them together
  * (migration 0010), and of a ledger entry first only what places it in time: its lines (a rest's counts every open
  * record down) and the records it touched are read for the entries the reply carries (server/character-history.ts).
- *  - records: the character's lasting records in order (those of one moment by the event that caused them), from
- *    the index that holds their columns, only what orders them and chooses those sent;
+ *  - records: the character's lasting records in order (those of one moment by the event that caused them), only
+ *    what orders them and chooses those sent, from the narrow index that holds just that (migration 0015);
  *  - recordDetails: everything the history shows of the given records (a JSON array of their ids), by their key;
  *  - entries: the done entries naming the character, with their time, kind, day and the openings of their lines
  *    (kept with each entry, migration 0014: where the reply shows an entry cut, it shows no more), from one walk of
@@ -25,15 +25,16 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  *  - entryLines: the whole lines and subjects of the given done entries (a JSON array of their seqs), those the
  *    reply sends whole, from the index that holds them (the table's rows carry the entries' before and after
  *    images: nine times slower to read);
- *  - carried: the character's carry rows, from their index by subject, kept to the fights of its campaign;
- *  - fights: the given fights' names, sessions, days and last changes (a JSON array of their ids), by their key;
+ *  - carried: the character's carry rows, from their index by subject (a party member's fights are its campaign's);
+ *  - fights: the given fights' names, sessions and days (a JSON array of their ids), from the index that holds them
+ *    (migration 0015): an encounter's row holds its input, tens of KB of sheets, before those columns;
  *  - treatments: which of the given entries (a JSON array of seqs) touched which of the given records (a JSON array
  *    of ids), each pair looked up by `ledger_records`' key: never an entry's whole list;
  *  - treatedOwn: which of the given entries touched one of the character's records, each answered by the first
  *    such record found (an entry's records are read in key order, each record's owner by its key).
  */
 export const HISTORY_READS = {
-  records: `SELECT id, category, created_at, source_seq, healed_at FROM injuries INDEXED BY injuries_history
+  records: `SELECT id, category, created_at, source_seq, healed_at FROM injuries INDEXED BY injuries_moments
     WHERE campaign_id = ? AND character_id = ? ORDER BY created_at, source_seq`,
   recordDetails: `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE id IN (SELECT value FROM json_each(?))`,
   entries: `SELECT seq, type, day, session_id, recorded_at, lines_lead, first_line_lead,
@@ -42,9 +43,9 @@ export const HISTORY_READS = {
     AND EXISTS (SELECT 1 FROM json_each(subjects_json) WHERE value = ?) ORDER BY seq`,
   entryLines: `SELECT seq, log_json, subjects_json FROM ledger_entries INDEXED BY ledger_entries_by_state
     WHERE campaign_id = ? AND state = 'done' AND seq IN (SELECT value FROM json_each(?))`,
-  carried: `SELECT c.encounter_id, c.adjusted_seq, c.ended_at FROM encounter_carry c INDEXED BY encounter_carry_by_subject
-    CROSS JOIN encounters e ON e.id = c.encounter_id WHERE c.subject = ? AND e.campaign_id = ?`,
-  fights: 'SELECT id, name, session_id, day, updated_at FROM encounters WHERE +campaign_id = ? AND id IN (SELECT value FROM json_each(?))',
+  carried: 'SELECT encounter_id, adjusted_seq, ended_at FROM encounter_carry INDEXED BY encounter_carry_by_subject WHERE subject = ?',
+  fights: `SELECT id, name, session_id, day FROM encounters INDEXED BY encounters_names
+    WHERE id IN (SELECT value FROM json_each(?)) AND campaign_id = ?`,
   treatments: `SELECT seq, record_id FROM ledger_records WHERE campaign_id = ? AND seq IN (SELECT value FROM json_each(?))
     AND record_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
   treatedOwn: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ledger_records r CROSS JOIN injuries i ON i.id = r.record_id

@@ -78,7 +78,7 @@ export const toEncounterSummary = (row: Omit<EncounterRow, 'input_json'>): Encou
   updatedAt: row.updated_at,
 });
 
-export const toInjuryRecord = (row: InjuryRow): InjuryRecord => ({
+export const toInjuryRecord = (row: Pick<InjuryRow, 'id' | 'character_id' | 'name' | 'category' | 'data_json' | 'source_encounter_id' | 'source_seq' | 'created_at' | 'healed_at'>): InjuryRecord => ({
   id: row.id,
   characterId: row.character_id,
   name: row.name,

@@ -16,8 +16,8 @@ import { prepared, preparedRaw } from '../db/connection.ts';
 import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
 
-/** A lasting record of the character, as far as ordering its moments and choosing the records sent need. */
-interface RecordMoment { id: string; category: string; createdAt: string; sourceSeq: number | null; healedAt: string | null }
+/** A lasting record of the character, as far as ordering its moments and choosing the records sent need (a raw row). */
+type RecordRow = [id: string, category: string, createdAt: string, sourceSeq: number | null, healedAt: string | null];
 /**
  * A done ledger entry naming the character, as far as ordering it needs, with the openings of its lines (all joined,
  * and the first; null if it has none) that show where the reply cuts it.
@@ -25,15 +25,15 @@ interface RecordMoment { id: string; category: string; createdAt: string; source
 interface EntryMoment {
   seq: number; type: string; day: number; sessionId: string | null; recordedAt: string; linesLead: string; firstLineLead: string | null; touchedRecords: boolean;
 }
-/** A fight carried onto the character: its encounter, the event holding the GM's adjustments (or null), its end. */
-interface CarryMoment { encounterId: string; adjustedSeq: number | null; endedAt: string }
+/** A fight carried onto the character: its encounter, the event holding the GM's adjustments (or null), its end (a raw row). */
+type CarryRow = [encounterId: string, adjustedSeq: number | null, endedAt: string];
 /** A fight as the history names it. */
-interface FightName { id: string; name: string; sessionId: string | null; day: number | null; updatedAt: string }
+interface FightName { id: string; name: string; sessionId: string | null; day: number | null }
 
 /** One moment of the history before its text is read; `kind` and `seq` order moments of one time. */
 type Moment = { at: string; seq: number | undefined } & (
-  | { kind: 'gained' | 'healed'; record: RecordMoment }
-  | { kind: 'carried'; carry: CarryMoment }
+  | { kind: 'gained' | 'healed'; record: RecordRow }
+  | { kind: 'carried'; carry: CarryRow }
   | { kind: 'override'; fight: FightName; characterId: string; text: string }
   | { kind: 'treated' | 'recovery' | 'clock'; entry: EntryMoment }
 );
@@ -57,11 +57,11 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
 
   // What places each moment: the character's records (each gained, and healed), the fights carried onto it and the
-  // done entries naming it, without their lines.
-  const records = (preparedRaw(db, HISTORY_READS.records).all(campaign.id, character.id) as [string, string, string, number | null, string | null][])
-    .map(([id, category, createdAt, sourceSeq, healedAt]): RecordMoment => ({ id, category, createdAt, sourceSeq, healedAt }));
-  const carried = (preparedRaw(db, HISTORY_READS.carried).all(`character:${character.id}`, campaign.id) as [string, number | null, string][])
-    .map(([encounterId, adjustedSeq, endedAt]): CarryMoment => ({ encounterId, adjustedSeq, endedAt }));
+  // done entries naming it, without their lines. Raw rows: a long campaign has thousands of each.
+  const records = preparedRaw(db, HISTORY_READS.records).all(campaign.id, character.id) as RecordRow[];
+  // A party member joins only its own campaign's fights (encounters:addFromCampaign), so its carry rows are all of
+  // its campaign's fights: read from their index alone, without each fight's row.
+  const carried = preparedRaw(db, HISTORY_READS.carried).all(`character:${character.id}`) as CarryRow[];
   const entries = (preparedRaw(db, HISTORY_READS.entries).all(campaign.id, character.id) as [number, string, number, string | null, string, string, string | null, 0 | 1][])
     .map(([seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touched]): EntryMoment => (
       { seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touchedRecords: touched === 1 }));
@@ -70,55 +70,64 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const readFights = (ids: Iterable<string>) => {
     const missing = [...new Set(ids)].filter((id) => !fights.has(id));
     if (!missing.length) return;
-    for (const [id, name, sessionId, day, updatedAt] of preparedRaw(db, HISTORY_READS.fights).all(campaign.id, JSON.stringify(missing)) as [string, string, string | null, number | null, string][]) {
-      fights.set(id, { id, name, sessionId, day, updatedAt });
+    for (const [id, name, sessionId, day] of preparedRaw(db, HISTORY_READS.fights).all(JSON.stringify(missing), campaign.id) as [string, string, string | null, number | null][]) {
+      fights.set(id, { id, name, sessionId, day });
     }
   };
 
-  const moments: Moment[] = carried.map((carry) => ({ kind: 'carried', at: carry.endedAt, seq: undefined, carry }));
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines: read for the
   // fights that have them (the same event on every carry row of a fight), kept where they concern this character.
-  const adjusted = carried.filter((c) => c.adjustedSeq !== null);
-  readFights(adjusted.map((c) => c.encounterId));
+  const overrides: Moment[] = [];
+  const adjusted = carried.filter(([, adjustedSeq]) => adjustedSeq !== null);
+  readFights(adjusted.map(([encounterId]) => encounterId));
   const ending = prepared(db, 'SELECT payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
-  for (const { encounterId, adjustedSeq } of adjusted) {
+  const changedAt = prepared(db, 'SELECT updated_at FROM encounters WHERE id = ?');
+  for (const [encounterId, adjustedSeq] of adjusted) {
     const last = ending.get(encounterId, adjustedSeq) as { payload_json: string; log_json: string } | undefined;
-    if (!last) continue;
-    const fight = fights.get(encounterId)!;
+    const fight = fights.get(encounterId);
+    if (!last || !fight) continue;
     const adjust = (JSON.parse(last.payload_json) as { carryAdjust?: { characterId: string }[] }).carryAdjust ?? [];
     const lines = (JSON.parse(last.log_json) as { text: string }[]).filter((l) => l.text.startsWith('GM override:'));
+    // An override is placed at the fight's last change.
+    const at = (changedAt.get(encounterId) as { updated_at: string }).updated_at;
     adjust.forEach((a, i) => {
-      if (lines[i] && a.characterId === character.id) moments.push({ kind: 'override', at: fight.updatedAt, seq: adjustedSeq!, fight, characterId: a.characterId, text: lines[i]!.text });
+      if (lines[i] && a.characterId === character.id) overrides.push({ kind: 'override', at, seq: adjustedSeq!, fight, characterId: a.characterId, text: lines[i]!.text });
     });
   }
-  for (const record of records) {
-    moments.push({ kind: 'gained', at: record.createdAt, seq: record.sourceSeq || undefined, record });
-    if (record.healedAt) moments.push({ kind: 'healed', at: record.healedAt, seq: undefined, record });
-  }
-  for (const entry of entries) {
-    moments.push({ kind: CLOCK_ENTRIES.has(entry.type) ? 'clock' : entry.touchedRecords ? 'treated' : 'recovery', at: entry.recordedAt, seq: entry.seq, entry });
-  }
-  moments.sort(byTime);
-  const kept = input.allItems || moments.length <= ITEMS_SENT ? moments : moments.slice(-ITEMS_SENT);
+  // Each kind of moment in the history's order (byTime) on its own, each sorted stably from the order it was read
+  // in, which breaks its ties: carried by their end, gained in the records' order, healed by their healing, entries
+  // by their time and kind. Two moments of different lists never tie (each list is one rank, the entries' two
+  // ranks are theirs alone), so the newest ITEMS_SENT are taken from the lists' ends, never sorting them all.
+  const healed = records.filter((r) => r[4] !== null);
+  const entryKind = (e: EntryMoment) => (CLOCK_ENTRIES.has(e.type) ? 'clock' : e.touchedRecords ? 'treated' : 'recovery');
+  const lists: MomentList[] = [
+    momentList(carried, () => 'carried', ([, , endedAt]) => endedAt, () => undefined, (carry) => ({ kind: 'carried', at: carry[2], seq: undefined, carry })),
+    momentList(overrides, (m) => m.kind, (m) => m.at, (m) => m.seq, (m) => m),
+    momentList(records, () => 'gained', (r) => r[2], (r) => r[3] || undefined, (record) => ({ kind: 'gained', at: record[2], seq: record[3] || undefined, record })),
+    momentList(healed, () => 'healed', (r) => r[4]!, () => undefined, (record) => ({ kind: 'healed', at: record[4]!, seq: undefined, record })),
+    momentList(entries, entryKind, (e) => e.recordedAt, (e) => e.seq, (entry) => ({ kind: entryKind(entry), at: entry.recordedAt, seq: entry.seq, entry })),
+  ];
+  const momentCount = lists.reduce((sum, list) => sum + list.placed.length, 0);
+  const kept = newestMoments(lists, input.allItems ? momentCount : ITEMS_SENT);
 
   // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
   // newest healed ones the screen shows first, unless the GM asked for all of them.
-  const harm = records.filter((r) => isHarm(kinds.categories, r.category));
-  const open = harm.filter((r) => r.healedAt === null);
-  const healed = harm.filter((r) => r.healedAt !== null);
-  const oldest = (list: RecordMoment[], sent: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - sent)));
-  const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healed, HEALED_RECORDS_SENT)].map((r) => r.id));
-  const sentMoments = left.size ? records.filter((r) => !left.has(r.id)) : records;
+  const harm = records.filter(([, category]) => isHarm(kinds.categories, category));
+  const open = harm.filter((r) => r[4] === null);
+  const healedHarm = harm.filter((r) => r[4] !== null);
+  const oldest = (list: RecordRow[], sent: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - sent)));
+  const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healedHarm, HEALED_RECORDS_SENT)].map(([id]) => id));
+  const sentMoments = left.size ? records.filter(([id]) => !left.has(id)) : records;
   // What the records sent and the records' moments kept show of them, read by their key.
   const details = new Map<string, FactRecord>();
-  const detailed = new Set([...sentMoments.map((r) => r.id), ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record.id] : []))]);
+  const detailed = new Set([...sentMoments.map(([id]) => id), ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record[0]] : []))]);
   if (detailed.size) {
     for (const row of preparedRaw(db, HISTORY_READS.recordDetails).all(JSON.stringify([...detailed])) as unknown[][]) {
       const record = factRecord(row);
       details.set(record.id, record);
     }
   }
-  const sent = sentMoments.map((r) => details.get(r.id)!);
+  const sent = sentMoments.map(([id]) => details.get(id)!);
 
   // Each sent record's treatments: the done entries naming the character that touched it (ledger_records), in entry
   // order. An entry that touched records is read by its key with each sent record's id, never whole: a rest
@@ -160,14 +169,14 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
 
   // The fights named by what is sent: the sources of the sent records and of the kept records' gains, and the
   // carried fights kept.
-  const fightOf = (m: Moment) => (m.kind === 'gained' ? details.get(m.record.id)!.source_encounter_id : m.kind === 'carried' ? m.carry.encounterId : null);
+  const fightOf = (m: Moment) => (m.kind === 'gained' ? details.get(m.record[0])!.source_encounter_id : m.kind === 'carried' ? m.carry[0] : null);
   readFights([...sent.map((r) => r.source_encounter_id), ...kept.map(fightOf)].filter((id): id is string => !!id));
   const sourceOf = (r: FactRecord) => (r.source_encounter_id ? fights.get(r.source_encounter_id) : undefined);
 
   const toItem = (m: Moment): HistoryItem => {
     switch (m.kind) {
       case 'gained': {
-        const r = details.get(m.record.id)!;
+        const r = details.get(m.record[0])!;
         const source = sourceOf(r);
         return {
           kind: 'gained', at: r.created_at, day: r.day_gained ?? null, sessionNumber: number(r.session_gained),
@@ -176,15 +185,15 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
         };
       }
       case 'healed': {
-        const r = details.get(m.record.id)!;
+        const r = details.get(m.record[0])!;
         return { kind: 'healed', at: r.healed_at!, day: r.day_healed ?? null, sessionNumber: number(r.session_healed), text: `${character.name}'s ${r.name} healed.`, characterId: r.character_id, recordId: r.id };
       }
       case 'carried': {
-        const fight = fights.get(m.carry.encounterId)!;
-        return { kind: 'carried', at: m.carry.endedAt, day: fight.day ?? null, sessionNumber: number(fight.sessionId), text: `${character.name}'s condition after “${fight.name}” carried onto the campaign.`, characterId: character.id, encounterId: fight.id };
+        const fight = fights.get(m.carry[0])!;
+        return { kind: 'carried', at: m.carry[2], day: fight.day ?? null, sessionNumber: number(fight.sessionId), text: `${character.name}'s condition after “${fight.name}” carried onto the campaign.`, characterId: character.id, encounterId: fight.id };
       }
       case 'override':
-        return { kind: 'override', at: m.fight.updatedAt, day: m.fight.day ?? null, sessionNumber: number(m.fight.sessionId), text: m.text, characterId: m.characterId, encounterId: m.fight.id, seq: m.seq! };
+        return { kind: 'override', at: m.at, day: m.fight.day ?? null, sessionNumber: number(m.fight.sessionId), text: m.text, characterId: m.characterId, encounterId: m.fight.id, seq: m.seq! };
       default: {
         const e = m.entry;
         const { log, characterIds } = lines.get(e.seq)!;
@@ -198,7 +207,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
 
   return {
     character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: ruleset.id },
-    recordCounts: { open: open.length, healed: healed.length },
+    recordCounts: { open: open.length, healed: healedHarm.length },
     records: sent.map((r) => {
       const source = sourceOf(r);
       const creator = !r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? r.source_seq : null;
@@ -214,6 +223,32 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
     // Cut as the cards show them: a rest's line counts every open record down (the whole line is among the items).
     entries: entries.filter((e) => named.has(e.seq)).map((e) => ({ seq: e.seq, day: e.day, text: shown(e.seq, false) })),
     items: kept.map(toItem),
-    itemCount: moments.length,
+    itemCount: momentCount,
   };
+}
+
+/** A moment as read, placed in the history's order; made a Moment only when it is kept. */
+interface Placed { at: string; kind: HistoryItem['kind']; seq: number | undefined; item: unknown }
+/** Moments of one kind (or the entries' kinds), oldest first, and how one becomes a Moment. */
+interface MomentList { placed: Placed[]; moment(item: unknown): Moment }
+
+/** Moments as read, sorted stably by the history's order (ties keep the order read: the rows' index order). */
+function momentList<T>(items: readonly T[], kind: (item: T) => HistoryItem['kind'], at: (item: T) => string, seq: (item: T) => number | undefined, moment: (item: T) => Moment): MomentList {
+  return { placed: items.map((item) => ({ at: at(item), kind: kind(item), seq: seq(item), item })).sort(byTime), moment: moment as MomentList['moment'] };
+}
+
+/** The newest `count` moments of the lists together, oldest first, taken from the lists' ends. */
+function newestMoments(lists: readonly MomentList[], count: number): Moment[] {
+  const ends = lists.map((list) => list.placed.length);
+  const newest: Moment[] = [];
+  while (newest.length < count) {
+    let next = -1;
+    for (let k = 0; k < lists.length; k++) {
+      if (ends[k]! > 0 && (next < 0 || byTime(lists[k]!.placed[ends[k]! - 1]!, lists[next]!.placed[ends[next]! - 1]!) > 0)) next = k;
+    }
+    if (next < 0) break;
+    const list = lists[next]!;
+    newest.push(list.moment(list.placed[--ends[next]!]!.item));
+  }
+  return newest.reverse();
 }

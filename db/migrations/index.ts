@@ -14,6 +14,7 @@ import carryEnding from './0011_carry_ending.sql';
 import campaignConditions from './0012_campaign_conditions.sql';
 import logLineNumbers from './0013_log_line_numbers.sql';
 import entryLeads from './0014_entry_leads.sql';
+import historyIndexes from './0015_history_indexes.sql';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'campaign conditions', sql: campaignConditions },
   { version: 13, name: 'log line numbers', sql: logLineNumbers },
   { version: 14, name: 'entry leads', sql: entryLeads },
+  { version: 15, name: 'history indexes', sql: historyIndexes },
 ];
