@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
 import { noteActivityParams, noteActivitySql } from '../db/campaigns.ts';
 import { openDatabase, writeTransaction, type Db } from '../db/connection.ts';
-import type { EventRow } from '../db/encounters.ts';
+import { SNAPSHOT_EVERY, type EventRow } from '../db/encounters.ts';
 import { generateFight } from './fight.ts';
 import { benchResult, type BenchOptions, type BenchResult } from './result.ts';
 import { databaseIn, ok, open, prepareCampaign, withDatabase, writeEvents } from './store.ts';
@@ -40,6 +40,10 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
   const last: number[] = [];
   const bare: number[] = [];
   const writesAlone: number[] = [];
+  // The turn of the event loop after each reply of the two windows, apart for the appends at a snapshot's seq: the
+  // app writes the snapshot there, after the reply (server/app.ts), so that work shows here and not in the append.
+  const afterFirst = { snapshot: [] as number[], other: [] as number[] };
+  const afterLast = { snapshot: [] as number[], other: [] as number[] };
   let writing = 0;
   // The bare insert runs on a second connection to the same file, one after each measured append, so both see the
   // same WAL (its growth, its checkpoints) and the same moments of this machine.
@@ -71,8 +75,11 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
       }
     }
     // Each GM request reaches the app as its own message (IPC or the socket): the event loop turns between two,
-    // and what the app leaves for after a reply (a checkpoint) runs there, as it does at the table.
+    // and what the app leaves for after a reply (a snapshot, a checkpoint) runs there, as it does at the table.
+    start = performance.now();
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const after = into === first ? afterFirst : into === last ? afterLast : null;
+    after?.[shown.encounter.eventCount % SNAPSHOT_EVERY === 0 ? 'snapshot' : 'other'].push(performance.now() - start);
   }
   const injuries = (db.prepare('SELECT count(*) AS n FROM injuries WHERE source_encounter_id = ?').get(encounter.id) as { n: number }).n;
   db.close();
@@ -111,6 +118,23 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
       value: writing / 1000,
       unit: 's',
       baseline: { name: `${total.toLocaleString('en')} × the median append of ${firstAt} (a flat cost)`, value: (total * median(first)) / 1000 },
+    }),
+    // The snapshot every SNAPSHOT_EVERY events, written after the reply: the turn after a snapshot append's reply,
+    // late beside early (the state it holds grows with the fight's injuries), and beside the turns after the others
+    // (a checkpoint every 16 writes).
+    benchResult({
+      section: 'Append',
+      name: `p50 the turn after the reply of an append that owes a snapshot, written then in its own transaction (${lastAt}; ${afterLast.snapshot.length} snapshots)`,
+      value: percentile(afterLast.snapshot, 50),
+      unit: 'ms',
+      baseline: { name: `the same ${firstAt.replace('events', 'at events')}`, value: percentile(afterFirst.snapshot, 50) },
+    }),
+    benchResult({
+      section: 'Append',
+      name: `the longest turn after the reply of an append that owes a snapshot (${lastAt})`,
+      value: Math.max(...afterLast.snapshot),
+      unit: 'ms',
+      baseline: { name: `p99 the turn after the other appends' replies, at the same events (a checkpoint every 16 writes)`, value: percentile(afterLast.other, 99) },
     }),
     // Reported, not held to a target: how much of an append the database writes it must make take by themselves,
     // with no validation, rules or reply (docs/performance.md, "What still misses").

@@ -243,7 +243,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
           // Closed for the restore (whether or not it then succeeded): opened again, on whatever file is in place.
           if (!ctx.db.open) {
             ctx.db = open();
-            ctx.encounters = new EncounterStore(ctx.db);
+            ctx.encounters = new EncounterStore(ctx.db, { snapshotsAfterReply: true });
             markInUse(options.databasePath, options.transport !== 'cli');
             backfill?.wake();
           }
@@ -265,7 +265,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     rmSync(`${options.databasePath}-wal`, { force: true });
     rmSync(`${options.databasePath}-shm`, { force: true });
   }
-  ctx.encounters = new EncounterStore(ctx.db);
+  ctx.encounters = new EncounterStore(ctx.db, { snapshotsAfterReply: true });
   // The desktop app and web mode mark the database as existing and in use (db/health.ts); the CLI, which may be
   // pointed at any copy by a script, creates nothing beside the files it opens, but keeps an existing marker's
   // state true (it too leaves a -wal after a crash, and deletes it on a clean close).
@@ -310,6 +310,20 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     });
   };
 
+  // The snapshot an append owes every 50 events (about 84 KB at event 100,000 of a long fight, most of that append's
+  // time) is a shortcut for resume, not the GM's data: it is written after the reply, in a transaction of its own
+  // (docs/decisions.md), or before the next write when the event loop has not turned since (a script's writes in a
+  // row), or on close. A crash before it only means a resume replays up to 50 more events.
+  const writeOwedSnapshots = () => {
+    if (!ctx.encounters.owesSnapshots() || !ctx.db.open || ctx.db.inTransaction) return;
+    try {
+      ctx.encounters.writeOwedSnapshots();
+    } catch (error) {
+      // A snapshot that cannot be written now (a full disk) changes nothing: resume replays the events instead.
+      console.error('[gmw] a snapshot could not be written:', error);
+    }
+  };
+
   // Off the GM's way: chunks of a few milliseconds, never inside a write or beside a backup or restore; their writes
   // count towards the checkpoint after them like a GM's.
   const backfill = options.backfill
@@ -331,6 +345,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
   function run(name: HandlerName, input: unknown): unknown {
     const handler = handlers[name] as (c: HandlerContext, i: unknown) => unknown;
     if (!WRITE_HANDLERS.has(name)) return handler(ctx, input);
+    writeOwedSnapshots();
     pending = [];
     ctx.now = writeTime();
     try {
@@ -370,6 +385,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         // carry the version its reply shows), in the next turn of the event loop, in the order of the writes.
         if (notices.length) setImmediate(() => notices.forEach(notify));
         if (WRITE_HANDLERS.has(name)) {
+          if (ctx.encounters.owesSnapshots()) setImmediate(writeOwedSnapshots);
           checkpointSoon();
           if (Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
         }
@@ -390,6 +406,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     close() {
       listeners.clear();
       backfill?.stop();
+      writeOwedSnapshots();
       closing.abort();
       // `closing` before SQLite folds the -wal into the file and deletes it: a stop killed between that and
       // `closed` left nothing behind, and the next start must not call the missing -wal a loss.

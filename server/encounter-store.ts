@@ -6,7 +6,7 @@ import { EncounterEngine, RuleRefusal, parseEvent, rulesVersionOf, type EngineSt
 import type { Consequences, EncounterInput, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine } from '../core/encounter/types.ts';
 import { carryLabel } from '../core/ledger/carry.ts';
 import { findRuleset } from '../core/rulesets/registry.ts';
-import { prepared, type Db } from '../db/connection.ts';
+import { prepared, writeTransaction, type Db } from '../db/connection.ts';
 import * as store from '../db/encounters.ts';
 import type { EncounterListRow as EncounterHead } from '../db/encounters.ts';
 import * as consequences from '../db/consequences.ts';
@@ -229,6 +229,28 @@ function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
+/**
+ * A snapshot an append (or redo) owes, to be written after the write's reply (see `snapshotsAfterReply`): the state
+ * at `seq` (kept as it was: contexts are replaced, never changed in place) and the digest of the events up to it.
+ */
+interface OwedSnapshot {
+  encounterId: string;
+  seq: number;
+  rules: EncounterRules;
+  input: EncounterInput;
+  state: EngineState;
+  covers: string;
+}
+
+export interface EncounterStoreOptions {
+  /**
+   * Write the snapshot due every SNAPSHOT_EVERY events after the write's reply, in a transaction of its own
+   * (`writeOwedSnapshots`), instead of inside the GM's write: the app's (server/app.ts). Without it (scripts,
+   * tools, tests that write through a store of their own) the snapshot is written in the write's transaction.
+   */
+  snapshotsAfterReply?: boolean;
+}
+
 export class EncounterStore {
   private warm = new Map<string, Warm>();
   /** Per encounter: seq → the state after that event (see MARKS_KEPT). */
@@ -260,7 +282,13 @@ export class EncounterStore {
   /** This store's own: a mark from another start of the app (or from before a restore) never matches. */
   private readonly launch = randomUUID().slice(0, 8);
 
-  constructor(private readonly db: Db) {}
+  /** Snapshots owed by writes whose reply has not been followed by `writeOwedSnapshots` yet, oldest first. */
+  private owed: OwedSnapshot[] = [];
+  private readonly snapshotsAfterReply: boolean;
+
+  constructor(private readonly db: Db, options: EncounterStoreOptions = {}) {
+    this.snapshotsAfterReply = options.snapshotsAfterReply ?? false;
+  }
 
   /**
    * The engine at the encounter's head: the cached one, or the newest state at or before it (an in-memory mark,
@@ -307,6 +335,7 @@ export class EncounterStore {
     this.trusted.delete(id);
     this.lineCounts.delete(id);
     this.dropFiltered(id);
+    this.dropOwed(id);
     this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
   }
 
@@ -407,6 +436,42 @@ export class EncounterStore {
     marks.set(seq, { state: engine.state, covered: covered.copy() });
     for (const old of marks.keys()) if (old <= seq - MARKS_KEPT) marks.delete(old);
     this.marks.set(id, marks);
+  }
+
+  /** Forgets the snapshots owed for the encounter after event `seq` (an undo took it away), or all of them. */
+  private dropOwed(id: string, after = -1): void {
+    if (this.owed.length) this.owed = this.owed.filter((owed) => owed.encounterId !== id || owed.seq <= after);
+  }
+
+  /** Whether a write has left a snapshot to write after its reply (see `writeOwedSnapshots`). */
+  owesSnapshots(): boolean {
+    return this.owed.length > 0;
+  }
+
+  /**
+   * Writes the snapshots the writes before owe, in one transaction of its own, outside any GM write: after the
+   * reply, or before the next write when the event loop has not turned since (server/app.ts). A snapshot is
+   * only a shortcut for resume (it carries the digest of its events and is checked against them): one whose event
+   * is no longer the encounter's as this store wrote it (an undo, a write rolled back, another writer) is not
+   * written, and one never written (a crash first) means a resume replays up to SNAPSHOT_EVERY more events.
+   * Returns how many were written.
+   */
+  writeOwedSnapshots(): number {
+    const owed = this.owed;
+    this.owed = [];
+    if (owed.length === 0) return 0;
+    return writeTransaction(this.db, () => {
+      let written = 0;
+      for (const { encounterId, seq, rules, input, state, covers } of owed) {
+        const row = store.getEncounter(this.db, encounterId);
+        // The head this store last wrote is the file's, and holds event `seq`: the events up to it are the ones
+        // its state was made from (an undo would have dropped it; any other change moves the head's version).
+        if (!row || row.event_count < seq || this.heads.get(encounterId) !== `${row.event_count}@${row.updated_at}`) continue;
+        store.saveSnapshot(this.db, encounterId, seq, EncounterEngine.at(rules, input, state).persisted(), covers, rulesVersionOf(rules));
+        written += 1;
+      }
+      return written;
+    });
   }
 
   /** Forgets the marks after `seq` (an undo removed those events), or all of them. */
@@ -546,6 +611,8 @@ export class EncounterStore {
       const { event, lines: removed } = store.deleteEvent(this.db, row.id, row.event_count);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
+      // A snapshot owed at the event taken away is of a state the encounter no longer reaches.
+      this.dropOwed(row.id, row.event_count - 1);
       const input = this.warm.get(row.id)?.engine.input;
       this.warm.delete(row.id);
       if ((this.folds.get(row.id)?.count ?? 0) >= row.event_count) this.folds.delete(row.id);
@@ -668,7 +735,10 @@ export class EncounterStore {
     this.lineCounts.delete(row.id);
     store.insertEventRow(this.db, row.id, seq, { type: event.type, payload_json: payload, log_json: JSON.stringify(stored), recorded_at: now, roster_json: roster ? JSON.stringify(roster) : null, line_start: lineStart });
     const digest = covered.add(payload, seq);
-    if (digest !== null) store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest, rulesVersionOf(engine.rules));
+    if (digest !== null) {
+      if (this.snapshotsAfterReply) this.owed.push({ encounterId: row.id, seq, rules: engine.rules, input: engine.input, state: engine.state, covers: digest });
+      else store.saveSnapshot(this.db, row.id, seq, engine.persisted(), digest, rulesVersionOf(engine.rules));
+    }
     const head = this.writeHead(row, engine, covered, seq, now, after, stored);
     this.lineCounts.set(row.id, { seq, lines: lineStart + stored.length });
     return head;
@@ -787,6 +857,7 @@ export class EncounterStore {
     this.folds.clear();
     this.lineCounts.clear();
     this.filtered.clear();
+    this.owed = [];
   }
 
   /**

@@ -36,7 +36,7 @@ afterEach(() => vi.restoreAllMocks());
  * An Enigma fight in which Berrik has survived Mortal Peril `injuries` times, each Survive giving a new injury, and
  * the store that wrote it (a second connection, so every event of the long fight is one call, not one request).
  */
-async function foughtWith(injuries: number) {
+async function foughtWith(injuries: number, pastSnapshot = 10) {
   const campaign = await ok('campaigns:create', { name: 'Vault', rulesetId: 'enigma' });
   const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
   const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
@@ -60,10 +60,10 @@ async function foughtWith(injuries: number) {
       store.append(getEncounter(db, encounter.id)!, survive(n), now);
     }
     // Both fights go on from the same place between two stored snapshots (each one holds the whole state).
-    while (getEncounter(db, encounter.id)!.event_count % SNAPSHOT_EVERY !== 10) store.append(getEncounter(db, encounter.id)!, drums, now);
+    while (getEncounter(db, encounter.id)!.event_count % SNAPSHOT_EVERY !== pastSnapshot) store.append(getEncounter(db, encounter.id)!, drums, now);
   });
   const undo = () => writeTransaction(db, () => store.undo(getEncounter(db, encounter.id)!, now));
-  return { db, append, undo, fall, survive, encounterId: encounter.id, berrikId };
+  return { db, append, undo, fall, survive, drums, encounterId: encounter.id, berrikId };
 }
 
 describe('an append at a fight that has given many injuries', () => {
@@ -120,6 +120,38 @@ describe('an append at a fight that has given many injuries', () => {
     }
     // The new event's row and log are the same size in both fights (a few characters of ids apart).
     expect(serialised[300]! - serialised[10]!).toBeLessThanOrEqual(16);
+  }, 240_000);
+
+  it('makes the GM wait no longer at an event that owes a snapshot: the snapshot, which holds every injury, is written after the reply', async () => {
+    const measured: Record<number, Work & { snapshot: number }> = {};
+    for (const injuries of [10, 300]) {
+      // Two events short of a snapshot's seq: one write through the app (its store then holds the fight), then the
+      // write whose event is the snapshot's, counted on its own.
+      const fight = await foughtWith(injuries, SNAPSHOT_EVERY - 2);
+      try {
+        const first = (await ok('encounters:append', { id: fight.encounterId, event: fight.drums })).encounter;
+        const since = { eventCount: first.eventCount, version: first.updatedAt };
+        const seq = first.eventCount + 1;
+        expect(seq % SNAPSHOT_EVERY).toBe(0);
+        const snapshotAt = () => rows('SELECT length(snapshot_json) AS n FROM encounter_snapshots WHERE encounter_id = ? AND seq = ?', fight.encounterId, seq);
+        let reply;
+        const work = counted(fight.db, () => void (reply = ok('encounters:append', { id: fight.encounterId, event: fight.drums, since })));
+        expect((await reply!).encounter.eventCount).toBe(seq);
+        // Replied before the snapshot is stored; in the next turn of the event loop it is.
+        expect(snapshotAt()).toEqual([]);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const [stored] = snapshotAt() as { n: number }[];
+        expect(stored?.n).toBeGreaterThan(0);
+        measured[injuries] = { ...work, snapshot: stored!.n };
+      } finally {
+        fight.db.close();
+      }
+    }
+    // The snapshot grows with the injuries (each is in it) …
+    expect(measured[300]!.snapshot - measured[10]!.snapshot).toBeGreaterThan(50_000);
+    // … the append does not: same rows read, a few characters of ids apart.
+    expect(measured[300]!.rowsRead, 'rows read').toBe(measured[10]!.rowsRead);
+    expect(measured[300]!.jsonCharacters - measured[10]!.jsonCharacters, 'characters serialised').toBeLessThanOrEqual(16);
   }, 240_000);
 });
 
