@@ -54,7 +54,7 @@ export async function prepareFight(page: Page, server: RunningServer, plan: Figh
   await page.getByRole('button', { name: `Add ${plan.npc}` }).click();
   // Shown before the caller's next write: one pressed while this one is still out carries what the screen showed
   // before it, and the app refuses it as made on a screen the encounter has moved past.
-  await expect(page.getByRole('button', { name: new RegExp(`^Undo: Added .*${plan.npc}`) })).toBeVisible();
+  await expect(page.getByRole('button', { name: new RegExp(`^Undo: Added\\b.*${plan.npc}`) })).toBeVisible();
 }
 
 export const activeName = (page: Page) => page.getByTestId('active-name');
