@@ -105,8 +105,7 @@ export function readSteps(db: Db, encounterId: string, afterSeq = 0): StoredStep
 
 /** The log lines of every event after `afterSeq` (all of them by default), in order. */
 export function readLog(db: Db, encounterId: string, afterSeq = 0): { seq: number; lines: LogLine[] }[] {
-  const rows = prepared(db, 'SELECT seq, log_json FROM encounter_events WHERE encounter_id = ? AND seq > ? ORDER BY seq').all(encounterId, afterSeq) as { seq: number; log_json: string }[];
-  return rows.map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
+  return readLogJson(db, encounterId, afterSeq).map((row) => ({ seq: row.seq, lines: JSON.parse(row.log_json) as LogLine[] }));
 }
 
 /** The stored log JSON of every event after `afterSeq`, in order, unparsed (a filter's first scan parses what it needs). */
