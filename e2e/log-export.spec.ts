@@ -2,7 +2,7 @@
 // downloaded in web mode; a campaign exported and imported back as a new campaign.
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { prepareFight, useServer } from './fixtures.ts';
+import { encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('exports');
 
@@ -19,7 +19,12 @@ test('full log with filters and summary, encounter exports, campaign export and 
   await page.getByRole('button', { name: 'Damage or heal Thug 1' }).click();
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('8');
   await page.getByRole('button', { name: 'Apply damage' }).click();
+  // N once the damage is shown: a press on a screen that has not caught up is refused as stale.
+  await expect(encounterLog(page).getByText(/^Thug 1 takes 8 damage/)).toBeVisible();
+  const undo = page.getByRole('button', { name: /^Undo/ });
+  const beforeTurn = await undo.getAttribute('aria-label');
   await page.keyboard.press('n');
+  await expect(undo).not.toHaveAttribute('aria-label', beforeTurn ?? '');
   await page.getByRole('button', { name: 'Damage or heal Mira' }).click();
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('2');
   await page.getByRole('button', { name: 'Apply damage' }).click();

@@ -2,7 +2,7 @@
 // runner Undo is not offered (its tooltip, and Ctrl+Z, say why). Once the Rest is undone the end can be undone, and
 // Ctrl+Shift+Z ends the fight again only through the same review as the first end.
 import { expect, test } from '@playwright/test';
-import { prepareFight, useServer } from './fixtures.ts';
+import { encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('undo-ending');
 const MOVED_ON = /^This fight's end was written onto the campaign, and the campaign has moved on since \(“Mira rests/;
@@ -14,6 +14,8 @@ test('a fight ended, then a Rest: no undo of the end until the Rest is undone; r
   await page.getByRole('button', { name: 'Damage or heal Mira' }).click();
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('3');
   await page.getByRole('button', { name: 'Apply damage' }).click();
+  // The GM ends the fight once the damage is shown: a press on a screen that has not caught up is refused as stale.
+  await expect(encounterLog(page).getByText(/^Mira takes 3 damage/)).toBeVisible();
   await page.getByRole('button', { name: 'End combat', exact: true }).click();
   await page.getByRole('dialog', { name: 'End combat' }).getByRole('button', { name: 'End combat' }).click();
   await page.getByRole('dialog', { name: /Before the fight ends/ }).getByRole('button', { name: 'Write and end' }).click();
