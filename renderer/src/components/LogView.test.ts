@@ -47,3 +47,38 @@ describe('the runner log', () => {
     expect(scroll.writes).toEqual([0]);
   });
 });
+
+// A line that skips its layout while out of view (content-visibility: auto) and starts or stops skipping in a write's
+// frame makes the browser lay the page out twice in that frame: once as styled, once after it found the line in or out
+// of view. The newest lines never skip (they are in view), and the line where they start moves in one write of many.
+describe('the runner log’s newest lines', () => {
+  /** Each line's `recent` mark, by its text. */
+  const marks = (container: HTMLElement) => new Map([...container.querySelectorAll('li')].map((li) => [li.textContent, li.classList.contains('recent')]));
+
+  it('are always drawn, and which lines they are changes in at most one write of eight', async () => {
+    let entries = Array.from({ length: 100 }, (_, i) => line(i + 1));
+    const view = render(LogView, { entries, limit: 100 });
+    let before = marks(view.container);
+    let writesThatMoved = 0;
+    for (let seq = 101; seq <= 140; seq += 1) {
+      // One write: a new line, the oldest dropped (the runner keeps its newest 100).
+      entries = [...entries.slice(1), line(seq)];
+      await view.rerender({ entries, limit: 100 });
+      const after = marks(view.container);
+      const items = [...view.container.querySelectorAll('li')];
+      for (const li of items.slice(-16)) expect(li.classList.contains('recent')).toBe(true);
+      if ([...after].some(([text, recent]) => before.has(text) && before.get(text) !== recent)) writesThatMoved += 1;
+      before = after;
+    }
+    expect(writesThatMoved).toBeGreaterThan(0);
+    expect(writesThatMoved).toBeLessThanOrEqual(40 / 8);
+  });
+
+  it('are the newest again after an undo takes lines away', async () => {
+    const entries = Array.from({ length: 60 }, (_, i) => line(i + 1));
+    const view = render(LogView, { entries, limit: 100 });
+    await view.rerender({ entries: entries.slice(0, 30), limit: 100 });
+    const items = [...view.container.querySelectorAll('li')];
+    for (const li of items.slice(-16)) expect(li.classList.contains('recent')).toBe(true);
+  });
+});
