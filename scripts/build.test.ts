@@ -1,5 +1,7 @@
 // The renderer as it ships: built for production whoever runs the build (under a test runner, NODE_ENV=test, as here
-// and in every child a test spawns, Vite used to compile Svelte in development mode), and small at start.
+// and in every child a test spawns, Vite used to compile Svelte in development mode) and from whatever folder (run
+// from outside the project, the build looked for the renderer under the working directory and failed), and small at
+// start.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +15,7 @@ let out: string;
 beforeAll(() => {
   dir = tempDir();
   out = dir.file('renderer');
-  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), `--renderer-out=${out}`], { cwd: root, env: { ...process.env, NODE_ENV: 'test' }, stdio: 'pipe' });
+  execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), `--renderer-out=${out}`], { cwd: dir.path, env: { ...process.env, NODE_ENV: 'test' }, stdio: 'pipe' });
 }, 120_000);
 afterAll(() => dir?.remove());
 
