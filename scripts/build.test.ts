@@ -52,4 +52,11 @@ describe('the renderer build', () => {
     expect(files.some((f) => f.endsWith('.js')), files.join(', ')).toBe(true);
     expect(kib, `${kib.toFixed(1)} KiB at start: ${files.join(', ')}`).toBeLessThanOrEqual(250);
   });
+
+  it('builds no schema at start: the campaign list loads neither zod nor the request schemas (about 95 KiB and their construction)', () => {
+    const code = loadedAtStart(out).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
+    // Every zod schema carries its internals under `_zod`; the contract's schemas name their handlers.
+    expect(code).not.toContain('_zod');
+    expect(code).not.toContain('encounters:addFromCampaign');
+  });
 });

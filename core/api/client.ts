@@ -1,6 +1,7 @@
 // The typed client every UI uses: `send(name, input)` over whichever transport carries envelopes, rebuilding a
 // real Error (with the GM sentence as its message) from `{error}`.
-import { GmError, type Envelope, type HandlerInput, type HandlerName, type HandlerResult } from './contract.ts';
+import type { Envelope, HandlerInput, HandlerName, HandlerResult } from './contract.ts';
+import { GmError } from './replies.ts';
 
 export type Transport = (name: HandlerName, input: unknown) => Promise<Envelope<unknown>>;
 

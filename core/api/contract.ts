@@ -13,6 +13,9 @@ import type { RecordCategory, RulesetId } from '../rulesets/types.ts';
 import type { PartyBadge } from '../ledger/types.ts';
 import type { HandlerName } from './names.ts';
 import { LOG_KIND_FILTERS } from '../encounter/log-filter.ts';
+import type { ErrorKind } from './replies.ts';
+
+export { cutText, ENTRY_TEXT_SENT, GmError, HEALED_RECORDS_SENT, ITEMS_SENT, LOG_TAIL_EVENTS, OPEN_RECORDS_SENT, STALE_SCREEN, type ErrorKind } from './replies.ts';
 
 /**
  * A ruleset's id. Which ids exist is the registry's to say, and this module (read by the renderer too) never imports
@@ -395,16 +398,6 @@ export interface CharacterHistory {
   itemCount: number;
 }
 
-/** How many of a history's or a timeline session's items a reply carries unless asked for all (the newest). */
-export const ITEMS_SENT = 200;
-/** How many of a character's open, and healed, injuries and wounds a history carries unless asked for all. */
-export const OPEN_RECORDS_SENT = 50;
-export const HEALED_RECORDS_SENT = 24;
-/** How much of a treatment's line a history's record card shows (and a history carries). */
-export const ENTRY_TEXT_SENT = 200;
-
-/** `text` cut to at most `max` characters, with an ellipsis where it was cut. */
-export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
 export interface CampaignTimeline {
   campaignId: string;
@@ -433,8 +426,6 @@ export interface LogEntry extends LogLine {
   seq: number;
 }
 
-/** How many of the newest events' log lines come with every encounter detail. */
-export const LOG_TAIL_EVENTS = 200;
 
 /**
  * An encounter's log lines for the full log screen. `after` is the event the lines follow: 0 when this is the whole
@@ -588,29 +579,6 @@ export type HandlerResult<N extends HandlerName> = HandlerResults[N];
 /** What travels back over every transport. */
 export type Envelope<T> = { result: T } | { error: { message: string; kind: ErrorKind } };
 
-/**
- * `refused`: the GM asked for something the rules or the data forbid (a sentence to show);
- * `invalid`: the payload is malformed; `notFound`; `internal`: a bug or an I/O failure (logged, shown generically);
- * `stale`: a write from a screen the encounter has moved past (STALE_SCREEN): nothing was written, read it again.
- */
-export type ErrorKind = 'refused' | 'invalid' | 'notFound' | 'internal' | 'stale';
-
-/** An error a GM can read, with its kind. */
-export class GmError extends Error {
-  override name = 'GmError';
-  constructor(
-    message: string,
-    readonly kind: ErrorKind = 'refused',
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The refusal of a write whose screen the encounter has moved past (see logSinceSchema): nothing was written, and
- * the screen reads the encounter again. It travels with the error kind `stale`, which is how the page knows it.
- */
-export const STALE_SCREEN = 'The fight moved on since this screen was drawn (in another window, or by a second press); it now shows the newest state. Nothing was changed.';
 
 /** Writes that change the database; every other handler only reads. */
 export const WRITE_HANDLERS: ReadonlySet<HandlerName> = new Set<HandlerName>([

@@ -1,10 +1,9 @@
 // Payload pieces shared by every ruleset's event schema.
 import { z } from 'zod';
 
-export const NAME_MAX = 80;
+import { NAME_MAX } from './limits.ts';
 
-/** The most parts one BATCH (several targets at once, core/encounter/kernel.ts) carries. */
-export const BATCH_MAX = 50;
+export { BATCH_MAX, NAME_MAX } from './limits.ts';
 
 export const nameSchema = z
   .string({ error: 'A name must be text.' })

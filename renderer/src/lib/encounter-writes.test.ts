@@ -3,7 +3,8 @@
 // the socket). Change notices are not delivered, so a second screen stays as it was drawn: a tab whose notice has
 // not arrived yet.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STALE_SCREEN, type EncounterDetail } from '../../../core/api/contract.ts';
+import { STALE_SCREEN } from '../../../core/api/replies.ts';
+import type { EncounterDetail } from '../../../core/api/contract.ts';
 import { tempDir, type TempDir } from '../../../db/testing/temp-db.ts';
 import { openApp, type AppService } from '../../../server/app.ts';
 import { EncounterState } from './encounter.svelte.ts';

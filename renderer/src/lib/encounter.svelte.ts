@@ -1,7 +1,8 @@
 // One encounter on screen: its detail as committed by the app, and the GM's actions on it. Actions are sent one
 // at a time in the order the GM made them; the screen shows only what the app has committed. Every write carries
 // what the screen showed when the GM pressed (`since`): the app refuses it when the fight has moved on since.
-import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN, type CarryPreview, type EncounterDetail } from '../../../core/api/contract.ts';
+import { GmError, LOG_TAIL_EVENTS, STALE_SCREEN } from '../../../core/api/replies.ts';
+import type { CarryPreview, EncounterDetail } from '../../../core/api/contract.ts';
 import { send, onChanged } from './api.ts';
 import { reuseUnchanged } from './reuse.ts';
 import { toasts } from './toasts.svelte.ts';

@@ -4,7 +4,7 @@
 // the filter, reads the drawn pages again.
 import { untrack } from 'svelte';
 import type { LogPage, LogPageLine } from '../../../core/api/contract.ts';
-import { GmError } from '../../../core/api/contract.ts';
+import { GmError } from '../../../core/api/replies.ts';
 import type { ChangeNotice } from '../../../core/api/names.ts';
 import { showsEveryLine, type LogFilter } from '../../../core/encounter/log-filter.ts';
 import { onChanged, send } from './api.ts';

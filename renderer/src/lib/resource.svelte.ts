@@ -1,6 +1,6 @@
 // A value fetched from the app and re-fetched when main says it changed (GUIDE §2: main pushes, renderer re-fetches).
 import type { ChangeNotice } from '../../../core/api/names.ts';
-import { GmError } from '../../../core/api/contract.ts';
+import { GmError } from '../../../core/api/replies.ts';
 import { onChanged } from './api.ts';
 
 export class Resource<T> {

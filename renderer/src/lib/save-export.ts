@@ -1,6 +1,7 @@
 // Saving an export: the desktop app asks main to run the export and show the native save dialog; web mode fetches
 // the file and hands it to the browser as a download. Either way a refusal is a toast, never a stack trace.
-import { GmError, type HandlerInput } from '../../../core/api/contract.ts';
+import { GmError } from '../../../core/api/replies.ts';
+import type { HandlerInput } from '../../../core/api/contract.ts';
 import type { ExportHandlerName } from '../../../core/api/names.ts';
 import { send } from './api.ts';
 import { toasts } from './toasts.svelte.ts';

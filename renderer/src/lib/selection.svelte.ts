@@ -1,6 +1,6 @@
 // Several rows of the order of battle picked at once (issue 28 point 4): the runner's row checkboxes fill it, the
 // selection bar (components/SelectionBar.svelte) acts on every one of them in one event.
-export { BATCH_MAX } from '../../../core/encounter/schemas.ts';
+export { BATCH_MAX } from '../../../core/encounter/limits.ts';
 
 export class Selection {
   #ids = $state<string[]>([]);

@@ -1,5 +1,5 @@
 // Sentences for the GM: refusals and failures appear as a toast, never as a stack trace.
-import { GmError } from '../../../core/api/contract.ts';
+import { GmError } from '../../../core/api/replies.ts';
 
 export interface Toast {
   id: number;

@@ -4,7 +4,8 @@
 // frame that shows the damage. Focus still ends where it did: where it was before the form opened.
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GmError, type EncounterDetail } from '../../../../core/api/contract.ts';
+import { GmError } from '../../../../core/api/replies.ts';
+import type { EncounterDetail } from '../../../../core/api/contract.ts';
 import EncounterScreen from '../../screens/EncounterScreen.svelte';
 import { toasts } from '../../lib/toasts.svelte.ts';
 import { loadRulesetUi } from '../registry.ts';
