@@ -7,6 +7,9 @@ import { send, onChanged } from './api.ts';
 import { reuseUnchanged } from './reuse.ts';
 import { toasts } from './toasts.svelte.ts';
 
+/** How long a write may be on its way before the runner's buttons that write show that they wait for it. */
+export const SLOW_WRITE_MS = 200;
+
 /** The GM's answer to the carry-over check: adjustments (logged as overrides), or null to go back to the fight. */
 export type CarryAnswer = { adjust: { characterId: string; key: string; value: number }[]; reason: string } | null;
 
@@ -32,6 +35,8 @@ export class EncounterState {
   #error = $state<string | null>(null);
   #pending = $state(0);
   #writing = $state(0);
+  #slow = $state(false);
+  #slowTimer: ReturnType<typeof setTimeout> | undefined;
   /** The newest write the app committed from this screen: the same press again is a double press. */
   #committed: Press | null = null;
   #queue: Promise<unknown> = Promise.resolve();
@@ -56,9 +61,19 @@ export class EncounterState {
   get busy(): boolean {
     return this.#pending > 0;
   }
-  /** A write from this screen is on its way: the buttons that write wait for it (a double-click sends once). */
+  /** A write from this screen is on its way: the preparation screen's buttons that write wait for it. */
   get writing(): boolean {
     return this.#writing > 0;
+  }
+  /**
+   * A write from this screen has been on its way for SLOW_WRITE_MS: the runner's buttons that write show that they
+   * wait for it. A write answered sooner changes nothing on the page before its result: disabled at the press, the
+   * buttons cost a whole frame (style, layout, paint) drawn while the write was on its way, and the result's frame
+   * waited for it (docs/performance.md). A second press in that time is sent after the first, from the screen as it
+   * was, and refused as a double press (STALE_SCREEN); a double-click sends once (`firstClick`).
+   */
+  get slowWrite(): boolean {
+    return this.#slow;
   }
 
   refresh(): Promise<void> {
@@ -156,6 +171,7 @@ export class EncounterState {
   dispose(): void {
     toasts.clear(this.toastCause);
     this.#stop();
+    clearTimeout(this.#slowTimer);
   }
 
   /** What this screen shows: the app refuses a write from it once the fight moved on, else replies with only the new lines. */
@@ -200,6 +216,7 @@ export class EncounterState {
    */
   #write(press: Press, request: () => Promise<EncounterDetail>, refused?: (sentence: string) => void, beforeShown?: () => void): Promise<void> {
     this.#writing += 1;
+    if (this.#slowTimer === undefined) this.#slowTimer = setTimeout(() => (this.#slow = true), SLOW_WRITE_MS);
     return this.#run(async () => {
       try {
         const reply = await request();
@@ -218,7 +235,16 @@ export class EncounterState {
         if (!again && !toasts.items.some((toast) => toast.text === STALE_SCREEN)) toasts.show(STALE_SCREEN, 'info', this.toastCause);
         return send('encounters:get', { id: this.id });
       }
-    }, false, beforeShown).finally(() => (this.#writing -= 1));
+    }, false, beforeShown).finally(() => {
+      this.#writing -= 1;
+      if (this.#writing === 0) this.#endSlow();
+    });
+  }
+
+  #endSlow(): void {
+    clearTimeout(this.#slowTimer);
+    this.#slowTimer = undefined;
+    this.#slow = false;
   }
 
   /**
