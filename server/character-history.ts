@@ -4,10 +4,12 @@
 //
 // A long campaign gives a character thousands of moments and a rest's line grows with every open record it counts
 // down (30 KB, and as many record ids in `ledger_records`, after a thousand fights), so the history first reads
-// only what places each moment in time (when, what kind, which entry or record), orders those, keeps the ones the
+// only what places each moment in time (when, what kind, which entry or record): of its records and carry-overs the
+// counts and the newest the reply can carry, counted and chosen in their indexes; it orders those, keeps the ones the
 // reply carries, and only then reads and parses what those show: the lines of the entries kept, the treatments of
-// the records sent, the names of the fights they name. What it reads grows with the character's own moments, never
-// with the length of the lines it does not send (docs/performance.md).
+// the records sent, the names of the fights they name. The rows it reads of the records and carry-overs do not grow
+// with the campaign; those of the entries naming the character and of the treatments do, never with the length of
+// the lines it does not send (docs/performance.md).
 import type { HandlerContext } from './app.ts';
 import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CharacterHistory, type HistoryItem } from '../core/api/contract.ts';
 import { isHarm } from '../core/ledger/records.ts';
@@ -70,7 +72,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const healed = (preparedRaw(db, HISTORY_READS.newestHealed).all({ ...whose, count }) as RecordRow[]).reverse();
   // A party member joins only its own campaign's fights (encounters:addFromCampaign), so its carry rows are all of
   // its campaign's fights: read from their index alone, without each fight's row. Those the GM adjusted, all read
-  // for their overrides, follow the others in the index (and so in the history's order, of one end).
+  // for their overrides, follow the others in the index (and so in the history's order among carry-overs of one end).
   const subject = `character:${character.id}`;
   const [carriedCount] = preparedRaw(db, HISTORY_READS.carriedCount).get(subject) as [number];
   const adjusted = preparedRaw(db, HISTORY_READS.adjustedCarried).all(subject) as CarryRow[];
