@@ -4,10 +4,12 @@
 //
 // A long campaign gives a character thousands of moments and a rest's line grows with every open record it counts
 // down (30 KB, and as many record ids in `ledger_records`, after a thousand fights), so the history first reads
-// only what places each moment in time (when, what kind, which entry or record), orders those, keeps the ones the
+// only what places each moment in time (when, what kind, which entry or record): of its records and carry-overs the
+// counts and the newest the reply can carry, counted and chosen in their indexes; it orders those, keeps the ones the
 // reply carries, and only then reads and parses what those show: the lines of the entries kept, the treatments of
-// the records sent, the names of the fights they name. What it reads grows with the character's own moments, never
-// with the length of the lines it does not send (docs/performance.md).
+// the records sent, the names of the fights they name. The rows it reads of the records and carry-overs do not grow
+// with the campaign; those of the entries naming the character and of the treatments do, never with the length of
+// the lines it does not send (docs/performance.md).
 import type { HandlerContext } from './app.ts';
 import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cutText, type CharacterHistory, type HistoryItem } from '../core/api/contract.ts';
 import { isHarm } from '../core/ledger/records.ts';
@@ -56,12 +58,25 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const numberOf = new Map(ledger.listSessions(db, campaign.id).map((s) => [s.id, s.number]));
   const number = (id: string | null | undefined) => (id ? (numberOf.get(id) ?? null) : null);
 
-  // What places each moment: the character's records (each gained, and healed), the fights carried onto it and the
-  // done entries naming it, without their lines. Raw rows: a long campaign has thousands of each.
-  const records = preparedRaw(db, HISTORY_READS.records).all(campaign.id, character.id) as RecordRow[];
+  // What places each moment, counted where it is read and read only as far as the reply goes (a long campaign gives
+  // a character thousands of records and carry-overs; the items are the newest ITEMS_SENT): the character's records
+  // (each gained, and healed), the fights carried onto it and the done entries naming it, without their lines.
+  const count = input.allItems ? -1 : ITEMS_SENT;
+  const lasting = JSON.stringify([...new Set(kinds.categories.map((c) => c.key))].filter((key) => !isHarm(kinds.categories, key)));
+  const whose = { campaign: campaign.id, character: character.id, lasting };
+  const [recordCount, healedCount] = preparedRaw(db, HISTORY_READS.recordCounts).get(whose) as [number, number];
+  const [lastingCount, lastingHealed] = lasting === '[]' ? [0, 0] : preparedRaw(db, HISTORY_READS.lastingCounts).get(whose) as [number, number];
+  const healedHarm = healedCount - lastingHealed;
+  const openHarm = recordCount - healedCount - (lastingCount - lastingHealed);
+  const gained = (preparedRaw(db, HISTORY_READS.newestGained).all({ ...whose, count }) as RecordRow[]).reverse();
+  const healed = (preparedRaw(db, HISTORY_READS.newestHealed).all({ ...whose, count }) as RecordRow[]).reverse();
   // A party member joins only its own campaign's fights (encounters:addFromCampaign), so its carry rows are all of
-  // its campaign's fights: read from their index alone, without each fight's row.
-  const carried = preparedRaw(db, HISTORY_READS.carried).all(`character:${character.id}`) as CarryRow[];
+  // its campaign's fights: read from their index alone, without each fight's row. Those the GM adjusted, all read
+  // for their overrides, follow the others in the index (and so in the history's order among carry-overs of one end).
+  const subject = `character:${character.id}`;
+  const [carriedCount] = preparedRaw(db, HISTORY_READS.carriedCount).get(subject) as [number];
+  const adjusted = preparedRaw(db, HISTORY_READS.adjustedCarried).all(subject) as CarryRow[];
+  const carried = [...(preparedRaw(db, HISTORY_READS.newestCarried).all(subject, count) as CarryRow[]).reverse(), ...adjusted];
   const entries = (preparedRaw(db, HISTORY_READS.entries).all(campaign.id, character.id) as [number, string, number, string | null, string, string, string | null, 0 | 1][])
     .map(([seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touched]): EntryMoment => (
       { seq, type, day, sessionId, recordedAt, linesLead, firstLineLead, touchedRecords: touched === 1 }));
@@ -78,7 +93,6 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   // The GM's adjustments to a carry-over ride the event that ended the fight, with their log lines: read for the
   // fights that have them (the same event on every carry row of a fight), kept where they concern this character.
   const overrides: Moment[] = [];
-  const adjusted = carried.filter(([, adjustedSeq]) => adjustedSeq !== null);
   readFights(adjusted.map(([encounterId]) => encounterId));
   const ending = prepared(db, 'SELECT payload_json, log_json FROM encounter_events WHERE encounter_id = ? AND seq = ?');
   const changedAt = prepared(db, 'SELECT updated_at FROM encounters WHERE id = ?');
@@ -97,37 +111,34 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   // Each kind of moment in the history's order (byTime) on its own, each sorted stably from the order it was read
   // in, which breaks its ties: carried by their end, gained in the records' order, healed by their healing, entries
   // by their time and kind. Two moments of different lists never tie (each list is one rank, the entries' two
-  // ranks are theirs alone), so the newest ITEMS_SENT are taken from the lists' ends, never sorting them all.
-  const healed = records.filter((r) => r[4] !== null);
+  // ranks are theirs alone), so the newest ITEMS_SENT are taken from the lists' ends, never sorting them all: each
+  // list holds its newest ITEMS_SENT at least (the carried, the newest of those not adjusted and all adjusted).
   const entryKind = (e: EntryMoment) => (CLOCK_ENTRIES.has(e.type) ? 'clock' : e.touchedRecords ? 'treated' : 'recovery');
   const lists: MomentList[] = [
     momentList(carried, () => 'carried', ([, , endedAt]) => endedAt, () => undefined, (carry) => ({ kind: 'carried', at: carry[2], seq: undefined, carry })),
     momentList(overrides, (m) => m.kind, (m) => m.at, (m) => m.seq, (m) => m),
-    momentList(records, () => 'gained', (r) => r[2], (r) => r[3] || undefined, (record) => ({ kind: 'gained', at: record[2], seq: record[3] || undefined, record })),
+    momentList(gained, () => 'gained', (r) => r[2], (r) => r[3] || undefined, (record) => ({ kind: 'gained', at: record[2], seq: record[3] || undefined, record })),
     momentList(healed, () => 'healed', (r) => r[4]!, () => undefined, (record) => ({ kind: 'healed', at: record[4]!, seq: undefined, record })),
     momentList(entries, entryKind, (e) => e.recordedAt, (e) => e.seq, (entry) => ({ kind: entryKind(entry), at: entry.recordedAt, seq: entry.seq, entry })),
   ];
-  const momentCount = lists.reduce((sum, list) => sum + list.placed.length, 0);
+  const momentCount = carriedCount + overrides.length + recordCount + healedCount + entries.length;
   const kept = newestMoments(lists, input.allItems ? momentCount : ITEMS_SENT);
 
-  // The records sent: every lasting mark that is not harm, and of the injuries and wounds the newest open and the
-  // newest healed ones the screen shows first, unless the GM asked for all of them.
-  const harm = records.filter(([, category]) => isHarm(kinds.categories, category));
-  const open = harm.filter((r) => r[4] === null);
-  const healedHarm = harm.filter((r) => r[4] !== null);
-  const oldest = (list: RecordRow[], sent: number) => (input.allRecords ? [] : list.slice(0, Math.max(0, list.length - sent)));
-  const left = new Set([...oldest(open, OPEN_RECORDS_SENT), ...oldest(healedHarm, HEALED_RECORDS_SENT)].map(([id]) => id));
-  const sentMoments = left.size ? records.filter(([id]) => !left.has(id)) : records;
+  // The records sent, in the order gained: every lasting mark that is not harm, and of the injuries and wounds the
+  // newest open and the newest healed ones the screen shows first, unless the GM asked for all of them.
+  const sentIds = (preparedRaw(db, HISTORY_READS.sentRecords).all({
+    ...whose, open: input.allRecords ? -1 : OPEN_RECORDS_SENT, healed: input.allRecords ? -1 : HEALED_RECORDS_SENT,
+  }) as [string][]).map(([id]) => id);
   // What the records sent and the records' moments kept show of them, read by their key.
   const details = new Map<string, FactRecord>();
-  const detailed = new Set([...sentMoments.map(([id]) => id), ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record[0]] : []))]);
+  const detailed = new Set([...sentIds, ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record[0]] : []))]);
   if (detailed.size) {
     for (const row of preparedRaw(db, HISTORY_READS.recordDetails).all(JSON.stringify([...detailed])) as unknown[][]) {
       const record = factRecord(row);
       details.set(record.id, record);
     }
   }
-  const sent = sentMoments.map(([id]) => details.get(id)!);
+  const sent = sentIds.map((id) => details.get(id)!);
 
   // Each sent record's treatments: the done entries naming the character that touched it (ledger_records), in entry
   // order. An entry that touched records is read by its key with each sent record's id, never whole: a rest
@@ -207,7 +218,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
 
   return {
     character: { id: character.id, name: character.name, campaignId: campaign.id, campaignName: campaign.name, rulesetId: ruleset.id },
-    recordCounts: { open: open.length, healed: healedHarm.length },
+    recordCounts: { open: openHarm, healed: healedHarm },
     records: sent.map((r) => {
       const source = sourceOf(r);
       const creator = !r.source_encounter_id && r.source_seq && own.has(r.source_seq) ? r.source_seq : null;

@@ -40,17 +40,33 @@ describe("a character's history", () => {
     const db = new Database(t.dir.file(), { readonly: true });
     try {
       const plan = (sql: string, ...params: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
+      const own = { campaign: 'c', character: 'x', lasting: '["gear"]' };
       const reads = {
-        records: plan(HISTORY_READS.records, 'c', 'x'),
+        recordCounts: plan(HISTORY_READS.recordCounts, own),
+        lastingCounts: plan(HISTORY_READS.lastingCounts, own),
+        newestGained: plan(HISTORY_READS.newestGained, { ...own, count: 200 }),
+        newestHealed: plan(HISTORY_READS.newestHealed, { ...own, count: 200 }),
+        sentRecords: plan(HISTORY_READS.sentRecords, { ...own, open: 50, healed: 24 }),
         entries: plan(HISTORY_READS.entries, 'c', 'x'),
         recordDetails: plan(HISTORY_READS.recordDetails, '["a", "b"]'),
         entryLines: plan(HISTORY_READS.entryLines, 'c', '[1, 2]'),
-        carried: plan(HISTORY_READS.carried, 'character:x'),
+        carriedCount: plan(HISTORY_READS.carriedCount, 'character:x'),
+        newestCarried: plan(HISTORY_READS.newestCarried, 'character:x', 200),
+        adjustedCarried: plan(HISTORY_READS.adjustedCarried, 'character:x'),
         fights: plan(HISTORY_READS.fights, '["a", "b"]', 'c'),
         treatments: plan(HISTORY_READS.treatments, 'c', '[1, 2]', '["a", "b"]'),
         treatedOwn: plan(HISTORY_READS.treatedOwn, '[1, 2]', 'c', 'x', 'c'),
       };
-      expect(reads.records).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
+      // The records counted and the newest read from the narrow index alone, in its order (walked back from the
+      // newest), never a record's row; the healed by their healing, which the index does not hold: SQLite keeps the
+      // newest of them as it walks the character's entries. Those sent are sorted once chosen (50 and 24, and those
+      // that are not harm).
+      for (const read of [reads.recordCounts, reads.lastingCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
+        expect(read).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]));
+        expect(read.join('\n')).not.toMatch(/SCAN injuries|USING INDEX|PRIMARY KEY/);
+      }
+      expect(reads.newestGained).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
+      expect(reads.newestHealed).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments'), 'USE TEMP B-TREE FOR ORDER BY']);
       // The entries naming the character, with their lines' openings, from the narrow index that holds them (never
       // the index holding the whole lines, whose every seek read a rest's whole line to compare keys).
       expect(reads.entries).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_history (campaign_id=? AND state=?)')]));
@@ -59,7 +75,10 @@ describe("a character's history", () => {
       expect(reads.entryLines).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_by_state (campaign_id=? AND state=? AND seq=?)')]));
       expect(reads.recordDetails).toEqual(expect.arrayContaining([expect.stringContaining('injuries USING INDEX sqlite_autoindex_injuries_1 (id=?)')]));
       // The carry rows from their index alone: never each fight's row (one page or more a fight, thousands of fights).
-      expect(reads.carried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=?)')]);
+      // Counted there, and of those the GM did not adjust the newest read back from the end (the index's order).
+      expect(reads.carriedCount).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=?)')]);
+      expect(reads.newestCarried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=? AND adjusted_seq=?)')]);
+      expect(reads.adjustedCarried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=? AND adjusted_seq>?)')]);
       // The fights' names from the index that holds them: never a fight's row, whose input comes before them.
       expect(reads.fights).toEqual(expect.arrayContaining([expect.stringContaining('encounters USING COVERING INDEX encounters_names (id=? AND campaign_id=?)')]));
       // Each (entry, record) pair by the key, never an entry's whole list of records.
@@ -68,9 +87,12 @@ describe("a character's history", () => {
         expect.stringContaining('SEARCH r USING PRIMARY KEY (campaign_id=? AND seq=?)'),
         expect.stringContaining('SEARCH i USING INDEX sqlite_autoindex_injuries_1 (id=?)'),
       ]));
-      for (const detail of Object.values(reads).flat()) {
-        expect(detail).not.toMatch(/^SCAN (?!json_each)/);
-        expect(detail).not.toMatch(/TEMP B-TREE/);
+      for (const [name, details] of Object.entries(reads)) {
+        for (const detail of details) {
+          // (Those sent are chosen by subqueries read as they are made: no table's scan.)
+          expect(detail).not.toMatch(/^SCAN (?!json_each|\(subquery-\d+\))/);
+          if (name !== 'newestHealed' && name !== 'sentRecords') expect(detail).not.toMatch(/TEMP B-TREE/);
+        }
       }
     } finally {
       db.close();
@@ -315,6 +337,65 @@ describe("a character's history as the campaign grows", () => {
   }, 120_000);
 });
 
+describe("a character's history of hundreds of fights", () => {
+  it('reads as many of its records and carry-overs after 570 fights as after 420: it counts them where they lie and reads the newest', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Long war', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    const first = await fight(campaign.id, 'Ambush', [berrik], goblin.id, 'Cut');
+    await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+    await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    // More fights like the first, written straight into the file (each fight's row, its carry-over onto Berrik and
+    // his injury, every other one healed), so that each list the history takes its newest items from runs past them.
+    const file = new Database(t.dir.file());
+    let fights = 0;
+    const more = (count: number) => {
+      const copy = (table: string, where: string, key: unknown, change: Record<string, unknown>) => {
+        const row = { ...(file.prepare(`SELECT * FROM ${table} WHERE ${where} = ?`).get(key) as Record<string, unknown>), ...change };
+        const columns = Object.keys(row);
+        file.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`).run(row);
+      };
+      const injury = file.prepare('SELECT id FROM injuries WHERE source_encounter_id = ?').pluck().get(first.id);
+      file.transaction(() => {
+        for (const end = fights + count; fights < end; fights++) {
+          const id = `copy-${String(fights).padStart(4, '0')}`;
+          const at = new Date(Date.UTC(2030, 0, 1) + 60_000 * fights).toISOString();
+          copy('encounters', 'id', first.id, { id, name: `Ambush ${fights}` });
+          file.prepare('INSERT INTO encounter_carry (encounter_id, subject, previous_json, ended_seq, ended_at) VALUES (?, ?, ?, ?, ?)').run(id, `character:${berrik.id}`, '{}', 1, at);
+          copy('injuries', 'id', injury, { id: `${id}:injury`, source_encounter_id: id, created_at: at, healed_at: fights % 2 ? at : null });
+        }
+      })();
+    };
+    const history = async () => {
+      const read = countRowsWhere((sql) => /\b(injuries|encounter_carry)\b/.test(sql));
+      try {
+        const reply = await ok('characters:history', { id: berrik.id });
+        return { read: read.rows, history: reply };
+      } finally {
+        vi.restoreAllMocks();
+      }
+    };
+    try {
+      more(420);
+      const shorter = await history();
+      more(150);
+      const longer = await history();
+      // Each fight more is three items more (gained, carried, and every other one healed twice over)...
+      expect(longer.history.itemCount - shorter.history.itemCount).toBe(150 * 2 + 75);
+      expect(longer.history.recordCounts.open - shorter.history.recordCounts.open).toBe(75);
+      // ... and not one row more is read (it read every record and every carry row before: 932 rows, then 1,232).
+      expect(longer.read).toBe(shorter.read);
+      // The newest and the counts read so are those of the whole history.
+      const all = await ok('characters:history', { id: berrik.id, allItems: true, allRecords: true });
+      expect(all.items).toHaveLength(longer.history.itemCount);
+      expect(longer.history.items).toEqual(all.items.slice(-200));
+      expect(longer.history.recordCounts).toEqual({ open: all.records.filter((r) => !r.healed).length, healed: all.records.filter((r) => r.healed).length });
+    } finally {
+      file.close();
+    }
+  }, 60_000);
+});
+
 describe("the rests a character's records sent name beyond its newest items", () => {
   it('reads only the opening of their lines, however long they have grown', async () => {
     const campaign = await ok('campaigns:create', { name: 'Siege road', rulesetId: 'enigma' });
@@ -380,28 +461,30 @@ describe("the rests a character's records sent name beyond its newest items", ()
 });
 
 /**
- * From now on, counts the rows returned by statements that read ledger entries' lines (`log_json`, whole or in
- * part); the caller undoes the spies with vi.restoreAllMocks().
+ * From now on, counts the rows returned by the statements whose SQL `reads` picks; the caller undoes the spies with
+ * vi.restoreAllMocks().
  */
-function countLinesRead(): { readonly rows: number } {
+function countRowsWhere(reads: (sql: string) => boolean): { readonly rows: number } {
   const probe = new Database(':memory:');
   const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as { source: string; all(...args: unknown[]): unknown[]; get(...args: unknown[]): unknown };
   probe.close();
   const count = { rows: 0 };
   const { all, get } = statement;
-  const readsLines = (sql: string) => /\bledger_entries\b/.test(sql) && /\blog_json\b/.test(sql);
   vi.spyOn(statement, 'all').mockImplementation(function (this: { source: string }, ...args: unknown[]) {
     const result = all.apply(this, args);
-    if (readsLines(this.source)) count.rows += result.length;
+    if (reads(this.source)) count.rows += result.length;
     return result;
   });
   vi.spyOn(statement, 'get').mockImplementation(function (this: { source: string }, ...args: unknown[]) {
     const result = get.apply(this, args);
-    if (result !== undefined && readsLines(this.source)) count.rows += 1;
+    if (result !== undefined && reads(this.source)) count.rows += 1;
     return result;
   });
   return count;
 }
+
+/** From now on, counts the rows returned by statements that read ledger entries' lines (`log_json`, whole or in part). */
+const countLinesRead = () => countRowsWhere((sql) => /\bledger_entries\b/.test(sql) && /\blog_json\b/.test(sql));
 
 describe("the openings of an entry's lines, kept with it (migration 0014)", () => {
   it('cut to what the history shows give what the whole lines give, written alike by the ledger and the migration', () => {
