@@ -80,20 +80,6 @@ export function releaseFocus(form: HTMLFormElement | undefined): void {
 }
 
 /**
- * Gives focus back from `form` as it is sent, before its write begins: at the key press nothing on the page has
- * changed yet, so moving focus costs nothing, whereas once the press's pending state (the buttons that wait for the
- * write) has changed the page, `focus()` made the browser lay it out at once (1.0–1.5 ms of the frame that shows a
- * damage). Returns how to put focus back on the field that held it, for a write refused while the form stays open.
- */
-export function releaseFocusToSend(form: HTMLFormElement | undefined): () => void {
-  const field = document.activeElement;
-  releaseFocus(form);
-  return () => {
-    if (form?.isConnected && field instanceof HTMLElement && field.isConnected && form.contains(field) && document.activeElement !== field) field.focus();
-  };
-}
-
-/**
  * A Svelte action for such a form: Enter in one of its fields, a click on its submit button and any submit send the
  * form's event through `send`, once the browser's checks of the fields pass (`reportValidity`); the browser's own
  * submission is cancelled each time before it starts.
