@@ -1,7 +1,7 @@
 // A short Factions (Murdham) fight through the generic runner: the initiative holder chooses the first faction,
 // factions put forward a character or pass, an attack hits automatically and its damage is rolled by the app.
 import { expect, test } from '@playwright/test';
-import { activeName, prepareFight, useServer } from './fixtures.ts';
+import { activeName, answerPrompt, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('factions');
 
@@ -10,8 +10,8 @@ test('a Factions fight: first faction, a character put forward, an automatic hit
   await prepareFight(page, await gmw.start('factions.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   // The party started it and holds the initiative; it chooses to go first and puts Sybilla forward.
-  await page.getByRole('button', { name: 'Send Party' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
+  await answerPrompt(page, 'Send Party');
+  await answerPrompt(page, 'Send Party');
   await page.getByRole('button', { name: 'Send Sybilla' }).click();
   await expect(activeName(page)).toHaveText('Sybilla');
   // The runner shows what Sybilla may still do this turn (§3.3).

@@ -61,6 +61,19 @@ export const activeName = (page: Page) => page.getByTestId('active-name');
 export const encounterLog = (page: Page) => page.getByRole('list', { name: 'Encounter log' });
 
 /**
+ * Answers the prompt on screen with the button named `choice`, and returns once the answer is shown (the log has a
+ * line more: for fights whose runner log is not yet at its cap). The runner's buttons do not wait for a write at
+ * once, so a second prompt whose button bears the same name ("Send Party", twice) would otherwise be pressed on the
+ * first prompt again, and refused as a double press.
+ */
+export async function answerPrompt(page: Page, choice: string | RegExp): Promise<void> {
+  const lines = encounterLog(page).getByRole('listitem');
+  const before = await lines.count();
+  await page.getByRole('button', { name: choice }).click();
+  await expect.poll(() => lines.count()).toBeGreaterThan(before);
+}
+
+/**
  * Thrum's initiative: each one's 2d6 sent from the prompt, then any tie the rules cannot break answered with its first
  * choice (R-H1), until Round Zero. Two of one template share a modifier and roll the same total about one time in nine.
  */

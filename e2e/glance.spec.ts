@@ -6,7 +6,7 @@
 // view and focused; long names wrap or ellipsize; a paste past a field's limit says it was cut; toasts never cover the
 // log and go once their cause is gone. Screenshots go to /tmp/glance-*.png.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { activeName, chooseCombatant, encounterLog, prepareFight, useServer } from './fixtures.ts';
+import { activeName, answerPrompt, chooseCombatant, encounterLog, prepareFight, useServer } from './fixtures.ts';
 
 const gmw = useServer('glance');
 
@@ -100,8 +100,8 @@ async function answerUntilActive(page: Page, tries = 8) {
 test('the Now acting card: a Factions fight with its seven counters, at every size', async ({ page }) => {
   await prepareFight(page, await gmw.start('factions.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
+  await answerPrompt(page, 'Send Party');
+  await answerPrompt(page, 'Send Party');
   await page.getByRole('button', { name: 'Send Sybilla' }).click();
   await nowCardReadable(page, 'Sybilla', 'factions');
   // Every row's main pool: its value and maximum, with a bar.
@@ -226,8 +226,8 @@ test('Teams: the defence prompt after an attack typed from physical dice is in v
 test('Factions at 1280×800 with the attack form open: the log keeps five lines in view, the form scrolls in its card', async ({ page }) => {
   await prepareFight(page, await gmw.start('factions-log.sqlite'), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
+  await answerPrompt(page, 'Send Party');
+  await answerPrompt(page, 'Send Party');
   await page.getByRole('button', { name: 'Send Sybilla' }).click();
   await expect(activeName(page)).toHaveText('Sybilla');
   await page.setViewportSize(SIZES[0]);

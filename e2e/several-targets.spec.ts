@@ -5,7 +5,7 @@
 // axe-core with the bar's form open.
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './a11y.ts';
-import { activeName, encounterLog, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
+import { activeName, answerPrompt, encounterLog, prepareFight, rollThrumInitiative, useServer } from './fixtures.ts';
 
 const gmw = useServer('several-targets');
 
@@ -28,8 +28,8 @@ async function enigmaFight(page: Page, file: string) {
 async function factionsFight(page: Page, file: string) {
   await prepareFight(page, await gmw.start(file), { campaign: 'Murdham Nights', ruleset: 'factions', pc: 'Sybilla', npc: 'Bandit', npcCount: 2, encounter: 'Crossroads' });
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
-  await page.getByRole('button', { name: 'Send Party' }).click();
+  await answerPrompt(page, 'Send Party');
+  await answerPrompt(page, 'Send Party');
   await page.getByRole('button', { name: 'Send Sybilla' }).click();
   await expect(activeName(page)).toHaveText('Sybilla');
 }
