@@ -61,7 +61,10 @@ export class EncounterState {
   get busy(): boolean {
     return this.#pending > 0;
   }
-  /** A write from this screen is on its way: the preparation screen's buttons that write wait for it. */
+  /**
+   * A write from this screen is on its way: the preparation screen's buttons that write, and a prompt's answers,
+   * wait for it (a prompt that follows may name the same answer: pressed again at once, it would answer the first).
+   */
   get writing(): boolean {
     return this.#writing > 0;
   }
