@@ -15,10 +15,10 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  * A character's history reads only that character's rows, each found through an index that holds them together
  * (migration 0010), and of a ledger entry first only what places it in time: its lines (a rest's counts every open
  * record down) and the records it touched are read for the entries the reply carries (server/character-history.ts).
- *  - recordCounts, lastingCounts, newestGained, newestHealed, sentRecords: of the character's lasting records, from
- *    the narrow index that holds what orders them and chooses those sent (migration 0015), counted there and read
- *    only as far as the reply goes: how many there are and how many healed (of all, and of those that are not harm:
- *    `@lasting` is a JSON array of the categories that are not), the newest `@count` in the order gained (of one
+ *  - recordCounts, newestGained, newestHealed, sentRecords: of the character's lasting records, from the narrow
+ *    index that holds what orders them and chooses those sent (migration 0015), counted there and read only as far
+ *    as the reply goes: how many there are and how many healed, of all and of those that are not harm (`@lasting` is
+ *    a JSON array of the categories that are not), in one walk of the character's entries; the newest `@count` in the order gained (of one
  *    moment by the event that caused them, then by id: the index's order), the newest `@count` healed (by their
  *    healing, then in that order) and the ids of those sent in the order gained: the newest `@open` open and
  *    `@healed` healed harm (-1: all), walked back from the newest, and every one that is not harm. The healed are
@@ -38,7 +38,8 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  *  - fights: the given fights' names, sessions and days (a JSON array of their ids), from the index that holds them
  *    (migration 0015): an encounter's row holds its input, tens of KB of sheets, before those columns;
  *  - treatments: which of the given entries (a JSON array of seqs) touched which of the given records (a JSON array
- *    of ids), each pair looked up by `ledger_records`' key: never an entry's whole list;
+ *    of ids), each pair looked up by `ledger_records`' key (never an entry's whole list), one row an entry with the
+ *    ids it touched (JSON), in entry order: the key's order, so nothing is sorted;
  *  - treatedOwn: which of the given entries touched one of the character's records, each answered by the first
  *    such record found (an entry's records are read in key order, each record's owner by its key).
  */
@@ -52,8 +53,8 @@ const NEWEST_HARM = (state: string, limit: string) => `SELECT id, created_at, so
   WHERE ${OWN_RECORDS} AND ${state} AND NOT ${LASTING} ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT ${limit}`;
 
 export const HISTORY_READS = {
-  recordCounts: `SELECT count(*), count(healed_at) FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}`,
-  lastingCounts: `SELECT count(*), count(healed_at) FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND ${LASTING}`,
+  recordCounts: `SELECT count(*), count(healed_at), count(*) FILTER (WHERE ${LASTING}), count(healed_at) FILTER (WHERE ${LASTING})
+    FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}`,
   newestGained: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}
     ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT @count`,
   newestHealed: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND healed_at IS NOT NULL
@@ -78,8 +79,8 @@ export const HISTORY_READS = {
     WHERE subject = ? AND adjusted_seq IS NOT NULL ORDER BY adjusted_seq, ended_at, encounter_id`,
   fights: `SELECT id, name, session_id, day FROM encounters INDEXED BY encounters_names
     WHERE id IN (SELECT value FROM json_each(?)) AND campaign_id = ?`,
-  treatments: `SELECT seq, record_id FROM ledger_records WHERE campaign_id = ? AND seq IN (SELECT value FROM json_each(?))
-    AND record_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
+  treatments: `SELECT seq, json_group_array(record_id) FROM ledger_records WHERE campaign_id = ? AND seq IN (SELECT value FROM json_each(?))
+    AND record_id IN (SELECT value FROM json_each(?)) GROUP BY seq ORDER BY seq`,
   treatedOwn: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ledger_records r CROSS JOIN injuries i ON i.id = r.record_id
     WHERE r.campaign_id = ? AND r.seq = value AND i.character_id = ? AND i.campaign_id = ?)`,
 };

@@ -64,8 +64,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const count = input.allItems ? -1 : ITEMS_SENT;
   const lasting = JSON.stringify([...new Set(kinds.categories.map((c) => c.key))].filter((key) => !isHarm(kinds.categories, key)));
   const whose = { campaign: campaign.id, character: character.id, lasting };
-  const [recordCount, healedCount] = preparedRaw(db, HISTORY_READS.recordCounts).get(whose) as [number, number];
-  const [lastingCount, lastingHealed] = lasting === '[]' ? [0, 0] : preparedRaw(db, HISTORY_READS.lastingCounts).get(whose) as [number, number];
+  const [recordCount, healedCount, lastingCount, lastingHealed] = preparedRaw(db, HISTORY_READS.recordCounts).get(whose) as [number, number, number, number];
   const healedHarm = healedCount - lastingHealed;
   const openHarm = recordCount - healedCount - (lastingCount - lastingHealed);
   const gained = (preparedRaw(db, HISTORY_READS.newestGained).all({ ...whose, count }) as RecordRow[]).reverse();
@@ -142,14 +141,16 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
 
   // Each sent record's treatments: the done entries naming the character that touched it (ledger_records), in entry
   // order. An entry that touched records is read by its key with each sent record's id, never whole: a rest
-  // touches every open record.
+  // touches every open record. One row an entry, with the sent records it touched.
   const treatments = new Map<string, number[]>();
   const touching = entries.filter((e) => e.touchedRecords).map((e) => e.seq);
   if (touching.length && sent.length) {
-    for (const [seq, recordId] of preparedRaw(db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(touching), JSON.stringify(sent.map((r) => r.id))) as [number, string][]) {
-      const list = treatments.get(recordId);
-      if (list) list.push(seq);
-      else treatments.set(recordId, [seq]);
+    for (const [seq, recordIds] of preparedRaw(db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(touching), JSON.stringify(sent.map((r) => r.id))) as [number, string][]) {
+      for (const recordId of JSON.parse(recordIds) as string[]) {
+        const list = treatments.get(recordId);
+        if (list) list.push(seq);
+        else treatments.set(recordId, [seq]);
+      }
     }
   }
   // An entry kept among the items that touched records is this character's treatment if it touched one of the

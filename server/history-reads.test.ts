@@ -43,7 +43,6 @@ describe("a character's history", () => {
       const own = { campaign: 'c', character: 'x', lasting: '["gear"]' };
       const reads = {
         recordCounts: plan(HISTORY_READS.recordCounts, own),
-        lastingCounts: plan(HISTORY_READS.lastingCounts, own),
         newestGained: plan(HISTORY_READS.newestGained, { ...own, count: 200 }),
         newestHealed: plan(HISTORY_READS.newestHealed, { ...own, count: 200 }),
         sentRecords: plan(HISTORY_READS.sentRecords, { ...own, open: 50, healed: 24 }),
@@ -61,10 +60,12 @@ describe("a character's history", () => {
       // newest), never a record's row; the healed by their healing, which the index does not hold: SQLite keeps the
       // newest of them as it walks the character's entries. Those sent are sorted once chosen (50 and 24, and those
       // that are not harm).
-      for (const read of [reads.recordCounts, reads.lastingCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
+      for (const read of [reads.recordCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
         expect(read).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]));
         expect(read.join('\n')).not.toMatch(/SCAN injuries|USING INDEX|PRIMARY KEY/);
       }
+      // All of them counted in one walk of the character's entries, and those that are not harm in the same walk.
+      expect(reads.recordCounts.filter((detail) => detail.includes('injuries'))).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
       expect(reads.newestGained).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
       expect(reads.newestHealed).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments'), 'USE TEMP B-TREE FOR ORDER BY']);
       // The entries naming the character, with their lines' openings, from the narrow index that holds them (never
@@ -81,7 +82,8 @@ describe("a character's history", () => {
       expect(reads.adjustedCarried).toEqual([expect.stringContaining('USING COVERING INDEX encounter_carry_by_subject (subject=? AND adjusted_seq>?)')]);
       // The fights' names from the index that holds them: never a fight's row, whose input comes before them.
       expect(reads.fights).toEqual(expect.arrayContaining([expect.stringContaining('encounters USING COVERING INDEX encounters_names (id=? AND campaign_id=?)')]));
-      // Each (entry, record) pair by the key, never an entry's whole list of records.
+      // Each (entry, record) pair by the key, never an entry's whole list of records; an entry's pairs gathered in one
+      // row as the key gives them (nothing sorted: the loop below).
       expect(reads.treatments).toEqual(expect.arrayContaining([expect.stringContaining('ledger_records USING PRIMARY KEY (campaign_id=? AND seq=? AND record_id=?)')]));
       expect(reads.treatedOwn).toEqual(expect.arrayContaining([
         expect.stringContaining('SEARCH r USING PRIMARY KEY (campaign_id=? AND seq=?)'),
@@ -156,6 +158,45 @@ describe("a character's history", () => {
     expect(coleHistory.records).toEqual([]);
     expect(coleHistory.entries).toEqual([]);
     expect(coleHistory.items.map((i) => i.kind)).toEqual(['recovery']);
+  });
+
+  it('reads the treatments of its records one row a rest that treated them, not one a treatment', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Slow mending', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    for (const place of ['Bridge', 'Ford', 'Cave']) await fight(campaign.id, place, [berrik], goblin.id, `Gash at the ${place}`, 4);
+    for (let day = 0; day < 4; day++) {
+      await ledger(campaign.id, { type: 'ADVANCE_DAYS', days: 1 });
+      await ledger(campaign.id, { type: 'REST', characterId: berrik.id });
+    }
+    // The rows of the statements that read which records an entry touched (not those asking whose they are).
+    const read = countRowsWhere((sql) => /\bledger_records\b/.test(sql) && /\brecord_id\b/.test(sql) && !/\binjuries\b/.test(sql));
+    let history;
+    try {
+      history = await ok('characters:history', { id: berrik.id });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // Each rest treated all three records (the fourth healed them): twelve treatments, four rests.
+    const treatments = history.records.flatMap((r) => r.treatments);
+    expect(history.records.map((r) => r.treatments.length)).toEqual([4, 4, 4]);
+    expect(new Set(treatments).size).toBe(4);
+    // One row a rest (it read one a treatment before: 12 rows here).
+    expect(read.rows).toBe(4);
+  });
+
+  it("counts a character's records, those that are harm and those that are not, in one walk", async () => {
+    // Factions keeps gear as lasting records that are not harm: the history's counts leave them out.
+    const campaign = await ok('campaigns:create', { name: 'Murdham road', rulesetId: 'factions' });
+    const hero = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Theobald', sheet: {} });
+    const counted = countRowsWhere((sql) => /\bcount\(/.test(sql) && /\binjuries\b/.test(sql));
+    try {
+      expect((await ok('characters:history', { id: hero.id })).recordCounts).toEqual({ open: 0, healed: 0 });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    // One count of the character's index entries (there were two: all records, then those that are not harm).
+    expect(counted.rows).toBe(1);
   });
 });
 
