@@ -48,14 +48,12 @@ const OWN_RECORDS = 'character_id = @character AND campaign_id = @campaign';
 const MOMENT_COLUMNS = 'id, category, created_at, source_seq, healed_at';
 /** A record is harm unless its ruleset's category says it is not (isHarm, core/ledger/records.ts). */
 const LASTING = 'category IN (SELECT value FROM json_each(@lasting))';
-/** LASTING, asked of no record when the ruleset has no such category (a constant test, made once a statement). */
-const ANY_LASTING = `EXISTS (SELECT 1 FROM json_each(@lasting)) AND ${LASTING}`;
 /** The newest `limit` of the character's harm records that `state` picks, walked back from the newest. */
 const NEWEST_HARM = (state: string, limit: string) => `SELECT id, created_at, source_seq FROM injuries INDEXED BY injuries_moments
   WHERE ${OWN_RECORDS} AND ${state} AND NOT ${LASTING} ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT ${limit}`;
 
 export const HISTORY_READS = {
-  recordCounts: `SELECT count(*), count(healed_at), count(*) FILTER (WHERE ${ANY_LASTING}), count(healed_at) FILTER (WHERE ${ANY_LASTING})
+  recordCounts: `SELECT count(*), count(healed_at), count(*) FILTER (WHERE ${LASTING}), count(healed_at) FILTER (WHERE ${LASTING})
     FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}`,
   newestGained: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}
     ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT @count`,
@@ -65,7 +63,7 @@ export const HISTORY_READS = {
       SELECT * FROM (${NEWEST_HARM('healed_at IS NULL', '@open')})
       UNION ALL SELECT * FROM (${NEWEST_HARM('healed_at IS NOT NULL', '@healed')})
       UNION ALL SELECT id, created_at, source_seq FROM injuries INDEXED BY injuries_moments
-        WHERE ${OWN_RECORDS} AND ${ANY_LASTING})
+        WHERE ${OWN_RECORDS} AND EXISTS (SELECT 1 FROM json_each(@lasting)) AND ${LASTING})
     ORDER BY created_at, source_seq, id`,
   recordDetails: `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE id IN (SELECT value FROM json_each(?))`,
   entries: `SELECT seq, type, day, session_id, recorded_at, lines_lead, first_line_lead,
