@@ -15,15 +15,16 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  * A character's history reads only that character's rows, each found through an index that holds them together
  * (migration 0010), and of a ledger entry first only what places it in time: its lines (a rest's counts every open
  * record down) and the records it touched are read for the entries the reply carries (server/character-history.ts).
- *  - recordCounts, newestGained, newestHealed, sentRecords: of the character's lasting records, from the narrow
- *    index that holds what orders them and chooses those sent (migration 0015), counted there and read only as far
- *    as the reply goes: how many there are and how many healed, of all and of those that are not harm (`@lasting` is
- *    a JSON array of the categories that are not), in one walk of the character's entries; the newest `@count` in the order gained (of one
- *    moment by the event that caused them, then by id: the index's order), the newest `@count` healed (by their
- *    healing, then in that order) and the ids of those sent in the order gained: the newest `@open` open and
- *    `@healed` healed harm (-1: all), walked back from the newest, and every one that is not harm. The healed are
- *    sorted by their healing, which the index does not hold: SQLite keeps the newest `@count` of the character's
- *    index entries as it walks them, never a row; those sent are sorted once chosen;
+ *  - recordCounts, lastingCounts, newestGained, newestHealed, sentRecords: of the character's lasting records, from
+ *    the narrow index that holds what orders them and chooses those sent (migration 0015), counted there and read
+ *    only as far as the reply goes: how many there are and how many healed (of all, and of those that are not harm:
+ *    `@lasting` is a JSON array of the categories that are not; two walks of the character's entries, two counts
+ *    each, cost less than one walk with four), the newest `@count` in the order gained (of one moment by the event
+ *    that caused them, then by id: the index's order), the newest `@count` healed (by their healing, then in that
+ *    order) and the ids of those sent in the order gained: the newest `@open` open and `@healed` healed harm (-1:
+ *    all), walked back from the newest, and every one that is not harm. The healed are sorted by their healing,
+ *    which the index does not hold: SQLite keeps the newest `@count` of the character's index entries as it walks
+ *    them, never a row; those sent are sorted once chosen;
  *  - recordDetails: everything the history shows of the given records (a JSON array of their ids), by their key;
  *  - entries: the done entries naming the character, with their time, kind, day and the openings of their lines
  *    (kept with each entry, migration 0014: where the reply shows an entry cut, it shows no more), from one walk of
@@ -53,8 +54,8 @@ const NEWEST_HARM = (state: string, limit: string) => `SELECT id, created_at, so
   WHERE ${OWN_RECORDS} AND ${state} AND NOT ${LASTING} ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT ${limit}`;
 
 export const HISTORY_READS = {
-  recordCounts: `SELECT count(*), count(healed_at), count(*) FILTER (WHERE ${LASTING}), count(healed_at) FILTER (WHERE ${LASTING})
-    FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}`,
+  recordCounts: `SELECT count(*), count(healed_at) FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}`,
+  lastingCounts: `SELECT count(*), count(healed_at) FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND ${LASTING}`,
   newestGained: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}
     ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT @count`,
   newestHealed: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND healed_at IS NOT NULL

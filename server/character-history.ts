@@ -64,7 +64,8 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const count = input.allItems ? -1 : ITEMS_SENT;
   const lasting = JSON.stringify([...new Set(kinds.categories.map((c) => c.key))].filter((key) => !isHarm(kinds.categories, key)));
   const whose = { campaign: campaign.id, character: character.id, lasting };
-  const [recordCount, healedCount, lastingCount, lastingHealed] = preparedRaw(db, HISTORY_READS.recordCounts).get(whose) as [number, number, number, number];
+  const [recordCount, healedCount] = preparedRaw(db, HISTORY_READS.recordCounts).get(whose) as [number, number];
+  const [lastingCount, lastingHealed] = lasting === '[]' ? [0, 0] : preparedRaw(db, HISTORY_READS.lastingCounts).get(whose) as [number, number];
   const healedHarm = healedCount - lastingHealed;
   const openHarm = recordCount - healedCount - (lastingCount - lastingHealed);
   const gained = (preparedRaw(db, HISTORY_READS.newestGained).all({ ...whose, count }) as RecordRow[]).reverse();

@@ -43,6 +43,7 @@ describe("a character's history", () => {
       const own = { campaign: 'c', character: 'x', lasting: '["gear"]' };
       const reads = {
         recordCounts: plan(HISTORY_READS.recordCounts, own),
+        lastingCounts: plan(HISTORY_READS.lastingCounts, own),
         newestGained: plan(HISTORY_READS.newestGained, { ...own, count: 200 }),
         newestHealed: plan(HISTORY_READS.newestHealed, { ...own, count: 200 }),
         sentRecords: plan(HISTORY_READS.sentRecords, { ...own, open: 50, healed: 24 }),
@@ -60,12 +61,10 @@ describe("a character's history", () => {
       // newest), never a record's row; the healed by their healing, which the index does not hold: SQLite keeps the
       // newest of them as it walks the character's entries. Those sent are sorted once chosen (50 and 24, and those
       // that are not harm).
-      for (const read of [reads.recordCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
+      for (const read of [reads.recordCounts, reads.lastingCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
         expect(read).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]));
         expect(read.join('\n')).not.toMatch(/SCAN injuries|USING INDEX|PRIMARY KEY/);
       }
-      // All of them counted in one walk of the character's entries, and those that are not harm in the same walk.
-      expect(reads.recordCounts.filter((detail) => detail.includes('injuries'))).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
       expect(reads.newestGained).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
       expect(reads.newestHealed).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments'), 'USE TEMP B-TREE FOR ORDER BY']);
       // The entries naming the character, with their lines' openings, from the narrow index that holds them (never
@@ -183,20 +182,6 @@ describe("a character's history", () => {
     expect(new Set(treatments).size).toBe(4);
     // One row a rest (it read one a treatment before: 12 rows here).
     expect(read.rows).toBe(4);
-  });
-
-  it("counts a character's records, those that are harm and those that are not, in one walk", async () => {
-    // Factions keeps gear as lasting records that are not harm: the history's counts leave them out.
-    const campaign = await ok('campaigns:create', { name: 'Murdham road', rulesetId: 'factions' });
-    const hero = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Theobald', sheet: {} });
-    const counted = countRowsWhere((sql) => /\bcount\(/.test(sql) && /\binjuries\b/.test(sql));
-    try {
-      expect((await ok('characters:history', { id: hero.id })).recordCounts).toEqual({ open: 0, healed: 0 });
-    } finally {
-      vi.restoreAllMocks();
-    }
-    // One count of the character's index entries (there were two: all records, then those that are not harm).
-    expect(counted.rows).toBe(1);
   });
 });
 
