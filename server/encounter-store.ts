@@ -533,11 +533,11 @@ export class EncounterStore {
     fold ??= new SummaryFold(rulesFor(row.ruleset_id), stored?.input ?? store.readInput(this.db, row.id), recordable);
     for (const step of steps) {
       if (step.seq !== fold.count + 1) throw new Error(`Event ${fold.count + 1} of encounter ${row.id} is missing.`);
-      fold.add(fold.recorded ? { ...step, roster: JSON.parse(step.rosterJson!) as RosterChange } : step);
+      fold.add(fold.recorded ? { event: step.event, lines: step.lines, roster: JSON.parse(step.rosterJson!) as RosterChange } : step);
     }
     this.folds.set(row.id, fold);
     for (const id of this.folds.keys()) if (this.folds.size > FOLDS_KEPT) this.folds.delete(id);
-    return fold.recorded ? fold.result(this.engine(row).view()) : fold.result();
+    return fold.recorded ? fold.result(this.engine(row, stored?.input).view()) : fold.result();
   }
 
   /**

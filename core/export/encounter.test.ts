@@ -53,6 +53,24 @@ describe('the encounter export', () => {
     expect(replayed.view()).toEqual(engine.view());
   });
 
+  it('takes the lines read with their seq as they are, and copies any other with its seq after its own members', () => {
+    const { encounter } = stored(FIGHT);
+    // As the database reads them (db/encounters.ts readSteps): each line given its event's seq as it is parsed.
+    const read = encounter.events.map(({ seq, event, lines }) => ({ seq, event, lines: lines.map((line) => ({ ...line, seq })) }));
+    const { export: file } = buildEncounterExport({ ...encounter, events: read }, enigma.encounter, 'now');
+    const readLines = read.flatMap(({ lines }) => lines);
+    expect(file.log).toHaveLength(readLines.length);
+    file.log.forEach((line, i) => expect(line).toBe(readLines[i]));
+    // Lines without their seq (an engine's own) are not changed: the export's are copies, seq last.
+    const { export: copied } = buildEncounterExport(encounter, enigma.encounter, 'now');
+    const own = encounter.events.flatMap(({ lines }) => lines);
+    copied.log.forEach((line, i) => {
+      expect(line).not.toBe(own[i]);
+      expect(Object.keys(line)).toEqual([...Object.keys(own[i]!), 'seq']);
+    });
+    expect(own.some((line) => 'seq' in line)).toBe(false);
+  });
+
   it('groups the log by round, with the setup before round 1 and every round of the summary', () => {
     const { encounter } = stored(FIGHT);
     const { export: file } = buildEncounterExport(encounter, enigma.encounter, 'now');

@@ -4,7 +4,7 @@
 import type { EncounterInput, EncounterRules, EncounterView, GmEvent, LogLine } from '../encounter/types.ts';
 import type { RulesetId } from '../rulesets/types.ts';
 import { replayEncounter, type EncounterReplay } from './summary.ts';
-import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport, type ExportFormat } from './types.ts';
+import { ENCOUNTER_FORMAT, EXPORT_VERSION, type EncounterExport, type ExportFormat, type ExportLogLine } from './types.ts';
 
 /** One stored event: its seq, the event, the log lines it wrote and what it changed in the roster when stored. */
 export interface StoredStep {
@@ -63,10 +63,15 @@ export function buildEncounterExport(stored: StoredEncounter, rules: EncounterRu
   };
 }
 
-/** Every stored log line in order, each with the sequence number of the event that wrote it. */
+/**
+ * Every stored log line in order, each with the sequence number of the event that wrote it. A line read with its
+ * seq already (db/encounters.ts readSteps) is taken as it is; any other is copied with it, after its own members.
+ */
 function logOf(events: StoredEncounter['events']): EncounterExport['log'] {
   const log: EncounterExport['log'] = [];
-  for (const { seq, lines } of events) for (const line of lines) log.push({ ...line, seq });
+  for (const { seq, lines } of events) {
+    for (const line of lines) log.push((line as Partial<ExportLogLine>).seq === seq ? (line as ExportLogLine) : { ...line, seq });
+  }
   return log;
 }
 

@@ -105,12 +105,15 @@ function rowView(row: RosterRow): CombatantView {
 
 /** The roster after a stored change: unchanged rows stay the same objects, as a replay's do. */
 function applyChange(before: EncounterRoster, change: RosterChange): EncounterRoster {
-  const changed = new Map(change.rows.map((row) => [row.id, rowView(row)]));
-  let order: CombatantView[];
-  if (change.ids) {
-    const previous = new Map(before.order.map((c) => [c.id, c]));
-    order = change.ids.map((id) => changed.get(id) ?? previous.get(id)!);
-  } else order = changed.size ? before.order.map((c) => changed.get(c.id) ?? c) : before.order;
+  let order = before.order;
+  // Most events change a row or two, many none: nothing is built for an event that changed nothing.
+  if (change.ids || change.rows.length) {
+    const changed = new Map(change.rows.map((row) => [row.id, rowView(row)]));
+    if (change.ids) {
+      const previous = new Map(before.order.map((c) => [c.id, c]));
+      order = change.ids.map((id) => changed.get(id) ?? previous.get(id)!);
+    } else order = before.order.map((c) => changed.get(c.id) ?? c);
+  }
   return { phase: change.phase, round: change.round, order, awaiting: change.awaiting };
 }
 
@@ -281,8 +284,10 @@ export class SummaryFold {
     for (let slot = 0; slot < view.order.length; slot++) {
       const now = view.order[slot]!;
       // The same row object is the same row: nothing about this combatant changed.
-      if (before.order[slot] === now) continue;
-      const was = byId().get(now.id);
+      const atSlot = before.order[slot];
+      if (atSlot === now) continue;
+      // The row before is in the same slot unless the order moved.
+      const was = atSlot?.id === now.id ? atSlot : byId().get(now.id);
       if (!was || was === now) continue;
       const figures = tally.get(now.id)!;
       if (!isDown(was, track) && isDown(now, track)) figures.down = true;
