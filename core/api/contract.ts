@@ -1,6 +1,6 @@
 // The typed handler contract shared by every transport (IPC, web mode, CLI): one named, schema-validated
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
-import { z } from 'zod';
+import * as z from 'zod';
 import { builtOnFirstRead, once } from '../lazy.ts';
 import { conditionListSchema } from '../encounter/condition-list.ts';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';

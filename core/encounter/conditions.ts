@@ -3,7 +3,7 @@
 // the kernel counts it down by comparing the ruleset's roster before and after each event (who is acting, the
 // round), so no machine knows about it. Its state travels with the machine snapshot (kernel.ts EngineState):
 // undo marks, stored snapshots, resume and replays all carry it. Decisions: docs/conditions.md.
-import { z } from 'zod';
+import * as z from 'zod';
 import { counted } from '../words.ts';
 import { idSchema, nameSchema } from './schemas.ts';
 import type { CombatantView, EncounterRoster, GmEvent, LogLine } from './types.ts';

@@ -1,6 +1,6 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
-import { z } from 'zod';
+import * as z from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
 import { BATCH_MAX, carryAnnotationSchema } from './schemas.ts';

@@ -2,7 +2,7 @@
 // encounters as events, lasting records and ledger, with every database id replaced by a reference local to the
 // file (c1, e1, s1, r1). This module is pure: it turns stored rows into the file and a checked file back into rows
 // with fresh ids. Reading the database and replaying the encounters live in server/import.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GmError } from '../api/contract.ts';
 import { conditionListSchema } from '../encounter/condition-list.ts';
 import { nameSchema } from '../encounter/schemas.ts';

@@ -1,7 +1,7 @@
 // "Any system"'s GM events, read by one zod schema: every payload is checked before the rules see it, with a sentence
 // a GM understands for each field. The event types are the schema's own (z.infer), so the machine, the refusals and
 // the log read the same shapes.
-import { z } from 'zod';
+import * as z from 'zod';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
 
 // Built on first use, not as the module loads: a start (which reads no event) builds no ruleset's schema

@@ -1,7 +1,7 @@
 // "Any system"'s recovery as campaign-ledger rules: short and long rests (what they restore is the campaign's
 // ruling), notes between sessions, injuries between sessions and injuries healed, a revival, and the recovery screen's card. The pure steps live
 // in recovery.ts; this file reads the campaign world into them and writes the results back as a ledger change.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerForm, RecoveryCard, RecoveryOutcome, RecoveryRules } from '../../ledger/types.ts';
 import { conditionOf, longRest, refuse, revive, shortRest, stateOf, type RestResult } from './recovery.ts';

@@ -1,6 +1,6 @@
 // Cairn-Errant's GM events: their types, their schema, and the checks for those outside the fight's moments (setup,
 // declarations, order). The combat events and their checks live in combat.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import type { AddCombatantsEvent, AddLateCombatantEvent, EndCombatEvent, RemoveCombatantEvent } from '../../encounter/roster-machine.ts';
 import type { EncounterSnapshot, GmEvent } from '../../encounter/types.ts';

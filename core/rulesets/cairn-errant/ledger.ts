@@ -2,7 +2,7 @@
 // R-C27; base Cairn where the hack leans on it): rests, the death clock, critical damage, hit-location Injuries and
 // wounds, with medical care run on the campaign clock. The pure steps live in recovery.ts; this file reads the
 // campaign world into them and writes their results back as a ledger change.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type LedgerRecord, type RecoveryCard, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import * as recovery from './recovery.ts';

@@ -1,6 +1,6 @@
 // Enigma's event schema: every event the GM may send, with its fields and their refusal sentences (the kernel's
 // parseEvent reads through it; docs/rulesets/enigma.md lists them).
-import { z } from 'zod';
+import * as z from 'zod';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import { INJURY_CATEGORIES } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';

@@ -2,7 +2,7 @@
 // the recovery events and their forms, applied to the campaign world through the pure functions of recovery.ts,
 // and the recovery screen's card. Per-day usage lives on each character's state as `recoveryDay`, so a new
 // in-game day starts fresh and undo (which restores the stored state) puts the day's limits back.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import {
   LedgerRefusal,

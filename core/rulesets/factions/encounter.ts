@@ -1,6 +1,6 @@
 // Factions' encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view, the
 // rolls an event needs, and what the fight leaves on the campaign (gear, health, morale flags).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import * as roster from '../../encounter/roster.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';

@@ -3,7 +3,7 @@
 // replacing gear are GM actions that note the cost and the place, health is set by the GM (R-F20 decides what
 // incapacitation means), and the end of a stretch lifts morale immunity (R-F8). The condition a character is read
 // in is exactly what the next fight would start from: the encounter's own `carriedIn` and `combatantFromSeed`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type RecoveryCard, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { factionsEncounter, npcImmunityEntries } from './encounter.ts';

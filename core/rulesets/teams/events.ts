@@ -1,5 +1,5 @@
 // Teams' event schema: every event the GM may send, checked by zod before the rules see it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import * as combat from './combat.ts';
 import * as rules from './rules.ts';

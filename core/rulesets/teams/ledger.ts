@@ -3,7 +3,7 @@
 // the GM's own rules give, Wake brings someone round, Repair mends an item's durability. The cheat-death
 // difficulty only ever rises (§2.4 step 13) and the dead recover nothing. The condition a character is read in is
 // exactly what the next fight would start from: the encounter's own `carriedIn` and `combatantFromSeed`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type RecoveryCard, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { teamsEncounter } from './encounter.ts';

@@ -1,5 +1,5 @@
 // Thrum's event schema: every GM event's fields and the sentence a bad one gets.
-import { z } from 'zod';
+import * as z from 'zod';
 import { combatantSeedSchema, idSchema, shortTextSchema } from '../../encounter/schemas.ts';
 import { parseSquareList } from './grid.ts';
 

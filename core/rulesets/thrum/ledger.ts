@@ -2,7 +2,7 @@
 // of every fight, so only lowered tolerances and Wounds need recovery, and only Downtime, a very powerful item or a
 // story objective gives it. The pure steps live in recovery.ts; this file reads the campaign world into them and
 // writes their results back as a ledger change (the stored condition and the Wound records).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type LedgerRecord, type RecoveryCard, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { MAX_WOUNDS, conditionOf, downtime, restore, stateOf, type RecoveryResult, type ThrumCondition } from './recovery.ts';
