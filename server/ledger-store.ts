@@ -1,7 +1,7 @@
 // The campaign ledger: recovery and clock actions applied to the campaign inside the caller's write transaction,
 // each stored with the exact values it replaced and wrote, so it is committed before it is shown and undo puts
 // back the exact previous state (GUIDE §2, same principles as encounters).
-import { z } from 'zod';
+import * as z from 'zod';
 import { GmError, cutText } from '../core/api/contract.ts';
 import { fillRolls } from '../core/dice/fill-rolls.ts';
 import type { GmEvent, RollRequest } from '../core/encounter/types.ts';

@@ -1,6 +1,7 @@
 // The typed handler contract shared by every transport (IPC, web mode, CLI): one named, schema-validated
 // operation per thing the UI can ask for. Names are `area:verb`. Handlers return `{result}` or `{error}`.
-import { z } from 'zod';
+import * as z from 'zod';
+import { builtOnFirstRead, once } from '../lazy.ts';
 import { conditionListSchema } from '../encounter/condition-list.ts';
 import { idSchema, nameSchema } from '../encounter/schemas.ts';
 import type { ActionForm, EncounterView, GmEvent, LogLine, RollRequest, SeveralTargets } from '../encounter/types.ts';
@@ -21,53 +22,57 @@ export { cutText, ENTRY_TEXT_SENT, GmError, HEALED_RECORDS_SENT, ITEMS_SENT, LOG
  * A ruleset's id. Which ids exist is the registry's to say, and this module (read by the renderer too) never imports
  * the registry: `campaigns:create` refuses an unknown one in its handler, naming the rulesets.
  */
-const rulesetIdSchema = z.string().max(64);
-const optionValuesSchema = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]));
-const sheetValuesSchema = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]));
+const rulesetIdSchema = once(() => z.string().max(64));
+const optionValuesSchema = once(() => z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()])));
+const sheetValuesSchema = once(() => z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()])));
 /**
  * What the screen showed of an encounter when the GM pressed (its event count and version). A write that carries it
  * is refused with STALE_SCREEN when the encounter has moved on since (another window, or a second press of the same
  * button), and otherwise replies with only the log lines the screen lacks. The runner always sends it; a script
  * (`gmw`) may leave it out, and its write then applies to the encounter as it stands.
  */
-const logSinceSchema = z.strictObject({ eventCount: z.number().int().min(0), version: z.string().max(64) });
-const roleSchema = z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' });
+const logSinceSchema = once(() => z.strictObject({ eventCount: z.number().int().min(0), version: z.string().max(64) }));
+const roleSchema = once(() => z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' }));
 /** The GM's changes to what ending a fight carries onto the characters (from the review), logged as overrides. */
-const carryAdjustSchema = z.array(z.strictObject({
+const carryAdjustSchema = once(() => z.array(z.strictObject({
   characterId: idSchema,
   key: z.string().min(1).max(64),
   value: z.number({ error: 'A carried value must be a number.' }).int({ error: 'A carried value must be a whole number.' }).min(-999).max(9999),
-})).max(500);
+})).max(500));
 /** A main pool's number typed on the prepare screen (an NPC typed in place, a copy of a template). */
-const poolSchema = z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' });
-const carryReasonSchema = z.string().trim().max(200, { error: 'A reason has at most 200 characters.' });
+const poolSchema = once(() => z.number({ error: 'The pool must be a number.' }).int({ error: 'The pool must be a whole number.' }));
+const carryReasonSchema = once(() => z.string().trim().max(200, { error: 'A reason has at most 200 characters.' }));
 
 /** The most lines one encounters:logPage reply holds, and the highest line number a page may start at. */
 export const LOG_PAGE_MAX = 500;
 export const LOG_LINES_MAX = 100_000_000;
 
-export const inputSchemas = {
-  'app:info': z.strictObject({}),
-  'campaigns:list': z.strictObject({ includeArchived: z.boolean().optional() }),
-  'campaigns:create': z.strictObject({ name: nameSchema, rulesetId: rulesetIdSchema, options: optionValuesSchema.optional() }),
-  'campaigns:get': z.strictObject({ id: idSchema }),
-  'campaigns:rename': z.strictObject({ id: idSchema, name: nameSchema }),
-  'campaigns:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
-  'campaigns:setOptions': z.strictObject({ id: idSchema, options: optionValuesSchema }),
+/**
+ * Each handler's input schema, built the first time a request of that name comes (server/start-schemas.test.ts): a
+ * start asks three names, and building all of them was a tenth of its import.
+ */
+export const inputSchemas = builtOnFirstRead({
+  'app:info': () => z.strictObject({}),
+  'campaigns:list': () => z.strictObject({ includeArchived: z.boolean().optional() }),
+  'campaigns:create': () => z.strictObject({ name: nameSchema, rulesetId: rulesetIdSchema(), options: optionValuesSchema().optional() }),
+  'campaigns:get': () => z.strictObject({ id: idSchema }),
+  'campaigns:rename': () => z.strictObject({ id: idSchema, name: nameSchema }),
+  'campaigns:archive': () => z.strictObject({ id: idSchema, archived: z.boolean() }),
+  'campaigns:setOptions': () => z.strictObject({ id: idSchema, options: optionValuesSchema() }),
   /** The campaign's own condition list (one name a line on the campaign home), or null for its ruleset's list. */
-  'campaigns:setConditions': z.strictObject({ id: idSchema, names: conditionListSchema.nullable() }),
-  'characters:create': z.strictObject({ campaignId: idSchema, role: roleSchema, name: nameSchema, sheet: sheetValuesSchema }),
-  'characters:update': z.strictObject({ id: idSchema, name: nameSchema, sheet: sheetValuesSchema }),
-  'characters:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
-  'encounters:create': z.strictObject({ campaignId: idSchema, name: nameSchema }),
-  'encounters:get': z.strictObject({ id: idSchema }),
-  'encounters:log': z.strictObject({
+  'campaigns:setConditions': () => z.strictObject({ id: idSchema, names: conditionListSchema.nullable() }),
+  'characters:create': () => z.strictObject({ campaignId: idSchema, role: roleSchema(), name: nameSchema, sheet: sheetValuesSchema() }),
+  'characters:update': () => z.strictObject({ id: idSchema, name: nameSchema, sheet: sheetValuesSchema() }),
+  'characters:archive': () => z.strictObject({ id: idSchema, archived: z.boolean() }),
+  'encounters:create': () => z.strictObject({ campaignId: idSchema, name: nameSchema }),
+  'encounters:get': () => z.strictObject({ id: idSchema }),
+  'encounters:log': () => z.strictObject({
     id: idSchema,
     /** What the screen already has: the lines of every event up to `seq`, as of `mark` (see EncounterLog). */
     after: z.strictObject({ seq: z.number().int().min(0), mark: z.string().max(64) }).optional(),
   }),
   /** A page of the full log screen: lines `from` to `from + count - 1` of the log as `filter` shows it (see LogPage). */
-  'encounters:logPage': z.strictObject({
+  'encounters:logPage': () => z.strictObject({
     id: idSchema,
     from: z.number({ error: 'A log page starts at a line number.' }).int({ error: 'A log page starts at a whole line number.' })
       .min(0, { error: 'A log page starts at line 0 or later.' }).max(LOG_LINES_MAX, { error: `A log holds at most ${LOG_LINES_MAX.toLocaleString('en')} lines.` }),
@@ -79,9 +84,9 @@ export const inputSchemas = {
       query: z.string().max(200, { error: 'A search has at most 200 characters.' }),
     }).optional(),
   }),
-  'encounters:addFromCampaign': z.strictObject({
+  'encounters:addFromCampaign': () => z.strictObject({
     id: idSchema,
-    since: logSinceSchema.optional(),
+    since: logSinceSchema().optional(),
     pcIds: z.array(idSchema).max(100),
     /** Also every party member not yet in the encounter, but the dead (named in the reply's `skipped`). */
     wholeParty: z.boolean().optional(),
@@ -96,7 +101,7 @@ export const inputSchemas = {
     typed: z.array(z.strictObject({
       name: z.string().max(80, { error: 'A name is at most 80 characters.' }),
       side: z.string().max(32),
-      pool: poolSchema,
+      pool: poolSchema(),
     })).max(20).optional(),
     npcs: z.array(z.strictObject({
       templateId: idSchema,
@@ -104,10 +109,10 @@ export const inputSchemas = {
       /** Each copy's name, one per copy; a blank one keeps its numbered default ("Goblin 2"). */
       names: z.array(z.string().max(80, { error: 'A name is at most 80 characters.' })).max(50).optional(),
       /** The copies' main pool (mainPool): one number for all, or one per copy (null keeps the template's). */
-      pool: z.union([poolSchema, z.array(poolSchema.nullable()).max(50)], { error: 'A pool is a whole number, or one whole number per copy.' }).optional(),
+      pool: z.union([poolSchema(), z.array(poolSchema().nullable()).max(50)], { error: 'A pool is a whole number, or one whole number per copy.' }).optional(),
     })).max(50),
   }),
-  'encounters:append': z.strictObject({
+  'encounters:append': () => z.strictObject({
     id: idSchema,
     event: z.unknown(),
     /**
@@ -115,15 +120,15 @@ export const inputSchemas = {
      * nothing and reply with the event as filled (dice rolled) and the carry-over, so the GM can check it first.
      */
     ask: z.boolean().optional(),
-    since: logSinceSchema.optional(),
+    since: logSinceSchema().optional(),
     /** When the event ends the fight: the GM's changes to what is carried onto the characters, logged as overrides. */
-    carryAdjust: carryAdjustSchema.optional(),
-    carryReason: carryReasonSchema.optional(),
+    carryAdjust: carryAdjustSchema().optional(),
+    carryReason: carryReasonSchema().optional(),
   }),
-  'encounters:preview': z.strictObject({ id: idSchema, event: z.unknown() }),
-  'encounters:undo': z.strictObject({ id: idSchema, since: logSinceSchema.optional() }),
-  'encounters:redo': z.strictObject({
-    id: idSchema, since: logSinceSchema.optional(),
+  'encounters:preview': () => z.strictObject({ id: idSchema, event: z.unknown() }),
+  'encounters:undo': () => z.strictObject({ id: idSchema, since: logSinceSchema().optional() }),
+  'encounters:redo': () => z.strictObject({
+    id: idSchema, since: logSinceSchema().optional(),
     /**
      * Redoing an event that ends the fight shows the same review as ending it did: `ask` commits nothing and replies
      * with `carryCheck`; `confirm` writes it, with the review's `carryAdjust` (an empty list: none) or else the
@@ -131,47 +136,47 @@ export const inputSchemas = {
      */
     ask: z.boolean().optional(),
     confirm: z.boolean().optional(),
-    carryAdjust: carryAdjustSchema.optional(),
-    carryReason: carryReasonSchema.optional(),
+    carryAdjust: carryAdjustSchema().optional(),
+    carryReason: carryReasonSchema().optional(),
   }),
-  'encounters:carryPreview': z.strictObject({ id: idSchema, event: z.unknown() }),
-  'ledger:get': z.strictObject({ campaignId: idSchema }),
-  'ledger:append': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
-  'ledger:preview': z.strictObject({ campaignId: idSchema, event: z.unknown() }),
-  'ledger:undo': z.strictObject({ campaignId: idSchema }),
-  'ledger:redo': z.strictObject({ campaignId: idSchema }),
-  'sessions:update': z.strictObject({
+  'encounters:carryPreview': () => z.strictObject({ id: idSchema, event: z.unknown() }),
+  'ledger:get': () => z.strictObject({ campaignId: idSchema }),
+  'ledger:append': () => z.strictObject({ campaignId: idSchema, event: z.unknown() }),
+  'ledger:preview': () => z.strictObject({ campaignId: idSchema, event: z.unknown() }),
+  'ledger:undo': () => z.strictObject({ campaignId: idSchema }),
+  'ledger:redo': () => z.strictObject({ campaignId: idSchema }),
+  'sessions:update': () => z.strictObject({
     id: idSchema,
     title: z.string().trim().min(1, { error: 'A session title cannot be empty.' }).max(120, { error: 'A session title has at most 120 characters.' }).optional(),
     notes: z.string().max(10_000, { error: 'Session notes have at most 10,000 characters.' }).optional(),
     date: z.iso.date({ error: 'The session date must be a date like 2026-11-22.' }).optional(),
   }),
-  'campaigns:timeline': z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
-  'characters:history': z.strictObject({ id: idSchema, allItems: z.boolean().optional(), allRecords: z.boolean().optional() }),
-  'encounters:summary': z.strictObject({ id: idSchema }),
-  'exports:encounter': z.strictObject({ id: idSchema, format: z.enum(['md', 'html', 'json'], { error: 'The format is md, html or json.' }) }),
-  'exports:session': z.strictObject({ id: idSchema, format: z.enum(['md', 'html'], { error: 'A session recap is md or html.' }) }),
-  'exports:campaign': z.strictObject({ id: idSchema }),
+  'campaigns:timeline': () => z.strictObject({ id: idSchema, allItems: z.boolean().optional() }),
+  'characters:history': () => z.strictObject({ id: idSchema, allItems: z.boolean().optional(), allRecords: z.boolean().optional() }),
+  'encounters:summary': () => z.strictObject({ id: idSchema }),
+  'exports:encounter': () => z.strictObject({ id: idSchema, format: z.enum(['md', 'html', 'json'], { error: 'The format is md, html or json.' }) }),
+  'exports:session': () => z.strictObject({ id: idSchema, format: z.enum(['md', 'html'], { error: 'A session recap is md or html.' }) }),
+  'exports:campaign': () => z.strictObject({ id: idSchema }),
   /** The file's text; the importer checks its size, nesting and content itself so every rejection is a sentence. */
-  'imports:campaign': z.strictObject({ content: z.string({ error: 'Choose a file to import.' }) }),
-  'imports:encounter': z.strictObject({ campaignId: idSchema, content: z.string({ error: 'Choose a file to import.' }) }),
+  'imports:campaign': () => z.strictObject({ content: z.string({ error: 'Choose a file to import.' }) }),
+  'imports:encounter': () => z.strictObject({ campaignId: idSchema, content: z.string({ error: 'Choose a file to import.' }) }),
   /** Another tracker's file: the party, templates and encounters it holds, read by one of the ruleset's readers. */
-  'imports:table': z.strictObject({
+  'imports:table': () => z.strictObject({
     campaignId: idSchema,
     reader: z.string({ error: 'Choose what kind of file it is.' }).min(1, { error: 'Choose what kind of file it is.' }).max(64),
     content: z.string({ error: 'Choose a file to import.' }),
   }),
-  'campaigns:demo': z.strictObject({}),
-  'backups:list': z.strictObject({}),
-  'backups:create': z.strictObject({}),
-  'backups:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
+  'campaigns:demo': () => z.strictObject({}),
+  'backups:list': () => z.strictObject({}),
+  'backups:create': () => z.strictObject({}),
+  'backups:restore': () => z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
   /** Recovery mode (a damaged database at start): what happened, and the two ways out. */
-  'recovery:status': z.strictObject({}),
-  'recovery:restore': z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
-  'recovery:startEmpty': z.strictObject({}),
+  'recovery:status': () => z.strictObject({}),
+  'recovery:restore': () => z.strictObject({ name: z.string({ error: 'Choose a backup.' }).min(1, { error: 'Choose a backup.' }).max(200) }),
+  'recovery:startEmpty': () => z.strictObject({}),
   /** Only when the file itself is sound and what was lost is its write-ahead log: go on with it as it is. */
-  'recovery:keep': z.strictObject({}),
-} as const;
+  'recovery:keep': () => z.strictObject({}),
+});
 
 export type { HandlerName } from './names.ts';
 export { HANDLER_NAMES, isHandlerName } from './names.ts';

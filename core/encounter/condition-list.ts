@@ -2,7 +2,7 @@
 // point 3). Every campaign starts from its ruleset's list (`EncounterRules.conditionNames`); the GM may replace it
 // (`campaigns:setConditions`) and go back to the ruleset's (`names: null`). The list only suggests: a condition
 // put on in a fight is free text either way (core/encounter/conditions.ts), so changing the list changes no fight.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The most names one campaign's list holds. */
 export const CONDITION_LIST_MAX = 60;

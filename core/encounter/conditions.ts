@@ -3,7 +3,7 @@
 // the kernel counts it down by comparing the ruleset's roster before and after each event (who is acting, the
 // round), so no machine knows about it. Its state travels with the machine snapshot (kernel.ts EngineState):
 // undo marks, stored snapshots, resume and replays all carry it. Decisions: docs/conditions.md.
-import { z } from 'zod';
+import * as z from 'zod';
 import { counted } from '../words.ts';
 import { idSchema, nameSchema } from './schemas.ts';
 import type { CombatantView, EncounterRoster, GmEvent, LogLine } from './types.ts';
@@ -14,7 +14,8 @@ export const CONDITION_EVENTS: ReadonlySet<string> = new Set(['CONDITION_ADD', '
 /** The most rounds a condition can be given (an hour of 6-second rounds). */
 export const MAX_CONDITION_ROUNDS = 600;
 
-export const conditionDurationSchema = z.discriminatedUnion('kind', [
+// The layer's schemas are built on first use (server/start-schemas.test.ts).
+export const conditionDurationSchema = z.lazy(() => z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('rounds'),
     rounds: z.number({ error: 'The number of rounds must be a number.' }).int({ error: 'The number of rounds must be a whole number.' })
@@ -23,11 +24,11 @@ export const conditionDurationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('turnStart'), whoId: idSchema }),
   z.strictObject({ kind: z.literal('turnEnd'), whoId: idSchema }),
   z.strictObject({ kind: z.literal('untilRemoved') }),
-], { error: 'A duration is a number of rounds, until the start or the end of someone\'s next turn, or until removed.' });
+], { error: 'A duration is a number of rounds, until the start or the end of someone\'s next turn, or until removed.' }));
 
 export type ConditionDuration = z.infer<typeof conditionDurationSchema>;
 
-export const conditionEventSchema = z.discriminatedUnion('type', [
+export const conditionEventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('CONDITION_ADD'),
     targetIds: z.array(idSchema, { error: 'The targets must be a list of combatants.' }).min(1, { error: 'Choose at least one combatant for the condition.' }).max(200, { error: 'A condition is put on at most 200 combatants at once.' }),
@@ -35,7 +36,7 @@ export const conditionEventSchema = z.discriminatedUnion('type', [
     duration: conditionDurationSchema,
   }),
   z.strictObject({ type: z.literal('CONDITION_REMOVE'), targetId: idSchema, conditionId: idSchema }),
-]);
+]));
 
 export type ConditionEvent = z.infer<typeof conditionEventSchema>;
 
@@ -67,13 +68,13 @@ export interface ConditionsState {
 export const NO_CONDITIONS: ConditionsState = Object.freeze({ next: 0, list: Object.freeze([]) as readonly Condition[] });
 
 /** The layer's state as stored beside the machine's snapshot; anything else (an old snapshot) reads as none. */
-const storedSchema = z.object({
+const storedSchema = z.lazy(() => z.object({
   next: z.number().int().min(0),
   list: z.array(z.object({
     id: z.string(), targetId: z.string(), name: z.string(), duration: conditionDurationSchema,
     from: z.number().int().nullable(), anchorId: z.string().nullable(), armed: z.boolean(),
   })),
-});
+}));
 
 export function readStoredConditions(stored: unknown): ConditionsState {
   const read = storedSchema.safeParse(stored);

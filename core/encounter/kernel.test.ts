@@ -4,7 +4,7 @@
 // still read as they did when they were made.
 import { describe, expect, it, vi } from 'vitest';
 import { setup, assign } from 'xstate';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RULESET_IDS, generateFight, rulesOf } from '../../bench/fight.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from './kernel.ts';
 import type { EncounterRules } from './types.ts';

@@ -1,6 +1,6 @@
 // The event-sourced kernel (GUIDE §2): an encounter is its ordered list of GM events; its state is the replay of
 // that list through the ruleset's machine. This module is pure: storage and transports live elsewhere.
-import { z } from 'zod';
+import * as z from 'zod';
 import { createActor, initialTransition, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { fillRolls } from '../dice/fill-rolls.ts';
 import { BATCH_MAX, carryAnnotationSchema } from './schemas.ts';
@@ -201,7 +201,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 // ---- the ruleset's schema, walked (zod 4's own definitions): a field's schema and an object's fields ----
 
-type Schema = { _zod: { def: SchemaDef } };
+type Schema = { _zod: { def: SchemaDef; innerType?: Schema } };
 interface SchemaDef {
   type: string;
   innerType?: Schema;
@@ -213,12 +213,13 @@ interface SchemaDef {
 }
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'nonoptional', 'readonly', 'catch']);
 
-/** The schema inside optional, nullable, default and pipe wrappers. */
+/** The schema inside optional, nullable, default, pipe and lazy wrappers (a ruleset's events are built on first use). */
 function unwrapped(schema: Schema | undefined): Schema | undefined {
   let inner = schema;
   for (let def = inner?._zod.def; def; def = inner?._zod.def) {
     if (WRAPPERS.has(def.type)) inner = def.innerType;
     else if (def.type === 'pipe') inner = def.in;
+    else if (def.type === 'lazy') inner = inner?._zod.innerType;
     else break;
   }
   return inner;

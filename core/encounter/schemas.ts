@@ -1,5 +1,5 @@
 // Payload pieces shared by every ruleset's event schema.
-import { z } from 'zod';
+import * as z from 'zod';
 
 import { NAME_MAX } from './limits.ts';
 

@@ -2,13 +2,14 @@
 // encounters as events, lasting records and ledger, with every database id replaced by a reference local to the
 // file (c1, e1, s1, r1). This module is pure: it turns stored rows into the file and a checked file back into rows
 // with fresh ids. Reading the database and replaying the encounters live in server/import.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { GmError } from '../api/contract.ts';
 import { conditionListSchema } from '../encounter/condition-list.ts';
 import { nameSchema } from '../encounter/schemas.ts';
 import { RULESETS, findRuleset } from '../rulesets/registry.ts';
 import { CAMPAIGN_FORMAT, ENCOUNTER_FORMAT, EXPORT_VERSION, IMPORT_MAX_MB } from './types.ts';
 import { counted } from '../words.ts';
+import { once } from '../lazy.ts';
 
 // ---- limits ----
 
@@ -157,54 +158,212 @@ const REF_PATTERN = /^[cers][1-9]\d{0,8}$/;
 /** A text in the free-form parts (events, conditions, records) that looks like a reference is escaped with a `~`. */
 const ESCAPED_PATTERN = /^~+[cers][1-9]\d{0,8}$/;
 
-const refSchema = (prefix: 'c' | 'e' | 's' | 'r', what: string) =>
-  z.string({ error: `${article(what)} reference must be text.` }).regex(new RegExp(`^${prefix}[1-9]\\d{0,8}$`), { error: `${article(what)} reference looks like ${prefix}1.` });
-const article = (what: string) => `${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what}`;
-const characterRef = refSchema('c', 'character');
-const encounterRef = refSchema('e', 'encounter');
-const sessionRef = refSchema('s', 'session');
-const recordRef = refSchema('r', 'record');
+/**
+ * The file's schemas, built the first time a file is read, not as the module loads: a start reads no file
+ * (docs/performance.md "Start"; server/start-schemas.test.ts).
+ */
+const fileSchemas = once(() => {
+  const refSchema = (prefix: 'c' | 'e' | 's' | 'r', what: string) =>
+    z.string({ error: `${article(what)} reference must be text.` }).regex(new RegExp(`^${prefix}[1-9]\\d{0,8}$`), { error: `${article(what)} reference looks like ${prefix}1.` });
+  const article = (what: string) => `${/^[aeiou]/.test(what) ? 'An' : 'A'} ${what}`;
+  const characterRef = refSchema('c', 'character');
+  const encounterRef = refSchema('e', 'encounter');
+  const sessionRef = refSchema('s', 'session');
+  const recordRef = refSchema('r', 'record');
 
-const timestamp = z.string({ error: 'A time must be text.' }).min(1, { error: 'A time cannot be empty.' }).max(40, { error: 'A time is at most 40 characters.' });
-const whole = (min: number, max: number, what: string) =>
-  z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` }).min(min, { error: `${what} is at least ${min}.` }).max(max, { error: `${what} is at most ${max}.` });
-const dayNumber = whole(1, 1_000_000, 'A day');
-const seqNumber = whole(1, 1_000_000, 'A sequence number');
-/** Free-form ruleset data (conditions, party values, records, event payloads): checked by the rulesets. */
-const jsonObject = z.record(z.string().max(200, { error: 'A key is at most 200 characters.' }), z.unknown(), { error: 'This must be an object.' });
-const optionValues = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]), { error: 'Options must be an object.' });
-const sheetValues = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]), { error: 'A sheet must be an object.' });
+  const timestamp = z.string({ error: 'A time must be text.' }).min(1, { error: 'A time cannot be empty.' }).max(40, { error: 'A time is at most 40 characters.' });
+  const whole = (min: number, max: number, what: string) =>
+    z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` }).min(min, { error: `${what} is at least ${min}.` }).max(max, { error: `${what} is at most ${max}.` });
+  const dayNumber = whole(1, 1_000_000, 'A day');
+  const seqNumber = whole(1, 1_000_000, 'A sequence number');
+  /** Free-form ruleset data (conditions, party values, records, event payloads): checked by the rulesets. */
+  const jsonObject = z.record(z.string().max(200, { error: 'A key is at most 200 characters.' }), z.unknown(), { error: 'This must be an object.' });
+  const optionValues = z.record(z.string().max(64), z.union([z.string().max(64), z.number(), z.boolean()]), { error: 'Options must be an object.' });
+  const sheetValues = z.record(z.string().max(64), z.union([z.string().max(4000), z.number(), z.boolean()]), { error: 'A sheet must be an object.' });
 
-const sessionFields = {
-  number: whole(1, 100_000, 'A session number'),
-  title: z.string({ error: 'A session title must be text.' }).min(1, { error: 'A session title cannot be empty.' }).max(120, { error: 'A session title has at most 120 characters.' }),
-  date: z.iso.date({ error: 'A session date must be a date like 2026-11-22.' }),
-  notes: z.string({ error: 'Session notes must be text.' }).max(10_000, { error: 'Session notes have at most 10,000 characters.' }),
-  startDay: dayNumber,
-  endDay: dayNumber.nullable(),
-  startedAt: timestamp,
-  endedAt: timestamp.nullable(),
-};
-const recordName = z.string({ error: 'A record name must be text.' }).min(1, { error: 'A record name cannot be empty.' }).max(200, { error: 'A record name is at most 200 characters.' });
+  const sessionFields = {
+    number: whole(1, 100_000, 'A session number'),
+    title: z.string({ error: 'A session title must be text.' }).min(1, { error: 'A session title cannot be empty.' }).max(120, { error: 'A session title has at most 120 characters.' }),
+    date: z.iso.date({ error: 'A session date must be a date like 2026-11-22.' }),
+    notes: z.string({ error: 'Session notes must be text.' }).max(10_000, { error: 'Session notes have at most 10,000 characters.' }),
+    startDay: dayNumber,
+    endDay: dayNumber.nullable(),
+    startedAt: timestamp,
+    endedAt: timestamp.nullable(),
+  };
+  const recordName = z.string({ error: 'A record name must be text.' }).min(1, { error: 'A record name cannot be empty.' }).max(200, { error: 'A record name is at most 200 characters.' });
 
-/** Each image kind's value as the file holds it (see the ledger's image keys in db/ledger.ts). */
-const imageValueSchemas = {
-  character: jsonObject.nullable(),
-  record: z.strictObject({
-    name: recordName, data: jsonObject, healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(),
-    sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
-  }).nullable(),
-  /** A record the entry created, whole (db/ledger.ts NEW_RECORD_COLUMNS), or null when it does not exist. */
-  newRecord: z.strictObject({
-    character: characterRef, name: recordName, category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
-    data: jsonObject, entry: seqNumber.nullable(), dayGained: dayNumber.nullable(), sessionGained: sessionRef.nullable(), createdAt: timestamp,
-    healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(), sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
-  }).nullable(),
-  party: jsonObject,
-  clock: z.strictObject({ day: dayNumber, session: sessionRef.nullable() }),
-  session: z.strictObject(sessionFields).nullable(),
-} as const;
-type ImageKind = keyof typeof imageValueSchemas;
+  /** Each image kind's value as the file holds it (see the ledger's image keys in db/ledger.ts). */
+  const imageValueSchemas = {
+    character: jsonObject.nullable(),
+    record: z.strictObject({
+      name: recordName, data: jsonObject, healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(),
+      sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
+    }).nullable(),
+    /** A record the entry created, whole (db/ledger.ts NEW_RECORD_COLUMNS), or null when it does not exist. */
+    newRecord: z.strictObject({
+      character: characterRef, name: recordName, category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
+      data: jsonObject, entry: seqNumber.nullable(), dayGained: dayNumber.nullable(), sessionGained: sessionRef.nullable(), createdAt: timestamp,
+      healedAt: timestamp.nullable(), dayHealed: dayNumber.nullable(), sessionHealed: sessionRef.nullable(), ledgerSeq: seqNumber.nullable(),
+    }).nullable(),
+    party: jsonObject,
+    clock: z.strictObject({ day: dayNumber, session: sessionRef.nullable() }),
+    session: z.strictObject(sessionFields).nullable(),
+  } as const;
+
+  /** The values a ledger entry replaced or wrote, keyed `character:c1`, `record:r1`, `session:s1`, `party`, `clock`. */
+  const imagesSchema = z.record(z.string().max(40), z.unknown(), { error: 'Images must be an object.' }).superRefine((images, ctx) => {
+    for (const [key, value] of Object.entries(images)) {
+      const kind = imageKind(key);
+      if (!kind) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `“${key.slice(0, 40)}” is not a ledger image key.` });
+        continue;
+      }
+      const parsed = imageValueSchemas[kind.kind].safeParse(value);
+      for (const issue of parsed.success ? [] : parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never);
+    }
+  });
+
+  const characterSchema = z.strictObject({
+    ref: characterRef,
+    role: z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' }),
+    name: nameSchema,
+    sheet: sheetValues,
+    condition: jsonObject,
+    archivedAt: timestamp.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  });
+
+  const sessionSchema = z.strictObject({ ref: sessionRef, ...sessionFields });
+
+  const encounterInputSchema = z.strictObject({
+    options: optionValues,
+    carried: z.record(z.string().max(64), z.number().nullable(), { error: 'Carried values must be an object.' }),
+  });
+
+  const encounterSchema = z.strictObject({
+    ref: encounterRef,
+    name: nameSchema,
+    session: sessionRef.nullable(),
+    day: dayNumber.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    input: encounterInputSchema,
+    events: z.array(z.strictObject({ recordedAt: timestamp, event: jsonObject }), { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
+    /** What the encounter's end replaced on the campaign, so undoing the end puts it back. */
+    carried: z.array(z.strictObject({ subject: z.union([z.literal('campaign'), characterRef], { error: 'A carry subject is “campaign” or a character reference.' }), previous: jsonObject })).max(10_000),
+  });
+
+  const recordSchema = z.strictObject({
+    ref: recordRef,
+    character: characterRef,
+    name: recordName,
+    category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
+    data: jsonObject,
+    /** The ledger entry that created it (an injury between sessions), when no encounter did. */
+    entry: seqNumber.optional(),
+    /** The encounter event that caused it, and the key that names it within that encounter. */
+    source: z.strictObject({
+      encounter: encounterRef,
+      seq: seqNumber.nullable(),
+      key: z.string({ error: 'A record key must be text.' }).min(1).max(200, { error: 'A record key is at most 200 characters.' }).nullable(),
+    }).nullable(),
+    dayGained: dayNumber.nullable(),
+    sessionGained: sessionRef.nullable(),
+    dayHealed: dayNumber.nullable(),
+    sessionHealed: sessionRef.nullable(),
+    ledgerSeq: seqNumber.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    healedAt: timestamp.nullable(),
+  });
+
+  const entrySchema = z.strictObject({
+    seq: seqNumber,
+    type: z.string({ error: 'An entry type must be text.' }).min(1).max(64),
+    payload: jsonObject,
+    log: z.array(z.string().max(4000, { error: 'A log line is at most 4000 characters.' })).max(2000),
+    day: dayNumber,
+    session: sessionRef.nullable(),
+    subjects: z.array(characterRef).max(10_000),
+    before: imagesSchema,
+    after: imagesSchema,
+    state: z.enum(['done', 'undone', 'dropped'], { error: 'An entry is done, undone or dropped.' }),
+    recordedAt: timestamp,
+  });
+
+  /** A registered ruleset's id (core/rulesets/registry.ts), or a sentence naming them. */
+  const unknownRuleset = () => `The ruleset must be one of: ${RULESETS.map((r) => r.id).join(', ')}.`;
+  const rulesetIdSchema = z.string({ error: unknownRuleset }).refine((id) => findRuleset(id) !== undefined, { error: unknownRuleset });
+
+  const campaignFileSchema = z.strictObject({
+    format: z.literal(CAMPAIGN_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    exportedAt: timestamp,
+    campaign: z.strictObject({
+      name: nameSchema,
+      rulesetId: rulesetIdSchema,
+      options: optionValues,
+      party: jsonObject,
+      /** The campaign's own condition list; absent while it uses its ruleset's (and in files made before the list). */
+      conditions: conditionListSchema.optional(),
+      day: dayNumber,
+      /** The session being played, or null between sessions. */
+      session: sessionRef.nullable(),
+      archivedAt: timestamp.nullable(),
+    }),
+    characters: z.array(characterSchema).max(10_000),
+    sessions: z.array(sessionSchema).max(10_000),
+    encounters: z.array(encounterSchema).max(10_000),
+    records: z.array(recordSchema).max(100_000),
+    ledger: z.array(entrySchema).max(100_000),
+  });
+
+  const LOG_KINDS = ['setup', 'turn', 'round', 'order', 'removal', 'escalation', 'decision', 'attack', 'damage', 'end', 'condition'] as const;
+  const figure = whole(-1_000_000, 1_000_000, 'A figure');
+
+  /** The encounter file as core/export/types.ts EncounterExport describes it; its log and summary are read, never trusted. */
+  const encounterFileSchema = z.strictObject({
+    format: z.literal(ENCOUNTER_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    exportedAt: timestamp,
+    rulesetId: rulesetIdSchema,
+    encounter: z.strictObject({
+      id: z.string().max(200),
+      name: nameSchema,
+      campaignName: z.string().max(200),
+      createdAt: timestamp,
+      phase: z.enum(['setup', 'running', 'ended'], { error: 'An encounter is in setup, running or ended.' }),
+      round: whole(0, 1_000_000, 'A round'),
+      input: encounterInputSchema,
+    }),
+    events: z.array(jsonObject, { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
+    log: z.array(z.strictObject({
+      seq: seqNumber,
+      round: whole(0, 1_000_000, 'A round'),
+      kind: z.enum(LOG_KINDS),
+      text: z.string().max(4000),
+      actorId: z.string().max(200).nullable().optional(),
+      rulings: z.array(z.string().max(40)).max(100).optional(),
+    })).max(10 * IMPORT_MAX_EVENTS),
+    summary: z.array(z.strictObject({
+      round: whole(0, 1_000_000, 'A round'),
+      measure: z.enum(['damage', 'loads']),
+      combatants: z.array(z.strictObject({
+        id: z.string().max(200), name: z.string().max(200), side: z.string().max(64),
+        dealt: figure, taken: figure, healed: figure, statuses: z.array(z.string().max(200)).max(200), down: z.boolean(),
+      })).max(10_000),
+    })).max(IMPORT_MAX_EVENTS),
+  });
+  return { campaignFileSchema, encounterFileSchema, encounterInputSchema, imageValueSchemas };
+});
+
+type ImageValueSchemas = ReturnType<typeof fileSchemas>['imageValueSchemas'];
+export const encounterInputSchema = z.lazy(() => fileSchemas().encounterInputSchema);
+export const campaignFileSchema = z.lazy(() => fileSchemas().campaignFileSchema);
+
+type ImageKind = 'character' | 'record' | 'newRecord' | 'party' | 'clock' | 'session';
 const IMAGE_KEY = /^(?:(character):(c[1-9]\d{0,8})|(record):(r[1-9]\d{0,8})|(newRecord):(r[1-9]\d{0,8})|(session):(s[1-9]\d{0,8})|(party)|(clock))$/;
 
 function imageKind(key: string): { kind: ImageKind; ref: string | null } | null {
@@ -217,120 +376,11 @@ function imageKind(key: string): { kind: ImageKind; ref: string | null } | null 
   return { kind: (m[9] ?? m[10]) as ImageKind, ref: null };
 }
 
-/** The values a ledger entry replaced or wrote, keyed `character:c1`, `record:r1`, `session:s1`, `party`, `clock`. */
-const imagesSchema = z.record(z.string().max(40), z.unknown(), { error: 'Images must be an object.' }).superRefine((images, ctx) => {
-  for (const [key, value] of Object.entries(images)) {
-    const kind = imageKind(key);
-    if (!kind) {
-      ctx.addIssue({ code: 'custom', path: [key], message: `“${key.slice(0, 40)}” is not a ledger image key.` });
-      continue;
-    }
-    const parsed = imageValueSchemas[kind.kind].safeParse(value);
-    for (const issue of parsed.success ? [] : parsed.error.issues) ctx.addIssue({ ...issue, path: [key, ...issue.path] } as never);
-  }
-});
-
-const characterSchema = z.strictObject({
-  ref: characterRef,
-  role: z.enum(['pc', 'npc'], { error: 'A character is a party member (pc) or an NPC template (npc).' }),
-  name: nameSchema,
-  sheet: sheetValues,
-  condition: jsonObject,
-  archivedAt: timestamp.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
-
-const sessionSchema = z.strictObject({ ref: sessionRef, ...sessionFields });
-
-export const encounterInputSchema = z.strictObject({
-  options: optionValues,
-  carried: z.record(z.string().max(64), z.number().nullable(), { error: 'Carried values must be an object.' }),
-});
-
-const encounterSchema = z.strictObject({
-  ref: encounterRef,
-  name: nameSchema,
-  session: sessionRef.nullable(),
-  day: dayNumber.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  input: encounterInputSchema,
-  events: z.array(z.strictObject({ recordedAt: timestamp, event: jsonObject }), { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
-  /** What the encounter's end replaced on the campaign, so undoing the end puts it back. */
-  carried: z.array(z.strictObject({ subject: z.union([z.literal('campaign'), characterRef], { error: 'A carry subject is “campaign” or a character reference.' }), previous: jsonObject })).max(10_000),
-});
-
-const recordSchema = z.strictObject({
-  ref: recordRef,
-  character: characterRef,
-  name: recordName,
-  category: z.string({ error: 'A record category must be text.' }).min(1).max(64, { error: 'A record category is at most 64 characters.' }),
-  data: jsonObject,
-  /** The ledger entry that created it (an injury between sessions), when no encounter did. */
-  entry: seqNumber.optional(),
-  /** The encounter event that caused it, and the key that names it within that encounter. */
-  source: z.strictObject({
-    encounter: encounterRef,
-    seq: seqNumber.nullable(),
-    key: z.string({ error: 'A record key must be text.' }).min(1).max(200, { error: 'A record key is at most 200 characters.' }).nullable(),
-  }).nullable(),
-  dayGained: dayNumber.nullable(),
-  sessionGained: sessionRef.nullable(),
-  dayHealed: dayNumber.nullable(),
-  sessionHealed: sessionRef.nullable(),
-  ledgerSeq: seqNumber.nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  healedAt: timestamp.nullable(),
-});
-
-const entrySchema = z.strictObject({
-  seq: seqNumber,
-  type: z.string({ error: 'An entry type must be text.' }).min(1).max(64),
-  payload: jsonObject,
-  log: z.array(z.string().max(4000, { error: 'A log line is at most 4000 characters.' })).max(2000),
-  day: dayNumber,
-  session: sessionRef.nullable(),
-  subjects: z.array(characterRef).max(10_000),
-  before: imagesSchema,
-  after: imagesSchema,
-  state: z.enum(['done', 'undone', 'dropped'], { error: 'An entry is done, undone or dropped.' }),
-  recordedAt: timestamp,
-});
-
-/** A registered ruleset's id (core/rulesets/registry.ts), or a sentence naming them. */
-const unknownRuleset = () => `The ruleset must be one of: ${RULESETS.map((r) => r.id).join(', ')}.`;
-const rulesetIdSchema = z.string({ error: unknownRuleset }).refine((id) => findRuleset(id) !== undefined, { error: unknownRuleset });
-
-export const campaignFileSchema = z.strictObject({
-  format: z.literal(CAMPAIGN_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  exportedAt: timestamp,
-  campaign: z.strictObject({
-    name: nameSchema,
-    rulesetId: rulesetIdSchema,
-    options: optionValues,
-    party: jsonObject,
-    /** The campaign's own condition list; absent while it uses its ruleset's (and in files made before the list). */
-    conditions: conditionListSchema.optional(),
-    day: dayNumber,
-    /** The session being played, or null between sessions. */
-    session: sessionRef.nullable(),
-    archivedAt: timestamp.nullable(),
-  }),
-  characters: z.array(characterSchema).max(10_000),
-  sessions: z.array(sessionSchema).max(10_000),
-  encounters: z.array(encounterSchema).max(10_000),
-  records: z.array(recordSchema).max(100_000),
-  ledger: z.array(entrySchema).max(100_000),
-});
-
 export type CampaignFile = z.infer<typeof campaignFileSchema>;
 type FileEncounter = CampaignFile['encounters'][number];
 type FileRecord = CampaignFile['records'][number];
 type FileEntry = CampaignFile['ledger'][number];
-type FileSession = z.infer<typeof sessionSchema>;
+type FileSession = CampaignFile['sessions'][number];
 
 // ---- stored rows ----
 
@@ -712,7 +762,7 @@ function imagesIn(refs: ImportRefs, images: FileEntry['before'], campaignId: str
         out[`character:${refs.id(ref!)}`] = value === null ? null : JSON.stringify(refs.walk(value, where));
         break;
       case 'record': {
-        const r = value as z.infer<typeof imageValueSchemas.record>;
+        const r = value as z.infer<ImageValueSchemas['record']>;
         out[`record:${refs.id(ref!)}`] = r === null ? null : {
           name: r.name, data_json: JSON.stringify(refs.walk(r.data, where)), healed_at: r.healedAt, day_healed: r.dayHealed,
           session_healed: refs.id(r.sessionHealed), ledger_seq: r.ledgerSeq,
@@ -720,7 +770,7 @@ function imagesIn(refs: ImportRefs, images: FileEntry['before'], campaignId: str
         break;
       }
       case 'newRecord': {
-        const r = value as z.infer<typeof imageValueSchemas.newRecord>;
+        const r = value as z.infer<ImageValueSchemas['newRecord']>;
         const row: StoredNewRecord | null = r === null ? null : {
           character_id: refs.id(r.character), name: r.name, category: r.category, data_json: JSON.stringify(refs.walk(r.data, where)), source_seq: r.entry,
           day_gained: r.dayGained, session_gained: refs.id(r.sessionGained), created_at: r.createdAt,
@@ -790,42 +840,7 @@ export function campaignRows(file: CampaignFile, campaignId: string, newId: () =
 
 // ---- the encounter file (imported into a campaign) ----
 
-const LOG_KINDS = ['setup', 'turn', 'round', 'order', 'removal', 'escalation', 'decision', 'attack', 'damage', 'end', 'condition'] as const;
-const figure = whole(-1_000_000, 1_000_000, 'A figure');
-
-/** The encounter file as core/export/types.ts EncounterExport describes it; its log and summary are read, never trusted. */
-export const encounterFileSchema = z.strictObject({
-  format: z.literal(ENCOUNTER_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  exportedAt: timestamp,
-  rulesetId: rulesetIdSchema,
-  encounter: z.strictObject({
-    id: z.string().max(200),
-    name: nameSchema,
-    campaignName: z.string().max(200),
-    createdAt: timestamp,
-    phase: z.enum(['setup', 'running', 'ended'], { error: 'An encounter is in setup, running or ended.' }),
-    round: whole(0, 1_000_000, 'A round'),
-    input: encounterInputSchema,
-  }),
-  events: z.array(jsonObject, { error: 'Events must be a list.' }).max(IMPORT_MAX_EVENTS, tooManyEvents),
-  log: z.array(z.strictObject({
-    seq: seqNumber,
-    round: whole(0, 1_000_000, 'A round'),
-    kind: z.enum(LOG_KINDS),
-    text: z.string().max(4000),
-    actorId: z.string().max(200).nullable().optional(),
-    rulings: z.array(z.string().max(40)).max(100).optional(),
-  })).max(10 * IMPORT_MAX_EVENTS),
-  summary: z.array(z.strictObject({
-    round: whole(0, 1_000_000, 'A round'),
-    measure: z.enum(['damage', 'loads']),
-    combatants: z.array(z.strictObject({
-      id: z.string().max(200), name: z.string().max(200), side: z.string().max(64),
-      dealt: figure, taken: figure, healed: figure, statuses: z.array(z.string().max(200)).max(200), down: z.boolean(),
-    })).max(10_000),
-  })).max(IMPORT_MAX_EVENTS),
-});
+export const encounterFileSchema = z.lazy(() => fileSchemas().encounterFileSchema);
 
 export type EncounterFile = z.infer<typeof encounterFileSchema>;
 

@@ -1,6 +1,6 @@
 // The campaign ledger's pure kernel: parse an untrusted recovery event, apply it (one character or the whole
 // party) to the campaign as it stands, and fold the change into a new world. Storage lives in db/ledger.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../encounter/types.ts';
 import { isRefusal, LedgerRefusal, type CampaignWorld, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Rulings as options (GUIDE §2): every R-xx ruling of RULES.md is a named option with the digest's default.
 // A campaign stores its choices; an encounter copies them when it is created so a replay never changes.
-import { z } from 'zod';
+import * as z from 'zod';
 
 interface OptionBase {
   /** Stable key stored in the campaign, e.g. `reactionDebtCap`. */

@@ -1,6 +1,6 @@
 // Character-sheet schemas: one declarative field list per ruleset. The character editor is generated from it and
 // the same list builds the zod schema that validates a sheet on every write (renderer, IPC, HTTP and CLI alike).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DIE_SIZES = [4, 6, 8, 10, 12, 20] as const;
 export type DieSize = (typeof DIE_SIZES)[number];

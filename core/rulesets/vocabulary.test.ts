@@ -30,7 +30,7 @@ describe('enigma events stored before combatantId', () => {
 
 /** The zod definition under a schema (zod 4's `_zod.def`), read only as far as this walk needs. */
 interface Def { type: string; options?: Schema[]; shape?: Record<string, Schema>; innerType?: Schema; in?: Schema }
-interface Schema { _zod: { def: Def } }
+interface Schema { _zod: { def: Def; innerType?: Schema } }
 
 /** The object options of a ruleset's event schema (a union of objects, possibly wrapped), by event type. */
 function eventShapes(schema: Schema): Map<string, Record<string, Schema>> {
@@ -38,6 +38,7 @@ function eventShapes(schema: Schema): Map<string, Record<string, Schema>> {
   const walk = (s: Schema): void => {
     const def = s._zod.def;
     if (def.type === 'union') def.options?.forEach(walk);
+    else if (def.type === 'lazy' && s._zod.innerType) walk(s._zod.innerType);
     else if (def.innerType) walk(def.innerType);
     else if (def.type === 'pipe' && def.in) walk(def.in);
     else if (def.type === 'object' && def.shape) {

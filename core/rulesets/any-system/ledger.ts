@@ -1,35 +1,39 @@
 // "Any system"'s recovery as campaign-ledger rules: short and long rests (what they restore is the campaign's
 // ruling), notes between sessions, injuries between sessions and injuries healed, a revival, and the recovery screen's card. The pure steps live
 // in recovery.ts; this file reads the campaign world into them and writes the results back as a ledger change.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import type { CampaignWorld, LedgerCharacter, LedgerForm, RecoveryCard, RecoveryOutcome, RecoveryRules } from '../../ledger/types.ts';
 import { conditionOf, longRest, refuse, revive, shortRest, stateOf, type RestResult } from './recovery.ts';
 
 // ---- events ----
 
-const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
-const hp = (what: string) => z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` })
-  .min(0, { error: `${what} cannot be negative.` }).max(9999, { error: `${what} is at most 9999.` });
-
 /** The category of the injuries this ruleset's fights and ledger write (its `records` declaration, index.ts). */
 const INJURY = 'injury';
 /** As long as a fight's injury's name (events.ts). */
 const INJURY_NAME_MAX = 120;
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('SHORT_REST'), characterId, hp: hp('HP healed') }),
-  z.strictObject({ type: z.literal('LONG_REST'), characterId }),
-  z.strictObject({ type: z.literal('NOTE'), characterId, text: z.string({ error: 'A note must be text.' }).trim().min(1, { error: 'Write the note.' }).max(500, { error: 'A note is at most 500 characters.' }) }),
-  z.strictObject({
-    type: z.literal('INJURY'), characterId,
-    name: z.string({ error: 'Name the injury.' }).trim().min(1, { error: 'Name the injury.' }).max(INJURY_NAME_MAX, { error: `An injury's name is at most ${INJURY_NAME_MAX} characters.` }),
-    untilLongRest: z.boolean({ error: '"Until a long rest" is yes or no.' }).optional(),
-    notes: z.string({ error: 'Notes must be text.' }).trim().max(500, { error: 'Notes on an injury are at most 500 characters.' }).optional(),
-  }),
-  z.strictObject({ type: z.literal('HEAL_INJURY'), characterId, recordId: z.string({ error: 'Choose the injury.' }).min(1, { error: 'Choose the injury.' }).max(64) }),
-  z.strictObject({ type: z.literal('REVIVE'), characterId, hp: hp('HP') }),
-]);
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
+  const hp = (what: string) => z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` })
+    .min(0, { error: `${what} cannot be negative.` }).max(9999, { error: `${what} is at most 9999.` });
+
+  return z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('SHORT_REST'), characterId, hp: hp('HP healed') }),
+    z.strictObject({ type: z.literal('LONG_REST'), characterId }),
+    z.strictObject({ type: z.literal('NOTE'), characterId, text: z.string({ error: 'A note must be text.' }).trim().min(1, { error: 'Write the note.' }).max(500, { error: 'A note is at most 500 characters.' }) }),
+    z.strictObject({
+      type: z.literal('INJURY'), characterId,
+      name: z.string({ error: 'Name the injury.' }).trim().min(1, { error: 'Name the injury.' }).max(INJURY_NAME_MAX, { error: `An injury's name is at most ${INJURY_NAME_MAX} characters.` }),
+      untilLongRest: z.boolean({ error: '"Until a long rest" is yes or no.' }).optional(),
+      notes: z.string({ error: 'Notes must be text.' }).trim().max(500, { error: 'Notes on an injury are at most 500 characters.' }).optional(),
+    }),
+    z.strictObject({ type: z.literal('HEAL_INJURY'), characterId, recordId: z.string({ error: 'Choose the injury.' }).min(1, { error: 'Choose the injury.' }).max(64) }),
+    z.strictObject({ type: z.literal('REVIVE'), characterId, hp: hp('HP') }),
+  ]);
+});
 type AnyRecoveryEvent = z.infer<typeof eventSchema>;
 
 // ---- forms ----

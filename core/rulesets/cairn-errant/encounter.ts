@@ -1,6 +1,6 @@
 // Cairn-Errant's encounter rules as the kernel sees them: refusals, the rolls an event needs, what the fight leaves on
 // the campaign, and the definition composing the event schema (events.ts), the log (log.ts) and the view (view.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Consequences, EncounterRules, EncounterSnapshot, GmEvent, RollRequest } from '../../encounter/types.ts';
 import * as combat from './combat.ts';
 import type { CombatEvent } from './combat.ts';

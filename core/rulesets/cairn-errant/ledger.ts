@@ -2,7 +2,7 @@
 // R-C27; base Cairn where the hack leans on it): rests, the death clock, critical damage, hit-location Injuries and
 // wounds, with medical care run on the campaign clock. The pure steps live in recovery.ts; this file reads the
 // campaign world into them and writes their results back as a ledger change.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type LedgerRecord, type RecoveryCard, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import * as recovery from './recovery.ts';
@@ -20,27 +20,31 @@ function refuse(message: string): never {
 
 // ---- events ----
 
-const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
-const recordId = z.string({ error: 'Choose an Injury or wound.' }).min(1, { error: 'Choose an Injury or wound.' }).max(200, { error: 'A record id is at most 200 characters.' });
-const flag = (question: string) => z.boolean({ error: question });
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
+  const recordId = z.string({ error: 'Choose an Injury or wound.' }).min(1, { error: 'Choose an Injury or wound.' }).max(200, { error: 'A record id is at most 200 characters.' });
+  const flag = (question: string) => z.boolean({ error: question });
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('CATCH_BREATH'), characterId }),
-  z.strictObject({ type: z.literal('NIGHT_REST'), characterId, safe: flag('Say whether the place is safe (yes or no).') }),
-  z.strictObject({ type: z.literal('EXTENDED_REST'), characterId, healer: flag('Say whether a healer tends them (yes or no).') }),
-  z.strictObject({ type: z.literal('TREAT'), characterId }),
-  z.strictObject({
-    type: z.literal('DEATH_CLOCK'), characterId,
-    minutes: z.number({ error: 'Minutes must be a number.' }).int({ error: 'Minutes must be a whole number.' })
-      .min(1, { error: 'At least 1 minute passes.' }).max(60, { error: 'The death clock holds at most 60 minutes.' }),
-  }),
-  z.strictObject({ type: z.literal('RECOVER'), characterId }),
-  z.strictObject({ type: z.literal('HEAL_INJURY'), characterId, recordId }),
-  z.strictObject({ type: z.literal('FIELD_TREATMENT'), characterId, recordId, medicine: flag('Say whether the right medicine or herbs are at hand (yes or no).') }),
-  z.strictObject({ type: z.literal('BEGIN_CARE'), characterId, recordId }),
-  z.strictObject({ type: z.literal('STOP_CARE'), characterId, recordId }),
-  z.strictObject({ type: z.literal('TRAIN_BACK'), characterId, recordId }),
-]);
+  return z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('CATCH_BREATH'), characterId }),
+    z.strictObject({ type: z.literal('NIGHT_REST'), characterId, safe: flag('Say whether the place is safe (yes or no).') }),
+    z.strictObject({ type: z.literal('EXTENDED_REST'), characterId, healer: flag('Say whether a healer tends them (yes or no).') }),
+    z.strictObject({ type: z.literal('TREAT'), characterId }),
+    z.strictObject({
+      type: z.literal('DEATH_CLOCK'), characterId,
+      minutes: z.number({ error: 'Minutes must be a number.' }).int({ error: 'Minutes must be a whole number.' })
+        .min(1, { error: 'At least 1 minute passes.' }).max(60, { error: 'The death clock holds at most 60 minutes.' }),
+    }),
+    z.strictObject({ type: z.literal('RECOVER'), characterId }),
+    z.strictObject({ type: z.literal('HEAL_INJURY'), characterId, recordId }),
+    z.strictObject({ type: z.literal('FIELD_TREATMENT'), characterId, recordId, medicine: flag('Say whether the right medicine or herbs are at hand (yes or no).') }),
+    z.strictObject({ type: z.literal('BEGIN_CARE'), characterId, recordId }),
+    z.strictObject({ type: z.literal('STOP_CARE'), characterId, recordId }),
+    z.strictObject({ type: z.literal('TRAIN_BACK'), characterId, recordId }),
+  ]);
+});
 type CairnRecoveryEvent = z.infer<typeof eventSchema>;
 
 // ---- forms ----

@@ -1,6 +1,6 @@
 // Enigma's encounter rules as the kernel sees them: refusals, the log lines, the runner view and the rolls an event
 // needs; the event schema is events.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CombatantView, Consequences, EncounterInput, EncounterPrompt, EncounterRoster, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import { eventRound } from '../../encounter/log-round.ts';
 import { addedSentence, names, plural } from '../../encounter/roster.ts';

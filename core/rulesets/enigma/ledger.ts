@@ -2,7 +2,7 @@
 // the recovery events and their forms, applied to the campaign world through the pure functions of recovery.ts,
 // and the recovery screen's card. Per-day usage lives on each character's state as `recoveryDay`, so a new
 // in-game day starts fresh and undo (which restores the stored state) puts the day's limits back.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import {
   LedgerRefusal,
@@ -43,74 +43,80 @@ const INJURY_CATEGORY_KEYS = INJURY_CATEGORIES.map((c) => c.key) as readonly Inj
 const DIE_SIZES = [4, 6, 8, 10, 12] as const;
 const capacityLabel = (capacity: Capacity) => capacity[0]!.toUpperCase() + capacity.slice(1);
 
-const characterIdSchema = z
-  .string({ error: 'Choose a party member.' })
-  .min(1, { error: 'Choose a party member.' })
-  .max(64, { error: 'A character id is at most 64 characters.' });
-const recordIdSchema = z
-  .string({ error: 'Choose an injury.' })
-  .min(1, { error: 'Choose an injury.' })
-  .max(200, { error: 'An injury id is at most 200 characters.' });
-const noteSchema = (what: string) => z.string({ error: `${what} must be text.` }).trim().max(200, { error: `${what} is at most 200 characters.` });
-const healingKindSchema = z.enum(['magic', 'fix', 'natural'], { error: 'Say whether the healing is healing magic, a Fix or mundane care.' });
 const RAISE_VALUES = ['auto', 'none', ...CAPACITIES] as const;
-const raiseSchema = z.enum(RAISE_VALUES, { error: 'Raise the most diminished die, a named capacity die, or none.' });
 
-const breatherEvent = z.strictObject({
-  type: z.literal('BREATHER'),
-  characterId: characterIdSchema,
-  /** Which diminished die to raise: 'auto' the most diminished one, 'none', or a capacity. Absent = 'auto'. */
-  raise: raiseSchema.optional(),
-});
-const restEvent = z.strictObject({ type: z.literal('REST'), characterId: characterIdSchema });
-const stitcherEvent = z.strictObject({
-  type: z.literal('STITCHER_TREAT'),
-  characterId: characterIdSchema,
-  recordId: recordIdSchema,
-  stitcherId: z.string({ error: 'Choose the Stitcher.' }).min(1, { error: 'Choose the Stitcher.' }).max(64, { error: 'A character id is at most 64 characters.' }),
-  healingKind: healingKindSchema,
-});
-const paidHealingEvent = z.strictObject({
-  type: z.literal('PAID_HEALING'),
-  characterId: characterIdSchema,
-  recordId: recordIdSchema,
-  rests: z
-    .number({ error: 'Say how many rests to take off.' })
-    .int({ error: 'Pay for a whole number of rests.' })
-    .min(1, { error: 'Pay for at least 1 rest.' })
-    .max(200, { error: 'At most 200 rests at once.' }),
-  wealthAvailable: z
-    .number({ error: 'Wealth Points are a number.' })
-    .int({ error: 'Wealth Points are a whole number.' })
-    .min(0, { error: 'Wealth Points cannot be negative.' })
-    .max(100000, { error: 'At most 100000 Wealth Points.' })
-    .optional(),
-  settlement: noteSchema('The place').pipe(z.string().min(1, { error: 'Say where the healing is bought.' })),
-  majorSettlement: z.boolean({ error: 'Say whether this is a major settlement.' }),
-  healingKind: healingKindSchema,
-  illegalClinic: z.boolean({ error: 'Say whether this is an illegal clinic.' }).optional(),
-  pricePercent: z
-    .number({ error: "The clinic's price is a number." })
-    .int({ error: "The clinic's price is a whole percentage." })
-    .min(100, { error: "An illegal clinic's price is at least 100% of the ordinary price." })
-    .max(1000, { error: "An illegal clinic's price is at most 1000% of the ordinary price." })
-    .optional(),
-  complication: noteSchema('The complication').optional(),
-});
-const cureEvent = z.strictObject({
-  type: z.literal('MARK_CURE_MET'),
-  characterId: characterIdSchema,
-  recordId: recordIdSchema,
-  note: noteSchema('The note').optional(),
-});
-const resetEscalationEvent = z.strictObject({
-  type: z.literal('RESET_ESCALATION'),
-  characterId: characterIdSchema,
-  reason: noteSchema('The reason').optional(),
-});
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterIdSchema = z
+    .string({ error: 'Choose a party member.' })
+    .min(1, { error: 'Choose a party member.' })
+    .max(64, { error: 'A character id is at most 64 characters.' });
+  const recordIdSchema = z
+    .string({ error: 'Choose an injury.' })
+    .min(1, { error: 'Choose an injury.' })
+    .max(200, { error: 'An injury id is at most 200 characters.' });
+  const noteSchema = (what: string) => z.string({ error: `${what} must be text.` }).trim().max(200, { error: `${what} is at most 200 characters.` });
+  const healingKindSchema = z.enum(['magic', 'fix', 'natural'], { error: 'Say whether the healing is healing magic, a Fix or mundane care.' });
+  const raiseSchema = z.enum(RAISE_VALUES, { error: 'Raise the most diminished die, a named capacity die, or none.' });
 
-const eventSchema = z.discriminatedUnion('type', [breatherEvent, restEvent, stitcherEvent, paidHealingEvent, cureEvent, resetEscalationEvent]);
+  const breatherEvent = z.strictObject({
+    type: z.literal('BREATHER'),
+    characterId: characterIdSchema,
+    /** Which diminished die to raise: 'auto' the most diminished one, 'none', or a capacity. Absent = 'auto'. */
+    raise: raiseSchema.optional(),
+  });
+  const restEvent = z.strictObject({ type: z.literal('REST'), characterId: characterIdSchema });
+  const stitcherEvent = z.strictObject({
+    type: z.literal('STITCHER_TREAT'),
+    characterId: characterIdSchema,
+    recordId: recordIdSchema,
+    stitcherId: z.string({ error: 'Choose the Stitcher.' }).min(1, { error: 'Choose the Stitcher.' }).max(64, { error: 'A character id is at most 64 characters.' }),
+    healingKind: healingKindSchema,
+  });
+  const paidHealingEvent = z.strictObject({
+    type: z.literal('PAID_HEALING'),
+    characterId: characterIdSchema,
+    recordId: recordIdSchema,
+    rests: z
+      .number({ error: 'Say how many rests to take off.' })
+      .int({ error: 'Pay for a whole number of rests.' })
+      .min(1, { error: 'Pay for at least 1 rest.' })
+      .max(200, { error: 'At most 200 rests at once.' }),
+    wealthAvailable: z
+      .number({ error: 'Wealth Points are a number.' })
+      .int({ error: 'Wealth Points are a whole number.' })
+      .min(0, { error: 'Wealth Points cannot be negative.' })
+      .max(100000, { error: 'At most 100000 Wealth Points.' })
+      .optional(),
+    settlement: noteSchema('The place').pipe(z.string().min(1, { error: 'Say where the healing is bought.' })),
+    majorSettlement: z.boolean({ error: 'Say whether this is a major settlement.' }),
+    healingKind: healingKindSchema,
+    illegalClinic: z.boolean({ error: 'Say whether this is an illegal clinic.' }).optional(),
+    pricePercent: z
+      .number({ error: "The clinic's price is a number." })
+      .int({ error: "The clinic's price is a whole percentage." })
+      .min(100, { error: "An illegal clinic's price is at least 100% of the ordinary price." })
+      .max(1000, { error: "An illegal clinic's price is at most 1000% of the ordinary price." })
+      .optional(),
+    complication: noteSchema('The complication').optional(),
+  });
+  const cureEvent = z.strictObject({
+    type: z.literal('MARK_CURE_MET'),
+    characterId: characterIdSchema,
+    recordId: recordIdSchema,
+    note: noteSchema('The note').optional(),
+  });
+  const resetEscalationEvent = z.strictObject({
+    type: z.literal('RESET_ESCALATION'),
+    characterId: characterIdSchema,
+    reason: noteSchema('The reason').optional(),
+  });
+
+  return z.discriminatedUnion('type', [breatherEvent, restEvent, stitcherEvent, paidHealingEvent, cureEvent, resetEscalationEvent]);
+});
 type EnigmaRecoveryEvent = z.infer<typeof eventSchema>;
+type RecoveryEventOf<T extends EnigmaRecoveryEvent['type']> = Extract<EnigmaRecoveryEvent, { type: T }>;
 
 // ---- forms ----
 
@@ -345,7 +351,7 @@ function resetParty(world: CampaignWorld): Pick<RecoveryChange, 'party'> {
 
 // ---- the actions ----
 
-function applyBreather(world: CampaignWorld, event: z.infer<typeof breatherEvent>): RecoveryOutcome {
+function applyBreather(world: CampaignWorld, event: RecoveryEventOf<'BREATHER'>): RecoveryOutcome {
   const view = living(world, event.characterId);
   const choice = event.raise ?? 'auto';
   const raise = choice === 'none' ? null : choice === 'auto' ? mostDiminishedDie(view.recovering.base, view.recovering.condition.dice) : choice;
@@ -356,7 +362,7 @@ function applyBreather(world: CampaignWorld, event: z.infer<typeof breatherEvent
   };
 }
 
-function applyRest(world: CampaignWorld, event: z.infer<typeof restEvent>): RecoveryOutcome {
+function applyRest(world: CampaignWorld, event: RecoveryEventOf<'REST'>): RecoveryOutcome {
   const view = living(world, event.characterId);
   const result = rest(view.recovering, world.options, storedEscalation(world));
   const records = recordChanges(view, result.character.injuries);
@@ -370,7 +376,7 @@ function applyRest(world: CampaignWorld, event: z.infer<typeof restEvent>): Reco
   };
 }
 
-function applyStitcher(world: CampaignWorld, event: z.infer<typeof stitcherEvent>): RecoveryOutcome {
+function applyStitcher(world: CampaignWorld, event: RecoveryEventOf<'STITCHER_TREAT'>): RecoveryOutcome {
   const patient = living(world, event.characterId);
   const stitcherCharacter = world.characters.find((c) => c.id === event.stitcherId) ?? refuse('That Stitcher is not a party member of this campaign.');
   const self = stitcherCharacter.id === patient.character.id;
@@ -382,7 +388,7 @@ function applyStitcher(world: CampaignWorld, event: z.infer<typeof stitcherEvent
   return { change: { characters, records: recordChanges(patient, result.patient.injuries) }, log: [result.log] };
 }
 
-function applyPaidHealing(world: CampaignWorld, event: z.infer<typeof paidHealingEvent>): RecoveryOutcome {
+function applyPaidHealing(world: CampaignWorld, event: RecoveryEventOf<'PAID_HEALING'>): RecoveryOutcome {
   const view = living(world, event.characterId);
   if (!event.illegalClinic && event.pricePercent !== undefined && event.pricePercent !== 100) {
     refuse("Only an illegal clinic sets its own price: tick Illegal clinic or clear the price.");
@@ -403,13 +409,13 @@ function applyPaidHealing(world: CampaignWorld, event: z.infer<typeof paidHealin
   return { change: { records: recordChanges(view, result.character.injuries) }, log };
 }
 
-function applyCure(world: CampaignWorld, event: z.infer<typeof cureEvent>): RecoveryOutcome {
+function applyCure(world: CampaignWorld, event: RecoveryEventOf<'MARK_CURE_MET'>): RecoveryOutcome {
   const view = living(world, event.characterId);
   const result = meetCure(view.recovering, event.recordId, event.note ?? '');
   return { change: { records: recordChanges(view, result.character.injuries) }, log: [result.log] };
 }
 
-function applyResetEscalation(world: CampaignWorld, event: z.infer<typeof resetEscalationEvent>): RecoveryOutcome {
+function applyResetEscalation(world: CampaignWorld, event: RecoveryEventOf<'RESET_ESCALATION'>): RecoveryOutcome {
   const view = living(world, event.characterId);
   const before = storedEscalation(world);
   if (before === null) refuse('Escalation is already back to 1: nothing has raised it since the last reset.');

@@ -1,6 +1,6 @@
 // Factions' encounter rules as the kernel sees them: the event schema, refusals, the log lines, the runner view, the
 // rolls an event needs, and what the fight leaves on the campaign (gear, health, morale flags).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CombatantView, Consequences, EncounterPrompt, EncounterRules, EncounterSnapshot, EncounterView, GmEvent, LogLine, RollRequest } from '../../encounter/types.ts';
 import * as roster from '../../encounter/roster.ts';
 import { combatantSeedSchema, idSchema, nameSchema, shortTextSchema } from '../../encounter/schemas.ts';
@@ -20,115 +20,119 @@ import { rulingsOf } from './options.ts';
 
 // ---- the event schema ----
 
-const rollSchema = z.strictObject({
-  faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
-  source: z.enum(['app', 'manual']),
-});
-const optionalRoll = rollSchema.nullable().optional();
-const dieSchema = z.number({ error: 'A damage die is a d4, d6, d8, d10 or d12.' }).refine((n) => [4, 6, 8, 10, 12].includes(n), { message: 'A damage die is a d4, d6, d8, d10 or d12.' });
-const gearStateSchema = z.enum(['none', 'intact', 'damaged', 'destroyed']);
-const carriedSchema = z.strictObject({
-  health: z.number().int().min(0).max(99).optional(),
-  incapacitated: z.boolean().optional(),
-  dying: z.boolean().optional(),
-  moraleImmune: z.boolean().optional(),
-  moraleFailed: z.boolean().optional(),
-  gear: z.strictObject({ weapon: gearStateSchema.optional(), shield: gearStateSchema.optional(), armour: gearStateSchema.optional() }).optional(),
-});
-const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
-const zoneSchema = z.string({ error: 'A zone is named in text.' }).trim().min(1, { error: 'Name the zone.' }).max(40, { error: 'A zone name is at most 40 characters.' });
-const keySchema = z.string().max(32, { error: 'A faction key is at most 32 characters.' });
-const attackFields = {
-  kind: z.enum(['melee', 'ranged', 'indirect'], { error: 'An attack is melee, ranged or indirect.' }),
-  blast: z.boolean().optional(),
-  effect: z.enum(['damage', 'disarm', 'grapple'], { error: 'An attack deals damage, or tries to disarm or grapple.' }).optional(),
-  weapon: z.enum(['weapon', 'unarmed', 'improvised', 'shield'], { error: 'Attack with the weapon, unarmed, an improvised weapon or the shield.' }).optional(),
-  die: dieSchema.nullable().optional(),
-  range: z.enum(['withinHalf', 'beyondHalf'], { error: 'The range is within or beyond half range.' }).optional(),
-  unseen: z.boolean().optional(),
-  moving: z.boolean().optional(),
-  challenging: z.boolean().optional(),
-  holdBack: z.boolean().optional(),
-  concealment: z.boolean().optional(),
-  enhanced: z.boolean().optional(),
-  protection: z.enum(['none', 'cover', 'barrier'], { error: 'Protection is none, cover or a barrier.' }).optional(),
-  pierces: z.boolean().optional(),
-  border: z.boolean().optional(),
-  attackRoll: optionalRoll,
-};
-const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
+// Built on first use, not as the module loads: a start (which reads no event) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const rollSchema = z.strictObject({
+    faces: z.array(z.number().int().min(1).max(100)).max(12, { error: 'At most 12 dice in one roll.' }),
+    source: z.enum(['app', 'manual']),
+  });
+  const optionalRoll = rollSchema.nullable().optional();
+  const dieSchema = z.number({ error: 'A damage die is a d4, d6, d8, d10 or d12.' }).refine((n) => [4, 6, 8, 10, 12].includes(n), { message: 'A damage die is a d4, d6, d8, d10 or d12.' });
+  const gearStateSchema = z.enum(['none', 'intact', 'damaged', 'destroyed']);
+  const carriedSchema = z.strictObject({
+    health: z.number().int().min(0).max(99).optional(),
+    incapacitated: z.boolean().optional(),
+    dying: z.boolean().optional(),
+    moraleImmune: z.boolean().optional(),
+    moraleFailed: z.boolean().optional(),
+    gear: z.strictObject({ weapon: gearStateSchema.optional(), shield: gearStateSchema.optional(), armour: gearStateSchema.optional() }).optional(),
+  });
+  const seedSchema = combatantSeedSchema.extend({ carried: carriedSchema.optional() });
+  const zoneSchema = z.string({ error: 'A zone is named in text.' }).trim().min(1, { error: 'Name the zone.' }).max(40, { error: 'A zone name is at most 40 characters.' });
+  const keySchema = z.string().max(32, { error: 'A faction key is at most 32 characters.' });
+  const attackFields = {
+    kind: z.enum(['melee', 'ranged', 'indirect'], { error: 'An attack is melee, ranged or indirect.' }),
+    blast: z.boolean().optional(),
+    effect: z.enum(['damage', 'disarm', 'grapple'], { error: 'An attack deals damage, or tries to disarm or grapple.' }).optional(),
+    weapon: z.enum(['weapon', 'unarmed', 'improvised', 'shield'], { error: 'Attack with the weapon, unarmed, an improvised weapon or the shield.' }).optional(),
+    die: dieSchema.nullable().optional(),
+    range: z.enum(['withinHalf', 'beyondHalf'], { error: 'The range is within or beyond half range.' }).optional(),
+    unseen: z.boolean().optional(),
+    moving: z.boolean().optional(),
+    challenging: z.boolean().optional(),
+    holdBack: z.boolean().optional(),
+    concealment: z.boolean().optional(),
+    enhanced: z.boolean().optional(),
+    protection: z.enum(['none', 'cover', 'barrier'], { error: 'Protection is none, cover or a barrier.' }).optional(),
+    pierces: z.boolean().optional(),
+    border: z.boolean().optional(),
+    attackRoll: optionalRoll,
+  };
+  const amountSchema = z.number({ error: 'An amount must be a number.' }).int({ error: 'An amount is a whole number.' }).min(1, { error: 'An amount is at least 1.' }).max(99, { error: 'An amount is at most 99.' });
 
-const eventSchema = z.discriminatedUnion('type', [
-  // setup
-  z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
-  z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
-  z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
-  z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
-  z.strictObject({ type: z.literal('SET_FACTION'), combatantId: idSchema, faction: keySchema }),
-  z.strictObject({
-    type: z.literal('SET_FACTION_CYCLE'),
-    // A form sends the cycle as text ("party, bandits, wolves"): split here, so the stored event holds the list.
-    keys: z.preprocess((v) => (typeof v === 'string' ? v.split(/[,;>→]/).map((k) => k.trim()).filter(Boolean) : v), z.array(keySchema, { error: 'List the factions in cycle order, separated by commas.' }).max(12, { error: 'An encounter holds at most 12 factions.' })),
-  }),
-  z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema.optional(), label: nameSchema, memberIds: z.array(idSchema).max(200) }),
-  z.strictObject({ type: z.literal('SET_INITIATIVE'), faction: z.string().max(64), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('SET_CONCEALED'), combatantId: idSchema, concealed: z.boolean() }),
-  z.strictObject({ type: z.literal('SET_ZONE'), combatantId: idSchema, zone: zoneSchema.nullable() }),
-  z.strictObject({ type: z.literal('SET_OPTIONAL_RULES'), fastSlow: z.boolean(), chaos: z.boolean() }),
-  z.strictObject({ type: z.literal('START') }),
-  // the order
-  z.strictObject({ type: z.literal('ROLL_FAT'), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('CHOOSE_FIRST_FACTION'), faction: keySchema }),
-  // A faction's go: send one of its characters, or pass (the prompt's Pass button; PASS does the same).
-  z.strictObject({ type: z.literal('SELECT_CHARACTER'), combatantId: idSchema.optional(), pass: z.literal(true).optional() }),
-  z.strictObject({ type: z.literal('PASS') }),
-  z.strictObject({ type: z.literal('END_TURN') }),
-  z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
-  z.strictObject({ type: z.literal('END_COMBAT'), outcome: shortTextSchema }),
-  // a turn
-  z.strictObject({
-    type: z.literal('ATTACK'), attackerId: idSchema, targetIds: z.array(idSchema).max(100, { error: 'At most 100 targets.' }), ...attackFields,
-    zone: zoneSchema.nullable().optional(), reaction: z.enum(['opportunity']).nullable().optional(), stunt: shortTextSchema.nullable().optional(),
-    // A form sends the neighbouring zones as text ("hall, yard", or "none"): split here, so the stored event holds the list.
-    neighbourZones: z.preprocess(
-      (v) => (typeof v !== 'string' ? v : v.trim() === '' ? undefined : v.trim().toLowerCase() === 'none' ? [] : v.split(/[,;]/).map((z) => z.trim()).filter(Boolean)),
-      z.array(zoneSchema, { error: 'List the neighbouring zones, separated by commas (or "none").' }).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(),
-    ),
-    deviationRoll: optionalRoll,
-  }),
-  z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
-  z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
-  z.strictObject({ type: z.literal('STUNT_ANSWER'), decision: z.enum(['accept', 'decline'], { error: 'The stunt is accepted or declined.' }) }),
-  z.strictObject({
-    type: z.literal('REACT'), reaction: z.enum(REACTIONS, { error: 'A reaction is none, dodge, counter, hideBehind or guard.' }),
-    counterPreset: z.enum(COUNTER_PRESET_KEYS, { error: `A counter is one of ${COUNTER_PRESET_KEYS.join(', ')}.` }).optional(),
-    behindId: idSchema.optional(), guardId: idSchema.optional(), roll: optionalRoll, counter: z.strictObject(attackFields).nullable().optional(),
-  }),
-  z.strictObject({ type: z.literal('RESOLVE_ATTACK'), damageRoll: optionalRoll, saveRoll: optionalRoll, counterDamageRoll: optionalRoll, counterSaveRoll: optionalRoll }),
-  z.strictObject({ type: z.literal('MOVE_ZONE'), to: zoneSchema, sneaking: z.boolean().optional() }),
-  z.strictObject({
-    type: z.literal('BONUS_ACTION'), kind: z.enum(['pickUp', 'drop', 'equip', 'unequip', 'swap', 'consumable', 'interact', 'speak'], { error: 'Not a bonus action of this game.' }),
-    item: z.enum(['weapon', 'shield', 'armour', 'other']).nullable().optional(), note: shortTextSchema.optional(),
-  }),
-  z.strictObject({ type: z.literal('MAIN_ACTION'), kind: z.enum(['interact', 'power', 'other']), note: shortTextSchema.optional() }),
-  z.strictObject({ type: z.literal('SHOVE'), to: zoneSchema.nullable().optional(), hazard: shortTextSchema.nullable().optional() }),
-  z.strictObject({ type: z.literal('SURRENDER') }),
-  z.strictObject({ type: z.literal('DECLARATION_TIMEOUT') }),
-  // any time
-  z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: shortTextSchema, byId: idSchema.nullable().optional() }),
-  z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, source: shortTextSchema }),
-  z.strictObject({ type: z.literal('SET_STATUS'), combatantId: idSchema, status: z.enum(['concealed', 'unaware', 'fearImmune']), on: z.boolean(), note: shortTextSchema.optional() }),
-  z.strictObject({ type: z.literal('CHASE'), fleeingIds: z.array(idSchema).max(200), edge: z.enum(['none', 'fleeingFaster', 'pursuersFaster']), roll: optionalRoll }),
-  z.strictObject({
-    type: z.literal('OVERRIDE'), targetId: idSchema.nullable().optional(),
-    field: z.enum(['health', 'incapacitated', 'dying', 'dead', 'acted', 'surrendered', 'concealed', 'unaware', 'moraleImmune', 'moraleFailed', 'disarmed', 'released', 'weapon', 'shield', 'armour', 'cancelAttack', 'skipMorale'], { error: 'Not something an override can change.' }),
-    value: z.union([z.number().int().min(0).max(99), z.boolean(), z.string().max(20)]).nullable().optional(), note: shortTextSchema,
-  }),
-  // the morale phase and after the fight
-  z.strictObject({ type: z.literal('MORALE_ROLL'), roll: optionalRoll }),
-  z.strictObject({ type: z.literal('MORALE_OUTCOME'), outcome: z.enum(['surrender', 'retreat'], { error: 'Those who fail morale surrender or retreat.' }) }),
-  z.strictObject({ type: z.literal('DURABILITY_RESULT'), result: z.enum(['ok', 'damaged'], { error: 'A durability result is ok or damaged.' }) }),
-]);
+  return z.discriminatedUnion('type', [
+    // setup
+    z.strictObject({ type: z.literal('ADD_COMBATANTS'), combatants: z.array(seedSchema).max(200, { error: 'Add at most 200 combatants at once.' }) }),
+    z.strictObject({ type: z.literal('REMOVE_COMBATANT'), combatantId: idSchema, reason: shortTextSchema }),
+    z.strictObject({ type: z.literal('ADD_FACTION'), key: keySchema, label: nameSchema }),
+    z.strictObject({ type: z.literal('RENAME_FACTION'), key: keySchema, label: nameSchema }),
+    z.strictObject({ type: z.literal('SET_FACTION'), combatantId: idSchema, faction: keySchema }),
+    z.strictObject({
+      type: z.literal('SET_FACTION_CYCLE'),
+      // A form sends the cycle as text ("party, bandits, wolves"): split here, so the stored event holds the list.
+      keys: z.preprocess((v) => (typeof v === 'string' ? v.split(/[,;>→]/).map((k) => k.trim()).filter(Boolean) : v), z.array(keySchema, { error: 'List the factions in cycle order, separated by commas.' }).max(12, { error: 'An encounter holds at most 12 factions.' })),
+    }),
+    z.strictObject({ type: z.literal('SET_GROUP'), groupId: idSchema.optional(), label: nameSchema, memberIds: z.array(idSchema).max(200) }),
+    z.strictObject({ type: z.literal('SET_INITIATIVE'), faction: z.string().max(64), roll: optionalRoll }),
+    z.strictObject({ type: z.literal('SET_CONCEALED'), combatantId: idSchema, concealed: z.boolean() }),
+    z.strictObject({ type: z.literal('SET_ZONE'), combatantId: idSchema, zone: zoneSchema.nullable() }),
+    z.strictObject({ type: z.literal('SET_OPTIONAL_RULES'), fastSlow: z.boolean(), chaos: z.boolean() }),
+    z.strictObject({ type: z.literal('START') }),
+    // the order
+    z.strictObject({ type: z.literal('ROLL_FAT'), roll: optionalRoll }),
+    z.strictObject({ type: z.literal('CHOOSE_FIRST_FACTION'), faction: keySchema }),
+    // A faction's go: send one of its characters, or pass (the prompt's Pass button; PASS does the same).
+    z.strictObject({ type: z.literal('SELECT_CHARACTER'), combatantId: idSchema.optional(), pass: z.literal(true).optional() }),
+    z.strictObject({ type: z.literal('PASS') }),
+    z.strictObject({ type: z.literal('END_TURN') }),
+    z.strictObject({ type: z.literal('ADD_LATE_COMBATANT'), combatant: seedSchema, position: z.number().int().min(0).nullable().optional() }),
+    z.strictObject({ type: z.literal('END_COMBAT'), outcome: shortTextSchema }),
+    // a turn
+    z.strictObject({
+      type: z.literal('ATTACK'), attackerId: idSchema, targetIds: z.array(idSchema).max(100, { error: 'At most 100 targets.' }), ...attackFields,
+      zone: zoneSchema.nullable().optional(), reaction: z.enum(['opportunity']).nullable().optional(), stunt: shortTextSchema.nullable().optional(),
+      // A form sends the neighbouring zones as text ("hall, yard", or "none"): split here, so the stored event holds the list.
+      neighbourZones: z.preprocess(
+        (v) => (typeof v !== 'string' ? v : v.trim() === '' ? undefined : v.trim().toLowerCase() === 'none' ? [] : v.split(/[,;]/).map((z) => z.trim()).filter(Boolean)),
+        z.array(zoneSchema, { error: 'List the neighbouring zones, separated by commas (or "none").' }).max(20, { error: 'At most 20 neighbouring zones.' }).nullable().optional(),
+      ),
+      deviationRoll: optionalRoll,
+    }),
+    z.strictObject({ type: z.literal('FINAL_BLOW'), attackerId: idSchema, targetId: idSchema, border: z.boolean().optional() }),
+    z.strictObject({ type: z.literal('OFFER_STUNT'), text: shortTextSchema.pipe(z.string().min(1, { error: 'Describe the stunt.' })) }),
+    z.strictObject({ type: z.literal('STUNT_ANSWER'), decision: z.enum(['accept', 'decline'], { error: 'The stunt is accepted or declined.' }) }),
+    z.strictObject({
+      type: z.literal('REACT'), reaction: z.enum(REACTIONS, { error: 'A reaction is none, dodge, counter, hideBehind or guard.' }),
+      counterPreset: z.enum(COUNTER_PRESET_KEYS, { error: `A counter is one of ${COUNTER_PRESET_KEYS.join(', ')}.` }).optional(),
+      behindId: idSchema.optional(), guardId: idSchema.optional(), roll: optionalRoll, counter: z.strictObject(attackFields).nullable().optional(),
+    }),
+    z.strictObject({ type: z.literal('RESOLVE_ATTACK'), damageRoll: optionalRoll, saveRoll: optionalRoll, counterDamageRoll: optionalRoll, counterSaveRoll: optionalRoll }),
+    z.strictObject({ type: z.literal('MOVE_ZONE'), to: zoneSchema, sneaking: z.boolean().optional() }),
+    z.strictObject({
+      type: z.literal('BONUS_ACTION'), kind: z.enum(['pickUp', 'drop', 'equip', 'unequip', 'swap', 'consumable', 'interact', 'speak'], { error: 'Not a bonus action of this game.' }),
+      item: z.enum(['weapon', 'shield', 'armour', 'other']).nullable().optional(), note: shortTextSchema.optional(),
+    }),
+    z.strictObject({ type: z.literal('MAIN_ACTION'), kind: z.enum(['interact', 'power', 'other']), note: shortTextSchema.optional() }),
+    z.strictObject({ type: z.literal('SHOVE'), to: zoneSchema.nullable().optional(), hazard: shortTextSchema.nullable().optional() }),
+    z.strictObject({ type: z.literal('SURRENDER') }),
+    z.strictObject({ type: z.literal('DECLARATION_TIMEOUT') }),
+    // any time
+    z.strictObject({ type: z.literal('APPLY_DAMAGE'), targetId: idSchema, amount: amountSchema, source: shortTextSchema, byId: idSchema.nullable().optional() }),
+    z.strictObject({ type: z.literal('HEAL'), targetId: idSchema, amount: amountSchema, source: shortTextSchema }),
+    z.strictObject({ type: z.literal('SET_STATUS'), combatantId: idSchema, status: z.enum(['concealed', 'unaware', 'fearImmune']), on: z.boolean(), note: shortTextSchema.optional() }),
+    z.strictObject({ type: z.literal('CHASE'), fleeingIds: z.array(idSchema).max(200), edge: z.enum(['none', 'fleeingFaster', 'pursuersFaster']), roll: optionalRoll }),
+    z.strictObject({
+      type: z.literal('OVERRIDE'), targetId: idSchema.nullable().optional(),
+      field: z.enum(['health', 'incapacitated', 'dying', 'dead', 'acted', 'surrendered', 'concealed', 'unaware', 'moraleImmune', 'moraleFailed', 'disarmed', 'released', 'weapon', 'shield', 'armour', 'cancelAttack', 'skipMorale'], { error: 'Not something an override can change.' }),
+      value: z.union([z.number().int().min(0).max(99), z.boolean(), z.string().max(20)]).nullable().optional(), note: shortTextSchema,
+    }),
+    // the morale phase and after the fight
+    z.strictObject({ type: z.literal('MORALE_ROLL'), roll: optionalRoll }),
+    z.strictObject({ type: z.literal('MORALE_OUTCOME'), outcome: z.enum(['surrender', 'retreat'], { error: 'Those who fail morale surrender or retreat.' }) }),
+    z.strictObject({ type: z.literal('DURABILITY_RESULT'), result: z.enum(['ok', 'damaged'], { error: 'A durability result is ok or damaged.' }) }),
+  ]);
+});
 
 // ---- refusals ----
 

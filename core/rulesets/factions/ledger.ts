@@ -3,7 +3,7 @@
 // replacing gear are GM actions that note the cost and the place, health is set by the GM (R-F20 decides what
 // incapacitation means), and the end of a stretch lifts morale immunity (R-F8). The condition a character is read
 // in is exactly what the next fight would start from: the encounter's own `carriedIn` and `combatantFromSeed`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type RecoveryCard, type RecoveryChange, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { factionsEncounter, npcImmunityEntries } from './encounter.ts';
@@ -12,22 +12,26 @@ import { combatantFromSeed, GEAR_ITEMS, type Gear, type GearItem, type GearState
 
 // ---- the events ----
 
-const characterIdSchema = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
-const itemSchema = z.enum(['weapon', 'shield', 'armour'], { error: 'The item is the weapon, the shield or the armour.' });
-const noteSchema = z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional();
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterIdSchema = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
+  const itemSchema = z.enum(['weapon', 'shield', 'armour'], { error: 'The item is the weapon, the shield or the armour.' });
+  const noteSchema = z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional();
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('REPAIR_GEAR'), characterId: characterIdSchema, item: itemSchema, note: noteSchema }),
-  z.strictObject({ type: z.literal('REPLACE_GEAR'), characterId: characterIdSchema, item: itemSchema, note: noteSchema }),
-  z.strictObject({
-    type: z.literal('SET_HEALTH'),
-    characterId: characterIdSchema,
-    health: z.number({ error: 'Health must be a number.' }).int({ error: 'Health is a whole number.' }).min(0, { error: 'Health is at least 0.' }).max(99, { error: 'Health is at most 99.' }),
-    incapacitated: z.boolean({ error: 'Still incapacitated must be yes or no.' }).optional(),
-    note: noteSchema,
-  }),
-  z.strictObject({ type: z.literal('END_STRETCH'), characterId: characterIdSchema }),
-]);
+  return z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('REPAIR_GEAR'), characterId: characterIdSchema, item: itemSchema, note: noteSchema }),
+    z.strictObject({ type: z.literal('REPLACE_GEAR'), characterId: characterIdSchema, item: itemSchema, note: noteSchema }),
+    z.strictObject({
+      type: z.literal('SET_HEALTH'),
+      characterId: characterIdSchema,
+      health: z.number({ error: 'Health must be a number.' }).int({ error: 'Health is a whole number.' }).min(0, { error: 'Health is at least 0.' }).max(99, { error: 'Health is at most 99.' }),
+      incapacitated: z.boolean({ error: 'Still incapacitated must be yes or no.' }).optional(),
+      note: noteSchema,
+    }),
+    z.strictObject({ type: z.literal('END_STRETCH'), characterId: characterIdSchema }),
+  ]);
+});
 type FactionsRecoveryEvent = z.infer<typeof eventSchema>;
 
 const who = { key: 'characterId', label: 'Character', kind: 'character' } as const;

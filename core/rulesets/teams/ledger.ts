@@ -3,7 +3,7 @@
 // the GM's own rules give, Wake brings someone round, Repair mends an item's durability. The cheat-death
 // difficulty only ever rises (§2.4 step 13) and the dead recover nothing. The condition a character is read in is
 // exactly what the next fight would start from: the encounter's own `carriedIn` and `combatantFromSeed`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type RecoveryCard, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { teamsEncounter } from './encounter.ts';
@@ -12,36 +12,40 @@ import { combatantFromSeed, type ItemSlot } from './rules.ts';
 
 // ---- the events ----
 
-const characterIdSchema = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
-const poolAmount = (label: string) =>
-  z
-    .number({ error: `${label} must be a number.` })
-    .int({ error: `${label} is a whole number.` })
-    .min(1, { error: `${label} is at least 1.` })
-    .max(999, { error: `${label} is at most 999.` })
-    .optional();
-const noteSchema = z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional();
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterIdSchema = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
+  const poolAmount = (label: string) =>
+    z
+      .number({ error: `${label} must be a number.` })
+      .int({ error: `${label} is a whole number.` })
+      .min(1, { error: `${label} is at least 1.` })
+      .max(999, { error: `${label} is at most 999.` })
+      .optional();
+  const noteSchema = z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional();
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('REST'), characterId: characterIdSchema }),
-  z.strictObject({
-    type: z.literal('RESTORE'),
-    characterId: characterIdSchema,
-    endurance: poolAmount('Endurance restored'),
-    health: poolAmount('Health restored'),
-    stamina: poolAmount('Stamina restored'),
-    focus: poolAmount('Focus restored'),
-    wake: z.boolean({ error: 'Wake must be yes or no.' }).optional(),
-  }),
-  z.strictObject({ type: z.literal('WAKE'), characterId: characterIdSchema }),
-  z.strictObject({
-    type: z.literal('REPAIR_ITEM'),
-    characterId: characterIdSchema,
-    item: z.enum(['weapon', 'shield'], { error: 'The item is the weapon or the shield.' }),
-    amount: z.number({ error: 'Durability repaired must be a number.' }).int({ error: 'Durability repaired is a whole number.' }).min(1, { error: 'Durability repaired is at least 1.' }).max(999, { error: 'Durability repaired is at most 999.' }).optional(),
-    note: noteSchema,
-  }),
-]);
+  return z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('REST'), characterId: characterIdSchema }),
+    z.strictObject({
+      type: z.literal('RESTORE'),
+      characterId: characterIdSchema,
+      endurance: poolAmount('Endurance restored'),
+      health: poolAmount('Health restored'),
+      stamina: poolAmount('Stamina restored'),
+      focus: poolAmount('Focus restored'),
+      wake: z.boolean({ error: 'Wake must be yes or no.' }).optional(),
+    }),
+    z.strictObject({ type: z.literal('WAKE'), characterId: characterIdSchema }),
+    z.strictObject({
+      type: z.literal('REPAIR_ITEM'),
+      characterId: characterIdSchema,
+      item: z.enum(['weapon', 'shield'], { error: 'The item is the weapon or the shield.' }),
+      amount: z.number({ error: 'Durability repaired must be a number.' }).int({ error: 'Durability repaired is a whole number.' }).min(1, { error: 'Durability repaired is at least 1.' }).max(999, { error: 'Durability repaired is at most 999.' }).optional(),
+      note: noteSchema,
+    }),
+  ]);
+});
 type TeamsRecoveryEvent = z.infer<typeof eventSchema>;
 
 const who = { key: 'characterId', label: 'Character', kind: 'character' } as const;

@@ -212,7 +212,7 @@ describe('turn start and the blocking decisions (RULES.md §6.8)', () => {
     // Every event a person enters by hand has a form; the rest are prompt answers, the prep screen's own, or automatic.
     const byPrompt = ['SELECT_MEMBER', 'OPENING_ATTACK', 'DEFEND', 'CONSCIOUSNESS', 'LUCK_TEST'];
     const byPrepOrRunner = ['ADD_COMBATANTS', 'REMOVE_COMBATANT', 'START', 'END_TURN', 'ADD_LATE_COMBATANT', 'END_COMBAT'];
-    const schemaTypes = (teamsEncounter.eventSchema as unknown as { options: { shape: { type: { value: string } } }[] }).options.map((o) => o.shape.type.value);
+    const schemaTypes = (teamsEncounter.eventSchema as unknown as { unwrap(): { options: { shape: { type: { value: string } } }[] } }).unwrap().options.map((o) => o.shape.type.value);
     expect(schemaTypes.filter((t) => !forms.some((f) => f.type === t) && !byPrompt.includes(t) && !byPrepOrRunner.includes(t))).toEqual([]);
     // Team order typed in a form is stored as a list of keys.
     expect(parseEvent(teamsEncounter, { type: 'SET_TEAM_ORDER', teams: 'party, gm → town' })).toEqual({ type: 'SET_TEAM_ORDER', teams: ['party', 'gm', 'town'] });

@@ -1,7 +1,7 @@
 // Thrum's encounter rules as the kernel sees them, put together from their files: the event schema (events.ts),
 // refusals (refusals.ts), the log (log.ts), the view (view.ts) and its prompts (prompts.ts); here, the rolls an event
 // needs and what the fight leaves on the campaign.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Consequences, EncounterRules, EncounterSnapshot, GmEvent, RollRequest } from '../../encounter/types.ts';
 import { nameOf } from '../../encounter/roster.ts';
 import { keyOf, type Square } from './grid.ts';

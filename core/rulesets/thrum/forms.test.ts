@@ -14,7 +14,7 @@ const NOT_TYPED = {
 };
 
 const schemaTypes = () =>
-  (thrumEncounter.eventSchema as unknown as { options: { shape: { type: { value: string } } }[] }).options.map((o) => o.shape.type.value);
+  (thrumEncounter.eventSchema as unknown as { unwrap(): { options: { shape: { type: { value: string } } }[] } }).unwrap().options.map((o) => o.shape.type.value);
 
 describe('action forms', () => {
   it('cover every GM event a person enters by hand', () => {

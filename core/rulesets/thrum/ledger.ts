@@ -2,7 +2,7 @@
 // of every fight, so only lowered tolerances and Wounds need recovery, and only Downtime, a very powerful item or a
 // story objective gives it. The pure steps live in recovery.ts; this file reads the campaign world into them and
 // writes their results back as a ledger change (the stored condition and the Wound records).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GmEvent } from '../../encounter/types.ts';
 import { LedgerRefusal, type CampaignWorld, type LedgerCharacter, type LedgerForm, type LedgerRecord, type RecoveryCard, type RecoveryOutcome, type RecoveryRules } from '../../ledger/types.ts';
 import { MAX_WOUNDS, conditionOf, downtime, restore, stateOf, type RecoveryResult, type ThrumCondition } from './recovery.ts';
@@ -24,30 +24,34 @@ type Outcome = (typeof OUTCOMES)[number]['value'];
 /** Outcomes after which nothing brings the character back (§5.5: the table decides). */
 const FINAL: readonly Outcome[] = ['retired', 'dead'];
 
-const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
-const points = (what: string, max: number) => z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` })
-  .min(0, { error: `${what} cannot be negative.` }).max(max, { error: `${what} is at most ${max}.` });
+// Built on first use, not as the module loads: a start (which reads no ledger) builds no ruleset's schema
+// (docs/performance.md "Start"; server/start-schemas.test.ts).
+const eventSchema = z.lazy(() => {
+  const characterId = z.string({ error: 'Choose a character.' }).min(1, { error: 'Choose a character.' }).max(64, { error: 'A character id is at most 64 characters.' });
+  const points = (what: string, max: number) => z.number({ error: `${what} must be a number.` }).int({ error: `${what} must be a whole number.` })
+    .min(0, { error: `${what} cannot be negative.` }).max(max, { error: `${what} is at most ${max}.` });
 
-const eventSchema = z.discriminatedUnion('type', [
-  z.strictObject({
-    type: z.literal('DOWNTIME'), characterId,
-    days: z.number({ error: 'Days must be a number.' }).int({ error: 'Days must be a whole number.' })
-      .min(1, { error: 'Downtime lasts at least 1 day.' }).max(365, { error: 'Downtime lasts at most 365 days.' }),
-  }),
-  z.strictObject({
-    type: z.literal('RESTORE'), characterId,
-    by: z.enum(['item', 'objective'], { error: 'Say whether a very powerful item or a story objective restores it.' }),
-    source: z.string({ error: 'Name the item or story objective.' }).trim().min(1, { error: 'Name the item or story objective.' }).max(200, { error: 'The name is at most 200 characters.' }),
-    fatigue: points('Fatigue Tolerance restored', 30),
-    stress: points('Stress Tolerance restored', 30),
-    wounds: points('Wounds healed', MAX_WOUNDS),
-  }),
-  z.strictObject({
-    type: z.literal('OUT_OF_ACTION'), characterId,
-    outcome: z.enum(OUTCOMES.map((o) => o.value) as [Outcome, ...Outcome[]], { error: 'Choose what three Wounds mean for the character.' }),
-    note: z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional(),
-  }),
-]);
+  return z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('DOWNTIME'), characterId,
+      days: z.number({ error: 'Days must be a number.' }).int({ error: 'Days must be a whole number.' })
+        .min(1, { error: 'Downtime lasts at least 1 day.' }).max(365, { error: 'Downtime lasts at most 365 days.' }),
+    }),
+    z.strictObject({
+      type: z.literal('RESTORE'), characterId,
+      by: z.enum(['item', 'objective'], { error: 'Say whether a very powerful item or a story objective restores it.' }),
+      source: z.string({ error: 'Name the item or story objective.' }).trim().min(1, { error: 'Name the item or story objective.' }).max(200, { error: 'The name is at most 200 characters.' }),
+      fatigue: points('Fatigue Tolerance restored', 30),
+      stress: points('Stress Tolerance restored', 30),
+      wounds: points('Wounds healed', MAX_WOUNDS),
+    }),
+    z.strictObject({
+      type: z.literal('OUT_OF_ACTION'), characterId,
+      outcome: z.enum(OUTCOMES.map((o) => o.value) as [Outcome, ...Outcome[]], { error: 'Choose what three Wounds mean for the character.' }),
+      note: z.string({ error: 'A note must be text.' }).trim().max(200, { error: 'A note is at most 200 characters.' }).optional(),
+    }),
+  ]);
+});
 type ThrumRecoveryEvent = z.infer<typeof eventSchema>;
 
 // ---- forms ----
