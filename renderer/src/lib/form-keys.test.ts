@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Enter in a runner form's field: the press the forms handle themselves instead of the browser's submission.
-import { describe, expect, it } from 'vitest';
-import { isEnterInField } from './form-keys.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { closeWhenShown, isEnterInField, keepOpen, takesFocus } from './form-keys.ts';
 
 function page() {
   document.body.innerHTML = `<form><input type="number"><input><input type="checkbox"><textarea></textarea><select><option>a</option></select><button type="button">Go</button></form><input id="outside">`;
@@ -36,5 +36,40 @@ describe('Enter in a form field', () => {
     expect(isEnterInField(press(p.number, { key: 'Enter', ctrlKey: true }), p.form)).toBe(false);
     for (const target of [p.textarea, p.button, p.outside]) expect(isEnterInField(press(target, { key: 'Enter' }), p.form)).toBe(false);
     expect(isEnterInField(press(p.number, { key: 'Enter' }), undefined)).toBe(false);
+  });
+});
+
+/** Two animation frames and the tasks after them: the next frame is drawn. */
+const drawn = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+
+describe('a sent form closed with its result', () => {
+  it('is hidden at once, with focus left in it, and closed once the frame is drawn, focus given back first', async () => {
+    const p = page();
+    p.outside.focus();
+    const focusing = takesFocus(p.form, 'damage');
+    p.number.focus();
+    const close = vi.fn(() => {
+      expect(document.activeElement).toBe(p.outside);
+      focusing.destroy();
+      p.form.remove();
+    });
+    closeWhenShown(p.form, close);
+    expect(p.form.style.display).toBe('none');
+    expect(document.activeElement).toBe(p.number);
+    closeWhenShown(p.form, close);
+    expect(close).not.toHaveBeenCalled();
+    await drawn();
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).toBe(p.outside);
+  });
+
+  it('stays open, shown, when it is opened again before that frame', async () => {
+    const p = page();
+    const close = vi.fn();
+    closeWhenShown(p.form, close);
+    keepOpen(p.form);
+    expect(p.form.style.display).toBe('');
+    await drawn();
+    expect(close).not.toHaveBeenCalled();
   });
 });

@@ -57,6 +57,7 @@ export function takesFocus(form: HTMLFormElement, key: unknown) {
     update(next: unknown) {
       if (next === current) return;
       current = next;
+      keepOpen(form);
       focusFirst();
     },
     destroy() {
@@ -69,14 +70,54 @@ export function takesFocus(form: HTMLFormElement, key: unknown) {
 /** How each open form of `takesFocus` gives focus back. */
 const focusReturns = new WeakMap<HTMLFormElement, () => void>();
 
+/** Sent forms hidden with their write's result, each with how it closes once that result is drawn. */
+const closing = new WeakMap<HTMLFormElement, () => void>();
+
 /**
- * Gives focus back from `form` before it closes, as its closing would (see `takesFocus`). A form sent by Enter closes
- * with the rows its event changed: focus moved while the page is still as drawn costs nothing, whereas a focused
- * field removed with the form made the browser recompute style and layout at once, the rows' changes included (a
- * 200-option target list took 5–6 ms of the frame that shows the damage).
+ * Closes a sent form with its write's result: `form` is hidden at once, in the same update as the rows its event
+ * changed, and once that frame is drawn focus goes back (see `takesFocus`) and `close` takes the form out. Moving
+ * focus or taking out a focused field makes the browser lay out the page at once: 5–6 ms inside the frame that shows
+ * the damage when the field went with the form (its 200-option target list), still 1–2 ms when focus left it just
+ * before. Hidden, the field loses focus as the frame is drawn, and no layout is forced before the GM sees the result.
  */
-export function releaseFocus(form: HTMLFormElement | undefined): void {
-  if (form) focusReturns.get(form)?.();
+export function closeWhenShown(form: HTMLFormElement | undefined, close: () => void): void {
+  if (!form?.isConnected) return close();
+  if (closing.has(form)) return;
+  const finish = () => {
+    if (closing.get(form) !== finish) return;
+    closing.delete(form);
+    focusReturns.get(form)?.();
+    close();
+  };
+  closing.set(form, finish);
+  form.style.display = 'none';
+  afterDrawn(finish);
+}
+
+/** Whether `form` was sent and waits to close with its result (`closeWhenShown`). */
+export function isClosing(form: HTMLFormElement | null | undefined): boolean {
+  return form != null && closing.has(form);
+}
+
+/** The form is opened again before its sent action's close: it stays, shown. */
+export function keepOpen(form: HTMLFormElement | undefined): void {
+  if (form && closing.delete(form)) form.style.removeProperty('display');
+}
+
+/**
+ * Runs `then` once the next frame is drawn: a task queued from inside the frame, before its style and layout. A page
+ * that draws no frames (a window in the background) runs it after a quarter of a second instead.
+ */
+function afterDrawn(then: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    then();
+  };
+  const fallback = setTimeout(once, 250);
+  requestAnimationFrame(() => setTimeout(once, 0));
 }
 
 /**
