@@ -63,6 +63,15 @@ describe('a sent form closed with its result', () => {
     expect(document.activeElement).toBe(p.outside);
   });
 
+  it('is not closed again once that frame is drawn when it was taken out meanwhile (Esc): the next form stays', async () => {
+    const p = page();
+    const close = vi.fn();
+    closeWhenShown(p.form, close);
+    p.form.remove();
+    await drawn();
+    expect(close).not.toHaveBeenCalled();
+  });
+
   it('stays open, shown, when it is opened again before that frame', async () => {
     const p = page();
     const close = vi.fn();

@@ -86,6 +86,8 @@ export function closeWhenShown(form: HTMLFormElement | undefined, close: () => v
   const finish = () => {
     if (closing.get(form) !== finish) return;
     closing.delete(form);
+    // Taken out meanwhile (Esc, another form opened in its place): it closed already, and `close` would close the next.
+    if (!form.isConnected) return;
     focusReturns.get(form)?.();
     close();
   };
