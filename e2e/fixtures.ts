@@ -62,9 +62,9 @@ export const encounterLog = (page: Page) => page.getByRole('list', { name: 'Enco
 
 /**
  * Answers the prompt on screen with the button named `choice`, and returns once the answer is shown (the log has a
- * line more: for fights whose runner log is not yet at its cap). The runner's buttons do not wait for a write at
- * once, so a second prompt whose button bears the same name ("Send Party", twice) would otherwise be pressed on the
- * first prompt again, and refused as a double press.
+ * line more: for fights whose runner log is not yet at its cap). A prompt's answers are disabled while a write is on
+ * its way, so a second prompt whose button bears the same name ("Send Party", twice) is not pressed on the first one;
+ * this wait also holds a spec that presses something else next (Next turn, a form's send), which do not wait.
  */
 export async function answerPrompt(page: Page, choice: string | RegExp): Promise<void> {
   const lines = encounterLog(page).getByRole('listitem');
