@@ -1,5 +1,5 @@
 // Writes from a stale screen, as a GM at the table makes them: a double-click on Start combat and on Next turn,
-// and two tabs of one browser on one fight. Each write carries what its screen showed; the app refuses one the
+// two tabs of one browser on one fight, and a condition sent while the press before it is still on its way. Each write carries what its screen showed; the app refuses one the
 // fight has moved past, and the page then shows the newest state with a short notice.
 import { expect, test, type Page } from '@playwright/test';
 import { STALE_SCREEN } from '../core/api/contract.ts';
@@ -93,4 +93,33 @@ test('two tabs on one fight: N in both passes one turn, and an undo from the sta
   await expect(encounterLog(page).getByText(/^Goblin 2 takes 2 damage/)).toBeVisible();
   await expect(activeName(page)).toHaveText('Goblin 1');
   await stale.close();
+});
+
+test('a condition sent while the Next turn before it is still on its way is written after it, not refused', async ({ page }) => {
+  await prepared(page, 'pressed-on.sqlite');
+  await page.getByRole('button', { name: 'Start combat ▸' }).click();
+  await expect(activeName(page)).toHaveText('Berrik');
+  // The app's replies held back 600 ms, as on a loaded machine: the condition is typed and sent before N's reply.
+  let held = false;
+  await page.routeWebSocket(/.*/, (socket) => {
+    const app = socket.connectToServer();
+    socket.onMessage((message) => app.send(message));
+    app.onMessage((message) => (held ? setTimeout(() => socket.send(message), 600) : socket.send(message)));
+  });
+  await page.reload();
+  await expect(activeName(page)).toHaveText('Berrik');
+  const before = await storedEvents(page);
+  held = true;
+  await page.keyboard.press('n');
+  await page.keyboard.press('x');
+  const conditions = page.getByRole('form', { name: 'Add condition form' });
+  await conditions.getByRole('checkbox').last().check();
+  await conditions.getByRole('combobox', { name: 'Condition' }).fill('Stunned');
+  await page.keyboard.press('Enter');
+  await expect(activeName(page)).toHaveText('Berrik');
+  held = false;
+  await expect(encounterLog(page).getByText(/puts Stunned on Goblin 2/)).toBeVisible();
+  await expect(activeName(page)).toHaveText('Goblin 1');
+  await expect(toasts(page)).toHaveCount(0);
+  expect(await storedEvents(page)).toBe(before + 2);
 });

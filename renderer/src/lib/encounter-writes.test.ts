@@ -83,6 +83,39 @@ describe('writes from a stale screen', () => {
     tab.dispose();
   });
 
+  it('another press while the first is on its way goes through after it: N, a damage and an undo pressed at once', async () => {
+    const id = await fight();
+    const tab = await screenOn(id);
+    const before = tab.detail!.encounter.eventCount;
+    const goblin = tab.detail!.view.order.find((c) => c.name === 'Goblin 2')!;
+    const health = goblin.health;
+    await Promise.all([tab.act({ type: 'END_TURN' }), tab.act({ type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' })]);
+    expect(await stored(id)).toBe(before + 2);
+    expect(active(tab)).toBe('Goblin 1');
+    expect(tab.detail!.view.order.find((c) => c.id === goblin.id)!.health).not.toEqual(health);
+    expect(toasts.items).toEqual([]);
+    // Next turn and an undo at once: the undo takes back that turn, as the GM meant.
+    await Promise.all([tab.act({ type: 'END_TURN' }), tab.undo()]);
+    expect(await stored(id)).toBe(before + 2);
+    expect(active(tab)).toBe('Goblin 1');
+    expect(toasts.items).toEqual([]);
+    tab.dispose();
+  });
+
+  it('a burst from a stale tab is refused whole: its second press does not follow the other tab\'s write', async () => {
+    const id = await fight();
+    const [tabA, tabB] = [await screenOn(id), await screenOn(id)];
+    const before = tabA.detail!.encounter.eventCount;
+    const goblin = tabA.detail!.view.order.find((c) => c.name === 'Goblin 2')!;
+    await Promise.all([tabA.act({ type: 'END_TURN' }), tabB.act({ type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' }), tabB.act({ type: 'END_TURN' })]);
+    expect(await stored(id)).toBe(before + 1);
+    expect(active(tabB)).toBe('Goblin 1');
+    expect(tabB.detail!.view.order.find((c) => c.id === goblin.id)!.health).toEqual(goblin.health);
+    expect(notices()).toHaveLength(1);
+    tabA.dispose();
+    tabB.dispose();
+  });
+
   it('an undo from a stale tab is refused and the other tab\'s event survives', async () => {
     const id = await fight();
     const [tabA, tabB] = [await screenOn(id), await screenOn(id)];

@@ -40,6 +40,8 @@ export class EncounterState {
   /** The newest write the app committed from this screen: the same press again is a double press. */
   #committed: Press | null = null;
   #queue: Promise<unknown> = Promise.resolve();
+  /** This screen's newest writes that went through: the screen each left from, the one its reply showed, and which write. */
+  #steps: { from: Shown; to: Shown; write: string }[] = [];
   #stop: () => void;
 
   constructor(readonly id: string) {
@@ -72,8 +74,9 @@ export class EncounterState {
    * A write from this screen has been on its way for SLOW_WRITE_MS: the runner's buttons that write show that they
    * wait for it. A write answered sooner changes nothing on the page before its result: disabled at the press, the
    * buttons cost a whole frame (style, layout, paint) drawn while the write was on its way, and the result's frame
-   * waited for it (docs/performance.md). A second press in that time is sent after the first, from the screen as it
-   * was, and refused as a double press (STALE_SCREEN); a double-click sends once (`firstClick`).
+   * waited for it (docs/performance.md). A press in that time is sent after the first: the same write again is
+   * refused as a double press (STALE_SCREEN), another goes through on the screen the first left (`#leaving`); a
+   * double-click sends once (`firstClick`).
    */
   get slowWrite(): boolean {
     return this.#slow;
@@ -97,10 +100,9 @@ export class EncounterState {
   act(event: { type: string; [key: string]: unknown }, beforeShown?: () => void): Promise<void> {
     // What the screen shows now, as the GM pressed: not what it shows when the request leaves (after the writes
     // queued before it), or a double press would act twice.
-    const since = this.#since();
-    const press = { write: `append ${JSON.stringify(event)}`, since };
-    if (this.#detail?.view.phase !== 'running') return this.#write(press, () => send('encounters:append', { id: this.id, event, since }), undefined, beforeShown);
-    return this.#write(press, async () => {
+    const press = { write: `append ${JSON.stringify(event)}`, since: this.#since() };
+    if (this.#detail?.view.phase !== 'running') return this.#write(press, (since) => send('encounters:append', { id: this.id, event, since }), undefined, beforeShown);
+    return this.#write(press, async (since) => {
       // One round trip: the app commits the event unless it would end the fight with a carry-over to check.
       const reply = await send('encounters:append', { id: this.id, event, ask: true, since });
       if (!reply.carryCheck) return reply;
@@ -114,8 +116,7 @@ export class EncounterState {
   }
 
   undo(): Promise<void> {
-    const since = this.#since();
-    return this.#write({ write: 'undo', since }, () => send('encounters:undo', { id: this.id, since }));
+    return this.#write({ write: 'undo', since: this.#since() }, (since) => send('encounters:undo', { id: this.id, since }));
   }
 
   /**
@@ -123,8 +124,7 @@ export class EncounterState {
    * the adjustments it held filled in): nothing is written until the GM confirms; going back leaves it undone.
    */
   redo(): Promise<void> {
-    const since = this.#since();
-    return this.#write({ write: 'redo', since }, async () => {
+    return this.#write({ write: 'redo', since: this.#since() }, async (since) => {
       const reply = await send('encounters:redo', { id: this.id, ask: true, since });
       if (!reply.carryCheck) return reply;
       const { carry: preview, adjusted } = reply.carryCheck;
@@ -141,16 +141,14 @@ export class EncounterState {
    * a refusal is handed to it (the prepare screen shows it next to the field it concerns) instead of a toast.
    */
   addFromCampaign(pcIds: string[], npcs: NpcCopies[], position: number | null = null, refused?: (sentence: string) => void, initiative: number | null = null): Promise<void> {
-    const since = this.#since();
     const typed = initiative === null ? {} : { initiative };
-    const press = { write: `add ${JSON.stringify({ pcIds, npcs, position, ...typed })}`, since };
-    return this.#write(press, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position, ...typed }), refused);
+    const press = { write: `add ${JSON.stringify({ pcIds, npcs, position, ...typed })}`, since: this.#since() };
+    return this.#write(press, (since) => send('encounters:addFromCampaign', { id: this.id, since, pcIds, npcs, position, ...typed }), refused);
   }
 
   /** Adds an NPC typed in place, without a template: its name, side and the number of its main pool (see `refused` above). */
   addTyped(npc: { name: string; side: string; pool: number }, refused?: (sentence: string) => void): Promise<void> {
-    const since = this.#since();
-    return this.#write({ write: `add ${JSON.stringify(npc)}`, since }, () => send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], npcs: [], typed: [npc] }), refused);
+    return this.#write({ write: `add ${JSON.stringify(npc)}`, since: this.#since() }, (since) => send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], npcs: [], typed: [npc] }), refused);
   }
 
   /**
@@ -158,8 +156,7 @@ export class EncounterState {
    * when nobody was). Refused (nobody to add) it is not called and the refusal is shown as any other.
    */
   addWholeParty(skipped: (who: { name: string; reason: string }[]) => void): Promise<void> {
-    const since = this.#since();
-    return this.#write({ write: 'add the whole party', since }, async () => {
+    return this.#write({ write: 'add the whole party', since: this.#since() }, async (since) => {
       const reply = await send('encounters:addFromCampaign', { id: this.id, since, pcIds: [], wholeParty: true, npcs: [] });
       skipped(reply.skipped ?? []);
       return reply;
@@ -217,13 +214,15 @@ export class EncounterState {
    * screen reads the encounter again and says so in a short notice, unless this was the same press again (a
    * double-click or a key pressed twice before the first came back), which the screen already shows done.
    */
-  #write(press: Press, request: () => Promise<EncounterDetail>, refused?: (sentence: string) => void, beforeShown?: () => void): Promise<void> {
+  #write(press: Press, request: (since: Shown) => Promise<EncounterDetail>, refused?: (sentence: string) => void, beforeShown?: () => void): Promise<void> {
     this.#writing += 1;
     if (this.#slowTimer === undefined) this.#slowTimer = setTimeout(() => (this.#slow = true), SLOW_WRITE_MS);
     return this.#run(async () => {
       try {
-        const reply = await request();
+        const since = this.#leaving(press);
+        const reply = await request(since);
         this.#committed = press;
+        this.#steps = [...this.#steps.slice(1 - OWN_STEPS_KEPT), { from: since, to: shownBy(reply), write: press.write }];
         // What an earlier refusal or notice said is no longer so once a write of the GM's has gone through.
         toasts.clear(this.toastCause);
         return reply;
@@ -242,6 +241,23 @@ export class EncounterState {
       this.#writing -= 1;
       if (this.#writing === 0) this.#endSlow();
     });
+  }
+
+  /**
+   * What a write says its screen shows as it leaves. A press made while this screen's own earlier writes were on their
+   * way was made on a screen those writes were about to change: the GM pressed on, not against them. It goes with the
+   * screen they left, reached from the press through this screen's own writes alone; a write from elsewhere in
+   * between (another tab) breaks the chain, and the press is refused as made on a stale screen. The same write again
+   * in that chain is a double press: it keeps the screen it was pressed on, and is refused as one.
+   */
+  #leaving(press: Press): Shown {
+    let shown = press.since;
+    for (const step of this.#steps) {
+      if (!sameShown(step.from, shown)) continue;
+      if (step.write === press.write) return press.since;
+      shown = step.to;
+    }
+    return shown;
   }
 
   #endSlow(): void {
@@ -278,6 +294,11 @@ export class EncounterState {
 
 /** Copies of one NPC template to add: how many, and optionally each one's name ('' keeps its number) and main pool. */
 export interface NpcCopies { templateId: string; count: number; names?: string[]; pool?: number | (number | null)[] }
+
+/** How many of a screen's own writes a press can follow while they are on their way (a burst of key presses). */
+const OWN_STEPS_KEPT = 16;
+
+const shownBy = (reply: EncounterDetail): Shown => ({ eventCount: reply.encounter.eventCount, version: reply.encounter.updatedAt });
 
 const sameShown = (a: Shown, b: Shown): boolean => a?.eventCount === b?.eventCount && a?.version === b?.version;
 
