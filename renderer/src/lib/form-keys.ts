@@ -57,7 +57,6 @@ export function takesFocus(form: HTMLFormElement, key: unknown) {
     update(next: unknown) {
       if (next === current) return;
       current = next;
-      keepOpen(form);
       focusFirst();
     },
     destroy() {
@@ -101,7 +100,10 @@ export function isClosing(form: HTMLFormElement | null | undefined): boolean {
   return form != null && closing.has(form);
 }
 
-/** The form is opened again before its sent action's close: it stays, shown. */
+/**
+ * The form is opened again before its sent action's close: it stays, shown. Each panel's `open` calls it, the one
+ * path by which a form opens, whether with the same key or another.
+ */
 export function keepOpen(form: HTMLFormElement | undefined): void {
   if (form && closing.delete(form)) form.style.removeProperty('display');
 }
