@@ -52,8 +52,7 @@ export async function prepareFight(page: Page, server: RunningServer, plan: Figh
   await page.getByRole('button', { name: `Add ${plan.pc}` }).click();
   if (plan.npcCount && plan.npcCount !== 1) await page.getByRole('spinbutton', { name: `How many ${plan.npc}` }).fill(String(plan.npcCount));
   await page.getByRole('button', { name: `Add ${plan.npc}` }).click();
-  // Shown before the caller's next write: one pressed while this one is still out carries what the screen showed
-  // before it, and the app refuses it as made on a screen the encounter has moved past.
+  // Shown before the caller goes on: its next step reads the screen this write draws (the rows, the Start button).
   await expect(page.getByRole('button', { name: new RegExp(`^Undo: Added\\b.*${plan.npc}`) })).toBeVisible();
 }
 

@@ -19,7 +19,7 @@ test('full log with filters and summary, encounter exports, campaign export and 
   await page.getByRole('button', { name: 'Damage or heal Thug 1' }).click();
   await page.getByRole('spinbutton', { name: 'Amount' }).fill('8');
   await page.getByRole('button', { name: 'Apply damage' }).click();
-  // N once the damage is shown: a press on a screen that has not caught up is refused as stale.
+  // The damage shown before Undo's label is read: N's own change of that label is what the next line waits for.
   await expect(encounterLog(page).getByText(/^Thug 1 takes 8 damage/)).toBeVisible();
   const undo = page.getByRole('button', { name: /^Undo/ });
   const beforeTurn = await undo.getAttribute('aria-label');
