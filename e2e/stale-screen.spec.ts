@@ -99,25 +99,33 @@ test('a condition sent while the Next turn before it is still on its way is writ
   await prepared(page, 'pressed-on.sqlite');
   await page.getByRole('button', { name: 'Start combat ▸' }).click();
   await expect(activeName(page)).toHaveText('Berrik');
-  // The app's replies held back 600 ms, as on a loaded machine: the condition is typed and sent before N's reply.
-  let held = false;
+  // The app's replies held back until let go, as on a loaded machine: the condition is typed and sent before N's
+  // reply comes.
+  let held: (string | Buffer)[] | null = null;
+  let letGo = () => {};
   await page.routeWebSocket(/.*/, (socket) => {
     const app = socket.connectToServer();
     socket.onMessage((message) => app.send(message));
-    app.onMessage((message) => (held ? setTimeout(() => socket.send(message), 600) : socket.send(message)));
+    app.onMessage((message) => (held ? held.push(message) : socket.send(message)));
+    letGo = () => {
+      for (const message of held ?? []) socket.send(message);
+      held = null;
+    };
   });
   await page.reload();
   await expect(activeName(page)).toHaveText('Berrik');
   const before = await storedEvents(page);
-  held = true;
+  held = [];
   await page.keyboard.press('n');
   await page.keyboard.press('x');
   const conditions = page.getByRole('form', { name: 'Add condition form' });
   await conditions.getByRole('checkbox').last().check();
   await conditions.getByRole('combobox', { name: 'Condition' }).fill('Stunned');
   await page.keyboard.press('Enter');
+  // N is written, its reply not yet shown; the condition waits for it to leave (a page's writes go in order).
+  await expect.poll(() => storedEvents(page)).toBe(before + 1);
   await expect(activeName(page)).toHaveText('Berrik');
-  held = false;
+  letGo();
   await expect(encounterLog(page).getByText(/puts Stunned on Goblin 2/)).toBeVisible();
   await expect(activeName(page)).toHaveText('Goblin 1');
   await expect(toasts(page)).toHaveCount(0);
