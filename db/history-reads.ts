@@ -15,17 +15,19 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  * A character's history reads only that character's rows, each found through an index that holds them together
  * (migration 0010), and of a ledger entry first only what places it in time: its lines (a rest's counts every open
  * record down) and the records it touched are read for the entries the reply carries (server/character-history.ts).
- *  - recordCounts, lastingCounts, newestGained, newestHealed, sentRecords: of the character's lasting records, from
- *    the narrow index that holds what orders them and chooses those sent (migration 0015), counted there and read
- *    only as far as the reply goes: how many there are and how many healed (of all, and of those that are not harm:
- *    `@lasting` is a JSON array of the categories that are not; two walks of the character's entries, two counts
- *    each, cost less than one walk with four), the newest `@count` in the order gained (of one moment by the event
- *    that caused them, then by id: the index's order), the newest `@count` healed (by their healing, then in that
- *    order) and the ids of those sent in the order gained: the newest `@open` open and `@healed` healed harm (-1:
- *    all), walked back from the newest, and every one that is not harm. The healed are sorted by their healing,
- *    which the index does not hold: SQLite keeps the newest `@count` of the character's index entries as it walks
- *    them, never a row; those sent are sorted once chosen;
- *  - recordDetails: everything the history shows of the given records (a JSON array of their ids), by their key;
+ *  - recordCounts, lastingCounts, newestGained, sentRecords: of the character's lasting records, from the narrow
+ *    index that holds what orders them and chooses those sent (migration 0015), counted there and read only as far
+ *    as the reply goes: how many there are and how many healed (of all, and of those that are not harm: `@lasting`
+ *    is a JSON array of the categories that are not; two walks of the character's entries, two counts each, cost
+ *    less than one walk with four), the newest `@count` in the order gained (of one moment by the event that caused
+ *    them, then by id: the index's order) and the ids of those sent in the order gained: the newest `@open` open and
+ *    `@healed` healed harm (-1: all), walked back from the newest, and every one that is not harm, sorted once
+ *    chosen;
+ *  - newestHealed: the newest `@count` of the character's healed records (by their healing, then in the order
+ *    gained), walked back from the end of the index of healed records (migration 0016), with what the history shows
+ *    of a healing (its name, day and session), so a healing kept among the items needs no record's row;
+ *  - recordDetails: everything the history shows of the given records (a JSON array of their ids), by their key: the
+ *    records sent and those whose gain is kept among the items;
  *  - entries: the done entries naming the character, with their time, kind, day and the openings of their lines
  *    (kept with each entry, migration 0014: where the reply shows an entry cut, it shows no more), from one walk of
  *    the campaign's done entries in the narrow index that holds those columns and the entries' subjects, with
@@ -58,8 +60,8 @@ export const HISTORY_READS = {
   lastingCounts: `SELECT count(*), count(healed_at) FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND ${LASTING}`,
   newestGained: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS}
     ORDER BY created_at DESC, source_seq DESC, id DESC LIMIT @count`,
-  newestHealed: `SELECT ${MOMENT_COLUMNS} FROM injuries INDEXED BY injuries_moments WHERE ${OWN_RECORDS} AND healed_at IS NOT NULL
-    ORDER BY healed_at DESC, created_at DESC, source_seq DESC, id DESC LIMIT @count`,
+  newestHealed: `SELECT id, healed_at, name, day_healed, session_healed FROM injuries INDEXED BY injuries_healed
+    WHERE ${OWN_RECORDS} AND healed_at IS NOT NULL ORDER BY healed_at DESC, created_at DESC, source_seq DESC, id DESC LIMIT @count`,
   sentRecords: `SELECT id FROM (
       SELECT * FROM (${NEWEST_HARM('healed_at IS NULL', '@open')})
       UNION ALL SELECT * FROM (${NEWEST_HARM('healed_at IS NOT NULL', '@healed')})

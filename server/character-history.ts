@@ -20,6 +20,8 @@ import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaig
 
 /** A lasting record of the character, as far as ordering its moments and choosing the records sent need (a raw row). */
 type RecordRow = [id: string, category: string, createdAt: string, sourceSeq: number | null, healedAt: string | null];
+/** A healed record of the character: its healing, as far as ordering it and showing it need (a raw row). */
+type HealedRow = [id: string, healedAt: string, name: string, dayHealed: number | null, sessionHealed: string | null];
 /**
  * A done ledger entry naming the character, as far as ordering it needs, with the openings of its lines (all joined,
  * and the first; null if it has none) that show where the reply cuts it.
@@ -34,7 +36,8 @@ interface FightName { id: string; name: string; sessionId: string | null; day: n
 
 /** One moment of the history before its text is read; `kind` and `seq` order moments of one time. */
 type Moment = { at: string; seq: number | undefined } & (
-  | { kind: 'gained' | 'healed'; record: RecordRow }
+  | { kind: 'gained'; record: RecordRow }
+  | { kind: 'healed'; healing: HealedRow }
   | { kind: 'carried'; carry: CarryRow }
   | { kind: 'override'; fight: FightName; characterId: string; text: string }
   | { kind: 'treated' | 'recovery' | 'clock'; entry: EntryMoment }
@@ -69,7 +72,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const healedHarm = healedCount - lastingHealed;
   const openHarm = recordCount - healedCount - (lastingCount - lastingHealed);
   const gained = (preparedRaw(db, HISTORY_READS.newestGained).all({ ...whose, count }) as RecordRow[]).reverse();
-  const healed = (preparedRaw(db, HISTORY_READS.newestHealed).all({ ...whose, count }) as RecordRow[]).reverse();
+  const healed = (preparedRaw(db, HISTORY_READS.newestHealed).all({ ...whose, count }) as HealedRow[]).reverse();
   // A party member joins only its own campaign's fights (encounters:addFromCampaign), so its carry rows are all of
   // its campaign's fights: read from their index alone, without each fight's row. Those the GM adjusted, all read
   // for their overrides, follow the others in the index (and so in the history's order among carry-overs of one end).
@@ -118,7 +121,7 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
     momentList(carried, () => 'carried', ([, , endedAt]) => endedAt, () => undefined, (carry) => ({ kind: 'carried', at: carry[2], seq: undefined, carry })),
     momentList(overrides, (m) => m.kind, (m) => m.at, (m) => m.seq, (m) => m),
     momentList(gained, () => 'gained', (r) => r[2], (r) => r[3] || undefined, (record) => ({ kind: 'gained', at: record[2], seq: record[3] || undefined, record })),
-    momentList(healed, () => 'healed', (r) => r[4]!, () => undefined, (record) => ({ kind: 'healed', at: record[4]!, seq: undefined, record })),
+    momentList(healed, () => 'healed', (r) => r[1], () => undefined, (healing) => ({ kind: 'healed', at: healing[1], seq: undefined, healing })),
     momentList(entries, entryKind, (e) => e.recordedAt, (e) => e.seq, (entry) => ({ kind: entryKind(entry), at: entry.recordedAt, seq: entry.seq, entry })),
   ];
   const momentCount = carriedCount + overrides.length + recordCount + healedCount + entries.length;
@@ -129,9 +132,9 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const sentIds = (preparedRaw(db, HISTORY_READS.sentRecords).all({
     ...whose, open: input.allRecords ? -1 : OPEN_RECORDS_SENT, healed: input.allRecords ? -1 : HEALED_RECORDS_SENT,
   }) as [string][]).map(([id]) => id);
-  // What the records sent and the records' moments kept show of them, read by their key.
+  // What the records sent and the gains kept show of them, read by their key (a healing kept shows what was read).
   const details = new Map<string, FactRecord>();
-  const detailed = new Set([...sentIds, ...kept.flatMap((m) => (m.kind === 'gained' || m.kind === 'healed' ? [m.record[0]] : []))]);
+  const detailed = new Set([...sentIds, ...kept.flatMap((m) => (m.kind === 'gained' ? [m.record[0]] : []))]);
   if (detailed.size) {
     for (const row of preparedRaw(db, HISTORY_READS.recordDetails).all(JSON.stringify([...detailed])) as unknown[][]) {
       const record = factRecord(row);
@@ -198,8 +201,8 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
         };
       }
       case 'healed': {
-        const r = details.get(m.record[0])!;
-        return { kind: 'healed', at: r.healed_at!, day: r.day_healed ?? null, sessionNumber: number(r.session_healed), text: `${character.name}'s ${r.name} healed.`, characterId: r.character_id, recordId: r.id };
+        const [id, healedAt, name, dayHealed, sessionHealed] = m.healing;
+        return { kind: 'healed', at: healedAt, day: dayHealed ?? null, sessionNumber: number(sessionHealed), text: `${character.name}'s ${name} healed.`, characterId: character.id, recordId: id };
       }
       case 'carried': {
         const fight = fights.get(m.carry[0])!;

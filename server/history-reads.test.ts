@@ -58,15 +58,15 @@ describe("a character's history", () => {
         treatedOwn: plan(HISTORY_READS.treatedOwn, '[1, 2]', 'c', 'x', 'c'),
       };
       // The records counted and the newest read from the narrow index alone, in its order (walked back from the
-      // newest), never a record's row; the healed by their healing, which the index does not hold: SQLite keeps the
-      // newest of them as it walks the character's entries. Those sent are sorted once chosen (50 and 24, and those
-      // that are not harm).
-      for (const read of [reads.recordCounts, reads.lastingCounts, reads.newestGained, reads.newestHealed, reads.sentRecords]) {
+      // newest), never a record's row. Those sent are sorted once chosen (50 and 24, and those that are not harm).
+      for (const read of [reads.recordCounts, reads.lastingCounts, reads.newestGained, reads.sentRecords]) {
         expect(read).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]));
         expect(read.join('\n')).not.toMatch(/SCAN injuries|USING INDEX|PRIMARY KEY/);
       }
       expect(reads.newestGained).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments (character_id=? AND campaign_id=?)')]);
-      expect(reads.newestHealed).toEqual([expect.stringContaining('USING COVERING INDEX injuries_moments'), 'USE TEMP B-TREE FOR ORDER BY']);
+      // The newest healed walked back from the end of the index of healed records (migration 0016), nothing sorted:
+      // they were sorted by their healing out of every entry of the character's records.
+      expect(reads.newestHealed).toEqual([expect.stringContaining('USING COVERING INDEX injuries_healed (character_id=? AND campaign_id=? AND healed_at>?)')]);
       // The entries naming the character, with their lines' openings, from the narrow index that holds them (never
       // the index holding the whole lines, whose every seek read a rest's whole line to compare keys).
       expect(reads.entries).toEqual(expect.arrayContaining([expect.stringContaining('USING COVERING INDEX ledger_entries_history (campaign_id=? AND state=?)')]));
@@ -92,7 +92,7 @@ describe("a character's history", () => {
         for (const detail of details) {
           // (Those sent are chosen by subqueries read as they are made: no table's scan.)
           expect(detail).not.toMatch(/^SCAN (?!json_each|\(subquery-\d+\))/);
-          if (name !== 'newestHealed' && name !== 'sentRecords') expect(detail).not.toMatch(/TEMP B-TREE/);
+          if (name !== 'sentRecords') expect(detail).not.toMatch(/TEMP B-TREE/);
         }
       }
     } finally {
@@ -420,6 +420,45 @@ describe("a character's history of hundreds of fights", () => {
       file.close();
     }
   }, 60_000);
+});
+
+describe("a character's history of hundreds of healings", () => {
+  it('shows the healings among its newest items as their index holds them: it reads by their key only the records it sends', async () => {
+    const campaign = await ok('campaigns:create', { name: 'Field hospital', rulesetId: 'enigma' });
+    const berrik = await ok('characters:create', { campaignId: campaign.id, role: 'pc', name: 'Berrik', sheet: { endure: 10, navigate: 8 } });
+    const goblin = await ok('characters:create', { campaignId: campaign.id, role: 'npc', name: 'Goblin', sheet: { endure: 6 } });
+    const first = await fight(campaign.id, 'Ambush', [berrik], goblin.id, 'Cut');
+    // 250 records more like the first, written straight into the file, each healed after everything else happened:
+    // the newest 200 items are healings.
+    const file = new Database(t.dir.file());
+    try {
+      const injury = file.prepare('SELECT * FROM injuries WHERE source_encounter_id = ?').get(first.id) as Record<string, unknown>;
+      const insert = file.prepare(`INSERT INTO injuries (${Object.keys(injury).join(', ')}) VALUES (${Object.keys(injury).map((c) => `@${c}`).join(', ')})`);
+      file.transaction(() => {
+        for (let n = 0; n < 250; n++) {
+          insert.run({ ...injury, id: `${String(injury['id'])}-${n}`, name: `Cut ${n}`, healed_at: new Date(Date.UTC(2030, 0, 1) + 60_000 * n).toISOString(), day_healed: 2 + (n % 3) });
+        }
+      })();
+    } finally {
+      file.close();
+    }
+    // The rows of the statement that reads what the history shows of records by their key.
+    const read = countRowsWhere((sql) => sql === HISTORY_READS.recordDetails);
+    let history;
+    try {
+      history = await ok('characters:history', { id: berrik.id });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const all = await ok('characters:history', { id: berrik.id, allItems: true });
+    expect(history.items.map((i) => i.kind)).toEqual(Array(200).fill('healed'));
+    expect(history.items).toEqual(all.items.slice(-200));
+    expect(history.items.at(-1)).toMatchObject({ text: "Berrik's Cut 249 healed.", day: 2 + (249 % 3), characterId: berrik.id, recordId: `${history.records.at(-1)!.id.replace(/-\d+$/, '')}-249` });
+    // The first record open and the newest 24 healed sent, read by their key, and not one healing more (every
+    // healing kept was read so before: 203 rows here).
+    expect(history.records).toHaveLength(25);
+    expect(read.rows).toBe(25);
+  });
 });
 
 describe("the rests a character's records sent name beyond its newest items", () => {

@@ -15,6 +15,7 @@ import campaignConditions from './0012_campaign_conditions.sql';
 import logLineNumbers from './0013_log_line_numbers.sql';
 import entryLeads from './0014_entry_leads.sql';
 import historyIndexes from './0015_history_indexes.sql';
+import healedRecords from './0016_healed_records.sql';
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'log line numbers', sql: logLineNumbers },
   { version: 14, name: 'entry leads', sql: entryLeads },
   { version: 15, name: 'history indexes', sql: historyIndexes },
+  { version: 16, name: 'healed records', sql: healedRecords },
 ];
