@@ -14,8 +14,9 @@ const sample = (name: string) => ({ name, mimeType: 'text/plain', buffer: readFi
 test('an Improved Initiative export and an Obsidian note fill an Any system campaign; a bad CSV writes nothing', async ({ page, request }) => {
   const server = await servers.start('import.sqlite');
   const api = apiOf(request, server);
-  const info = await api<{ rulesets: { id: string; name: string; readers: unknown[] }[] }>('app:info', {});
-  const anySystem = info.rulesets.find((r) => r.readers.length > 0)!;
+  const info = await api<{ rulesets: { id: string }[] }>('app:info', {});
+  const rulesets = await Promise.all(info.rulesets.map(({ id }) => api<{ id: string; readers: unknown[] }>('rulesets:get', { id })));
+  const anySystem = rulesets.find((r) => r.readers.length > 0)!;
   const campaign = await api<{ id: string }>('campaigns:create', { name: 'Saltmarsh', rulesetId: anySystem.id });
 
   await page.goto(server.launchUrl);

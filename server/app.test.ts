@@ -48,7 +48,7 @@ describe('campaigns and characters', () => {
     expect(info.rulesets.map((r) => r.id)).toEqual(['enigma', 'teams', 'factions', 'cairn-errant', 'thrum', 'any-system']);
     for (const ruleset of info.rulesets) {
       const c = await ok('campaigns:create', { name: ruleset.name, rulesetId: ruleset.id });
-      const sheet = Object.fromEntries(ruleset.sheet.fields.map((f) => [f.key, f.default]));
+      const sheet = Object.fromEntries((await ok('rulesets:get', { id: ruleset.id })).sheet.fields.map((f) => [f.key, f.default]));
       await ok('characters:create', { campaignId: c.id, role: 'pc', name: 'Hero', sheet });
     }
     expect(counts().characters).toBe(6);

@@ -29,10 +29,9 @@ async function campaign() {
 }
 
 describe('imports:table', () => {
-  it('app:info lists the readers of the ruleset that has them, and none for the others', async () => {
-    const info = await ok('app:info', {});
-    expect(info.rulesets.find((r) => r.id === importing!.id)!.readers.map((r) => r.key)).toEqual(['improved-initiative', 'obsidian-initiative-tracker', 'csv']);
-    expect(info.rulesets.find((r) => r.id === plain!.id)!.readers).toEqual([]);
+  it('rulesets:get lists the readers of the ruleset that has them, and none for the others', async () => {
+    expect((await ok('rulesets:get', { id: importing!.id })).readers.map((r) => r.key)).toEqual(['improved-initiative', 'obsidian-initiative-tracker', 'csv']);
+    expect((await ok('rulesets:get', { id: plain!.id })).readers).toEqual([]);
   });
 
   it("Improved Initiative's export: the party, the templates and a prepared encounter with its copies", async () => {

@@ -4,7 +4,7 @@
 import { closeSync, copyFileSync, existsSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CampaignSummary, Envelope, RecoveryDone, RecoveryStatus } from '../core/api/contract.ts';
+import type { AppInfo, CampaignSummary, Envelope, RecoveryDone, RecoveryStatus, RulesetInfo } from '../core/api/contract.ts';
 import type { ChangeNotice } from '../core/api/names.ts';
 import { backupDir, listBackups } from '../db/backup.ts';
 import { markerPath } from '../db/health.ts';
@@ -76,6 +76,9 @@ describe('recovery mode', () => {
     });
     const refused = (await app.dispatch('campaigns:list', {})) as Envelope<unknown>;
     expect(refused).toEqual({ error: { kind: 'refused', message: expect.stringMatching(/damaged.*Restore a backup or start an empty database first\.$/) } });
+    // What the app says of itself and its rulesets needs no database.
+    expect((await ok<AppInfo>(app, 'app:info')).rulesets.map((r) => r.id)).toContain('enigma');
+    expect((await ok<RulesetInfo>(app, 'rulesets:get', { id: 'enigma' })).name).toBe('Enigma');
     expect(readFileSync(dir.file()).equals(damagedBytes)).toBe(true);
 
     const notices: ChangeNotice[] = [];

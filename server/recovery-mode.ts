@@ -135,7 +135,16 @@ export function openRecoveryService(
     const parsed = inputSchemas[name].safeParse(input ?? {});
     if (!parsed.success) return { error: { message: 'The request is malformed.', kind: 'invalid' } };
     if (name === 'recovery:status') return { result: status };
+    // The app's facts and its rulesets' need no database.
     if (name === 'app:info') return { result: infoHandlers['app:info']({ options } as HandlerContext) };
+    if (name === 'rulesets:get') {
+      try {
+        return { result: infoHandlers['rulesets:get']({ options } as HandlerContext, parsed.data as { id: string }) };
+      } catch (error) {
+        if (error instanceof GmError) return { error: { message: error.message, kind: error.kind } };
+        throw error;
+      }
+    }
     if (name !== 'recovery:restore' && name !== 'recovery:startEmpty' && name !== 'recovery:keep') return { error: { message: refusal, kind: 'refused' } };
     const job = working.then(async () => {
       // A second click arrives after the first recovery finished: the app is open normally by now.

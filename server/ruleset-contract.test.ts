@@ -36,14 +36,14 @@ describe('the ruleset ids are the registry\'s', () => {
   });
 });
 
-describe('what app:info and the campaign carry of each ruleset', () => {
-  it('app:info sends each ruleset\'s record kinds: labels, and which are harm', async () => {
+describe('what app:info, rulesets:get and the campaign carry of each ruleset', () => {
+  it('rulesets:get sends each ruleset\'s record kinds: labels, and which are harm', async () => {
     const info = await ok('app:info', {});
     expect(info.rulesets.map((r) => r.id)).toEqual(RULESETS.map((r) => r.id));
-    for (const ruleset of RULESETS) expect(info.rulesets.find((r) => r.id === ruleset.id)!.records).toEqual(ruleset.records.categories);
-    const teams = info.rulesets.find((r) => r.id === 'teams')!;
+    for (const ruleset of RULESETS) expect((await ok('rulesets:get', { id: ruleset.id })).records).toEqual(ruleset.records.categories);
+    const teams = await ok('rulesets:get', { id: 'teams' });
     expect(teams.records).toContainEqual({ key: 'cheatDeath', label: 'Cheated death', harm: false });
-    expect(info.rulesets.find((r) => r.id === 'enigma')!.records).toContainEqual({ key: 'armourRestrictive', label: 'Armor-Restrictive', harm: true });
+    expect((await ok('rulesets:get', { id: 'enigma' })).records).toContainEqual({ key: 'armourRestrictive', label: 'Armor-Restrictive', harm: true });
   });
 
   it('the campaign carries the party figures its ruleset shows on the home: Enigma\'s Escalation, none for the others', async () => {

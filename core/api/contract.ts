@@ -53,6 +53,7 @@ export const LOG_LINES_MAX = 100_000_000;
  */
 export const inputSchemas = builtOnFirstRead({
   'app:info': () => z.strictObject({}),
+  'rulesets:get': () => z.strictObject({ id: rulesetIdSchema() }),
   'campaigns:list': () => z.strictObject({ includeArchived: z.boolean().optional() }),
   'campaigns:create': () => z.strictObject({ name: nameSchema, rulesetId: rulesetIdSchema(), options: optionValuesSchema().optional() }),
   'campaigns:get': () => z.strictObject({ id: idSchema }),
@@ -187,10 +188,15 @@ const _everySchemaIsNamed: Record<keyof typeof inputSchemas, unknown> = {} as Re
 void _everySchemaIsNamed;
 export type HandlerInput<N extends HandlerName> = z.input<(typeof inputSchemas)[N]>;
 
-export interface RulesetInfo {
+/** What the campaign list shows of a ruleset (app:info); the rest is asked for by the screens that read it. */
+export interface RulesetName {
   id: RulesetId;
   name: string;
   summary: string;
+}
+
+/** All a ruleset tells the screens (`rulesets:get`): its sheet, options and forms. */
+export interface RulesetInfo extends RulesetName {
   sheet: SheetSchema;
   options: readonly RulingOption[];
   /** The runner's action forms for this ruleset's GM events. */
@@ -223,11 +229,15 @@ export interface TableImportResult {
   warnings: string[];
 }
 
+/**
+ * The app's facts and its rulesets' names, which the first screen (the campaign list) waits for: a few hundred bytes
+ * where every ruleset's sheet, options and forms were 129 KB (docs/decisions.md).
+ */
 export interface AppInfo {
   version: string;
   transport: 'ipc' | 'web' | 'cli';
   databasePath: string;
-  rulesets: RulesetInfo[];
+  rulesets: RulesetName[];
 }
 
 export interface CampaignSummary {
@@ -502,6 +512,7 @@ export interface EncounterDetail {
 
 export interface HandlerResults {
   'app:info': AppInfo;
+  'rulesets:get': RulesetInfo;
   'campaigns:list': CampaignSummary[];
   'campaigns:create': CampaignSummary;
   'campaigns:get': CampaignDetail;

@@ -1,6 +1,6 @@
 // Handler names alone, with no dependencies, so the preload bundle can allow-list them without zod.
 export const HANDLER_NAMES = [
-  'app:info',
+  'app:info', 'rulesets:get',
   'campaigns:list', 'campaigns:create', 'campaigns:get', 'campaigns:rename', 'campaigns:archive', 'campaigns:setOptions', 'campaigns:setConditions',
   'characters:create', 'characters:update', 'characters:archive',
   'encounters:create', 'encounters:get', 'encounters:log', 'encounters:logPage', 'encounters:addFromCampaign', 'encounters:append', 'encounters:preview', 'encounters:undo', 'encounters:redo',

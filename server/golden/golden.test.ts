@@ -2,7 +2,7 @@
 // files beside this test were written. A refactor of a ruleset must keep every log sentence, every refusal, the
 // final view and the export summary word for word; this test says which fight and which part moved.
 //
-// Each ruleset's file holds what app:info says of it (sheet, options, forms; compared member by member, in order),
+// Each ruleset's file holds what rulesets:get says of it (sheet, options, forms; compared member by member, in order),
 // its demo fight (played through the real handlers on a real SQLite file, as the demo button plays it) and three
 // fights of the benchmarks' random GM (bench/fight.ts, seeds 1 to 3).
 //
@@ -46,7 +46,7 @@ interface GoldenFight {
 
 interface GoldenFile {
   rulesetId: RulesetId;
-  /** What app:info tells the renderer of the ruleset: sheet, options, forms, conditions, recovery forms. */
+  /** What rulesets:get tells the renderer of the ruleset: sheet, options, forms, conditions, recovery forms. */
   info: unknown;
   demo: GoldenFight;
   generated: Record<string, GoldenFight>;
@@ -111,13 +111,12 @@ function demoFight(rulesetId: RulesetId): GoldenFight {
   }
 }
 
-/** The ruleset's entry of app:info, as the renderer receives it. */
+/** What rulesets:get says of the ruleset (app:info's entry before it sent only names), as the renderer receives it. */
 async function infoOf(rulesetId: RulesetId): Promise<unknown> {
   const dir = tempDir('gmw-golden-');
   const ctx = goldenContext(openDatabase(dir.file()));
   try {
-    const info = await handlers['app:info'](ctx, {});
-    return plain(info.rulesets.find((r) => r.id === rulesetId));
+    return plain(await handlers['rulesets:get'](ctx, { id: rulesetId }));
   } finally {
     ctx.db.close();
     dir.remove();
@@ -158,7 +157,7 @@ const fileOf = (rulesetId: string) => join(HERE, `${rulesetId}.json`);
 
 describe('golden replays', () => {
   for (const { id: rulesetId } of RULESETS) {
-    it(`${rulesetId}: its demo fight and three generated fights replay word for word, and app:info describes it as before`, async () => {
+    it(`${rulesetId}: its demo fight and three generated fights replay word for word, and rulesets:get describes it as before`, async () => {
       const actual: GoldenFile = {
         rulesetId,
         info: await infoOf(rulesetId),
@@ -173,7 +172,7 @@ describe('golden replays', () => {
       }
       expect(existsSync(file), `${file} is missing: write it with GOLDEN_UPDATE=1 npx vitest run server/golden`).toBe(true);
       const expected = JSON.parse(readFileSync(file, 'utf8')) as GoldenFile;
-      expect(jsonLines(actual.info), `${rulesetId}: app:info`).toEqual(jsonLines(expected.info));
+      expect(jsonLines(actual.info), `${rulesetId}: rulesets:get`).toEqual(jsonLines(expected.info));
       // Part by part, so a failure names the fight and what moved in it (a log line, a refusal, the view, the summary).
       const fights: [string, GoldenFight, GoldenFight | undefined][] = [
         ['demo', actual.demo, expected.demo],

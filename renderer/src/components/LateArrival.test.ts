@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The late-arrival form: where the ruleset's late arrival takes a typed initiative (app:info lateInitiative), an
+// The late-arrival form: where the ruleset's late arrival takes a typed initiative (rulesets:get lateInitiative), an
 // optional Initiative field; typed, the total goes with the newcomer, empty, it is rolled.
 import { cleanup, fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import LateArrival from './LateArrival.svelte';
 const api = vi.hoisted(() => ({ lateInitiative: true }));
 vi.mock('../lib/api.ts', () => ({
   send: vi.fn(async (name: string) => {
-    if (name === 'app:info') return { rulesets: [{ id: 'any-system', lateInitiative: api.lateInitiative }] };
+    if (name === 'rulesets:get') return { id: 'any-system', lateInitiative: api.lateInitiative };
     if (name === 'campaigns:get') return { characters: [{ id: 'wolf', name: 'Wolf', role: 'npc', archived: false, condition: {} }] };
     return null;
   }),

@@ -15,7 +15,7 @@ vi.mock('../lib/api.ts', async () => {
     { id: 'thrum', name: 'Thrum', sheet: thrum, options: [], actionForms: [], recoveryForms: [], readers: [] },
   ];
   return {
-    send: vi.fn(async (name: string) => (name === 'campaigns:get' ? api.campaign : name === 'app:info' ? { rulesets } : null)),
+    send: vi.fn(async (name: string, input: { id?: string }) => (name === 'campaigns:get' ? api.campaign : name === 'rulesets:get' ? rulesets.find((r) => r.id === input.id) : null)),
     onChanged: () => () => {},
   };
 });

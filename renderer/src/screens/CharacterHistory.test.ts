@@ -8,7 +8,7 @@ import { isHarm } from '../../../core/ledger/records.ts';
 import type { RecordCategory } from '../../../core/rulesets/types.ts';
 import CharacterHistory from './CharacterHistory.svelte';
 
-/** The record kinds app:info sends for the character's ruleset: labels, and which are harm. */
+/** The record kinds rulesets:get sends for the character's ruleset: labels, and which are harm. */
 const KINDS: RecordCategory[] = vi.hoisted(() => [
   { key: 'endure', label: 'Endure', harm: true },
   { key: 'glean', label: 'Glean', harm: true },
@@ -19,7 +19,7 @@ const api = vi.hoisted(() => ({ history: null as unknown, asked: [] as unknown[]
 vi.mock('../lib/api.ts', () => ({
   // A function answers as the app does: by what was asked.
   send: vi.fn(async (name: string, input: unknown) => {
-    if (name === 'app:info') return { rulesets: [{ id: 'enigma', records: KINDS }] };
+    if (name === 'rulesets:get') return { id: 'enigma', records: KINDS };
     api.asked.push(input);
     return typeof api.history === 'function' ? (api.history as (input: unknown) => unknown)(input) : api.history;
   }),
