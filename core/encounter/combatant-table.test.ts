@@ -1,7 +1,10 @@
 // A changed combatant record is a table read as the record it stands for (combatant-table.ts): it must read,
-// enumerate, compare and stringify as the plain record would, and refuse changes in place.
+// enumerate, compare and stringify as the plain record would, refuse changes in place, and a replay must change
+// one combatant at a time without reading every row of the record again.
 import { describe, expect, it } from 'vitest';
-import { eachCombatant, isCombatantTable, withCombatant, withCombatants } from './combatant-table.ts';
+import { RULESET_IDS, generateFight } from '../../bench/fight.ts';
+import { eachCombatant, isCombatantTable, plainRowsRead, withCombatant, withCombatants } from './combatant-table.ts';
+import { EncounterEngine } from './kernel.ts';
 
 interface Row { name: string; lp: number }
 
@@ -43,5 +46,20 @@ describe('a combatant table', () => {
     expect(() => { delete changed['ash']; }).toThrow(TypeError);
     expect(() => Object.freeze(changed)).toThrow(TypeError);
     expect(changed['ash']!.lp).toBe(0);
+  });
+});
+
+describe('a replay', () => {
+  // Each change copies its combatant's row, not the whole record: the rows of a plain record are read into a table
+  // once after the combatants join, not again on every change (a copy of 200 keys cost a third of a replay at 200
+  // combatants), nor again each round (a new round's reset keeps the table).
+  it.each(RULESET_IDS)('%s: reads the rows of a plain record once, however many changes and rounds the fight has', (rulesetId) => {
+    const fight = generateFight(rulesetId, 30, 500, 1);
+    const before = plainRowsRead();
+    const engine = EncounterEngine.resume(fight.rules, fight.input, undefined, fight.events);
+    expect(engine.view().round).toBeGreaterThanOrEqual(2);
+    // Changed through a table (a spread of the record would leave a plain one), its rows read once.
+    expect(isCombatantTable((engine.snapshot.context as { combatants: unknown }).combatants)).toBe(true);
+    expect(plainRowsRead() - before).toBeLessThanOrEqual(30);
   });
 });

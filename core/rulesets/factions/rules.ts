@@ -2,6 +2,7 @@
 // factions and morale groups, the turn budget and the attack under way, a combatant made from its seed, and the small
 // helpers every rules file uses (the log, statuses, grabs). Setting a fight up is in setup.ts, the order policy in
 // order.ts, combat in combat.ts and the files it names.
+import { withCombatants } from '../../encounter/combatant-table.ts';
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
@@ -248,11 +249,11 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   return { ...ctx, log: ctx.log.concat([line]) };
 }
 
-/** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
+/** `update` for each [id, patch] in turn, in one new record. */
 export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
-  const combatants = { ...ctx.combatants };
-  for (const [id, patch] of patches) combatants[id] = { ...combatants[id]!, ...patch };
-  return { ...ctx, combatants };
+  const changed = new Map<string, FactionsCombatant>();
+  for (const [id, patch] of patches) changed.set(id, { ...(changed.get(id) ?? ctx.combatants[id]!), ...patch });
+  return { ...ctx, combatants: withCombatants(ctx.combatants, changed) };
 }
 
 /**
