@@ -33,8 +33,12 @@ const refuse = (): never => {
 /** Keys that are not combatants (`hasOwnProperty`, symbols) read as an ordinary object's. */
 const plain: object = {};
 
+/** The key a table answers with what it holds (a plain record has no such key): no map of tables to keep. */
+const ROWS = Symbol('rows');
+
 const handler: ProxyHandler<Rows<unknown>> = {
   get(table, key) {
+    if (key === ROWS) return table;
     const i = typeof key === 'string' ? table.keys.at.get(key) : undefined;
     return i === undefined ? Reflect.get(plain, key) : table.rows[i];
   },
@@ -58,11 +62,8 @@ const handler: ProxyHandler<Rows<unknown>> = {
   setPrototypeOf: refuse,
 };
 
-/** Each table the proxy stands for. */
-const tables = new WeakMap<object, Rows<unknown>>();
-
 function tableOf<C>(record: Readonly<Record<string, C>>): Rows<C> {
-  const known = tables.get(record) as Rows<C> | undefined;
+  const known = (record as { [ROWS]?: Rows<C> })[ROWS];
   if (known) return known;
   const ids = Object.keys(record);
   plainRowsReadSoFar += ids.length;
@@ -70,14 +71,12 @@ function tableOf<C>(record: Readonly<Record<string, C>>): Rows<C> {
 }
 
 function recordOf<C>(table: Rows<C>): Record<string, C> {
-  const record = new Proxy(table as Rows<unknown>, handler) as unknown as Record<string, C>;
-  tables.set(record, table);
-  return record;
+  return new Proxy(table as Rows<unknown>, handler) as unknown as Record<string, C>;
 }
 
 /** A record made here: it throws on any change in place, and cannot be frozen (its rows can). */
 export function isCombatantTable(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && tables.has(value);
+  return value !== null && typeof value === 'object' && (value as { [ROWS]?: unknown })[ROWS] instanceof Rows;
 }
 
 /**
