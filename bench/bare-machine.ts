@@ -4,10 +4,10 @@
 // (createActor, send) over the same number of transitions as the ruleset's fight. Two ways to keep the combatants:
 //  - 'in place' (the baseline the Replay targets hold to): one Map of combatants, the changed combatant replaced in
 //    it, no copy of the others. This is XState's own cost per transition with the least context work around it.
-//  - 'copied' (reported beside it): a record copied whole on each change, as every ruleset's `update` does
-//    (core/encounter/roster.ts). At 200 combatants the copy costs more than XState's step, so this one runs well
-//    below a bare actor; it was the only baseline before, and ratios against it read 2–3× better than against
-//    the actor.
+//  - 'copied' (reported beside it): a record copied whole on each change, as every ruleset's `update` did before
+//    the combatant tables (core/encounter/combatant-table.ts). At 200 combatants the copy costs more than XState's
+//    step, so this one runs well below a bare actor; it was the only baseline before, and ratios against it read
+//    2–3× better than against the actor.
 import { assign, createActor, setup } from 'xstate';
 
 interface BareCombatant {

@@ -2,7 +2,7 @@
 // stepped, log lines written) with 200 combatants, beside a bare XState 5 actor of similar size doing the same
 // number of transitions in the same run (bench/bare-machine.ts): held to half the rate of the actor that changes
 // its combatants in place, and reported beside the one that copies its combatant record on each change as the
-// rulesets do.
+// rulesets did before their combatant tables.
 import { EncounterEngine } from '../core/encounter/kernel.ts';
 import { bareEvents, replayBare } from './bare-machine.ts';
 import { generateFight, RULESET_IDS } from './fight.ts';

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { setup, assign } from 'xstate';
 import * as z from 'zod';
 import { RULESET_IDS, generateFight, rulesOf } from '../../bench/fight.ts';
+import { isCombatantTable } from './combatant-table.ts';
 import { EncounterEngine, RuleRefusal, parseEvent } from './kernel.ts';
 import type { EncounterRules } from './types.ts';
 
@@ -13,7 +14,8 @@ function deepFreeze(value: unknown, seen = new Set<unknown>()): void {
   if (value === null || typeof value !== 'object' || seen.has(value)) return;
   seen.add(value);
   for (const inner of Object.values(value)) deepFreeze(inner, seen);
-  Object.freeze(value);
+  // A combatant table refuses every change in place itself (and a Proxy over it cannot be frozen).
+  if (!isCombatantTable(value)) Object.freeze(value);
 }
 
 describe('EncounterEngine', () => {

@@ -3,6 +3,7 @@
 // and the small helpers every rules file needs (update a combatant, its name, a plural). Pure functions over any
 // context that keeps `roster` (ids in the order they joined) and `combatants` (by id); what differs per ruleset
 // comes in a small RosterSpec. The refusal sentences here are the ones every ruleset has always given.
+import { withCombatant } from './combatant-table.ts';
 import type { CombatantSeed } from './types.ts';
 
 /** The part of a ruleset's encounter context this module reads and writes. */
@@ -108,7 +109,7 @@ function holds<C extends object>(combatant: C | undefined, change: Partial<C>): 
 export function update<Ctx extends RosterContext<C>, C extends Named>(ctx: Ctx & RosterContext<C>, id: string, change: Partial<NoInfer<C>>): Ctx {
   const combatant = ctx.combatants[id];
   if (holds(combatant, change)) return ctx;
-  return { ...ctx, combatants: { ...ctx.combatants, [id]: { ...combatant!, ...change } } };
+  return { ...ctx, combatants: withCombatant(ctx.combatants, id, { ...combatant!, ...change }) };
 }
 
 /** A combatant's name for a sentence; 'someone' when there is none. */

@@ -7,6 +7,7 @@ import type { AnyEvent } from './events.ts';
 import * as health from './health.ts';
 import * as order from './order.ts';
 import { activeId, dieSides, initiativeTotal, typedInitiative, type AnyContext } from './rules.ts';
+import { withCombatant } from '../../encounter/combatant-table.ts';
 
 /** The events the GM may send whatever the turn (not only the active combatant's). */
 export const ANYTIME = ['APPLY_DAMAGE', 'HEAL', 'SET_TEMP_HP', 'SET_HP', 'USE_REACTION', 'USE_READY', 'CONCENTRATE', 'CONCENTRATION_CHECK', 'INJURY', 'RESUME'] as const;
@@ -84,7 +85,7 @@ export function reduce(ctx: AnyContext, event: AnyEvent): AnyContext {
     case 'END_TURN': return order.nextTurn(ctx);
     case 'DELAY': return order.delay(ctx, event.combatantId);
     case 'RESUME': return order.resume(ctx, event.combatantId);
-    case 'READY': return { ...ctx, combatants: { ...ctx.combatants, [event.combatantId]: { ...ctx.combatants[event.combatantId]!, ready: event.trigger.trim() } } };
+    case 'READY': return { ...ctx, combatants: withCombatant(ctx.combatants, event.combatantId, { ...ctx.combatants[event.combatantId]!, ready: event.trigger.trim() }) };
     case 'USE_READY': return order.useReaction(ctx, event.combatantId, true);
     case 'USE_REACTION': return order.useReaction(ctx, event.combatantId, false);
     case 'APPLY_DAMAGE': return health.damage(ctx, event);

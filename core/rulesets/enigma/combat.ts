@@ -9,6 +9,7 @@ import { extendInjury, injuryDuration, injuryEffects, speed, type Injury, type I
 import { activeId, lpMaxOf, nameOf, removeCombatant, type EnigmaCombatant, type EnigmaContext } from './rules.ts';
 import { counted } from '../../words.ts';
 import { rulingsOf } from './options.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 /** A roll inside an event: the faces (rolled by the app or read off physical dice). */
 export interface Roll {
@@ -595,7 +596,7 @@ export const activeCannotAct = (ctx: EnigmaContext) => ctx.combatants[activeId(c
 
 /** End of combat: leftover reaction debt is dropped (R-E6) and the survival counters close. */
 export function closeCombat(ctx: EnigmaContext): EnigmaContext {
-  const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, reactionDebt: 0 }]));
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, reactionDebt: 0 }));
   return { ...ctx, combatants, actionsLeft: 0 };
 }
 

@@ -90,10 +90,13 @@ function randomFight(events: number, start: number): EncounterSnapshot[] {
   return snapshots;
 }
 
-/** The same snapshot with a deep copy of its context: nothing in it was ever seen by the view before. */
+/**
+ * The same snapshot with a deep copy of its context, made through JSON as a stored snapshot is (a context's
+ * combatant table is a Proxy, which structuredClone refuses): nothing in it was ever seen by the view before.
+ */
 const fresh = (snapshot: EncounterSnapshot): EncounterSnapshot => ({
   value: snapshot.value,
-  context: structuredClone(snapshot.context),
+  context: JSON.parse(JSON.stringify(snapshot.context)) as EncounterSnapshot['context'],
   status: snapshot.status,
   matches: (value) => snapshot.matches(value),
   can: (event) => snapshot.can(event),

@@ -9,6 +9,7 @@ import { injuryEffects, maxLp, type Injury } from './injuries.ts';
 import { CAPACITIES, type Capacity } from './sheet.ts';
 import type { CombatEvent } from './combat.ts';
 import { rulingsOf } from './options.ts';
+import { withCombatant } from '../../encounter/combatant-table.ts';
 
 export type Side = 'party' | 'gm';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -277,7 +278,7 @@ export function removeCombatant(ctx: EnigmaContext, id: string, reason: string, 
     ...ctx,
     order,
     cursor,
-    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round, kind } } },
+    combatants: withCombatant(ctx.combatants, id, { ...combatant, removed: { reason, round: ctx.round, kind } }),
     pendingPeril: ctx.pendingPeril.filter((x) => x !== id),
   };
 }

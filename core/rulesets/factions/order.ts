@@ -9,6 +9,7 @@ import type { FactionsCombatant, FactionsContext, Phase, Roll } from './rules.ts
 import { canAct, combatantFromSeed, defaultGroupId, factionLabel, FRESH_TURN, gone, releaseGrabs, say, standing } from './rules.ts';
 import { joinGroup, ROSTER } from './setup.ts';
 import { rulingsOf } from './options.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 /** The chaos of combat times the active character's declaration: "Each Player has 15 seconds to declare". */
 export const declarationTimed = (ctx: FactionsContext): boolean => ctx.chaos && ctx.activeId !== null && ctx.combatants[ctx.activeId]?.pc === true;
@@ -24,7 +25,7 @@ export function openAmbush(ctx: FactionsContext): FactionsContext {
 
 /** A round opens (roundStart): everyone's turn is back; with fast/slow on the FAT is rolled first. */
 export function openRound(ctx: FactionsContext): FactionsContext {
-  const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, acted: false }]));
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, acted: false }));
   const phase: Phase = ctx.fastSlow ? 'fast' : 'normal';
   const round = ctx.round + 1;
   const next: FactionsContext = { ...ctx, combatants, round, phase, ambushDone: true, fat: null, firstFaction: null, current: null, passStreak: 0 };
@@ -143,7 +144,7 @@ export function endTurn(ctx: FactionsContext, why: string | null = null): Factio
 export function closePhase(ctx: FactionsContext): FactionsContext {
   const lost = ctx.roster.filter((id) => couldActThisPhase(ctx, ctx.combatants[id]!)).map((id) => nameOf(ctx, id));
   if (ctx.phase === 'ambush') {
-    const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, acted: false }]));
+    const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, acted: false }));
     return say({ ...ctx, combatants, phase: null, ambushDone: true, current: null, passStreak: 0 }, 'round', 'Every faction passed in a row: the ambush bonus turn ends. The ambushers still get their turn in round 1.', ['R-F2', 'R-F4']);
   }
   if (ctx.phase === 'fast') {

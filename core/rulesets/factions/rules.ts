@@ -2,6 +2,7 @@
 // factions and morale groups, the turn budget and the attack under way, a combatant made from its seed, and the small
 // helpers every rules file uses (the log, statuses, grabs). Setting a fight up is in setup.ts, the order policy in
 // order.ts, combat in combat.ts and the files it names.
+import { withCombatants } from '../../encounter/combatant-table.ts';
 import * as roster from '../../encounter/roster.ts';
 import type { CombatantSeed, EncounterInput, LogKind, LogLine } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
@@ -248,11 +249,11 @@ export function say(ctx: FactionsContext, kind: LogKind, text: string, rulings: 
   return { ...ctx, log: ctx.log.concat([line]) };
 }
 
-/** `update` for each [id, patch] in turn, copying the combatants once (a copy of 200 of them is the costly part). */
+/** `update` for each [id, patch] in turn, in one new record. */
 export function updateEach(ctx: FactionsContext, patches: Iterable<readonly [string, Partial<FactionsCombatant>]>): FactionsContext {
-  const combatants = { ...ctx.combatants };
-  for (const [id, patch] of patches) combatants[id] = { ...combatants[id]!, ...patch };
-  return { ...ctx, combatants };
+  const changed = new Map<string, FactionsCombatant>();
+  for (const [id, patch] of patches) changed.set(id, { ...(changed.get(id) ?? ctx.combatants[id]!), ...patch });
+  return { ...ctx, combatants: withCombatants(ctx.combatants, changed) };
 }
 
 /**
@@ -353,14 +354,31 @@ export function combatantFromSeed(seed: CombatantSeed, faction: string, options:
 
 // ---- grabs ----
 
+/**
+ * Per combatant record (and roster): who holds whom, each holder's held in roster order. A view asks for every row
+ * and a step several times; a scan of the roster each time made a 200-combatant view read 40,000 combatants.
+ * Sound because a record is never changed in place (core/encounter/kernel.test.ts).
+ */
+const holdsOf = new WeakMap<object, { roster: readonly string[]; held: Map<string, string[]> }>();
+
+function heldBy(ctx: FactionsContext): Map<string, string[]> {
+  const known = holdsOf.get(ctx.combatants);
+  if (known?.roster === ctx.roster) return known.held;
+  const held = new Map<string, string[]>();
+  for (const id of ctx.roster) {
+    const holder = ctx.combatants[id]!.grabbedBy;
+    if (holder) held.set(holder, [...(held.get(holder) ?? []), id]);
+  }
+  holdsOf.set(ctx.combatants, { roster: ctx.roster, held });
+  return held;
+}
+
 /** Whoever this character held, or was held by, is free (death, incapacitation, leaving, doing something else). */
 export function releaseGrabs(ctx: FactionsContext, id: string): FactionsContext {
   let next = ctx;
-  for (const other of ctx.roster) {
-    if (ctx.combatants[other]!.grabbedBy === id) next = roster.update(next, other, { grabbedBy: null });
-  }
+  for (const other of heldBy(ctx).get(id) ?? []) next = roster.update(next, other, { grabbedBy: null });
   if (ctx.combatants[id]?.grabbedBy) next = roster.update(next, id, { grabbedBy: null });
   return next;
 }
 
-export const grabbing = (ctx: FactionsContext, id: string) => ctx.roster.find((other) => ctx.combatants[other]!.grabbedBy === id) ?? null;
+export const grabbing = (ctx: FactionsContext, id: string): string | null => heldBy(ctx).get(id)?.[0] ?? null;

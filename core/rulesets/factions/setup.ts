@@ -8,6 +8,7 @@ import { agrees, isPluralName } from '../../words.ts';
 import { nameOf, update } from '../../encounter/roster.ts';
 import type { FactionsCombatant, FactionsContext, Roll } from './rules.ts';
 import { combatantFromSeed, defaultGroupId, factionLabel, say } from './rules.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 const RESERVED_IDS = new Set(['pass', 'none', 'roll', 'random']);
 
@@ -206,7 +207,7 @@ export function start(ctx: FactionsContext): FactionsContext {
       .filter(([, g]) => g.members.length > 0)
       .map(([id, g]) => [id, { ...g, originalCount: g.members.length }]),
   );
-  const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, ambusher: c.concealed }]));
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, ambusher: c.concealed }));
   const next: FactionsContext = { ...ctx, cycle, groups, combatants, initiative: ctx.initiative && cycle.includes(ctx.initiative) ? ctx.initiative : null };
   const groupText = Object.values(groups).map((g) => `${g.label} ${g.originalCount}`).join(', ');
   return say(next, 'round', `The fight starts. Factions in cycle order: ${cycle.map((k) => factionLabel(ctx, k)).join(' → ')}. Morale groups: ${groupText}.`, ['R-F1', 'R-F7']);

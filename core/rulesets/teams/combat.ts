@@ -16,6 +16,7 @@ import { actionRefusal, applyAction, applyExtended, extendedRefusal } from './ac
 import { ACTIONS_PER_TURN, inFight, type Roll, type TeamsContext } from './rules.ts';
 import { nameOf, update } from '../../encounter/roster.ts';
 import { rulingsOf } from './options.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 export type { Roll };
 export * from './combat-events.ts';
@@ -196,8 +197,6 @@ export function activeIsDown(ctx: TeamsContext): boolean {
 
 /** End of combat: "until next turn" effects, readied and extended actions lapse. */
 export function closeCombat(ctx: TeamsContext): TeamsContext {
-  const combatants = Object.fromEntries(
-    Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, guarding: false, inCover: false, waitExtra: false, readied: null, inProgress: null }]),
-  );
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, guarding: false, inCover: false, waitExtra: false, readied: null, inProgress: null }));
   return { ...ctx, combatants, activeId: null, turn: null };
 }

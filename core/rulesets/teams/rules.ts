@@ -7,6 +7,7 @@ import type { CombatantSeed, EncounterInput } from '../../encounter/types.ts';
 import type { OptionValues } from '../options.ts';
 import { agrees, possessive } from '../../words.ts';
 import { rulingsOf } from './options.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 /** The two teams every encounter starts with; the party's team first (the server seeds party members into it). */
 export const SIDES: readonly { key: string; label: string }[] = [
@@ -392,9 +393,7 @@ export function openRound(ctx: TeamsContext): TeamsContext {
   const first = !ctx.started;
   const surpriseRound = first && ctx.surpriseTeam !== null;
   const round = first ? (surpriseRound ? 0 : 1) : ctx.round + 1;
-  const combatants = Object.fromEntries(
-    Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, acted: false, reactionUsedRound: false, attacksThisRound: 0 }]),
-  );
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, acted: false, reactionUsedRound: false, attacksThisRound: 0 }));
   const carryOn = rulingsOf(ctx.options).roundStartTeam === 'continueCycle' && !first;
   return { ...ctx, started: true, round, surpriseRound, combatants, roundTurns: [], teamCursor: carryOn ? ctx.teamCursor : 0 };
 }

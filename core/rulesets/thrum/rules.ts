@@ -8,6 +8,7 @@ import type { OptionValues } from '../options.ts';
 import { emptyBoard, type Board, type Square } from './grid.ts';
 import { counted } from '../../words.ts';
 import { rulingsOf, type ThrumRulings } from './options.ts';
+import { eachCombatant, withCombatant } from '../../encounter/combatant-table.ts';
 
 export type Side = 'party' | 'foes';
 export const SIDES: readonly { key: Side; label: string }[] = [
@@ -369,7 +370,7 @@ export function settleOrder(ctx: ThrumContext): ThrumContext {
 export const hasSlotAtCursor = (ctx: ThrumContext): boolean => ctx.cursor < ctx.order.length;
 
 export function openRound(ctx: ThrumContext): ThrumContext {
-  const combatants = Object.fromEntries(Object.entries(ctx.combatants).map(([id, c]) => [id, { ...c, delayedThisRound: false }]));
+  const combatants = eachCombatant(ctx.combatants, (c) => ({ ...c, delayedThisRound: false }));
   return { ...ctx, combatants, round: ctx.round + 1, cursor: 0, turn: freshTurn() };
 }
 
@@ -414,7 +415,7 @@ export function removeCombatant(ctx: ThrumContext, id: string, reason: string, k
     cursor,
     stack,
     turn,
-    combatants: { ...ctx.combatants, [id]: { ...combatant, removed: { reason, round: ctx.round, kind }, stance: null } },
+    combatants: withCombatant(ctx.combatants, id, { ...combatant, removed: { reason, round: ctx.round, kind }, stance: null }),
   };
 }
 

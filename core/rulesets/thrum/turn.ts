@@ -5,6 +5,7 @@ import { floor } from './health.ts';
 import { activeId, endCondition, freshTurn, inFight, isExhausted, isFrayed, push, removeCombatant, type ThrumCombatant, type ThrumContext } from './rules.ts';
 import { rulingsOf } from './options.ts';
 import { update } from '../../encounter/roster.ts';
+import { eachCombatant } from '../../encounter/combatant-table.ts';
 
 // ---- the turn (§5.2 rule 4) ----
 
@@ -85,12 +86,10 @@ export const combatOver = (ctx: ThrumContext): boolean => ctx.stack.length === 0
 /** End of combat (§5.6, R-H9): loads to 0; incapacitated PCs recover unless Fatigue Tolerance is 0; buffs, stances, terrain effects end. */
 export function closeCombat(ctx: ThrumContext, outcome: string): ThrumContext {
   const staysOut = rulingsOf(ctx.options).zeroToleranceStaysOut;
-  const combatants = Object.fromEntries(
-    Object.entries(ctx.combatants).map(([id, c]) => {
-      const incapacitated = c.incapacitated && staysOut && c.fatigueTolerance === 0;
-      return [id, { ...c, fatigueLoad: 0, stressLoad: 0, incapacitated, stance: null, buff: null, terrainEffect: null, statuses: {} }];
-    }),
-  );
+  const combatants = eachCombatant(ctx.combatants, (c) => {
+    const incapacitated = c.incapacitated && staysOut && c.fatigueTolerance === 0;
+    return { ...c, fatigueLoad: 0, stressLoad: 0, incapacitated, stance: null, buff: null, terrainEffect: null, statuses: {} };
+  });
   // The combatants as the last event left them, before the reset: that event's own log line reports them.
   return { ...ctx, combatants, closedFrom: ctx.combatants, stack: [], action: null, outcome };
 }
