@@ -353,8 +353,7 @@ describe('0012: a campaign\'s own condition list', () => {
     const app = openApp({ databasePath: path, transport: 'cli', version: 'test' });
     try {
       const [campaign] = await ok<CampaignSummary[]>(app, 'campaigns:list', {});
-      const info = await ok<{ rulesets: { id: string; conditionNames: string[] }[] }>(app, 'app:info', {});
-      const rulesetList = info.rulesets.find((r) => r.id === campaign!.rulesetId)!.conditionNames;
+      const rulesetList = (await ok<{ conditionNames: string[] }>(app, 'rulesets:get', { id: campaign!.rulesetId })).conditionNames;
       expect(rulesetList.length).toBeGreaterThan(0);
       expect(await ok<CampaignDetail>(app, 'campaigns:get', { id: campaign!.id })).toMatchObject({ conditionNames: rulesetList, conditionNamesOwn: false });
       const set = await ok<CampaignDetail>(app, 'campaigns:setConditions', { id: campaign!.id, names: ['Soaked'] });
