@@ -66,7 +66,6 @@ function tableOf<C>(record: Readonly<Record<string, C>>): Rows<C> {
   const known = (record as { [ROWS]?: Rows<C> })[ROWS];
   if (known) return known;
   const ids = Object.keys(record);
-  plainRowsReadSoFar += ids.length;
   return new Rows({ ids, at: new Map(ids.map((id, i) => [id, i])) }, ids.map((id) => record[id]!));
 }
 
@@ -104,12 +103,3 @@ export function eachCombatant<C>(record: Readonly<Record<string, C>>, change: (c
   const table = tableOf(record);
   return recordOf(new Rows(table.keys, table.rows.map((combatant, i) => change(combatant, table.keys.ids[i]!))));
 }
-
-/**
- * How many rows this process has read out of plain records to make tables (a plain record is met after a ruleset
- * builds one: an arrival, a new round's reset). A count the tests hold, beside the changes made.
- */
-export function plainRowsRead(): number {
-  return plainRowsReadSoFar;
-}
-let plainRowsReadSoFar = 0;
