@@ -3,58 +3,69 @@
 import type { AppInfo, RulesetInfo, RulesetName } from '../../../core/api/contract.ts';
 import { send } from './api.ts';
 
-/** A value fetched at its first read; a failed fetch (the app closing, a test with no server) is tried again at the next read, never thrown. */
-class Fetched<T> {
-  #value = $state.raw<T | null>(null);
-  #failed = $state(false);
-  #pending: Promise<T> | null = null;
+/**
+ * Values fetched by key at their first read; a failed fetch (the app closing, a test with no server) is tried again at
+ * the next read, never thrown. Every key's value lives in one field, not a state each made as a screen first reads its
+ * key: a state made inside a screen's derived value is not one that derived follows.
+ */
+class FetchedByKey<T> {
+  #values = $state.raw<Readonly<Record<string, T>>>({});
+  #failed = $state.raw<ReadonlySet<string>>(new Set());
+  #pending = new Map<string, Promise<T>>();
 
-  constructor(private readonly fetch: () => Promise<T>) {}
+  constructor(private readonly fetch: (key: string) => Promise<T>) {}
 
-  get value(): T | null {
-    if (!this.#value && !this.#pending && typeof window !== 'undefined') void this.load().catch(() => undefined);
-    return this.#value;
+  /** The key's value: undefined until it arrives (the first read asks for it). */
+  get(key: string): T | undefined {
+    const known = this.#values[key];
+    if (!known && !this.#pending.has(key) && typeof window !== 'undefined') void this.load(key).catch(() => undefined);
+    return known;
   }
 
-  /** Whether the last fetch failed (a screen then shows what it can without it). */
-  get failed(): boolean {
-    return this.#failed;
+  /** Whether the last fetch of the key failed (a screen then shows what it can without it). */
+  failed(key: string): boolean {
+    return this.#failed.has(key);
   }
 
-  load(): Promise<T> {
-    if (this.#value) return Promise.resolve(this.#value);
-    this.#pending ??= this.fetch().then(
-      (value) => {
-        this.#value = value;
-        this.#failed = false;
-        return value;
-      },
-      (error: unknown) => {
-        this.#pending = null;
-        this.#failed = true;
-        throw error;
-      },
-    );
-    return this.#pending;
+  /** Asks for the key's value now, before a screen reads it; a failed ask is tried again at the next. */
+  load(key: string): Promise<T> {
+    const known = this.#values[key];
+    if (known) return Promise.resolve(known);
+    let pending = this.#pending.get(key);
+    if (!pending) {
+      pending = this.fetch(key).then(
+        (value) => {
+          this.#values = { ...this.#values, [key]: value };
+          if (this.#failed.has(key)) this.#failed = new Set([...this.#failed].filter((failed) => failed !== key));
+          return value;
+        },
+        (error: unknown) => {
+          this.#pending.delete(key);
+          if (!this.#failed.has(key)) this.#failed = new Set([...this.#failed, key]);
+          throw error;
+        },
+      );
+      this.#pending.set(key, pending);
+    }
+    return pending;
   }
 }
 
+/** The one key of the app's facts. */
+const APP = 'app';
+
 class AppInfoState {
-  #info = new Fetched<AppInfo>(() => send('app:info', {}));
-  // One field for every ruleset (not a state each, made as a screen first reads it: a state made inside a screen's
-  // derived value is not one it follows).
-  #rulesets = $state.raw<Readonly<Record<string, RulesetInfo>>>({});
-  #failed = $state.raw<ReadonlySet<string>>(new Set());
-  #pending = new Map<string, Promise<RulesetInfo>>();
+  #facts = new FetchedByKey<AppInfo>(() => send('app:info', {}));
+  #rulesets = new FetchedByKey<RulesetInfo>((id) => send('rulesets:get', { id }));
 
   /** The app's facts and its rulesets' names (null until they arrive). */
   get info(): AppInfo | null {
-    return this.#info.value;
+    return this.#facts.get(APP) ?? null;
   }
 
   /** Whether asking for the app's facts failed: the campaign list then shows the rulesets' ids. */
   get infoFailed(): boolean {
-    return this.#info.failed;
+    return this.#facts.failed(APP);
   }
 
   /** A ruleset's name and summary, from the app's facts. */
@@ -64,37 +75,17 @@ class AppInfoState {
 
   /** A ruleset's sheet, options and forms: undefined until they arrive (the first read asks for them). */
   ruleset(id: string): RulesetInfo | undefined {
-    const known = this.#rulesets[id];
-    if (!known && !this.#pending.has(id) && typeof window !== 'undefined') void this.loadRuleset(id).catch(() => undefined);
-    return known;
+    return this.#rulesets.get(id);
   }
 
   /** Whether a screen may show what it reads of a ruleset: its sheet, options and forms have come, or asking failed. */
   rulesetSettled(id: string): boolean {
-    return this.ruleset(id) !== undefined || this.#failed.has(id);
+    return this.ruleset(id) !== undefined || this.#rulesets.failed(id);
   }
 
   /** Asks for a ruleset's sheet, options and forms now, before a screen reads them; a failed ask is tried again at the next. */
   loadRuleset(id: string): Promise<RulesetInfo> {
-    const known = this.#rulesets[id];
-    if (known) return Promise.resolve(known);
-    let pending = this.#pending.get(id);
-    if (!pending) {
-      pending = send('rulesets:get', { id }).then(
-        (ruleset) => {
-          this.#rulesets = { ...this.#rulesets, [id]: ruleset };
-          if (this.#failed.has(id)) this.#failed = new Set([...this.#failed].filter((failed) => failed !== id));
-          return ruleset;
-        },
-        (error: unknown) => {
-          this.#pending.delete(id);
-          if (!this.#failed.has(id)) this.#failed = new Set([...this.#failed, id]);
-          throw error;
-        },
-      );
-      this.#pending.set(id, pending);
-    }
-    return pending;
+    return this.#rulesets.load(id);
   }
 }
 
