@@ -78,9 +78,14 @@ class AppInfoState {
     return this.#rulesets.get(id);
   }
 
-  /** Whether a screen may show what it reads of a ruleset: its sheet, options and forms have come, or asking failed. */
-  rulesetSettled(id: string): boolean {
-    return this.ruleset(id) !== undefined || this.#rulesets.failed(id);
+  /**
+   * A screen's ruleset (none while the screen has not loaded what names it) and whether the screen may show what it
+   * reads of it: its sheet, options and forms have come, or asking for them failed.
+   */
+  rulesetFor(id: string | undefined): { ruleset: RulesetInfo | undefined; settled: boolean } {
+    if (id === undefined) return { ruleset: undefined, settled: false };
+    const ruleset = this.ruleset(id);
+    return { ruleset, settled: ruleset !== undefined || this.#rulesets.failed(id) };
   }
 
   /** Asks for a ruleset's sheet, options and forms now, before a screen reads them; a failed ask is tried again at the next. */
