@@ -116,6 +116,27 @@ describe('writes from a stale screen', () => {
     tabB.dispose();
   });
 
+  it('a press long after the screen\'s own write settled goes with what the screen shows, not along that write', async () => {
+    // A clock that stands still (writes within one millisecond): an undo from elsewhere brings back the very screen
+    // this tab's own write left from. A step of that write still kept would carry the next press along it, onto a
+    // screen the fight no longer shows, and the press would be refused as stale.
+    real.app!.close();
+    real.app = openApp({ databasePath: dir.file(), transport: 'cli', version: 'test', now: () => '2026-11-28T12:00:00.000Z' });
+    const id = await fight();
+    const tab = await screenOn(id);
+    const shown = { ...tab.detail!.encounter };
+    const goblin = tab.detail!.view.order.find((c) => c.name === 'Goblin 2')!;
+    await tab.act({ type: 'END_TURN' });
+    await ok('encounters:undo', { id });
+    await tab.refresh();
+    expect(tab.detail!.encounter).toMatchObject({ eventCount: shown.eventCount, updatedAt: shown.updatedAt });
+    await tab.act({ type: 'APPLY_DAMAGE', targetId: goblin.id, amount: 2, source: 'a rock' });
+    expect(await stored(id)).toBe(shown.eventCount + 1);
+    expect(tab.detail!.view.order.find((c) => c.id === goblin.id)!.health).not.toEqual(goblin.health);
+    expect(toasts.items).toEqual([]);
+    tab.dispose();
+  });
+
   it('an undo from a stale tab is refused and the other tab\'s event survives', async () => {
     const id = await fight();
     const [tabA, tabB] = [await screenOn(id), await screenOn(id)];

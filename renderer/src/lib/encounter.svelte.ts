@@ -22,6 +22,14 @@ interface Press {
   since: Shown;
 }
 
+/** One of this screen's writes that went through: the screen it left from, the one its reply showed, which write, and its number among this screen's steps. */
+interface Step {
+  from: Shown;
+  to: Shown;
+  write: string;
+  taken: number;
+}
+
 /** The carry-over check on screen: what ending the fight writes, the GM's answer, and (a redo) the adjustments to start from. */
 export interface CarryReview {
   preview: CarryPreview;
@@ -40,8 +48,15 @@ export class EncounterState {
   /** The newest write the app committed from this screen: the same press again is a double press. */
   #committed: Press | null = null;
   #queue: Promise<unknown> = Promise.resolve();
-  /** This screen's newest writes that went through: the screen each left from, the one its reply showed, and which write. */
-  #steps: { from: Shown; to: Shown; write: string }[] = [];
+  /**
+   * This screen's writes that went through since the oldest press still waiting was made: the steps that press may
+   * follow (`#leaving`). None while no write is on its way.
+   */
+  #steps: Step[] = [];
+  /** How many of this screen's writes went through. */
+  #stepsTaken = 0;
+  /** Each write on its way, oldest first: how many steps had been taken when it was pressed. */
+  #waiting: number[] = [];
   #stop: () => void;
 
   constructor(readonly id: string) {
@@ -216,13 +231,14 @@ export class EncounterState {
    */
   #write(press: Press, request: (since: Shown) => Promise<EncounterDetail>, refused?: (sentence: string) => void, beforeShown?: () => void): Promise<void> {
     this.#writing += 1;
+    this.#waiting.push(this.#stepsTaken);
     if (this.#slowTimer === undefined) this.#slowTimer = setTimeout(() => (this.#slow = true), SLOW_WRITE_MS);
     return this.#run(async () => {
       try {
         const since = this.#leaving(press);
         const reply = await request(since);
         this.#committed = press;
-        this.#steps = [...this.#steps.slice(1 - OWN_STEPS_KEPT), { from: since, to: shownBy(reply), write: press.write }];
+        this.#steps.push({ from: since, to: shownBy(reply), write: press.write, taken: this.#stepsTaken++ });
         // What an earlier refusal or notice said is no longer so once a write of the GM's has gone through.
         toasts.clear(this.toastCause);
         return reply;
@@ -238,6 +254,11 @@ export class EncounterState {
         return send('encounters:get', { id: this.id });
       }
     }, false, beforeShown).finally(() => {
+      // Writes settle in the order they were pressed: this was the oldest waiting. No later press can follow a step
+      // taken before it was made.
+      this.#waiting.shift();
+      const oldest = this.#waiting[0];
+      this.#steps = oldest === undefined ? [] : this.#steps.filter((step) => step.taken >= oldest);
       this.#writing -= 1;
       if (this.#writing === 0) this.#endSlow();
     });
@@ -294,9 +315,6 @@ export class EncounterState {
 
 /** Copies of one NPC template to add: how many, and optionally each one's name ('' keeps its number) and main pool. */
 export interface NpcCopies { templateId: string; count: number; names?: string[]; pool?: number | (number | null)[] }
-
-/** How many of a screen's own writes a press can follow while they are on their way (a burst of key presses). */
-const OWN_STEPS_KEPT = 16;
 
 const shownBy = (reply: EncounterDetail): Shown => ({ eventCount: reply.encounter.eventCount, version: reply.encounter.updatedAt });
 
