@@ -116,6 +116,18 @@ describe('writes from a stale screen', () => {
     tabB.dispose();
   });
 
+  it('a long burst of presses on one screen goes through whole, each after the one before', async () => {
+    const id = await fight();
+    const tab = await screenOn(id);
+    const before = tab.detail!.encounter.eventCount;
+    const targets = tab.detail!.view.order.map((c) => c.id);
+    const presses = Array.from({ length: 20 }, (_, i) => tab.act({ type: 'APPLY_DAMAGE', targetId: targets[i % targets.length]!, amount: 1, source: `stone ${i + 1}` }));
+    await Promise.all(presses);
+    expect(await stored(id)).toBe(before + 20);
+    expect(toasts.items).toEqual([]);
+    tab.dispose();
+  });
+
   it('a press long after the screen\'s own write settled goes with what the screen shows, not along that write', async () => {
     // A clock that stands still (writes within one millisecond): an undo from elsewhere brings back the very screen
     // this tab's own write left from. A step of that write still kept would carry the next press along it, onto a
