@@ -135,7 +135,7 @@ describe('the built programs on a file that is not ours', () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--node-only', '--quiet'], { cwd: root, stdio: 'inherit' });
   }, 120_000);
   const webMode = (path: string) =>
-    spawnSync(process.execPath, ['--input-type=module', '-e', `const { runWebMode } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist/server/web.mjs')).href)}); await runWebMode(['--db', ${JSON.stringify(path)}, '--port', '0']);`], { cwd: dir.path, encoding: 'utf8', timeout: 30_000 });
+    spawnSync(process.execPath, ['--input-type=module', '-e', `const { runWebMode } = await import(${JSON.stringify(pathToFileURL(join(root, 'scripts/web-server.mjs')).href)}); await runWebMode(['--db', ${JSON.stringify(path)}, '--port', '0']);`], { cwd: dir.path, encoding: 'utf8', timeout: 30_000 });
   const gmw = (args: string[]) => spawnSync(process.execPath, [join(root, 'dist/cli/gmw.cjs'), ...args], { cwd: dir.path, encoding: 'utf8', env: { ...process.env, GMW_DB: '' }, timeout: 30_000 });
 
   it.each(CASES)('web mode (%s): says why, exits, and the file and folder are as they were', { timeout: 60_000 }, (name) => {

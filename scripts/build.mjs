@@ -1,6 +1,6 @@
 // Builds what `npm start`, `npm run web`, the CLI and the E2E tests run: the renderer (Vite) and the Node-side
 // bundles (esbuild). Skips the work when nothing changed since the last build (stamp in dist/, scripts/build-stamp.mjs).
-import { nodeBundle, webServerBundle } from './node-bundle.mjs';
+import { nodeBundle, notationLibraryBundle, webServerBundle } from './node-bundle.mjs';
 import { chmodSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { readStamp, sourcesModifiedAt, stampPath } from './build-stamp.mjs';
 import { join, dirname } from 'node:path';
@@ -47,6 +47,7 @@ await Promise.all([
   // A sandboxed preload may only require 'electron': everything else is bundled in.
   esbuild({ ...nodeBundle({ version, format: 'cjs' }), ...common, entryPoints: ['electron/preload.ts'], outfile: 'dist/electron/preload.cjs', sourcemap: false }),
   esbuild({ ...webServerBundle({ version }), ...common }),
+  esbuild({ ...notationLibraryBundle({ version }), ...common }),
   esbuild({ ...nodeBundle({ version, format: 'cjs' }), ...common, entryPoints: ['server/cli.ts'], outfile: 'dist/cli/gmw.cjs' }),
 ]);
 // The CLI keeps its entry's `#!/usr/bin/env node` line and is executable, so package.json's "bin" can run it as `gmw`.

@@ -22,21 +22,47 @@ export function nodeBundle({ version, format = 'esm', external = [] }) {
   };
 }
 
+/** The dice notation library, which builds a whole math engine (mathjs) as it loads: imported only on demand. */
+const NOTATION_LIBRARY = '@dice-roller/rpg-dice-roller';
+/** Its bundle, beside web mode's server: what the server's on-demand import of the library requires. */
+const NOTATION_BUNDLE = 'dice-notation.cjs';
+
+/** @type {import('esbuild').Plugin} */
+const notationLibraryApart = {
+  name: 'notation-library-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@dice-roller\/rpg-dice-roller$/ }, () => ({ path: `./${NOTATION_BUNDLE}`, external: true }));
+  },
+};
+
 /**
- * Web mode's server (dist/server/web.mjs), split: what it imports only on demand (the dice notation library and
- * its math engine, about half the bundle's source) goes to a chunk of its own, which a start neither reads nor
- * compiles. A single file held it all, and Node compiled all of it before the first line ran.
+ * Web mode's server (dist/server/web.cjs): one CommonJS file, which scripts/web-server.mjs compiles through
+ * `vm.Script` with V8's code cache (Node 20 caches no compiled code for ES modules or `require`). The dice notation
+ * library and its math engine (about half the source) are a bundle of their own, dist/server/dice-notation.cjs
+ * (`notationLibraryBundle`), required only when the library is imported: a start neither reads nor compiles them.
+ * `import()` becomes `require`, which the server's wrapper is given: a `vm.Script` has no loader for `import()`.
  * @param {{ version: string }} options
  * @returns {import('esbuild').BuildOptions}
  */
 export function webServerBundle({ version }) {
   return {
-    ...nodeBundle({ version }),
+    ...nodeBundle({ version, format: 'cjs' }),
     entryPoints: ['server/web-main.ts'],
-    outdir: 'dist/server',
-    entryNames: 'web',
-    chunkNames: 'chunks/[name]-[hash]',
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
+    outfile: 'dist/server/web.cjs',
+    supported: { 'dynamic-import': false },
+    plugins: [notationLibraryApart],
+  };
+}
+
+/**
+ * The dice notation library alone, as web mode's server requires it on demand (dist/server/dice-notation.cjs).
+ * @param {{ version: string }} options
+ * @returns {import('esbuild').BuildOptions}
+ */
+export function notationLibraryBundle({ version }) {
+  return {
+    ...nodeBundle({ version, format: 'cjs' }),
+    entryPoints: [NOTATION_LIBRARY],
+    outfile: `dist/server/${NOTATION_BUNDLE}`,
   };
 }

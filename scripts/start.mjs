@@ -24,7 +24,7 @@ if (!buildIsCurrent(root)) {
 
 async function webMode(reason) {
   if (reason) console.log(`${reason} Starting GM Workstation in web mode instead.\n`);
-  const { runWebMode } = await import(pathToFileURL(join(root, 'dist/server/web.mjs')).href);
+  const { runWebMode } = await import(pathToFileURL(join(root, 'scripts/web-server.mjs')).href);
   await runWebMode(passThrough);
 }
 

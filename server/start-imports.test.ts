@@ -1,10 +1,13 @@
 // What web mode and the desktop window evaluate before they serve: the dice notation library builds a whole math
 // engine (mathjs) when it loads, about 0.2 s of a 0.4 s start, so it is imported only on demand (core/dice/dice.ts).
 // esbuild splits each entry as the build bundles it; the chunks the entry imports statically are what a start runs.
+// Web mode's server as the build makes it is one CommonJS file, and the library one of its own.
 import { build, type Metafile } from 'esbuild';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { nodeBundle, webServerBundle } from '../scripts/node-bundle.mjs';
+import { nodeBundle, notationLibraryBundle, webServerBundle } from '../scripts/node-bundle.mjs';
 import { tempDir } from '../db/testing/temp-db.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -43,19 +46,64 @@ describe('a start', () => {
     }
   }, 60_000);
 
-  // The build's own options: a bundle of one file held the library too, and Node compiled all of it at every start.
-  it('of web mode, as scripts/build.mjs builds it, leaves the library out of the files a start reads, and zod\'s unused parts out of the bundle', async () => {
+  // The build's own options: web mode's server is one CommonJS file (scripts/web-server.mjs compiles it with V8's
+  // code cache) and the library a bundle of its own, which the server requires when it imports the library.
+  it('of web mode, as scripts/build.mjs builds it, leaves the library to a bundle of its own, and zod\'s unused parts out of the server', async () => {
     const dir = tempDir();
     try {
-      const { metafile } = await build({ ...webServerBundle({ version: 'test' }), absWorkingDir: root, outdir: dir.path, write: false, metafile: true });
-      const { atStart, all } = sources(metafile, 'server/web-main.ts');
-      expect(all.some((input) => LIBRARY.test(input)), 'the library is in the bundle, loaded on demand').toBe(true);
-      expect(atStart.filter((input) => LIBRARY.test(input)).slice(0, 3)).toEqual([]);
+      const server = await build({ ...webServerBundle({ version: 'test' }), absWorkingDir: root, outfile: join(dir.path, 'web.cjs'), write: false, metafile: true });
+      const [output, ...more] = Object.values(server.metafile.outputs).filter((out) => out.entryPoint === 'server/web-main.ts');
+      expect(more).toEqual([]);
+      const inputs = Object.keys(output!.inputs);
+      expect(inputs).toContain('core/dice/dice.ts');
+      expect(inputs.filter((input) => LIBRARY.test(input)).slice(0, 3)).toEqual([]);
+      expect(output!.imports.filter((imported) => !imported.external)).toEqual([]);
+      expect(output!.imports.filter((imported) => imported.path.includes('dice'))).toEqual([{ path: './dice-notation.cjs', kind: 'require-call', external: true }]);
       // zod is imported as a namespace (`import * as z`), so the bundle keeps what the app calls: imported as
       // `{ z }`, every locale and its JSON Schema reader came too (752 KiB of the 2.7 MB a start compiles).
-      expect(atStart.filter((input) => ZOD_UNUSED.test(input)).slice(0, 3)).toEqual([]);
+      expect(inputs.filter((input) => ZOD_UNUSED.test(input)).slice(0, 3)).toEqual([]);
+      const library = await build({ ...notationLibraryBundle({ version: 'test' }), absWorkingDir: root, outfile: join(dir.path, 'dice-notation.cjs'), write: false, metafile: true });
+      expect(Object.values(library.metafile.outputs).flatMap((out) => Object.keys(out.inputs)).some((input) => LIBRARY.test(input))).toBe(true);
     } finally {
       dir.remove();
     }
   }, 60_000);
+
+  // As `npm run web` runs it: the library is required only once the page has had its start, and then it is.
+  it('of web mode, as scripts/web-server.mjs loads it, requires the library only after the start', async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--node-only', '--quiet'], { cwd: root, stdio: 'inherit' });
+    const dir = tempDir();
+    const bundle = join(root, 'dist', 'server', 'web.cjs');
+    const script = `
+      const { createRequire } = await import('node:module');
+      const { loadWebServer } = await import(${JSON.stringify(pathToFileURL(join(root, 'scripts', 'web-server.mjs')).href)});
+      const required = () => Object.keys(createRequire(${JSON.stringify(bundle)}).cache).filter((file) => /dice-notation|rpg-dice-roller|mathjs/.test(file));
+      const server = loadWebServer(${JSON.stringify(bundle)});
+      console.log('loaded: ' + JSON.stringify(required()));
+      await server.exports.runWebMode(['--db', ${JSON.stringify(dir.file())}], { served: () => { console.log('served: ' + JSON.stringify(required())); process.exit(0); } });
+      console.log('started: ' + JSON.stringify(required()));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const ended = new Promise((resolve) => child.once('exit', resolve));
+      const address = await new Promise<URL>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const found = /http:\/\/\S+\?token=\S+/.exec(output);
+          if (found) resolve(new URL(found[0]));
+        });
+        void ended.then(() => reject(new Error(output)));
+      });
+      const token = address.searchParams.get('token');
+      await fetch(`${address.origin}/api/campaigns:list`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+      await ended;
+      expect(output).toContain('loaded: []');
+      expect(output).toContain('started: []');
+      expect(output).toMatch(/served: \[".*dice-notation\.cjs"\]/);
+    } finally {
+      child.kill('SIGKILL');
+      dir.remove();
+    }
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-// Web mode's start as a GM meets it, in a real process (the built dist/server/web.mjs): a port already taken, and a
+// Web mode's start as a GM meets it, in a real process (the built dist/server/web.cjs): a port already taken, and a
 // database another GM Workstation holds, each end in one sentence, exit code 1, and the database's lock released.
 import { execFileSync, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { openApp } from './app.ts';
 import { readOnlyNotice, readOnlySentence } from './failure-sentences.ts';
 
 const root = join(import.meta.dirname, '..');
-const webMain = pathToFileURL(join(root, 'dist', 'server', 'web.mjs')).href;
+const webMain = pathToFileURL(join(root, 'scripts', 'web-server.mjs')).href;
 
 let dir: TempDir;
 let taken: Server | null = null;

@@ -2,10 +2,9 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { loadNotationLibrary } from '../core/dice/dice.ts';
-import { openApp } from './app.ts';
+import { openApp, type AppService } from './app.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
 import { canWrite, readOnlyNotice, sentenceFor } from './failure-sentences.ts';
 import { LOOPBACK, startWebServer } from './web.ts';
@@ -14,6 +13,17 @@ declare const __GMW_VERSION__: string;
 
 /** How long after the address is printed web mode loads the dice notation library. */
 const NOTATION_LIBRARY_AFTER_MS = 3_000;
+/** How long after its first call the page is taken to have made the calls of its first screen. */
+const FIRST_SCREEN_CALLS_MS = 1_000;
+
+export interface WebModeHooks {
+  /**
+   * Called once, off the start's path: after the page's first calls were answered and the notation library loaded.
+   * The loader (scripts/web-server.mjs) keeps V8's compiled code then, the handlers' functions among it (V8
+   * compiles a function when it first runs). Never called when no page calls.
+   */
+  served?: () => void;
+}
 
 function portFrom(argv: readonly string[]): number {
   const at = argv.indexOf('--port');
@@ -38,7 +48,23 @@ function portProblem(port: number): Promise<NodeJS.ErrnoException | null> {
   });
 }
 
-export async function runWebMode(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+/** The service as the web server calls it, and a promise that resolves once it has answered its first call. */
+function noticingFirstCall(service: AppService): { service: AppService; firstCallAnswered: Promise<void> } {
+  let answered!: () => void;
+  const firstCallAnswered = new Promise<void>((resolve) => (answered = resolve));
+  return {
+    firstCallAnswered,
+    service: {
+      dispatch: (name, input) => service.dispatch(name, input).finally(answered),
+      onChange: (listener) => service.onChange(listener),
+      close: () => service.close(),
+    },
+  };
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+export async function runWebMode(argv: readonly string[] = process.argv.slice(2), hooks: WebModeHooks = {}): Promise<void> {
   const dataFolder = defaultDataDir();
   const databasePath = resolveDatabasePath(argv, process.env, join(dataFolder, DB_FILE));
   const port = portFrom(argv);
@@ -60,10 +86,12 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     process.exitCode = 1;
     return;
   }
-  const staticDir = fileURLToPath(new URL('../renderer/', import.meta.url));
+  // Web mode runs as the CommonJS bundle dist/server/web.cjs: `__dirname` is dist/server.
+  const staticDir = join(__dirname, '../renderer');
+  const served = noticingFirstCall(service);
   let web;
   try {
-    web = await startWebServer({ service, staticDir, port });
+    web = await startWebServer({ service: served.service, staticDir, port });
   } catch (error) {
     // One sentence, the database closed and its lock released, exit code 1: never a stack trace.
     service.close();
@@ -83,7 +111,11 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   console.log(`GM Workstation is running in web mode. Open this address in your browser (Ctrl+C stops it):\n\n  ${web.launchUrl}\n`);
   // The notation library (with its math engine, about 0.2 s of work) for notations beyond the common forms loads
   // once the first page has had its start, not before the address is printed (core/dice/dice.ts).
-  setTimeout(() => void loadNotationLibrary().catch(() => undefined), NOTATION_LIBRARY_AFTER_MS).unref();
+  const notationLibrary = delay(NOTATION_LIBRARY_AFTER_MS).then(() => loadNotationLibrary().catch(() => undefined));
+  if (hooks.served) {
+    const calledBack = hooks.served;
+    void Promise.all([notationLibrary, served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS))]).then(() => calledBack());
+  }
   const stop = async () => {
     await web.close();
     service.close();

@@ -1,6 +1,8 @@
 // The processes a UI benchmark measures against: web mode on a database, and the bare baseline server.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { codeCacheFile, WEB_SERVER_BUNDLE } from '../../scripts/web-server.mjs';
 import { root } from './common.mjs';
 
 
@@ -33,6 +35,10 @@ export function startProcess(args, pattern, env = {}) {
   });
 }
 
-export const startWeb = (databasePath) =>
-  startProcess([join(root, 'scripts/start.mjs'), '--web', '--db', databasePath], /(http:\/\/127\.0\.0\.1:\d+)\/\?token=[\w-]+/, { GMW_DB: '' });
+/** Web mode as `npm run web` starts it; `codeCache`: whether a code cache an earlier start kept was beside the server. */
+export async function startWeb(databasePath) {
+  const codeCache = existsSync(codeCacheFile(WEB_SERVER_BUNDLE));
+  const web = await startProcess([join(root, 'scripts/start.mjs'), '--web', '--db', databasePath], /(http:\/\/127\.0\.0\.1:\d+)\/\?token=[\w-]+/, { GMW_DB: '' });
+  return { ...web, codeCache };
+}
 export const startBaseline = () => startProcess([join(root, 'bench/ui/baseline-server.mjs')], /(http:\/\/127\.0\.0\.1:\d+)\//);

@@ -1,4 +1,4 @@
-// Web mode as a real process (the built dist/server/web.mjs), for tests that kill it: its address, one call over
+// Web mode as a real process (the built dist/server/web.cjs, as `npm run web` loads it), for tests that kill it: its address, one call over
 // HTTP, and a kill.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -15,9 +15,13 @@ export interface WebProcess {
   ended: Promise<void>;
 }
 
-/** Starts web mode on `databasePath` and resolves once it printed its address. */
-export function startWebMode(databasePath: string): Promise<WebProcess> {
-  const script = `const { runWebMode } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist/server/web.mjs')).href)}); await runWebMode(['--db', ${JSON.stringify(databasePath)}]);`;
+/**
+ * Starts web mode on `databasePath` and resolves once it printed its address; `bundle`, another copy of the built
+ * server (dist/server/web.cjs by default), loaded the same way.
+ */
+export function startWebMode(databasePath: string, bundle?: string): Promise<WebProcess> {
+  const args = JSON.stringify(['--db', databasePath]);
+  const script = `const { runWebMode } = await import(${JSON.stringify(pathToFileURL(join(root, 'scripts/web-server.mjs')).href)}); await runWebMode(${args}${bundle ? `, ${JSON.stringify(bundle)}` : ''});`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
