@@ -180,6 +180,8 @@ function copyOnWorker(databasePath: string, partial: string, origin: BackupOrigi
     const state = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const worker = new Worker(BACKUP_WORKER, {
       eval: true,
+      // The worker's code is CommonJS: a process started as `node --input-type=module -e …` would hand it that flag.
+      execArgv: process.execArgv.filter((arg, i, all) => !arg.startsWith('--input-type') && all[i - 1] !== '--input-type'),
       // The same better-sqlite3 this bundle loads (each bundle and the tests have a `require`).
       workerData: { module: require.resolve('better-sqlite3'), source: databasePath, partial, origin, nativeBinding: nativeBinding ?? null, state: state.buffer, pagesPerStep: WORKER_PAGES_PER_STEP },
     });
