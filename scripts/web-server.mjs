@@ -5,9 +5,9 @@
 // bundle, in web.cjs.v8cache (docs/decisions.md says why there). A missing, foreign, damaged, refused or unwritable
 // cache costs nothing but the compile: the start goes on from source, and replaces a cache it could not use.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -50,8 +50,35 @@ function readCodeCache(cacheFile, bundleHash) {
   return header?.bundle === bundleHash && header?.data === sha256(data) ? data : undefined;
 }
 
+/** Whether a process of this id runs (one we may not signal runs too). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === 'EPERM';
+  }
+}
+
+/** Removes the partial caches that starts killed while writing one left behind (`<cache>.<pid>.partial`, that process gone). */
+function removeLeftPartials(cacheFile) {
+  const prefix = `${basename(cacheFile)}.`;
+  let names;
+  try {
+    names = readdirSync(dirname(cacheFile));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
+    const pid = Number(name.slice(prefix.length, -'.partial'.length));
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !running(pid)) rmSync(join(dirname(cacheFile), name), { force: true });
+  }
+}
+
 /** Writes the cache whole or not at all (a start reading it meanwhile sees the old file or the new one). */
 function writeCodeCache(cacheFile, bundleHash, data) {
+  removeLeftPartials(cacheFile);
   const partial = `${cacheFile}.${process.pid}.partial`;
   try {
     writeFileSync(partial, Buffer.concat([Buffer.from(`${CACHE_MAGIC}${JSON.stringify({ bundle: bundleHash, data: sha256(data) })}\n`), data]));

@@ -131,6 +131,20 @@ describe("web mode's code cache", () => {
     expect(codeCacheOf()).toBe('used');
   }, 60_000);
 
+  it('left half-written by a start killed while writing it is removed by the next that writes one', async () => {
+    // A process that has ended: its id is no longer running.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const left = `${cache}.${gone}.partial`;
+    writeFileSync(left, 'GM Workstation code cache 1\n{"bundle":');
+    // One of a start still writing (this process runs) is left alone.
+    const writing = `${cache}.${process.pid}.partial`;
+    writeFileSync(writing, 'GM Workstation code cache 1\n');
+    await serveFirstCalls();
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(writing)).toBe(true);
+    expect(codeCacheOf()).toBe('used');
+  }, 60_000);
+
   it('that cannot be written costs nothing: the start serves, and a keep leaves no file behind', async () => {
     mkdirSync(cache); // the cache's name taken by a folder: nothing can be read or written there
     keepAfterLoading(bundle);
