@@ -3,7 +3,7 @@
 // the socket). Change notices are not delivered, so a second screen stays as it was drawn: a tab whose notice has
 // not arrived yet.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STALE_SCREEN } from '../../../core/api/replies.ts';
+import { LOG_TAIL_EVENTS, STALE_SCREEN } from '../../../core/api/replies.ts';
 import type { EncounterDetail } from '../../../core/api/contract.ts';
 import { tempDir, type TempDir } from '../../../db/testing/temp-db.ts';
 import { openApp, type AppService } from '../../../server/app.ts';
@@ -161,5 +161,26 @@ describe('writes from a stale screen', () => {
     expect(notices()).toHaveLength(1);
     tabA.dispose();
     tabB.dispose();
+  });
+});
+
+describe('the log a write extends', () => {
+  it('keeps every line the screen held as the same object once the fight is longer than the runner\'s log', async () => {
+    // Past LOG_TAIL_EVENTS events each write's reply drops the oldest event's lines and adds the newest: the lines
+    // between are the screen's own. Copied, each of them was drawn again by the runner's log on every key.
+    const id = await fight();
+    for (let i = 0; i < LOG_TAIL_EVENTS + 5; i++) await ok('encounters:append', { id, event: { type: 'END_TURN' } });
+    const screen = await screenOn(id);
+    for (const write of [() => screen.act({ type: 'END_TURN' }), () => screen.undo(), () => screen.act({ type: 'END_TURN' })]) {
+      const before = screen.detail!.log;
+      await write();
+      const after = screen.detail!.log;
+      const held = new Set(before);
+      const kept = after.filter((line) => line.seq <= before.at(-1)!.seq);
+      expect(kept.length).toBeGreaterThan(LOG_TAIL_EVENTS);
+      expect(kept.filter((line) => !held.has(line))).toEqual([]);
+    }
+    expect(screen.detail!.encounter.eventCount).toBe(await stored(id));
+    screen.dispose();
   });
 });

@@ -28,6 +28,20 @@ describe('reuseUnchanged', () => {
     expect(after.order).not.toBe(before.order);
   });
 
+  it('keeps an item it already holds as it is, wherever it moved, and compares only the new ones', () => {
+    // The runner's log: its window moves on by the oldest event's lines as a write adds the newest.
+    const line = (seq: number) => ({ seq, round: 5, kind: 'turn', text: `Turn ${seq}` });
+    const before = { log: [line(1), line(2), line(3)] };
+    const kept = before.log.slice(1);
+    const after = reuseUnchanged(before, { log: [...kept, line(4)] });
+    expect(after.log[0]).toBe(before.log[1]);
+    expect(after.log[1]).toBe(before.log[2]);
+    expect(after.log[2]).toEqual(line(4));
+    expect(after.log).toHaveLength(3);
+    // Nothing moved: the very array comes back.
+    expect(reuseUnchanged(before, { log: [...before.log] }).log).toBe(before.log);
+  });
+
   it('takes added and removed fields and items', () => {
     const before: { order: { id: string; name: string; note?: string }[] } = { order: [{ id: 'a', name: 'A' }] };
     const after = reuseUnchanged(before, { order: [{ id: 'a', name: 'A', note: 'new' }, { id: 'b', name: 'B' }] });

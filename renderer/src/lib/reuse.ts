@@ -8,8 +8,9 @@ const idOf = (value: unknown) => (isObject(value) && typeof value['id'] === 'str
 
 /**
  * `next`, with every part deep-equal to the matching part of `previous` replaced by that part of `previous`
- * (the whole of `previous` when nothing differs). Array items that carry a string `id` are matched by id, so
- * a reordered list keeps its items; other items by position. Works on JSON-shaped values.
+ * (the whole of `previous` when nothing differs). An array item that `previous` holds itself is kept as it is;
+ * other items that carry a string `id` are matched by id, so a reordered list keeps its items; the rest by position.
+ * Works on JSON-shaped values.
  */
 export function reuseUnchanged<T>(previous: T, next: T): T {
   return share(previous as Json, next as Json) as T;
@@ -20,12 +21,20 @@ function share(previous: Json | undefined, next: Json): Json {
   if (Array.isArray(next)) {
     if (!Array.isArray(previous)) return next;
     const byId = new Map<string, Json>();
+    const held = new Set<Json>(previous);
     for (const item of previous) {
       const id = idOf(item);
       if (id !== undefined) byId.set(id, item);
     }
     let same = previous.length === next.length;
     const items = next.map((item, i) => {
+      // An item the screen already holds (a log line kept from the last reply) stays as it is, wherever it moved.
+      // Compared by position with the item that was there before (the log's window moves on by an event's lines on
+      // every write), it came back as a copy: every line of the runner's log was drawn again on every key.
+      if (held.has(item)) {
+        if (item !== previous[i]) same = false;
+        return item;
+      }
       const id = idOf(item);
       const shared = share(id !== undefined ? byId.get(id) : previous[i], item);
       if (shared !== previous[i]) same = false;
