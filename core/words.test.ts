@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { agrees, counted, isPluralName, possessive } from './words.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { agrees, counted, grouped, isPluralName, possessive } from './words.ts';
 
 describe('counted', () => {
   it('says one thing in the singular and any other count in the plural', () => {
@@ -7,6 +7,21 @@ describe('counted', () => {
     expect(counted(0, 'encounter')).toBe('0 encounters');
     expect(counted(2, 'injury or wound', 'injuries and wounds')).toBe('2 injuries and wounds');
     expect(counted(12_500, 'line')).toBe('12,500 lines');
+  });
+});
+
+describe('grouped', () => {
+  it("writes a whole number as toLocaleString('en') does, without Intl (its first call loads the locale's data)", () => {
+    const toLocaleString = vi.spyOn(Number.prototype, 'toLocaleString');
+    const numbers = [0, 1, -1, 7, 12, 999, 1_000, -1_000, 12_500, 100_000, 999_999, 1_000_000, -12_345_678, 2 ** 31, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    const written = numbers.map(grouped);
+    expect(counted(1_234, 'encounter')).toBe('1,234 encounters');
+    expect(toLocaleString).not.toHaveBeenCalled();
+    toLocaleString.mockRestore();
+    expect(written).toEqual(numbers.map((n) => n.toLocaleString('en')));
+  });
+  it('leaves other numbers to Intl', () => {
+    expect([1234.5678, -0.5, Infinity, 2 ** 60].map(grouped)).toEqual([1234.5678, -0.5, Infinity, 2 ** 60].map((n) => n.toLocaleString('en')));
   });
 });
 

@@ -4,6 +4,7 @@
 // each module of web mode calls as it loads.
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../db/testing/temp-db.ts';
 
 const root = join(import.meta.dirname, '..');
 const built = vi.hoisted(() => ({ byFile: new Map<string, number>() }));
@@ -30,6 +31,8 @@ vi.mock('zod', async (original) => {
   return counted({ ...actual });
 });
 
+const countBuilt = () => [...built.byFile.values()].reduce((sum, count) => sum + count, 0);
+
 describe('a start of web mode', () => {
   it('builds no request schema and no ruleset schema as its modules load, only the lazy shells', async () => {
     await import('./web-main.ts');
@@ -41,4 +44,38 @@ describe('a start of web mode', () => {
     // stored rows (the kernels, server/ledger-store.ts).
     expect(total, JSON.stringify(files)).toBeLessThanOrEqual(70);
   }, 60_000);
+});
+
+describe("web mode's first screen, made ready while the browser loads the page", () => {
+  it("leaves the page's first calls no schema to build", async () => {
+    const { openApp } = await import('./app.ts');
+    const { warmFirstScreen } = await import('./first-screen.ts');
+    const dir = tempDir();
+    const app = openApp({ databasePath: dir.file(), transport: 'web', version: 'test' });
+    try {
+      // What web mode does before it prints the address, then in the idle turns after.
+      await app.dispatch('recovery:status', {});
+      await warmFirstScreen(app);
+      const before = countBuilt();
+      // The page's first calls (renderer/src/lib/start-calls.ts).
+      for (const [name, input] of [['recovery:status', {}], ['campaigns:list', { includeArchived: true }], ['app:info', {}]] as const) {
+        expect('result' in (await app.dispatch(name, input)), name).toBe(true);
+      }
+      expect(countBuilt() - before, JSON.stringify([...built.byFile])).toBe(0);
+    } finally {
+      app.close();
+      dir.remove();
+    }
+  }, 60_000);
+
+  it('runs one call per turn of the event loop, so that a request coming meanwhile waits for one at most', async () => {
+    const { FIRST_SCREEN_CALLS, warmFirstScreen } = await import('./first-screen.ts');
+    let calls = 0;
+    const warming = warmFirstScreen({ dispatch: async () => (calls++, { result: null }) });
+    expect(calls).toBe(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(1);
+    await warming;
+    expect(calls).toBe(FIRST_SCREEN_CALLS.length);
+  });
 });

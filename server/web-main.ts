@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { loadNotationLibrary } from '../core/dice/dice.ts';
 import { openApp, type AppService } from './app.ts';
+import { warmFirstScreen } from './first-screen.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
 import { canWrite, readOnlyNotice, sentenceFor } from './failure-sentences.ts';
 import { LOOPBACK, startWebServer } from './web.ts';
@@ -109,12 +110,15 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     console.log(`${(recovery.result as Extract<RecoveryStatus, { damaged: true }>).sentence} Open the address below to restore a backup.`);
   }
   console.log(`GM Workstation is running in web mode. Open this address in your browser (Ctrl+C stops it):\n\n  ${web.launchUrl}\n`);
+  // While the browser loads the page, the first screen's calls run once, so that the page's own are only their work.
+  // Made on the service itself: they are not the page's first call, which the code cache below waits for.
+  const firstScreen = warmFirstScreen(service);
   // The notation library (with its math engine, about 0.2 s of work) for notations beyond the common forms loads
   // once the first page has had its start, not before the address is printed (core/dice/dice.ts).
   const notationLibrary = delay(NOTATION_LIBRARY_AFTER_MS).then(() => loadNotationLibrary().catch(() => undefined));
   if (hooks.served) {
     const calledBack = hooks.served;
-    void Promise.all([notationLibrary, served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS))]).then(() => calledBack());
+    void Promise.all([notationLibrary, firstScreen, served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS))]).then(() => calledBack());
   }
   const stop = async () => {
     await web.close();

@@ -43,11 +43,12 @@ const SOCKET_RETRY_MS = 5_000;
 /**
  * Web mode's fast path: one WebSocket to the app for every call, answered with the same envelopes as HTTP. A
  * browser's HTTP round trip on this machine costs a few milliseconds more than a message on an open socket, and
- * the runner's key presses wait on it. When the socket cannot open (or drops), calls go over HTTP.
+ * the runner's key presses wait on it. A call never waits for the socket: while it is opening (the page's first
+ * calls, 30-80 ms at start), cannot open or has dropped, calls go over HTTP.
  */
-class SocketTransport {
+export class SocketTransport {
   #socket: WebSocket | null = null;
-  #opening: Promise<WebSocket | null> | null = null;
+  #opening: WebSocket | null = null;
   #failedAt = -Infinity;
   #next = 1;
   #waiting = new Map<number, (reply: Envelope<unknown>) => void>();
@@ -55,7 +56,7 @@ class SocketTransport {
   readonly call: Transport = async (name, input) => {
     const id = this.#next++;
     const text = JSON.stringify({ id, name, input });
-    const socket = text.length <= SOCKET_MAX_CHARS ? await this.#open() : null;
+    const socket = text.length <= SOCKET_MAX_CHARS ? this.#openSocket() : null;
     if (!socket) return httpTransport(name, input);
     return new Promise<Envelope<unknown>>((resolve) => {
       this.#waiting.set(id, resolve);
@@ -63,28 +64,27 @@ class SocketTransport {
     });
   };
 
-  #open(): Promise<WebSocket | null> {
-    if (this.#socket?.readyState === WebSocket.OPEN) return Promise.resolve(this.#socket);
-    if (this.#opening) return this.#opening;
-    if (typeof WebSocket === 'undefined' || performance.now() - this.#failedAt < SOCKET_RETRY_MS) return Promise.resolve(null);
-    this.#opening = new Promise<WebSocket | null>((resolve) => {
-      const url = new URL('api/socket', location.href);
-      url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-      const socket = new WebSocket(url);
-      socket.onopen = () => {
-        this.#socket = socket;
-        resolve(socket);
-      };
-      socket.onmessage = (message) => this.#answered(message.data);
-      socket.onclose = () => {
-        if (this.#socket !== socket) {
-          this.#failedAt = performance.now();
-          resolve(null);
-        }
-        this.#closed(socket);
-      };
-    }).finally(() => (this.#opening = null));
-    return this.#opening;
+  /** The socket when it is open; otherwise null, and the socket opening (unless it would not lately) for the calls after. */
+  #openSocket(): WebSocket | null {
+    if (this.#socket?.readyState === WebSocket.OPEN) return this.#socket;
+    if (this.#opening || typeof WebSocket === 'undefined' || performance.now() - this.#failedAt < SOCKET_RETRY_MS) return null;
+    const url = new URL('api/socket', location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(url);
+    this.#opening = socket;
+    socket.onopen = () => {
+      this.#opening = null;
+      this.#socket = socket;
+    };
+    socket.onmessage = (message) => this.#answered(message.data);
+    socket.onclose = () => {
+      if (this.#opening === socket) {
+        this.#opening = null;
+        this.#failedAt = performance.now();
+      }
+      this.#closed(socket);
+    };
+    return null;
   }
 
   #answered(data: unknown): void {

@@ -1,0 +1,24 @@
+// What the page's first screen asks for, made ready while the browser loads the page. Web mode prints its address
+// and then sits idle for the 0.2–0.4 s the browser takes to fetch and run the page; the first run of a call builds
+// what it keeps (its request schema, its statements, its functions' compiled code), and the campaign list waited on
+// that. Running the first screen's reads once in that idle time leaves the page's own calls only their work.
+import type { AppService } from './app.ts';
+
+/** The calls of the campaign list's first screen (renderer/src/lib/start-calls.ts) besides recovery:status, which web mode makes before printing the address. */
+export const FIRST_SCREEN_CALLS: readonly (readonly [name: string, input: unknown])[] = [
+  ['campaigns:list', { includeArchived: true }],
+  ['app:info', {}],
+];
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Runs the first screen's reads once, one per turn of the event loop, so that a request that comes meanwhile waits
+ * for at most one of them. Their answers are dropped; a refusal (a damaged database in recovery mode) too.
+ */
+export async function warmFirstScreen(service: Pick<AppService, 'dispatch'>): Promise<void> {
+  for (const [name, input] of FIRST_SCREEN_CALLS) {
+    await nextTurn();
+    await service.dispatch(name, input).catch(() => undefined);
+  }
+}
