@@ -1,6 +1,4 @@
 import type { Session, WebContents } from 'electron';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY, applySecurity, secureSession, secureWebContents, secureWebPreferences } from './security.ts';
 
@@ -96,14 +94,6 @@ describe('Content-Security-Policy', () => {
     expect(directives.get('base-uri')).toEqual(["'none'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
     expect(directives.get('form-action')).toEqual(["'none'"]);
-  });
-
-  it("reaches the page as a header only: a CSP meta tag in the page's HTML holds back the request for its script", () => {
-    // Both transports send it with every response (electron/protocol.ts, server/web.ts); Chromium asked for the script
-    // 10-25 ms later when index.html carried the policy in a meta tag as well.
-    const page = readFileSync(join(import.meta.dirname, '../renderer/index.html'), 'utf8');
-    expect(page).toContain('<script type="module"');
-    expect(page).not.toMatch(/http-equiv=["']?Content-Security-Policy/i);
   });
 
   it('never allows eval, and inline code only for style attributes', () => {
