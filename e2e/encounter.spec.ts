@@ -102,7 +102,10 @@ test('create, prepare, run two rounds with a removal and an undo, restart, resum
   await page.screenshot({ path: 'e2e/screenshots/encounter-runner.png' });
   expect(framed.filter((frame) => frame.includes('"name":"encounters:append"')).length).toBeGreaterThanOrEqual(10);
   expect(framed.filter((frame) => frame.includes('"name":"encounters:undo"'))).toHaveLength(1);
-  expect(posted).toEqual(['/api/recovery:status', '/api/campaigns:list', '/api/app:info']);
+  // The page's first three calls went over HTTP; none of the fight's (a loaded machine may open the socket late
+  // enough for the campaign's first writes to go over HTTP too, which is right: no call waits for it).
+  expect(posted.slice(0, 3).sort()).toEqual(['/api/app:info', '/api/campaigns:list', '/api/recovery:status']);
+  expect(posted.filter((path) => path.startsWith('/api/encounters:'))).toEqual([]);
 
   // Stop and restart the server: the encounter is at the same turn.
   const encounterHash = new URL(page.url()).hash;
