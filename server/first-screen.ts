@@ -2,13 +2,11 @@
 // and then sits idle for the 0.2–0.4 s the browser takes to fetch and run the page; the first run of a call builds
 // what it keeps (its request schema, its statements, its functions' compiled code), and the campaign list waited on
 // that. Running the first screen's reads once in that idle time leaves the page's own calls only their work.
+import { START_CALLS } from '../core/api/start.ts';
 import type { AppService } from './app.ts';
 
-/** The calls of the campaign list's first screen (renderer/src/lib/start-calls.ts) besides recovery:status, which web mode makes before printing the address. */
-export const FIRST_SCREEN_CALLS: readonly (readonly [name: string, input: unknown])[] = [
-  ['campaigns:list', { includeArchived: true }],
-  ['app:info', {}],
-];
+/** The page's start calls besides recovery:status, which web mode makes before printing the address. */
+export const FIRST_SCREEN_CALLS = START_CALLS.filter(([name]) => name !== 'recovery:status');
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

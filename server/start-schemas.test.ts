@@ -50,6 +50,7 @@ describe("web mode's first screen, made ready while the browser loads the page",
   it("leaves the page's first calls no schema to build", async () => {
     const { openApp } = await import('./app.ts');
     const { warmFirstScreen } = await import('./first-screen.ts');
+    const { START_CALLS } = await import('../core/api/start.ts');
     const dir = tempDir();
     const app = openApp({ databasePath: dir.file(), transport: 'web', version: 'test' });
     try {
@@ -57,8 +58,8 @@ describe("web mode's first screen, made ready while the browser loads the page",
       await app.dispatch('recovery:status', {});
       await warmFirstScreen(app);
       const before = countBuilt();
-      // The page's first calls (renderer/src/lib/start-calls.ts).
-      for (const [name, input] of [['recovery:status', {}], ['campaigns:list', { includeArchived: true }], ['app:info', {}]] as const) {
+      // The page's first calls (renderer/src/lib/start-calls.ts sends them: start-calls.test.ts).
+      for (const [name, input] of START_CALLS) {
         expect('result' in (await app.dispatch(name, input)), name).toBe(true);
       }
       expect(countBuilt() - before, JSON.stringify([...built.byFile])).toBe(0);

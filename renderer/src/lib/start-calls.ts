@@ -1,13 +1,14 @@
 // The page's first calls, sent together. The screens wait for the app to say whether its database is damaged
 // (recovery:status); the campaign list and the app's facts, which the first screen shows, are asked for in the same
 // turn rather than after that answer, so the list is shown one round trip after the socket opens instead of two
-// (docs/performance.md "Start").
+// (docs/performance.md "Start"). The calls are core/api/start.ts's START_CALLS, in its order (start-calls.test.ts).
+import { CAMPAIGN_LIST_INPUT } from '../../../core/api/start.ts';
 import type { CampaignSummary, RecoveryStatus } from '../../../core/api/contract.ts';
 import { send } from './api.ts';
 import { appInfo } from './app-info.svelte.ts';
 import { router } from './router.svelte.ts';
 
-export const loadCampaigns = (): Promise<CampaignSummary[]> => send('campaigns:list', { includeArchived: true });
+export const loadCampaigns = (): Promise<CampaignSummary[]> => send('campaigns:list', CAMPAIGN_LIST_INPUT);
 
 let startList: Promise<CampaignSummary[]> | null = null;
 
