@@ -53,10 +53,19 @@ function portProblem(port: number): Promise<NodeJS.ErrnoException | null> {
 function noticingFirstCall(service: AppService): { service: AppService; firstCallAnswered: Promise<void> } {
   let answered!: () => void;
   const firstCallAnswered = new Promise<void>((resolve) => (answered = resolve));
+  let waiting = true;
   return {
     firstCallAnswered,
     service: {
-      dispatch: (name, input) => service.dispatch(name, input).finally(answered),
+      // Only the first call is watched; the calls after it go through as they are.
+      dispatch: (name, input) => {
+        const reply = service.dispatch(name, input);
+        if (waiting) {
+          waiting = false;
+          reply.then(answered, answered);
+        }
+        return reply;
+      },
       onChange: (listener) => service.onChange(listener),
       close: () => service.close(),
     },
