@@ -181,6 +181,19 @@ describe('main process start-up', () => {
     expect(fake.electron.ipcMain.removeHandler).toHaveBeenCalledTimes(HANDLER_NAMES.length + 1);
   });
 
+  it("makes the start's backup wait for the window's first screen", async () => {
+    await startMain();
+    const [options] = fake.server.openApp.mock.calls[0] as unknown as [{ autoBackup?: boolean; startBackupAfter?: Promise<unknown> }];
+    expect(options.autoBackup).toBe(true);
+    let settled = false;
+    void options.startBackupAfter!.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    fake.state.windows[0]!.contentsOn.get('did-finish-load')!();
+    await options.startBackupAfter;
+    expect(settled).toBe(true);
+  });
+
   it('shows one sentence and quits, with no stack trace, when the database cannot be opened', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     fake.server.openApp.mockImplementation(() => {

@@ -68,6 +68,8 @@ export function startupFailureSentence(databasePath: string, nativeBinding: stri
 }
 
 let mainWindow: BrowserWindow | null = null;
+/** How long after the page has loaded its first screen is taken to be shown. */
+const FIRST_SCREEN_MS = 1_000;
 
 function focusMainWindow(): void {
   if (mainWindow === null || mainWindow.isDestroyed()) return;
@@ -124,9 +126,12 @@ function start(): void {
   const paths = appPaths(__dirname, app.isPackaged, process.resourcesPath);
   const databasePath = resolveDatabasePath(process.argv, process.env, path.join(app.getPath('userData'), DATABASE_FILE));
 
+  // The start's backup waits for the window's first screen (server/app.ts `startBackupAfter`).
+  let firstScreenShown!: () => void;
+  const startBackupAfter = new Promise<void>((resolve) => (firstScreenShown = resolve));
   let service: AppService;
   try {
-    service = openApp({ databasePath, transport: 'ipc', nativeBinding: paths.nativeBinding, version: appVersion(), autoBackup: true, lock: 'desktop', backfill: true });
+    service = openApp({ databasePath, transport: 'ipc', nativeBinding: paths.nativeBinding, version: appVersion(), autoBackup: true, startBackupAfter, lock: 'desktop', backfill: true });
   } catch (error) {
     console.error('[gmw] could not open the database:', error);
     dialog.showErrorBox(`${WINDOW_TITLE} could not start`, startupFailureSentence(databasePath, paths.nativeBinding, error));
@@ -146,7 +151,8 @@ function start(): void {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(CHANGED_CHANNEL, notice);
   });
 
-  createMainWindow(paths);
+  // A reload loads the page again: the first load settles the promise, the later ones change nothing.
+  createMainWindow(paths).webContents.on('did-finish-load', () => setTimeout(firstScreenShown, FIRST_SCREEN_MS));
   // The dice notation library (with its math engine) for notations beyond the common forms, once the window has started.
   setTimeout(() => void loadNotationLibrary().catch(() => undefined), 3_000);
 

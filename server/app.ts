@@ -45,6 +45,14 @@ export interface OpenAppOptions {
   /** Back up on start and at most every `autoBackupEveryMs` after changes (the desktop app and web mode). */
   autoBackup?: boolean;
   autoBackupEveryMs?: number;
+  /**
+   * With `autoBackup`: the start's backup waits for this (the desktop app and web mode: their page's first screen
+   * shown), so that its worker and its copy of the file do not take the machine from the page as it loads. The first
+   * change, or `startBackupLatestMs` (START_BACKUP_LATEST_MS) after the app opened, starts it sooner. Without it, it
+   * starts as the app opens.
+   */
+  startBackupAfter?: Promise<unknown>;
+  startBackupLatestMs?: number;
   /** Clock and id source, replaceable in tests. */
   now?: () => string;
   newId?: () => string;
@@ -168,6 +176,8 @@ function openChecked(options: OpenAppOptions): AppService {
 
 /** Writes between two checkpoints run after a reply (about 60 WAL pages for runner actions). */
 export const CHECKPOINT_EVERY = 16;
+/** The latest the start's backup waits for the first screen (`startBackupAfter`): a page never opened, a slow one. */
+export const START_BACKUP_LATEST_MS = 10_000;
 
 /**
  * After a complete checkpoint: one write that changes nothing (the header's user_version, which the app does not
@@ -279,7 +289,21 @@ function openHealthyApp(options: OpenAppOptions): AppService {
       if (!closing.signal.aborted) console.error('[gmw] automatic backup failed:', error);
     });
   };
-  autoBackup('start');
+  // The start's backup, once: when `startBackupAfter` settles, at the first change, or `startBackupLatestMs` after
+  // opening, whichever comes first (docs/decisions.md "Backups do not hold the GM back").
+  let startBackupDue = options.autoBackup === true;
+  let startBackupTimer: ReturnType<typeof setTimeout> | undefined;
+  const backUpOnStart = () => {
+    if (!startBackupDue || closing.signal.aborted) return;
+    startBackupDue = false;
+    clearTimeout(startBackupTimer);
+    autoBackup('start');
+  };
+  if (startBackupDue && options.startBackupAfter) {
+    startBackupTimer = setTimeout(backUpOnStart, options.startBackupLatestMs ?? START_BACKUP_LATEST_MS);
+    startBackupTimer.unref?.();
+    void options.startBackupAfter.then(backUpOnStart, backUpOnStart);
+  } else backUpOnStart();
 
   // Checkpoints after the reply, not inside a GM's write: SQLite's own checkpoint (every 1,000 WAL pages, kept as
   // the backstop) runs in the commit that crosses the mark, and that GM action then waits for the database file to
@@ -387,7 +411,8 @@ function openHealthyApp(options: OpenAppOptions): AppService {
         if (WRITE_HANDLERS.has(name)) {
           if (ctx.encounters.owesSnapshots()) setImmediate(writeOwedSnapshots);
           checkpointSoon();
-          if (Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
+          if (startBackupDue) backUpOnStart();
+          else if (Date.now() - lastAutoBackup > (options.autoBackupEveryMs ?? 10 * 60_000)) autoBackup('auto');
         }
         return { result };
       } catch (error) {
@@ -406,6 +431,7 @@ function openHealthyApp(options: OpenAppOptions): AppService {
     close() {
       listeners.clear();
       backfill?.stop();
+      clearTimeout(startBackupTimer);
       writeOwedSnapshots();
       closing.abort();
       // `closing` before SQLite folds the -wal into the file and deletes it: a stop killed between that and

@@ -131,3 +131,39 @@ describe('backups', () => {
     expect(reasons()).toEqual(['auto', 'start']);
   });
 });
+
+describe("the start's backup in the desktop app and web mode", () => {
+  const reasons = () => listBackups(t.dir.file()).map((b) => b.reason).sort();
+  const made = async (count: number) => {
+    for (const deadline = Date.now() + 10_000; reasons().length < count && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const never = () => new Promise<void>(() => undefined);
+
+  it('waits for the first screen: no worker shares the machine with the page as it loads', async () => {
+    let shown!: () => void;
+    t.reopen({ transport: 'web', autoBackup: true, startBackupAfter: new Promise<void>((resolve) => (shown = resolve)) });
+    // A backup begun makes its folder at once (db/backup.ts): none is, while the page's reads go on.
+    expect(existsSync(backupDir(t.dir.file()))).toBe(false);
+    await ok('campaigns:list', { includeArchived: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(backupDir(t.dir.file()))).toBe(false);
+    shown();
+    await made(1);
+    expect(reasons()).toEqual(['start']);
+  });
+
+  it('is made at the first change when that comes sooner, and is the one backup that change asks for', async () => {
+    t.reopen({ transport: 'web', autoBackup: true, startBackupAfter: never() });
+    await ok('campaigns:create', { name: 'First', rulesetId: 'enigma' });
+    await made(1);
+    await ok('campaigns:create', { name: 'Second', rulesetId: 'enigma' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reasons()).toEqual(['start']);
+  });
+
+  it('is made when the first screen never comes (a page never opened)', async () => {
+    t.reopen({ transport: 'web', autoBackup: true, startBackupAfter: never(), startBackupLatestMs: 100 });
+    await made(1);
+    expect(reasons()).toEqual(['start']);
+  });
+});

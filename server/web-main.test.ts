@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backupDir, listBackups } from '../db/backup.ts';
 import { tempDir, type TempDir } from '../db/testing/temp-db.ts';
 import { openApp } from './app.ts';
 import { readOnlyNotice, readOnlySentence } from './failure-sentences.ts';
@@ -148,5 +149,47 @@ describe('web mode’s start', () => {
     expect(ended.stdout).toBe('');
     expect(ended.code).toBe(1);
     expect(readdirSync(folder).sort()).toEqual(listing);
+  }, 60_000);
+});
+
+describe("web mode's backup on start", () => {
+  it('is made once the page has called, not while the browser loads it', async () => {
+    const databasePath = dir.file('campaign.sqlite');
+    const made = openApp({ databasePath, transport: 'web', version: 'test' });
+    expect(await made.dispatch('campaigns:create', { name: 'Kept', rulesetId: 'enigma' })).toHaveProperty('result');
+    made.close();
+
+    const child = startWeb(['--db', databasePath]);
+    let stdout = '';
+    child.stderr.resume();
+    try {
+      const url = new URL(await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(stdout);
+          if (match) resolve(match[0]);
+        });
+        child.on('close', () => reject(new Error(`web mode ended: ${stdout}`)));
+      }));
+      // A backup begun makes its folder at once (db/backup.ts): none is while no page has called.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(existsSync(backupDir(databasePath))).toBe(false);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: '/api/recovery:status', method: 'POST', headers: {
+          Host: url.host, Authorization: `Bearer ${url.searchParams.get('token')}`, 'Content-Type': 'application/json',
+        } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+      expect(status).toBe(200);
+      for (const deadline = Date.now() + 20_000; listBackups(databasePath).length === 0 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(listBackups(databasePath).map((backup) => backup.reason)).toEqual(['start']);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((done) => child.once('close', done));
+    }
   }, 60_000);
 });

@@ -87,9 +87,13 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
     return;
   }
   const firstStart = !existsSync(databasePath);
+  // The start's backup waits for the first screen: its worker and its copy would share the machine with the browser
+  // loading the page (server/app.ts `startBackupAfter`).
+  let firstScreenShown!: () => void;
+  const startBackupAfter = new Promise<void>((resolve) => (firstScreenShown = resolve));
   let service;
   try {
-    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, lock: 'web', backfill: true, dataFolder });
+    service = openApp({ databasePath, transport: 'web', version: __GMW_VERSION__, autoBackup: true, startBackupAfter, lock: 'web', backfill: true, dataFolder });
   } catch (error) {
     // The app's refusals (locked, damaged, newer) and a read-only or full disk are one sentence as they are.
     console.error(sentenceFor(error, databasePath) ?? `GM Workstation could not open its database at ${databasePath}: ${error instanceof Error ? error.message : String(error)}`);
@@ -125,9 +129,11 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   // The notation library (with its math engine, about 0.2 s of work) for notations beyond the common forms loads
   // once the first page has had its start, not before the address is printed (core/dice/dice.ts).
   const notationLibrary = delay(NOTATION_LIBRARY_AFTER_MS).then(() => loadNotationLibrary().catch(() => undefined));
+  const firstScreenServed = served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS));
+  void firstScreenServed.then(firstScreenShown);
   if (hooks.served) {
     const calledBack = hooks.served;
-    void Promise.all([notationLibrary, firstScreen, served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS))]).then(() => calledBack());
+    void Promise.all([notationLibrary, firstScreen, firstScreenServed]).then(() => calledBack());
   }
   const stop = async () => {
     await web.close();
