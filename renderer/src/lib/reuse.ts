@@ -20,23 +20,30 @@ function share(previous: Json | undefined, next: Json): Json {
   if (previous === next || previous === undefined) return next;
   if (Array.isArray(next)) {
     if (!Array.isArray(previous)) return next;
-    const byId = new Map<string, Json>();
-    const held = new Set<Json>(previous);
-    for (const item of previous) {
-      const id = idOf(item);
-      if (id !== undefined) byId.set(id, item);
-    }
+    // Made at the first item not found where it was: the runner's rows come back in their places, and only the log,
+    // whose window moves on, needs them.
+    let held: Set<Json> | undefined;
+    let byId: Map<string, Json> | undefined;
     let same = previous.length === next.length;
     const items = next.map((item, i) => {
+      if (item === previous[i]) return item;
       // An item the screen already holds (a log line kept from the last reply) stays as it is, wherever it moved.
       // Compared by position with the item that was there before (the log's window moves on by an event's lines on
       // every write), it came back as a copy: every line of the runner's log was drawn again on every key.
+      held ??= new Set<Json>(previous);
       if (held.has(item)) {
-        if (item !== previous[i]) same = false;
+        same = false;
         return item;
       }
       const id = idOf(item);
-      const shared = share(id !== undefined ? byId.get(id) : previous[i], item);
+      if (id !== undefined && byId === undefined) {
+        byId = new Map<string, Json>();
+        for (const old of previous) {
+          const oldId = idOf(old);
+          if (oldId !== undefined) byId.set(oldId, old);
+        }
+      }
+      const shared = share(id !== undefined ? byId!.get(id) : previous[i], item);
       if (shared !== previous[i]) same = false;
       return shared;
     });
