@@ -50,9 +50,9 @@ describe('resolveAppPath', () => {
 });
 
 describe('the gmw scheme privileges', () => {
-  it('is standard, secure and fetchable', () => {
+  it('is standard, secure and fetchable, and keeps the compiled code of its scripts between starts', () => {
     expect(APP_SCHEME_PRIVILEGES.scheme).toBe('gmw');
-    expect(APP_SCHEME_PRIVILEGES.privileges).toMatchObject({ standard: true, secure: true, supportFetchAPI: true });
+    expect(APP_SCHEME_PRIVILEGES.privileges).toMatchObject({ standard: true, secure: true, supportFetchAPI: true, codeCache: true });
     expect(APP_SCHEME_PRIVILEGES.privileges).not.toHaveProperty('bypassCSP');
   });
 });

@@ -9,11 +9,14 @@ import { CONTENT_SECURITY_POLICY } from './security.ts';
 /**
  * For `protocol.registerSchemesAsPrivileged`, before the app is ready. `standard` gives the scheme an origin and
  * relative URLs, `secure` makes it a secure context, `supportFetchAPI` lets the renderer fetch its own assets;
- * `corsEnabled` because Vite emits `<script type="module" crossorigin>`, which is fetched in CORS mode.
+ * `corsEnabled` because Vite emits `<script type="module" crossorigin>`, which is fetched in CORS mode. `codeCache`
+ * lets V8 keep what it compiled of the renderer's scripts between starts (a custom scheme has none by default, and
+ * compiling the start's script is part of every start: docs/performance.md "Start"); Electron allows it on a
+ * standard scheme only.
  */
 export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,
-  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true },
+  privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true },
 } as const;
 
 /**
