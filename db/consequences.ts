@@ -24,6 +24,8 @@ export interface InjuryRow {
   ledger_seq?: number | null;
   /** The first log line of the event that caused it (migration 0005). */
   source_text?: string | null;
+  /** The seqs of the ledger entries that changed it, ascending, joined by commas (migration 0017). */
+  treatment_seqs?: string | null;
 }
 
 export function runningInjuries(db: Db, characterId: string): InjuryRow[] {

@@ -6,6 +6,8 @@ import type { InjuryRow } from './consequences.ts';
 /** What the history and the timeline read of a lasting record (server/handlers/ledger.ts makes them objects). */
 export const FACT_RECORD_COLUMNS = `id, character_id, name, category, data_json, source_encounter_id, source_seq, source_text, created_at, healed_at,
   day_gained, session_gained, day_healed, session_healed`;
+/** How many columns FACT_RECORD_COLUMNS names: a statement's columns after them start at this index of a raw row. */
+export const FACT_RECORD_WIDTH = FACT_RECORD_COLUMNS.split(',').length;
 
 /** The columns the history and the timeline read of a ledger entry, with whether it touched a lasting record. */
 export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, log_json, subjects_json,
@@ -27,7 +29,8 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  *    gained), walked back from the end of the index of healed records (migration 0016), with what the history shows
  *    of a healing (its name, day and session), so a healing kept among the items needs no record's row;
  *  - recordDetails: everything the history shows of the given records (a JSON array of their ids), by their key: the
- *    records sent and those whose gain is kept among the items;
+ *    records sent and those whose gain is kept among the items, with the seqs of the entries that changed each
+ *    (`treatment_seqs`, migration 0017: its treatments, once the entries not done are left out);
  *  - entries: the done entries naming the character, with their time, kind, day and the openings of their lines
  *    (kept with each entry, migration 0014: where the reply shows an entry cut, it shows no more), from one walk of
  *    the campaign's done entries in the narrow index that holds those columns and the entries' subjects, with
@@ -40,9 +43,6 @@ export const ENTRY_COLUMNS = `seq, type, day, session_id, state, recorded_at, lo
  *    then the fight: the index's order) and all those the GM adjusted, in the index's order;
  *  - fights: the given fights' names, sessions and days (a JSON array of their ids), from the index that holds them
  *    (migration 0015): an encounter's row holds its input, tens of KB of sheets, before those columns;
- *  - treatments: which of the given entries (a JSON array of seqs) touched which of the given records (a JSON array
- *    of ids), each pair looked up by `ledger_records`' key (never an entry's whole list), one row an entry with the
- *    ids it touched (JSON), in entry order: the key's order, so nothing is sorted;
  *  - treatedOwn: which of the given entries touched one of the character's records, each answered by the first
  *    such record found (an entry's records are read in key order, each record's owner by its key).
  */
@@ -68,7 +68,7 @@ export const HISTORY_READS = {
       UNION ALL SELECT id, created_at, source_seq FROM injuries INDEXED BY injuries_moments
         WHERE ${OWN_RECORDS} AND EXISTS (SELECT 1 FROM json_each(@lasting)) AND ${LASTING})
     ORDER BY created_at, source_seq, id`,
-  recordDetails: `SELECT ${FACT_RECORD_COLUMNS} FROM injuries WHERE id IN (SELECT value FROM json_each(?))`,
+  recordDetails: `SELECT ${FACT_RECORD_COLUMNS}, treatment_seqs FROM injuries WHERE id IN (SELECT value FROM json_each(?))`,
   entries: `SELECT seq, type, day, session_id, recorded_at, lines_lead, first_line_lead,
     EXISTS (SELECT 1 FROM ledger_records r WHERE r.campaign_id = ledger_entries.campaign_id AND r.seq = ledger_entries.seq) AS touched_records
     FROM ledger_entries INDEXED BY ledger_entries_history WHERE campaign_id = ? AND state = 'done'
@@ -82,8 +82,6 @@ export const HISTORY_READS = {
     WHERE subject = ? AND adjusted_seq IS NOT NULL ORDER BY adjusted_seq, ended_at, encounter_id`,
   fights: `SELECT id, name, session_id, day FROM encounters INDEXED BY encounters_names
     WHERE id IN (SELECT value FROM json_each(?)) AND campaign_id = ?`,
-  treatments: `SELECT seq, json_group_array(record_id) FROM ledger_records WHERE campaign_id = ? AND seq IN (SELECT value FROM json_each(?))
-    AND record_id IN (SELECT value FROM json_each(?)) GROUP BY seq ORDER BY seq`,
   treatedOwn: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ledger_records r CROSS JOIN injuries i ON i.id = r.record_id
     WHERE r.campaign_id = ? AND r.seq = value AND i.character_id = ? AND i.campaign_id = ?)`,
 };

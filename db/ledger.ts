@@ -88,8 +88,14 @@ export function writeImage(db: Db, campaignId: string, key: string, value: unkno
       prepared(db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(value as string, now, id, campaignId);
       return;
     case 'record': {
+      // The image's `ledger_seq` is the entry that last changed the record, so one of its treatments: kept among
+      // them if the record lost it (a fight's undone event deleted the record and its redo wrote it anew while the
+      // entry was undone; migration 0017). Taking an entry back leaves its seq there (an older one is restored).
       const row = value as Record<(typeof RECORD_COLUMNS)[number], unknown>;
-      prepared(db, `UPDATE injuries SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id AND campaign_id = @campaignId`)
+      prepared(db, `UPDATE injuries SET ${RECORD_COLUMNS.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now,
+          treatment_seqs = CASE WHEN @ledger_seq IS NULL OR instr(',' || coalesce(treatment_seqs, '') || ',', ',' || CAST(@ledger_seq AS INTEGER) || ',') THEN treatment_seqs
+            ELSE coalesce(treatment_seqs || ',', '') || CAST(@ledger_seq AS INTEGER) END
+        WHERE id = @id AND campaign_id = @campaignId`)
         .run({ ...row, now, id, campaignId });
       return;
     }
@@ -177,6 +183,16 @@ export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>):
 export function insertEntryRecords(db: Db, campaignId: string, seq: number, afterJson: string): void {
   prepared(db, `INSERT INTO ledger_records (campaign_id, seq, record_id)
     SELECT ?, ?, substr(key, 8) FROM json_each(?) WHERE key LIKE 'record:%'`).run(campaignId, seq, afterJson);
+}
+
+/**
+ * Gives each record of a campaign the seqs of the entries that changed it, as ledger_records names them (an
+ * import writes its entries after its records; migration 0017 did the same for every campaign).
+ */
+export function fillTreatmentSeqs(db: Db, campaignId: string): void {
+  prepared(db, `UPDATE injuries SET treatment_seqs = t.seqs
+    FROM (SELECT record_id, group_concat(seq, ',' ORDER BY seq) AS seqs FROM ledger_records WHERE campaign_id = ? GROUP BY record_id) AS t
+    WHERE injuries.id = t.record_id AND injuries.campaign_id = ?`).run(campaignId, campaignId);
 }
 
 /** The entry undo would take back: the newest one still done. */

@@ -201,6 +201,11 @@ describe.each(VERSIONS)('a version %i database migrated to the newest version', 
       WHERE j.key LIKE 'record:%' ORDER BY 1, 2, 3`).all();
     expect(db.prepare('SELECT campaign_id, seq, record_id FROM ledger_records ORDER BY 1, 2, 3').all()).toEqual(fromImages);
     if (version >= 3) expect(fromImages.length).toBeGreaterThan(0);
+    // 0017: every record keeps the seqs of the entries that changed it, in order, exactly those ledger_records names.
+    const named = db.prepare(`SELECT i.id, group_concat(r.seq, ',' ORDER BY r.seq) AS seqs FROM injuries i
+      LEFT JOIN ledger_records r ON r.campaign_id = i.campaign_id AND r.record_id = i.id GROUP BY i.id ORDER BY i.id`).all();
+    expect(db.prepare('SELECT id, treatment_seqs AS seqs FROM injuries ORDER BY id').all()).toEqual(named);
+    if (version >= 4) expect(named.filter((r) => (r as { seqs: string | null }).seqs !== null).length).toBeGreaterThan(0);
     // 0005: every injury with a cause keeps its cause's first log line, exactly the line its event holds.
     const causes = db.prepare(`SELECT i.id, i.source_text AS kept, json_extract(v.log_json, '$[0].text') AS line FROM injuries i
       JOIN encounter_events v ON v.encounter_id = i.source_encounter_id AND v.seq = i.source_seq`).all() as { kept: string | null; line: string }[];

@@ -15,7 +15,7 @@ import { ENTRY_TEXT_SENT, HEALED_RECORDS_SENT, ITEMS_SENT, OPEN_RECORDS_SENT, cu
 import { isHarm } from '../core/ledger/records.ts';
 import * as ledger from '../db/ledger.ts';
 import { prepared, preparedRaw } from '../db/connection.ts';
-import { HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
+import { FACT_RECORD_WIDTH, HISTORY_READS, factRecord, type FactRecord } from '../db/history-reads.ts';
 import { requireCampaign, requireCharacter, rulesetOf } from './handlers/campaigns.ts';
 
 /** A lasting record of the character, as far as ordering its moments and choosing the records sent need (a raw row). */
@@ -132,29 +132,29 @@ export function characterHistory(ctx: HandlerContext, input: { id: string; allIt
   const sentIds = (preparedRaw(db, HISTORY_READS.sentRecords).all({
     ...whose, open: input.allRecords ? -1 : OPEN_RECORDS_SENT, healed: input.allRecords ? -1 : HEALED_RECORDS_SENT,
   }) as [string][]).map(([id]) => id);
-  // What the records sent and the gains kept show of them, read by their key (a healing kept shows what was read).
+  // What the records sent and the gains kept show of them, read by their key (a healing kept shows what was read),
+  // with the seqs of the entries that changed each.
   const details = new Map<string, FactRecord>();
+  const changedBy = new Map<string, string | null>();
   const detailed = new Set([...sentIds, ...kept.flatMap((m) => (m.kind === 'gained' ? [m.record[0]] : []))]);
   if (detailed.size) {
     for (const row of preparedRaw(db, HISTORY_READS.recordDetails).all(JSON.stringify([...detailed])) as unknown[][]) {
       const record = factRecord(row);
       details.set(record.id, record);
+      changedBy.set(record.id, row[FACT_RECORD_WIDTH] as string | null);
     }
   }
   const sent = sentIds.map((id) => details.get(id)!);
 
-  // Each sent record's treatments: the done entries naming the character that touched it (ledger_records), in entry
-  // order. An entry that touched records is read by its key with each sent record's id, never whole: a rest
-  // touches every open record. One row an entry, with the sent records it touched.
+  // Each sent record's treatments: the done entries naming the character that changed it, in entry order. The
+  // record keeps the seqs of every entry that changed it (migration 0017), undone and dropped ones too: those
+  // among the entries read above that touched records are its treatments.
   const treatments = new Map<string, number[]>();
-  const touching = entries.filter((e) => e.touchedRecords).map((e) => e.seq);
-  if (touching.length && sent.length) {
-    for (const [seq, recordIds] of preparedRaw(db, HISTORY_READS.treatments).all(campaign.id, JSON.stringify(touching), JSON.stringify(sent.map((r) => r.id))) as [number, string][]) {
-      for (const recordId of JSON.parse(recordIds) as string[]) {
-        const list = treatments.get(recordId);
-        if (list) list.push(seq);
-        else treatments.set(recordId, [seq]);
-      }
+  const touching = new Set(entries.flatMap((e) => (e.touchedRecords ? [e.seq] : [])));
+  if (touching.size) {
+    for (const r of sent) {
+      const seqs = changedBy.get(r.id);
+      if (seqs) treatments.set(r.id, seqs.split(',').map(Number).filter((seq) => touching.has(seq)).sort((a, b) => a - b));
     }
   }
   // An entry kept among the items that touched records is this character's treatment if it touched one of the

@@ -28,7 +28,7 @@ import { getCampaign, touchCampaign } from '../db/campaigns.ts';
 import type { Db } from '../db/connection.ts';
 import { SNAPSHOT_EVERY, insertEventRow, saveSnapshot, type EncounterHead, type EventRow } from '../db/encounters.ts';
 import { noteCarryAdjustments } from '../db/consequences.ts';
-import { ENTRY_LEADS, insertEntryRecords, readClock } from '../db/ledger.ts';
+import { ENTRY_LEADS, fillTreatmentSeqs, insertEntryRecords, readClock } from '../db/ledger.ts';
 import { toCampaignSummary, toEncounterSummary, type CampaignRow, type EncounterRow } from '../db/rows.ts';
 import type { HandlerContext } from './app.ts';
 import { rulesFor } from './encounter-store.ts';
@@ -277,6 +277,7 @@ export function importCampaign(ctx: HandlerContext, content: string): CampaignSu
     entry.run({ ...e, campaign_id: campaignId });
     insertEntryRecords(db, campaignId, e.seq, e.after_json);
   }
+  fillTreatmentSeqs(db, campaignId);
 
   ctx.changed({ area: 'campaigns', id: campaignId });
   return toCampaignSummary(getCampaign(db, campaignId)!);

@@ -229,7 +229,9 @@ function writeChange(w: LedgerWrite, change: RecoveryChange, day: number, sessio
     w.db.prepare('UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(JSON.stringify(state), w.now, id, w.campaign.id);
   }
   for (const record of change.records ?? []) {
+    // The record keeps the entry's seq among its treatments (migration 0017), in the one update made of it.
     w.db.prepare(`UPDATE injuries SET data_json = @data, name = coalesce(@name, name), ledger_seq = @seq, updated_at = @now,
+        treatment_seqs = coalesce(treatment_seqs || ',', '') || CAST(@seq AS INTEGER),
         healed_at = CASE WHEN @healed THEN @now ELSE healed_at END,
         day_healed = CASE WHEN @healed THEN @day ELSE day_healed END,
         session_healed = CASE WHEN @healed THEN @sessionId ELSE session_healed END

@@ -16,6 +16,7 @@ import logLineNumbers from './0013_log_line_numbers.sql';
 import entryLeads from './0014_entry_leads.sql';
 import historyIndexes from './0015_history_indexes.sql';
 import healedRecords from './0016_healed_records.sql';
+import recordTreatments from './0017_record_treatments.sql';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'entry leads', sql: entryLeads },
   { version: 15, name: 'history indexes', sql: historyIndexes },
   { version: 16, name: 'healed records', sql: healedRecords },
+  { version: 17, name: 'record treatments', sql: recordTreatments },
 ];
