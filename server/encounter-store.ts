@@ -85,27 +85,55 @@ interface Mark {
  * snapshot carries the D of its seq, computed from the events its engine applied: one saved by an engine that had
  * gone stale (another process wrote the file) carries a D its stored events do not give. Chained, an engine resumed
  * from a snapshot goes on from its D without reading the events before it.
+ *
+ * It holds the D it goes on from and the events added since (fewer than SNAPSHOT_EVERY, newest first, shared with
+ * its copies), and the hash of them once it has been added to. A copy (every write keeps one with its mark) is
+ * those two alone: its hash is made again from them only if events are added to it (a write after an undo).
  */
 class EventDigest {
-  private constructor(private hash: Hash) {}
+  private constructor(
+    private base: string,
+    private since: AddedEvent | null,
+    private hash: Hash | null,
+  ) {}
 
   /** The digest of the events after a snapshot that carries `digest` (from the start: ''). */
   static after(digest = ''): EventDigest {
-    return new EventDigest(createHash('sha1').update(digest));
+    return new EventDigest(digest, null, null);
   }
 
   /** Adds event `seq`; at a snapshot's seq, returns the D a snapshot there carries. */
   add(payload: string, seq: number): string | null {
-    this.hash.update(payload).update('\n');
-    if (seq % store.SNAPSHOT_EVERY !== 0) return null;
-    const digest = this.hash.digest('base64');
-    this.hash = createHash('sha1').update(digest);
+    const hash = this.hashed().update(payload).update('\n');
+    if (seq % store.SNAPSHOT_EVERY !== 0) {
+      this.since = { payload, before: this.since };
+      return null;
+    }
+    const digest = hash.digest('base64');
+    this.base = digest;
+    this.since = null;
+    this.hash = null;
     return digest;
   }
 
   copy(): EventDigest {
-    return new EventDigest(this.hash.copy());
+    return new EventDigest(this.base, this.since, null);
   }
+
+  private hashed(): Hash {
+    if (this.hash) return this.hash;
+    const added: string[] = [];
+    for (let event = this.since; event; event = event.before) added.push(event.payload);
+    const hash = createHash('sha1').update(this.base);
+    for (let i = added.length - 1; i >= 0; i--) hash.update(added[i]!).update('\n');
+    return (this.hash = hash);
+  }
+}
+
+/** An event added to an EventDigest since its D, with those added before it. */
+interface AddedEvent {
+  readonly payload: string;
+  readonly before: AddedEvent | null;
 }
 
 type Built = { engine: EncounterEngine; covered: EventDigest };
