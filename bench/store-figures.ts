@@ -151,11 +151,12 @@ export async function benchAppend(options: BenchOptions): Promise<BenchResult[]>
 /**
  * The database writes one append makes, by themselves: the same statements on copies of the encounter's tables
  * (same columns, checks and indexes) in the same file, one transaction per event: the encounter's head read, the
- * event's row, the new head, the campaign's last activity (noteCampaignActivity's statement) and the emptied redo
- * stack. No validation, no rules, no reply. Returns the writer for one stored event row.
+ * event's row, the new head and the campaign's last activity (noteCampaignActivity's statement); the redo stack an
+ * append after an append leaves alone (EncounterStore knows it empty). No validation, no rules, no reply. Returns
+ * the writer for one stored event row.
  */
 function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
-  const tables = ['campaigns', 'encounters', 'encounter_events', 'encounter_redo'];
+  const tables = ['campaigns', 'encounters', 'encounter_events'];
   // The tables and the indexes named after them (encounters_by_campaign, encounter_events_without_roster).
   const copyName = (sql: string) => sql.replace(new RegExp(`\\b((?:${tables.join('|')})\\w*)`, 'g'), 'copy_$1');
   const schema = db.prepare(`SELECT sql FROM sqlite_master WHERE tbl_name IN (${tables.map(() => '?').join(', ')}) AND sql IS NOT NULL ORDER BY type DESC`).all(...tables) as { sql: string }[];
@@ -167,14 +168,12 @@ function appendWrites(db: Db, encounterId: string): (row: EventRow) => void {
   const insert = db.prepare('INSERT INTO copy_encounter_events (encounter_id, seq, type, payload_json, log_json, recorded_at, roster_json, line_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const update = db.prepare('UPDATE copy_encounters SET phase = ?, round = ?, event_count = ?, updated_at = ? WHERE id = ?');
   const touch = db.prepare(noteActivitySql('copy_campaigns'));
-  const clearRedo = db.prepare('DELETE FROM copy_encounter_redo WHERE encounter_id = ?');
   return (row) => writeTransaction(db, () => {
     const current = read.get(encounterId) as { campaign_id: string; phase: string; round: number; event_count: number };
     const seq = current.event_count + 1;
     insert.run(encounterId, seq, row.type, row.payload_json, row.log_json, row.recorded_at, row.roster_json, row.line_start);
     update.run(current.phase, current.round, seq, row.recorded_at, encounterId);
     touch.run(noteActivityParams(current.campaign_id, row.recorded_at));
-    clearRedo.run(encounterId);
   });
 }
 

@@ -3,7 +3,7 @@
 // stored snapshot its events do not reproduce is not resumed from: the events' state is, and the snapshot is
 // replaced. The other writer is a second better-sqlite3 connection to the same file, as another process would be.
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HandlerResults } from '../core/api/contract.ts';
 import { EncounterEngine } from '../core/encounter/kernel.ts';
 import type { EncounterInput, GmEvent } from '../core/encounter/types.ts';
@@ -144,5 +144,63 @@ describe('a stored snapshot that disagrees with its events', () => {
     t.reopen();
     expect((await ok('encounters:get', { id })).view).toEqual(freshView(id));
     expect(snapshotAt(id, SNAPSHOT_EVERY)).toBe(before);
+  });
+});
+
+describe('the digest of the events a snapshot carries', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** From now on, counts the hashes copied and the pieces hashed (every hash of the process). */
+  function countHashing(): { copies: number; pieces: number } {
+    const hash = Object.getPrototypeOf(createHash('sha1')) as { copy(...a: unknown[]): unknown; update(...a: unknown[]): unknown };
+    const { copy, update } = hash;
+    const count = { copies: 0, pieces: 0 };
+    vi.spyOn(hash, 'copy').mockImplementation(function (this: unknown, ...a: unknown[]) {
+      count.copies += 1;
+      return copy.apply(this, a);
+    });
+    vi.spyOn(hash, 'update').mockImplementation(function (this: unknown, ...a: unknown[]) {
+      count.pieces += 1;
+      return update.apply(this, a);
+    });
+    return count;
+  }
+
+  /** The D a snapshot at `seq` carries, chained from the start (see EventDigest in server/encounter-store.ts). */
+  const chained = (events: GmEvent[], seq: number) => {
+    let d = '';
+    for (let from = 0; from < seq; from += SNAPSHOT_EVERY) {
+      d = events.slice(from, from + SNAPSHOT_EVERY).reduce((hash, event) => hash.update(JSON.stringify(event)).update('\n'), createHash('sha1').update(d)).digest('base64');
+    }
+    return d;
+  };
+  const coversAt = (id: string, seq: number) => (JSON.parse(snapshotAt(id, seq)!) as { covers: string }).covers;
+
+  it('costs an append its own event and no copy of the hash; after undos, a write hashes the events since the last snapshot once', async () => {
+    const { id, detail } = await fight();
+    const shown = await play(id, detail, SNAPSHOT_EVERY + 2);
+    let count = countHashing();
+    await play(id, shown, 5);
+    // Each append: its event's JSON and a newline, nothing copied (the mark kept beside it shares the events).
+    expect(count).toEqual({ copies: 0, pieces: 10 });
+    vi.restoreAllMocks();
+
+    // Two undos go back to a mark; the append after them makes the hash again, once: from the snapshot's digest
+    // and the events after it that the mark kept, then its own event.
+    await ok('encounters:undo', { id });
+    await ok('encounters:undo', { id });
+    const seq = (await ok('encounters:get', { id })).encounter.eventCount;
+    expect(seq).toBeGreaterThan(SNAPSHOT_EVERY);
+    count = countHashing();
+    await play(id, await ok('encounters:get', { id }), 1);
+    expect(count).toEqual({ copies: 0, pieces: 1 + 2 * (seq - SNAPSHOT_EVERY) + 2 });
+    vi.restoreAllMocks();
+
+    // On past two snapshots: each carries the digest of its events, chained, as a replay from the start gives it.
+    for (let i = 0; i < 2 * SNAPSHOT_EVERY; i++) await ok('encounters:append', { id, event: { type: 'END_TURN' } });
+    const events = storedEvents(id);
+    expect(coversAt(id, SNAPSHOT_EVERY)).toBe(chained(events, SNAPSHOT_EVERY));
+    expect(coversAt(id, 2 * SNAPSHOT_EVERY)).toBe(chained(events, 2 * SNAPSHOT_EVERY));
+    expect(coversAt(id, 3 * SNAPSHOT_EVERY)).toBe(chained(events, 3 * SNAPSHOT_EVERY));
   });
 });

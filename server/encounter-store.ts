@@ -85,27 +85,55 @@ interface Mark {
  * snapshot carries the D of its seq, computed from the events its engine applied: one saved by an engine that had
  * gone stale (another process wrote the file) carries a D its stored events do not give. Chained, an engine resumed
  * from a snapshot goes on from its D without reading the events before it.
+ *
+ * It holds the D it goes on from and the events added since (fewer than SNAPSHOT_EVERY, newest first, shared with
+ * its copies), and the hash of them once it has been added to. A copy (every write keeps one with its mark) is
+ * those two alone: its hash is made again from them only if events are added to it (a write after an undo).
  */
 class EventDigest {
-  private constructor(private hash: Hash) {}
+  private constructor(
+    private base: string,
+    private since: AddedEvent | null,
+    private hash: Hash | null,
+  ) {}
 
   /** The digest of the events after a snapshot that carries `digest` (from the start: ''). */
   static after(digest = ''): EventDigest {
-    return new EventDigest(createHash('sha1').update(digest));
+    return new EventDigest(digest, null, null);
   }
 
   /** Adds event `seq`; at a snapshot's seq, returns the D a snapshot there carries. */
   add(payload: string, seq: number): string | null {
-    this.hash.update(payload).update('\n');
-    if (seq % store.SNAPSHOT_EVERY !== 0) return null;
-    const digest = this.hash.digest('base64');
-    this.hash = createHash('sha1').update(digest);
+    const hash = this.hashed().update(payload).update('\n');
+    if (seq % store.SNAPSHOT_EVERY !== 0) {
+      this.since = { payload, before: this.since };
+      return null;
+    }
+    const digest = hash.digest('base64');
+    this.base = digest;
+    this.since = null;
+    this.hash = null;
     return digest;
   }
 
   copy(): EventDigest {
-    return new EventDigest(this.hash.copy());
+    return new EventDigest(this.base, this.since, null);
   }
+
+  private hashed(): Hash {
+    if (this.hash) return this.hash;
+    const added: string[] = [];
+    for (let event = this.since; event; event = event.before) added.push(event.payload);
+    const hash = createHash('sha1').update(this.base);
+    for (let i = added.length - 1; i >= 0; i--) hash.update(added[i]!).update('\n');
+    return (this.hash = hash);
+  }
+}
+
+/** An event added to an EventDigest since its D, with those added before it. */
+interface AddedEvent {
+  readonly payload: string;
+  readonly before: AddedEvent | null;
 }
 
 type Built = { engine: EncounterEngine; covered: EventDigest };
@@ -277,6 +305,12 @@ export class EncounterStore {
   private lineCounts = new Map<string, { seq: number; lines: number }>();
   /** The lines the newest filters match, by encounter and filter key, newest last (see `logMatches`). */
   private filtered = new Map<string, { id: string; matched: LogMatches }>();
+  /**
+   * Per encounter: the head (event count) at which its redo stack is known to be empty, because this store's append
+   * emptied it there. The next append then has nothing to delete and the reply's redo label nothing to read; an
+   * undo (which fills the stack), a redo and anything that forgets the encounter drop it.
+   */
+  private redoEmptyAt = new Map<string, number>();
   /** Per encounter: how many undos this store has made (see `logMark`). */
   private undos = new Map<string, number>();
   /** This store's own: a mark from another start of the app (or from before a restore) never matches. */
@@ -334,6 +368,7 @@ export class EncounterStore {
     this.folds.delete(id);
     this.trusted.delete(id);
     this.lineCounts.delete(id);
+    this.redoEmptyAt.delete(id);
     this.dropFiltered(id);
     this.dropOwed(id);
     this.undos.set(id, (this.undos.get(id) ?? 0) + 1);
@@ -502,7 +537,8 @@ export class EncounterStore {
       // The same apply decides it: no second engine tried first. Nothing has been written yet.
       if (askBeforeEnding && after?.carry && !consequences.carryApplied(this.db, row.id)) throw new EndingToCheck(event, { ...after, carry: after.carry });
       const head = this.commit(row, engine, covered, before, event, lines, now, after);
-      store.clearRedo(this.db, row.id);
+      if (this.redoEmptyAt.get(row.id) !== row.event_count) store.clearRedo(this.db, row.id);
+      this.redoEmptyAt.set(row.id, head.event_count);
       return head;
     });
   }
@@ -609,6 +645,7 @@ export class EncounterStore {
       // Cut first too: a rollback leaves the event stored, and the next page only matches it again.
       this.cutFiltered(row.id, row.event_count - 1);
       const { event, lines: removed } = store.deleteEvent(this.db, row.id, row.event_count);
+      this.redoEmptyAt.delete(row.id);
       store.pushRedo(this.db, row.id, event);
       this.undos.set(row.id, (this.undos.get(row.id) ?? 0) + 1);
       // A snapshot owed at the event taken away is of a state the encounter no longer reaches.
@@ -635,6 +672,7 @@ export class EncounterStore {
     const top = store.peekRedo(this.db, row.id);
     if (!top) throw new GmError('There is nothing to redo in this encounter.');
     return this.guarded(row.id, () => {
+      this.redoEmptyAt.delete(row.id);
       const { engine, covered } = this.headToWrite(row);
       let event = top.event;
       if (review.confirm && review.carry) {
@@ -703,6 +741,8 @@ export class EncounterStore {
   }
 
   redoLabel(row: EncounterHead): string | null {
+    this.follow(row);
+    if (this.redoEmptyAt.get(row.id) === row.event_count) return null;
     const top = store.peekRedo(this.db, row.id);
     return top ? humanize(top.event.type) : null;
   }
@@ -856,6 +896,7 @@ export class EncounterStore {
     this.synced.clear();
     this.folds.clear();
     this.lineCounts.clear();
+    this.redoEmptyAt.clear();
     this.filtered.clear();
     this.owed = [];
   }
@@ -875,6 +916,7 @@ export class EncounterStore {
         this.synced.delete(id);
         this.folds.delete(id);
         this.lineCounts.delete(id);
+        this.redoEmptyAt.delete(id);
         this.dropFiltered(id);
       }
       throw error;

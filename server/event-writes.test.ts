@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOG_LINES_SQL } from '../db/encounters.ts';
+import { openApp } from './app.ts';
 import { useTestApp } from './testing/harness.ts';
 import { recordStatements } from './testing/rows-read.ts';
 
@@ -102,19 +103,32 @@ describe('pages written by one GM event', () => {
   });
 });
 
+/** The statements run by `work` whose SQL `pattern` matches, in order, their white space folded. */
+async function statementsMatching(pattern: RegExp, work: () => Promise<unknown>): Promise<string[]> {
+  const db = new Database(t.dir.file());
+  const recorded = recordStatements(db);
+  db.close();
+  try {
+    await work();
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return recorded.sources.filter((sql) => pattern.test(sql)).map((sql) => sql.replace(/\s+/g, ' ').trim());
+}
+
+/** The runner's append: its screen up to date (`since`), as it sends every GM event. */
+async function runnerAppends(id: string) {
+  let shown = (await ok('encounters:get', { id })).encounter;
+  return async (event: unknown) => {
+    const reply = await ok('encounters:append', { id, event, since: { eventCount: shown.eventCount, version: shown.updatedAt } });
+    shown = reply.encounter;
+    return reply;
+  };
+}
+
 describe('log line numbers', () => {
   /** The statements run by `work` that read the encounter's events (an insert into them is not a read). */
-  async function eventReads(work: () => Promise<unknown>): Promise<string[]> {
-    const db = new Database(t.dir.file());
-    const recorded = recordStatements(db);
-    db.close();
-    try {
-      await work();
-    } finally {
-      vi.restoreAllMocks();
-    }
-    return recorded.sources.filter((sql) => /\bFROM\s+encounter_events\b/i.test(sql)).map((sql) => sql.replace(/\s+/g, ' ').trim());
-  }
+  const eventReads = (work: () => Promise<unknown>) => statementsMatching(/\bFROM\s+encounter_events\b/i, work);
 
   /** Every stored event's first line number follows the lines of the events before it (as migration 13 numbers them). */
   function expectNumbered(id: string) {
@@ -158,5 +172,57 @@ describe('log line numbers', () => {
     expect((await eventReads(() => append({ type: 'END_TURN' }))).filter((sql) => sql.includes('json_array_length'))).toHaveLength(1);
     expect(await eventReads(() => append({ type: 'END_TURN' }))).toEqual([]);
     expect((await ok('encounters:logPage', { id, from: 0, count: 50 })).lineCount).toBe(expectNumbered(id));
+  });
+});
+
+describe('the redo stack', () => {
+  const redoStatements = (work: () => Promise<unknown>) => statementsMatching(/\bencounter_redo\b/i, work);
+  const CLEAR = 'DELETE FROM encounter_redo WHERE encounter_id = ?';
+  const PEEK = 'SELECT depth, payload_json FROM encounter_redo WHERE encounter_id = ? ORDER BY depth DESC LIMIT 1';
+
+  it('is neither emptied nor read by an append after an append: the store knows an append left it empty', async () => {
+    const { encounter } = await runningFight('Redo');
+    const id = encounter.id;
+    let append = await runnerAppends(id);
+    // The fight's START was appended by this store: the stack is known empty, and the reply says so unread.
+    let reply: { canRedo: boolean; redoLabel: string | null } | undefined;
+    expect(await redoStatements(async () => (reply = await append({ type: 'END_TURN' })))).toEqual([]);
+    expect([reply!.canRedo, reply!.redoLabel]).toEqual([false, null]);
+
+    // Two undos fill it and one redo leaves one: each reply reads its label.
+    await ok('encounters:undo', { id });
+    await ok('encounters:undo', { id });
+    expect(await redoStatements(async () => (reply = await ok('encounters:redo', { id })))).toEqual([PEEK, 'DELETE FROM encounter_redo WHERE encounter_id = ? AND depth = ?', PEEK]);
+    expect([reply!.canRedo, reply!.redoLabel]).toEqual([true, 'End turn']);
+
+    // The append after them empties it once; the appends after that touch it no more.
+    append = await runnerAppends(id);
+    expect(await redoStatements(async () => (reply = await append({ type: 'RAISE_ESCALATION', by: 1, source: 'drums' })))).toEqual([CLEAR]);
+    expect([reply!.canRedo, reply!.redoLabel]).toEqual([false, null]);
+    expect(rows('SELECT count(*) AS n FROM encounter_redo WHERE encounter_id = ?', id)[0]!['n']).toBe(0);
+    expect(await redoStatements(() => append({ type: 'END_TURN' }))).toEqual([]);
+
+    // A restart knows nothing of it: its first append empties it and its reply reads nothing.
+    t.reopen();
+    append = await runnerAppends(id);
+    expect(await redoStatements(() => append({ type: 'END_TURN' }))).toEqual([CLEAR]);
+    expect(await redoStatements(() => append({ type: 'END_TURN' }))).toEqual([]);
+  });
+
+  it('filled by another writer of the same file, is read again', async () => {
+    const { encounter } = await runningFight('Elsewhere');
+    const id = encounter.id;
+    await (await runnerAppends(id))({ type: 'END_TURN' });
+    // A second app on the same file (another window of a linked copy) undoes the newest event.
+    const other = openApp({ databasePath: t.dir.file(), transport: 'cli', version: 'test' });
+    try {
+      expect('result' in (await other.dispatch('encounters:undo', { id }))).toBe(true);
+    } finally {
+      other.close();
+    }
+    const shown = await ok('encounters:get', { id });
+    expect([shown.canRedo, shown.redoLabel]).toEqual([true, 'End turn']);
+    const append = await runnerAppends(id);
+    expect(await redoStatements(() => append({ type: 'END_TURN' }))).toEqual([CLEAR]);
   });
 });
