@@ -197,20 +197,33 @@ export function fillTreatmentSeqs(db: Db, campaignId: string): void {
 
 /** The entry undo would take back: the newest one still done. */
 export function lastDone(db: Db, campaignId: string): LedgerEntryRow | undefined {
-  return prepared(db, "SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'done' ORDER BY seq DESC LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
+  return prepared(db, ENTRY_IN_STATE('done', 'DESC')).get(campaignId, campaignId) as LedgerEntryRow | undefined;
 }
+
+/**
+ * The oldest or newest entry in a state: its seq from the index by state, then its row by its key. An entry's
+ * `state` comes after its before and after images in the row, so a walk of the rows that reads it reads every
+ * image on its way (a rest's are a megabyte each in a long campaign: 39 ms to find no undone entry in 400).
+ */
+const ENTRY_IN_STATE = (state: 'done' | 'undone', order: 'ASC' | 'DESC') => `SELECT * FROM ledger_entries WHERE campaign_id = ? AND seq =
+  (SELECT seq FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = '${state}' ORDER BY seq ${order} LIMIT 1)`;
 
 /** The entry redo would bring back: the oldest undone one (undone entries always come after every done one). */
 export function nextUndone(db: Db, campaignId: string): LedgerEntryRow | undefined {
-  return prepared(db, "SELECT * FROM ledger_entries WHERE campaign_id = ? AND state = 'undone' ORDER BY seq LIMIT 1").get(campaignId) as LedgerEntryRow | undefined;
+  return prepared(db, ENTRY_IN_STATE('undone', 'ASC')).get(campaignId, campaignId) as LedgerEntryRow | undefined;
 }
 
 export function setEntryState(db: Db, campaignId: string, seq: number, state: LedgerEntryRow['state']): void {
   prepared(db, 'UPDATE ledger_entries SET state = ? WHERE campaign_id = ? AND seq = ?').run(state, campaignId, seq);
 }
 
-export function listEntries(db: Db, campaignId: string, limit = 1000): LedgerEntryRow[] {
-  return prepared(db, 'SELECT * FROM ledger_entries WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?').all(campaignId, limit) as LedgerEntryRow[];
+/** What the recovery screen shows of an entry: all held by the index by state, none of the entry's images. */
+export type ListedEntryRow = Pick<LedgerEntryRow, 'seq' | 'type' | 'day' | 'session_id' | 'log_json' | 'state' | 'recorded_at' | 'subjects_json'>;
+
+/** The newest `limit` entries, from the index by state (the rows hold the entries' images: 157 → 18 ms for 200 rests). */
+export function listEntries(db: Db, campaignId: string, limit = 1000): ListedEntryRow[] {
+  return prepared(db, `SELECT seq, type, day, session_id, log_json, state, recorded_at, subjects_json FROM ledger_entries INDEXED BY ledger_entries_by_state
+    WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?`).all(campaignId, limit) as ListedEntryRow[];
 }
 
 // ---- sessions ----

@@ -60,7 +60,7 @@ function detail(ctx: HandlerContext, campaignId: string): RecoveryDetail {
   };
 }
 
-const toEntry = (e: ledger.LedgerEntryRow, numbers: Map<string, number>): LedgerEntryView => ({
+const toEntry = (e: ledger.ListedEntryRow, numbers: Map<string, number>): LedgerEntryView => ({
   seq: e.seq, type: e.type, day: e.day, sessionNumber: e.session_id ? (numbers.get(e.session_id) ?? null) : null,
   log: JSON.parse(e.log_json) as string[], state: e.state, recordedAt: e.recorded_at, characterIds: JSON.parse(e.subjects_json) as string[],
 });
