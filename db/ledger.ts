@@ -169,7 +169,9 @@ export const ENTRY_LEADS = `(SELECT coalesce(substr(group_concat(value, ' ' ORDE
   substr(json_extract(@log_json, '$[0]'), 1, ${LINES_LEAD})`;
 
 export function insertEntry(db: Db, row: Omit<LedgerEntryRow, 'seq' | 'state'>): number {
-  prepared(db, "UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND state = 'undone'").run(row.campaign_id);
+  // The undone entries found through the index by state (see ENTRY_IN_STATE), each then updated by its key.
+  prepared(db, `UPDATE ledger_entries SET state = 'dropped' WHERE campaign_id = ? AND seq IN
+    (SELECT seq FROM ledger_entries INDEXED BY ledger_entries_by_state WHERE campaign_id = ? AND state = 'undone')`).run(row.campaign_id, row.campaign_id);
   const seq = nextSeq(db, row.campaign_id);
   prepared(db, `INSERT INTO ledger_entries (campaign_id, seq, type, payload_json, log_json, day, session_id, subjects_json, before_json, after_json, state, recorded_at,
       lines_lead, first_line_lead)
