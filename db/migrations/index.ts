@@ -17,6 +17,7 @@ import entryLeads from './0014_entry_leads.sql';
 import historyIndexes from './0015_history_indexes.sql';
 import healedRecords from './0016_healed_records.sql';
 import recordTreatments from './0017_record_treatments.sql';
+import ledgerEntryRows from './0018_ledger_entry_rows.sql';
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'history indexes', sql: historyIndexes },
   { version: 16, name: 'healed records', sql: healedRecords },
   { version: 17, name: 'record treatments', sql: recordTreatments },
+  { version: 18, name: 'ledger entry rows', sql: ledgerEntryRows },
 ];
