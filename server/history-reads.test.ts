@@ -11,7 +11,7 @@ import { HISTORY_READS } from '../db/history-reads.ts';
 import { ENTRY_LEADS, LINES_LEAD } from '../db/ledger.ts';
 import entryLeadsMigration from '../db/migrations/0014_entry_leads.sql';
 import { ENTRY_TEXT_SENT, cutText } from '../core/api/contract.ts';
-import { useTestApp } from './testing/harness.ts';
+import { injuringFight, useTestApp } from './testing/harness.ts';
 import { countJsonCalls } from './testing/json-calls.ts';
 import { recordStatements } from './testing/rows-read.ts';
 
@@ -20,19 +20,8 @@ const { ok, rows } = t;
 
 const ledger = (campaignId: string, event: unknown) => ok('ledger:append', { campaignId, event });
 
-/** An Enigma fight in which each of `heroes` falls into Mortal Peril and survives with an injury, then ends. */
-async function fight(campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string, baseRoll = 3) {
-  const encounter = await ok('encounters:create', { campaignId, name });
-  await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: heroes.map((h) => h.id), npcs: [{ templateId: goblinId, count: 1 }] });
-  const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
-  const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
-  for (const hero of heroes) {
-    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero.name], amount: 20, source: 'a trap' } });
-    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll } } });
-  }
-  await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
-  return encounter;
-}
+const fight = (campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string, baseRoll?: number) =>
+  injuringFight(ok, campaignId, name, heroes, goblinId, injury, baseRoll);
 
 describe("a character's history", () => {
   it('reads each of its parts through its own index, with no table scanned and nothing sorted afterwards', async () => {

@@ -60,7 +60,10 @@ function recapOf(ctx: HandlerContext, session: ledger.SessionRow): SessionRecap 
   const encounterRows = store.sessionEncounters(ctx.db, session.id);
   const encounterNames = new Map((ctx.db.prepare('SELECT id, name FROM encounters WHERE campaign_id = ?').all(campaign.id) as { id: string; name: string }[]).map((e) => [e.id, e.name]));
   const injuries = ctx.db.prepare('SELECT * FROM injuries WHERE campaign_id = ? AND (session_gained = ? OR session_healed = ?) ORDER BY created_at, id').all(campaign.id, session.id, session.id) as InjuryRow[];
-  const entries = ctx.db.prepare("SELECT * FROM ledger_entries WHERE campaign_id = ? AND session_id = ? AND state = 'done' ORDER BY seq").all(campaign.id, session.id) as ledger.LedgerEntryRow[];
+  // From the index by state, which holds what the recap shows: a walk of the rows read every rest's images to reach
+  // their state.
+  const entries = ctx.db.prepare(`SELECT day, log_json FROM ledger_entries INDEXED BY ledger_entries_by_state
+    WHERE campaign_id = ? AND state = 'done' AND session_id = ? ORDER BY seq`).all(campaign.id, session.id) as Pick<ledger.LedgerEntryRow, 'day' | 'log_json'>[];
   const who = (id: string) => names.get(id) ?? 'A character';
   return {
     campaignName: campaign.name,

@@ -61,3 +61,17 @@ export function useTestApp(): TestApp {
     },
   };
 }
+
+/** An Enigma fight in which each of `heroes` falls into Mortal Peril and survives with an injury, then ends. */
+export async function injuringFight(ok: TestApp['ok'], campaignId: string, name: string, heroes: { id: string; name: string }[], goblinId: string, injury: string, baseRoll = 3) {
+  const encounter = await ok('encounters:create', { campaignId, name });
+  await ok('encounters:addFromCampaign', { id: encounter.id, pcIds: heroes.map((h) => h.id), npcs: [{ templateId: goblinId, count: 1 }] });
+  const started = await ok('encounters:append', { id: encounter.id, event: { type: 'START' } });
+  const ids = Object.fromEntries(started.view.order.map((x) => [x.name, x.id])) as Record<string, string>;
+  for (const hero of heroes) {
+    await ok('encounters:append', { id: encounter.id, event: { type: 'APPLY_DAMAGE', targetId: ids[hero.name], amount: 20, source: 'a trap' } });
+    await ok('encounters:append', { id: encounter.id, event: { type: 'RESOLVE_PERIL', combatantId: ids[hero.name], choice: 'survive', costText: 'a limp', injury: { mode: 'new', name: `${injury} (${hero.name})`, category: 'speed', baseRoll } } });
+  }
+  await ok('encounters:append', { id: encounter.id, event: { type: 'END_COMBAT', outcome: 'Victory' } });
+  return encounter;
+}
