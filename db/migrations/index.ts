@@ -18,6 +18,7 @@ import historyIndexes from './0015_history_indexes.sql';
 import healedRecords from './0016_healed_records.sql';
 import recordTreatments from './0017_record_treatments.sql';
 import ledgerEntryRows from './0018_ledger_entry_rows.sql';
+import snapshotRows from './0019_snapshot_rows.sql';
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'healed records', sql: healedRecords },
   { version: 17, name: 'record treatments', sql: recordTreatments },
   { version: 18, name: 'ledger entry rows', sql: ledgerEntryRows },
+  { version: 19, name: 'snapshot rows', sql: snapshotRows },
 ];
