@@ -88,7 +88,7 @@ describe("the recovery screen's reads and writes of the ledger", () => {
 
     // Three records counted down, each updated by the one statement the connection keeps (one prepare each before).
     const newest = entry.entries.reduce((a, b) => (b.seq > a.seq ? b : a));
-    expect(newest.log.join(" ")).toMatch(/Sprain \(Berrik\).*Bruise \(Berrik\).*Gash \(Berrik\)/);
+    expect(newest.log.join(' ')).toMatch(/Sprain \(Berrik\).*Bruise \(Berrik\).*Gash \(Berrik\)/);
     expect(sources.filter((sql) => /^UPDATE injuries SET data_json/.test(sql))).toHaveLength(3);
     expect(prepared.filter((sql) => /UPDATE (injuries|characters|campaigns)\b/.test(sql))).toEqual([]);
 

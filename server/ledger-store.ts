@@ -226,7 +226,7 @@ function sessionEvent(w: LedgerWrite, event: GmEvent, clock: ledger.Clock): numb
 
 function writeChange(w: LedgerWrite, change: RecoveryChange, day: number, sessionId: string | null, seq: number): void {
   // Statements from the connection's cache: a rest changes every record it counts down (1,863 on the bench's long
-  // campaign), and preparing the update anew for each was a fifth of the rest's write.
+  // campaign), and preparing the update anew for each cost about 60 ms of such a rest's 470–635.
   for (const { id, state } of change.characters ?? []) {
     prepared(w.db, 'UPDATE characters SET state_json = ?, updated_at = ? WHERE id = ? AND campaign_id = ?').run(JSON.stringify(state), w.now, id, w.campaign.id);
   }
