@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, type BrowserWindow
 import { CHANGED_CHANNEL } from '../core/api/names.ts';
 import { loadNotationLibrary } from '../core/dice/dice.ts';
 import { openApp, resolveDatabasePath, type AppService } from '../server/app.ts';
+import { FIRST_SCREEN_SHOWN_MS } from '../server/first-screen.ts';
 import { sentenceFor } from '../server/failure-sentences.ts';
 import { createSenderCheck, registerExport, registerIpc } from './ipc.ts';
 import { writeFile } from 'node:fs/promises';
@@ -68,8 +69,6 @@ export function startupFailureSentence(databasePath: string, nativeBinding: stri
 }
 
 let mainWindow: BrowserWindow | null = null;
-/** How long after the page has loaded its first screen is taken to be shown. */
-const FIRST_SCREEN_MS = 1_000;
 
 function focusMainWindow(): void {
   if (mainWindow === null || mainWindow.isDestroyed()) return;
@@ -152,7 +151,7 @@ function start(): void {
   });
 
   // A reload loads the page again: the first load settles the promise, the later ones change nothing.
-  createMainWindow(paths).webContents.on('did-finish-load', () => setTimeout(firstScreenShown, FIRST_SCREEN_MS));
+  createMainWindow(paths).webContents.on('did-finish-load', () => setTimeout(firstScreenShown, FIRST_SCREEN_SHOWN_MS));
   // The dice notation library (with its math engine) for notations beyond the common forms, once the window has started.
   setTimeout(() => void loadNotationLibrary().catch(() => undefined), 3_000);
 

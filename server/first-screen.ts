@@ -5,6 +5,12 @@
 import { START_CALLS } from '../core/api/start.ts';
 import type { AppService } from './app.ts';
 
+/**
+ * How long after the page's start (its first call answered in web mode, its page loaded in the desktop window) its
+ * first screen is taken to be shown, for what waits for it (the start's backup, web mode's code cache).
+ */
+export const FIRST_SCREEN_SHOWN_MS = 1_000;
+
 /** The page's start calls besides recovery:status, which web mode makes before printing the address. */
 export const FIRST_SCREEN_CALLS = START_CALLS.filter(([name]) => name !== 'recovery:status');
 

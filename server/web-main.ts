@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { RecoveryStatus } from '../core/api/contract.ts';
 import { loadNotationLibrary } from '../core/dice/dice.ts';
 import { openApp, type AppService } from './app.ts';
-import { warmFirstScreen } from './first-screen.ts';
+import { FIRST_SCREEN_SHOWN_MS, warmFirstScreen } from './first-screen.ts';
 import { DB_FILE, defaultDataDir, resolveDatabasePath } from './paths.ts';
 import { canWrite, readOnlyNotice, sentenceFor } from './failure-sentences.ts';
 import { LOOPBACK, startWebServer } from './web.ts';
@@ -14,8 +14,6 @@ declare const __GMW_VERSION__: string;
 
 /** How long after the address is printed web mode loads the dice notation library. */
 const NOTATION_LIBRARY_AFTER_MS = 3_000;
-/** How long after its first call the page is taken to have made the calls of its first screen. */
-const FIRST_SCREEN_CALLS_MS = 1_000;
 
 export interface WebModeHooks {
   /**
@@ -129,7 +127,7 @@ export async function runWebMode(argv: readonly string[] = process.argv.slice(2)
   // The notation library (with its math engine, about 0.2 s of work) for notations beyond the common forms loads
   // once the first page has had its start, not before the address is printed (core/dice/dice.ts).
   const notationLibrary = delay(NOTATION_LIBRARY_AFTER_MS).then(() => loadNotationLibrary().catch(() => undefined));
-  const firstScreenServed = served.firstCallAnswered.then(() => delay(FIRST_SCREEN_CALLS_MS));
+  const firstScreenServed = served.firstCallAnswered.then(() => delay(FIRST_SCREEN_SHOWN_MS));
   void firstScreenServed.then(firstScreenShown);
   if (hooks.served) {
     const calledBack = hooks.served;
