@@ -97,6 +97,11 @@ export class EncounterState {
     return this.#slow;
   }
 
+  /** Resolves once every request this screen sent before it has been answered (and its reply shown). */
+  settled(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
+
   refresh(): Promise<void> {
     return this.#run(() => send('encounters:get', { id: this.id }));
   }
