@@ -25,7 +25,7 @@ const RECORDS = 600;
 
 /** The bytes this process has read (Linux); elsewhere the counting tests are skipped and the table forms still checked. */
 const countsReads = existsSync('/proc/self/io');
-const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]);
+const bytesRead = () => (countsReads ? Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1]) : NaN);
 
 /** The bytes read from the file by `work` on a connection that has read nothing of the ledger yet. */
 function readBy(work: (db: Database.Database) => unknown): { bytes: number; result: unknown } {
@@ -39,6 +39,18 @@ function readBy(work: (db: Database.Database) => unknown): { bytes: number; resu
   } finally {
     db.close();
   }
+}
+
+/** A table's form: WITHOUT ROWID or not (`wr`), and its key's index (whether unique, its columns). */
+function formOf(table: string): { withoutRowid: number | undefined; keyUnique: number | undefined; keyColumns: string[] } {
+  return readBy((db) => {
+    const keyIndex = (db.pragma(`index_list(${table})`) as { name: string; unique: number; origin: string }[]).find((i) => i.origin === 'pk');
+    return {
+      withoutRowid: (db.pragma('table_list') as { name: string; wr: number }[]).find((t) => t.name === table)?.wr,
+      keyUnique: keyIndex?.unique,
+      keyColumns: keyIndex ? (db.pragma(`index_info(${keyIndex.name})`) as { name: string }[]).map((c) => c.name) : [],
+    };
+  }).result as ReturnType<typeof formOf>;
 }
 
 beforeAll(() => {
@@ -85,18 +97,9 @@ describe("a ledger entry sought by its key", () => {
   });
 
   it('is found by the foreign key of the records an entry names through the small index of the key', () => {
-    const db = new Database(file, { readonly: true });
-    try {
-      const tables = db.pragma('table_list') as { name: string; wr: number }[];
-      // The rows hold the images; the key's index holds the key alone.
-      expect(tables.find((t) => t.name === 'ledger_entries')?.wr).toBe(0);
-      const keyIndex = (db.pragma('index_list(ledger_entries)') as { name: string; unique: number; origin: string }[]).find((i) => i.origin === 'pk');
-      expect(keyIndex?.unique).toBe(1);
-      expect((db.pragma(`index_info(${keyIndex!.name})`) as { name: string }[]).map((c) => c.name)).toEqual(['campaign_id', 'seq']);
-      expect(db.prepare('SELECT count(*) AS n FROM ledger_records WHERE campaign_id = ? AND seq = 13').get(CAMPAIGN)).toEqual({ n: RECORDS });
-    } finally {
-      db.close();
-    }
+    // The rows hold the images; the key's index holds the key alone.
+    expect(formOf('ledger_entries')).toEqual({ withoutRowid: 0, keyUnique: 1, keyColumns: ['campaign_id', 'seq'] });
+    expect(readBy((db) => db.prepare('SELECT count(*) AS n FROM ledger_records WHERE campaign_id = ? AND seq = 13').get(CAMPAIGN)).result).toEqual({ n: RECORDS });
   });
 });
 
@@ -113,14 +116,6 @@ describe("a fight's snapshots sought by their key", () => {
   });
 
   it('are rows of a rowid table, their key an index of its own', () => {
-    const db = new Database(file, { readonly: true });
-    try {
-      expect((db.pragma('table_list') as { name: string; wr: number }[]).find((t) => t.name === 'encounter_snapshots')?.wr).toBe(0);
-      const keyIndex = (db.pragma('index_list(encounter_snapshots)') as { name: string; unique: number; origin: string }[]).find((i) => i.origin === 'pk');
-      expect(keyIndex?.unique).toBe(1);
-      expect((db.pragma(`index_info(${keyIndex!.name})`) as { name: string }[]).map((c) => c.name)).toEqual(['encounter_id', 'seq']);
-    } finally {
-      db.close();
-    }
+    expect(formOf('encounter_snapshots')).toEqual({ withoutRowid: 0, keyUnique: 1, keyColumns: ['encounter_id', 'seq'] });
   });
 });

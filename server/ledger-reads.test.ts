@@ -13,6 +13,13 @@ const { ok } = t;
 
 afterEach(() => vi.restoreAllMocks());
 
+/** A statement's query plan, each line's detail. Any value will do: it is bound to each `?`, or each `@name`. */
+function queryPlan(db: Database.Database, sql: string, value: string): string[] {
+  const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))];
+  const bound = names.length ? [Object.fromEntries(names.map((name) => [name, value]))] : Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => value);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound) as { detail: string }[]).map((row) => row.detail);
+}
+
 describe("the recovery screen's reads and writes of the ledger", () => {
   it('never walk the rows of the ledger entries, only their index by state and each row by its key', async () => {
     const campaign = await ok('campaigns:create', { name: 'Long road', rulesetId: 'enigma' });
@@ -42,12 +49,7 @@ describe("the recovery screen's reads and writes of the ledger", () => {
     expect(detail.canRedo).toBe(true);
 
     const plain = new Database(t.dir.file(), { readonly: true });
-    const planOf = (sql: string) => {
-      // Any value will do for a plan: each `?`, or each `@name` of a statement that names its parameters.
-      const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!))];
-      const bound = names.length ? [Object.fromEntries(names.map((name) => [name, campaign.id]))] : Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => campaign.id);
-      return (plain.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...bound) as { detail: string }[]).map((row) => row.detail);
-    };
+    const planOf = (sql: string) => queryPlan(plain, sql, campaign.id);
     try {
       // The recap reads the day and the lines it shows from the index alone, no entry's images (it read every column).
       const recapReads = sources.filter((sql) => /\bsession_id = \?/.test(sql)).map(planOf);
@@ -98,7 +100,7 @@ describe("the recovery screen's reads and writes of the ledger", () => {
       const loads = [...new Set(sources)].filter((sql) => /FROM injuries\b/.test(sql) && /healed_at IS NULL/.test(sql) && !/count\(/.test(sql));
       expect(loads.length).toBeGreaterThan(0);
       for (const sql of loads) {
-        const plan = (plain.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(hero.id) as { detail: string }[]).map((row) => row.detail);
+        const plan = queryPlan(plain, sql, hero.id);
         expect(plan, sql).toEqual([expect.stringMatching(/^SEARCH injuries USING COVERING INDEX injuries_history \(character_id=\?\)$/)]);
       }
     } finally {
